@@ -1,0 +1,211 @@
+//! Text that shares the frame it came from.
+//!
+//! A frame arrives as one `Bytes` buffer. Method names, string ids, params and results are
+//! cheap, reference-counted views into it, so a parsed message owns its parts (it can move
+//! to another task) without a copy of any of them.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+
+use bytes::Bytes;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+/// Immutable UTF-8 text backed by a shared buffer.
+#[derive(Clone, Default)]
+pub struct SharedStr(Bytes);
+
+impl SharedStr {
+    /// Checks `bytes` for UTF-8 and wraps them without copying.
+    pub fn from_utf8(bytes: Bytes) -> Result<Self, std::str::Utf8Error> {
+        std::str::from_utf8(&bytes)?;
+        Ok(Self(bytes))
+    }
+
+    pub const fn from_static(text: &'static str) -> Self {
+        Self(Bytes::from_static(text.as_bytes()))
+    }
+
+    /// A view of `part`, which must be a sub-slice of `self`, sharing the buffer.
+    pub(crate) fn slice_ref(&self, part: &str) -> Self {
+        Self(self.0.slice_ref(part.as_bytes()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        // SAFETY: every constructor checks or inherits UTF-8 validity, and sub-slices are
+        // taken only from `&str` views of the same buffer (on char boundaries).
+        unsafe { std::str::from_utf8_unchecked(&self.0) }
+    }
+
+    pub fn into_bytes(self) -> Bytes {
+        self.0
+    }
+}
+
+impl From<String> for SharedStr {
+    fn from(text: String) -> Self {
+        Self(Bytes::from(text))
+    }
+}
+
+impl From<&str> for SharedStr {
+    fn from(text: &str) -> Self {
+        Self(Bytes::copy_from_slice(text.as_bytes()))
+    }
+}
+
+impl Deref for SharedStr {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Borrow<str> for SharedStr {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for SharedStr {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+impl Eq for SharedStr {}
+
+impl PartialEq<str> for SharedStr {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for SharedStr {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl Hash for SharedStr {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+impl fmt::Debug for SharedStr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for SharedStr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One JSON value kept as its text: a view into the frame it was parsed from.
+///
+/// Invariant: the text is a complete, valid JSON value (checked when it was parsed).
+#[derive(Clone, PartialEq, Eq)]
+pub struct RawJson(SharedStr);
+
+impl RawJson {
+    /// Parses `text` once to check it is one JSON value, then keeps it as is.
+    pub fn from_text(text: impl Into<SharedStr>) -> serde_json::Result<Self> {
+        let text = text.into();
+        serde_json::from_str::<&RawValue>(text.as_str())?;
+        Ok(Self(text))
+    }
+
+    /// Serialises `value` into a new buffer.
+    pub fn to_json<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Self> {
+        Ok(Self(SharedStr::from(serde_json::to_string(value)?)))
+    }
+
+    /// Wraps text already known to be one valid JSON value.
+    pub(crate) fn trusted(text: SharedStr) -> Self {
+        Self(text)
+    }
+
+    pub fn get(&self) -> &str {
+        self.0.as_str()
+    }
+
+    /// Deserialises into `T`, borrowing strings from the frame where `T` allows it.
+    pub fn parse<'a, T: Deserialize<'a>>(&'a self) -> serde_json::Result<T> {
+        serde_json::from_str(self.get())
+    }
+
+    pub fn parse_owned<T: DeserializeOwned>(&self) -> serde_json::Result<T> {
+        serde_json::from_str(self.get())
+    }
+
+    pub fn as_shared_str(&self) -> &SharedStr {
+        &self.0
+    }
+
+    pub fn is_object(&self) -> bool {
+        self.get().starts_with('{')
+    }
+}
+
+impl From<Box<RawValue>> for RawJson {
+    fn from(raw: Box<RawValue>) -> Self {
+        Self(SharedStr::from(String::from(Box::<str>::from(raw))))
+    }
+}
+
+impl Serialize for RawJson {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let raw: &RawValue =
+            serde_json::from_str(self.get()).map_err(serde::ser::Error::custom)?;
+        raw.serialize(serializer)
+    }
+}
+
+impl fmt::Debug for RawJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.get())
+    }
+}
+
+impl fmt::Display for RawJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.get())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_share_the_buffer() {
+        let whole = SharedStr::from(String::from("{\"a\":[1,2]}"));
+        let part = whole.slice_ref(&whole.as_str()[5..10]);
+        assert_eq!(part, "[1,2]");
+        assert_eq!(part.into_bytes().as_ptr(), unsafe { whole.as_ptr().add(5) });
+    }
+
+    #[test]
+    fn raw_json_checks_its_text() {
+        assert!(RawJson::from_text("{\"a\":1}").is_ok());
+        assert!(RawJson::from_text("{\"a\":").is_err());
+        assert!(RawJson::from_text("1 2").is_err());
+    }
+
+    #[test]
+    fn raw_json_serialises_verbatim() {
+        let raw = RawJson::from_text("{\"b\": 2, \"a\":1}").unwrap();
+        assert_eq!(serde_json::to_string(&raw).unwrap(), "{\"b\": 2, \"a\":1}");
+    }
+
+    #[test]
+    fn invalid_utf8_is_refused() {
+        assert!(SharedStr::from_utf8(Bytes::from_static(b"\xff\xfe")).is_err());
+    }
+}
