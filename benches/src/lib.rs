@@ -1,0 +1,1 @@
+//! Shared inputs and helpers for the ferrymcp benchmarks.

@@ -1,0 +1,1 @@
+//! Examples of ferrymcp: see `src/bin/`. This library is empty on purpose.
