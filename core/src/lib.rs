@@ -12,5 +12,6 @@
 
 pub mod framing;
 pub mod peer;
+pub mod server;
 pub mod transport;
 pub mod wire;

@@ -58,7 +58,24 @@ pub(crate) struct Shared {
     writer_done: watch::Sender<bool>,
 }
 
+/// A handle that does not keep the connection alive (for state the connection's own
+/// handler holds).
+#[derive(Clone)]
+pub struct WeakPeer {
+    shared: std::sync::Weak<Shared>,
+}
+
+impl WeakPeer {
+    pub fn upgrade(&self) -> Option<Peer> {
+        self.shared.upgrade().map(|shared| Peer { shared })
+    }
+}
+
 impl Peer {
+    pub fn downgrade(&self) -> WeakPeer {
+        WeakPeer { shared: Arc::downgrade(&self.shared) }
+    }
+
     /// Starts the engine over a transport. Must be called inside a tokio runtime.
     ///
     /// The handler answers the other side's requests and notifications. It should not hold

@@ -1,0 +1,191 @@
+//! The context a tool, resource or prompt handler receives: who is asking, progress,
+//! logging, cancellation, and input from the client, the same API in both eras.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Map, Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::ServerShared;
+use super::handlers::HandlerError;
+use super::mrtr::{Inputs, check_response};
+use super::outbound::Outbound;
+use crate::wire::{ErrorObject, RequestId};
+
+/// MCP logging levels, lowest first.
+pub const LOG_LEVELS: [&str; 8] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+pub(crate) fn level_rank(level: &str) -> Option<usize> {
+    LOG_LEVELS.iter().position(|l| *l == level)
+}
+
+/// The context of one request being served. Cheap to clone.
+#[derive(Clone)]
+pub struct Context {
+    pub(crate) inner: Arc<ContextInner>,
+}
+
+pub(crate) struct ContextInner {
+    pub request_id: RequestId,
+    pub cancel: CancellationToken,
+    pub outbound: Arc<dyn Outbound>,
+    pub server: Arc<ServerShared>,
+    pub protocol_version: String,
+    pub client_capabilities: Value,
+    pub client_info: Value,
+    /// Log messages at or above this rank are sent; `None` sends none.
+    pub log_threshold: Option<usize>,
+    pub progress_token: Option<Value>,
+    pub last_progress: Mutex<Option<f64>>,
+    /// Present on a modern (2026-07-28) request: inputs come by MRTR.
+    pub inputs: Option<Arc<Inputs>>,
+}
+
+impl Context {
+    pub fn request_id(&self) -> &RequestId {
+        &self.inner.request_id
+    }
+
+    /// The negotiated (legacy) or requested (modern) protocol revision.
+    pub fn protocol_version(&self) -> &str {
+        &self.inner.protocol_version
+    }
+
+    /// Whether this request was served statelessly (2026-07-28).
+    pub fn is_modern(&self) -> bool {
+        self.inner.inputs.is_some()
+    }
+
+    pub fn client_info(&self) -> &Value {
+        &self.inner.client_info
+    }
+
+    pub fn client_capabilities(&self) -> &Value {
+        &self.inner.client_capabilities
+    }
+
+    /// Fires when the client cancels the request (or goes away).
+    pub fn cancellation(&self) -> &CancellationToken {
+        &self.inner.cancel
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.cancel.is_cancelled()
+    }
+
+    /// The progress token the client sent, if any.
+    pub fn progress_token(&self) -> Option<&Value> {
+        self.inner.progress_token.as_ref()
+    }
+
+    /// Reports progress, when the client asked for it. Values must increase; a value that
+    /// does not is skipped, as is anything after cancellation. Returns whether it was sent.
+    pub async fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<String>) -> bool {
+        let Some(token) = &self.inner.progress_token else { return false };
+        {
+            let mut last = self.inner.last_progress.lock().unwrap();
+            if self.is_cancelled() || last.is_some_and(|l| progress <= l) {
+                return false;
+            }
+            *last = Some(progress);
+        }
+        let mut params = json!({"progressToken": token, "progress": progress});
+        if let Some(total) = total {
+            params["total"] = json!(total);
+        }
+        if let Some(message) = message {
+            params["message"] = json!(message);
+        }
+        self.inner.outbound.notify("notifications/progress", params).await.is_ok()
+    }
+
+    /// Sends a log message (`notifications/message`) if the client's level lets it
+    /// through: the session's `logging/setLevel` (legacy), or the request's
+    /// `_meta` logLevel (modern, which otherwise gets none).
+    pub async fn log(&self, level: &str, data: Value, logger: Option<&str>) -> bool {
+        let (Some(threshold), Some(rank)) = (self.inner.log_threshold, level_rank(level)) else {
+            return false;
+        };
+        if rank < threshold || self.is_cancelled() {
+            return false;
+        }
+        let mut params = json!({"level": level, "data": data});
+        if let Some(logger) = logger {
+            params["logger"] = json!(logger);
+        }
+        self.inner.outbound.notify("notifications/message", params).await.is_ok()
+    }
+
+    /// Asks the user for input (`elicitation/create`); returns the `ElicitResult`.
+    pub async fn elicit(&self, params: Value) -> Result<Value, HandlerError> {
+        self.input(None, "elicitation/create", params).await
+    }
+
+    /// Asks the client's model for a completion (`sampling/createMessage`).
+    pub async fn sample(&self, params: Value) -> Result<Value, HandlerError> {
+        self.input(None, "sampling/createMessage", params).await
+    }
+
+    /// Asks the client for its roots (`roots/list`).
+    pub async fn list_roots(&self) -> Result<Value, HandlerError> {
+        self.input(None, "roots/list", json!({})).await
+    }
+
+    /// Any client input, under an explicit key on a modern request (the key names the
+    /// input in `inputRequests`; `None` numbers them). On a legacy session the request
+    /// goes to the client and is awaited; on a modern one the handler pauses here and the
+    /// answer arrives with the client's retry.
+    pub async fn input(&self, key: Option<&str>, method: &str, params: Value) -> Result<Value, HandlerError> {
+        self.require_capability(method, &params)?;
+        let Some(inputs) = &self.inner.inputs else {
+            return self
+                .inner
+                .outbound
+                .request(method, params)
+                .await
+                .map_err(|e| HandlerError::Failed(format!("{method} failed: {e}")));
+        };
+        let key = key.map_or_else(|| inputs.auto_key(), str::to_owned);
+        if let Some(response) = inputs.response(&key) {
+            check_response(&key, method, response)?;
+            return Ok(response.clone());
+        }
+        inputs.ask(key, method, params);
+        std::future::pending().await
+    }
+
+    /// Reads one of this server's own resources.
+    pub async fn read_resource(&self, uri: &str) -> Result<Value, HandlerError> {
+        let found = self.inner.server.registry.read().unwrap().find_resource(uri);
+        let Some((handler, variables)) = found else {
+            return Err(HandlerError::Failed(format!("Resource not found: {uri}")));
+        };
+        handler.read(uri.to_owned(), variables, self.clone()).await
+    }
+
+    fn require_capability(&self, method: &str, params: &Value) -> Result<(), HandlerError> {
+        let caps = &self.inner.client_capabilities;
+        let (name, needed) = match method {
+            "elicitation/create" if params.get("mode") == Some(&json!("url")) => ("elicitation", json!({"url": {}})),
+            "elicitation/create" => ("elicitation", json!({})),
+            "sampling/createMessage" => ("sampling", json!({})),
+            "roots/list" => ("roots", json!({})),
+            _ => return Ok(()),
+        };
+        let declared = caps.get(name).is_some_and(|c| match needed.as_object().and_then(|n| n.keys().next()) {
+            Some(sub) => c.get(sub).is_some(),
+            None => true,
+        });
+        if declared {
+            return Ok(());
+        }
+        if self.is_modern() {
+            let mut required = Map::new();
+            required.insert(name.to_owned(), needed);
+            let data = crate::wire::RawJson::to_json(&json!({"requiredCapabilities": required})).expect("JSON");
+            let error = ErrorObject::new(-32021, format!("Missing required client capability: {name}"));
+            return Err(HandlerError::Rpc(error.with_data(data)));
+        }
+        Err(HandlerError::Failed(format!("The client does not support {name} (it did not declare the capability)")))
+    }
+}

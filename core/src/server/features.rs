@@ -1,0 +1,285 @@
+//! Tools, resources, prompts, completion and discovery: one implementation for both eras.
+//!
+//! The era shows only where the specification makes it differ: the resource-not-found
+//! code, how handlers get client input (MRTR on a modern request), and the stamping of
+//! modern results (`resultType`, `serverInfo`, cache hints), done once in [`stamp`].
+
+use std::future::Future;
+use std::sync::Arc;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+use serde_json::{Map, Value, json};
+
+use super::ServerShared;
+use super::context::Context;
+use super::era::{META_SERVER_INFO, MODERN_VERSIONS};
+use super::handlers::HandlerError;
+use super::mrtr::UntilInput;
+use crate::wire::{ErrorObject, RawJson};
+
+type Outcome = Result<Value, ErrorObject>;
+
+/// Serves one feature request.
+pub(crate) async fn serve(server: &Arc<ServerShared>, method: &str, params: Map<String, Value>, cx: Context) -> Outcome {
+    match method {
+        "tools/list" => list(server, &params, "tools", |r| r.tools.values().map(|t| t.definition.clone()).collect()),
+        "resources/list" => {
+            list(server, &params, "resources", |r| r.resources.values().map(|e| e.definition.clone()).collect())
+        }
+        "resources/templates/list" => list(server, &params, "resourceTemplates", |r| {
+            r.templates.values().map(|e| e.definition.clone()).collect()
+        }),
+        "prompts/list" => list(server, &params, "prompts", |r| r.prompts.values().map(|e| e.definition.clone()).collect()),
+        "tools/call" => call_tool(server, params, cx).await,
+        "resources/read" => read_resource(server, params, cx).await,
+        "prompts/get" => get_prompt(server, params, cx).await,
+        "completion/complete" => complete(server, params, cx).await,
+        "server/discover" => Ok(discover(server)),
+        _ => Err(ErrorObject::method_not_found(method)),
+    }
+}
+
+pub(crate) fn capabilities(server: &ServerShared) -> Value {
+    let mut caps = json!({
+        "tools": {"listChanged": true},
+        "resources": {"subscribe": true, "listChanged": true},
+        "prompts": {"listChanged": true},
+        "logging": {},
+    });
+    if server.completion.read().unwrap().is_some() {
+        caps["completions"] = json!({});
+    }
+    caps
+}
+
+fn discover(server: &ServerShared) -> Value {
+    let mut result = json!({"supportedVersions": MODERN_VERSIONS, "capabilities": capabilities(server)});
+    if let Some(instructions) = &server.instructions {
+        result["instructions"] = json!(instructions);
+    }
+    result
+}
+
+/// Adds what every 2026-07-28 result carries: `resultType`, `serverInfo`, and cache hints
+/// on cacheable complete results.
+pub(crate) fn stamp(server: &ServerShared, method: &str, result: &mut Value) {
+    let Value::Object(map) = result else { return };
+    let complete = map.entry("resultType").or_insert_with(|| json!("complete")) == "complete";
+    let meta = map.entry("_meta").or_insert_with(|| json!({}));
+    if let Value::Object(meta) = meta {
+        meta.entry(META_SERVER_INFO).or_insert_with(|| server.info.clone());
+    }
+    let hint = match method {
+        "resources/read" => server.options.read_cache,
+        "server/discover" | "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
+            server.options.list_cache
+        }
+        _ => return,
+    };
+    if complete {
+        map.entry("ttlMs").or_insert_with(|| json!(hint.ttl_ms));
+        map.entry("cacheScope").or_insert_with(|| json!(if hint.public { "public" } else { "private" }));
+    }
+}
+
+fn list(
+    server: &ServerShared,
+    params: &Map<String, Value>,
+    key: &str,
+    items: impl FnOnce(&super::registry::Registry) -> Vec<Value>,
+) -> Outcome {
+    let all = items(&server.registry.read().unwrap());
+    let start = match params.get("cursor") {
+        None | Some(Value::Null) => 0,
+        Some(cursor) => decode_cursor(cursor).filter(|n| *n <= all.len()).ok_or_else(|| {
+            ErrorObject::invalid_params(format!("Invalid params: unknown cursor {cursor}"))
+        })?,
+    };
+    let end = server.options.page_size.map_or(all.len(), |size| (start + size).min(all.len()));
+    let mut result = Map::new();
+    result.insert(key.to_owned(), Value::Array(all[start..end].to_vec()));
+    if end < all.len() {
+        result.insert("nextCursor".into(), json!(B64.encode(format!("offset:{end}"))));
+    }
+    Ok(Value::Object(result))
+}
+
+fn decode_cursor(cursor: &Value) -> Option<usize> {
+    let text = String::from_utf8(B64.decode(cursor.as_str()?).ok()?).ok()?;
+    text.strip_prefix("offset:")?.parse().ok()
+}
+
+fn required_str<'a>(params: &'a Map<String, Value>, key: &str, method: &str) -> Result<&'a str, ErrorObject> {
+    params
+        .get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"{key}\"")))
+}
+
+fn object_param(params: &mut Map<String, Value>, key: &str, method: &str) -> Result<Map<String, Value>, ErrorObject> {
+    match params.remove(key) {
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(Value::Object(map)) => Ok(map),
+        Some(_) => Err(ErrorObject::invalid_params(format!("Invalid params: {method} \"{key}\" must be an object"))),
+    }
+}
+
+/// Runs a handler; on a modern request it may stop for client input, and the outcome is
+/// then the `input_required` result.
+async fn run(
+    server: &ServerShared,
+    cx: &Context,
+    method: &str,
+    target: &str,
+    future: impl Future<Output = Result<Value, HandlerError>> + Send,
+) -> Result<Result<Value, HandlerError>, Value> {
+    let Some(inputs) = &cx.inner.inputs else { return Ok(future.await) };
+    let mut future = std::pin::pin!(future);
+    match (UntilInput { future: &mut future, inputs }).await {
+        Some(outcome) => Ok(outcome),
+        None => Err(inputs.input_required(&server.sealer, method, target)),
+    }
+}
+
+/// The answers a modern retry brings: earlier rounds (from the sealed state) and this one.
+pub(crate) fn gather_inputs(
+    server: &ServerShared,
+    method: &str,
+    params: &mut Map<String, Value>,
+) -> Result<Map<String, Value>, ErrorObject> {
+    let target = target_of(method, params);
+    let mut responses = match params.remove("requestState") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::String(state)) => server.sealer.open(&state, method, &target)?,
+        Some(_) => return Err(ErrorObject::invalid_params("Invalid params: requestState must be a string")),
+    };
+    match params.remove("inputResponses") {
+        None => {}
+        Some(Value::Object(fresh)) => responses.extend(fresh),
+        Some(_) => return Err(ErrorObject::invalid_params("Invalid params: inputResponses must be an object")),
+    }
+    Ok(responses)
+}
+
+pub(crate) fn target_of(method: &str, params: &Map<String, Value>) -> String {
+    let key = if method == "resources/read" { "uri" } else { "name" };
+    params.get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
+}
+
+async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String, Value>, cx: Context) -> Outcome {
+    let name = required_str(&params, "name", "tools/call")?.to_owned();
+    let entry = server.registry.read().unwrap().tools.get(&name).cloned();
+    let entry = entry.ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))?;
+    let arguments = object_param(&mut params, "arguments", "tools/call")?;
+    let arguments = Value::Object(arguments);
+    let problems: Vec<String> = entry.input.iter_errors(&arguments).map(|e| describe(&e)).collect();
+    if !problems.is_empty() {
+        return Ok(error_result(format!("Invalid arguments for tool {name}: {}", problems.join("; "))));
+    }
+    let Value::Object(arguments) = arguments else { unreachable!("checked above") };
+    let future = entry.handler.call(arguments, cx.clone());
+    let outcome = match run(server, &cx, "tools/call", &name, future).await {
+        Ok(outcome) => outcome,
+        Err(input_required) => return Ok(input_required),
+    };
+    match outcome {
+        Ok(result) => Ok(finish_tool_result(&name, result, entry.output.as_deref())),
+        Err(HandlerError::Failed(message)) => Ok(error_result(message)),
+        Err(HandlerError::Rpc(error)) => Err(error),
+    }
+}
+
+fn describe(error: &jsonschema::ValidationError<'_>) -> String {
+    let path = error.instance_path().to_string();
+    if path.is_empty() { error.to_string() } else { format!("{path}: {error}") }
+}
+
+fn error_result(message: String) -> Value {
+    json!({"content": [{"type": "text", "text": message}], "isError": true})
+}
+
+/// Completes a tool's result: `content` always present, structured output mirrored as
+/// text when the tool gave no content, and checked against the output schema.
+fn finish_tool_result(name: &str, mut result: Value, output: Option<&jsonschema::Validator>) -> Value {
+    let Value::Object(map) = &mut result else {
+        return error_result(format!("Tool {name} returned {result}, not a result object"));
+    };
+    let is_error = map.get("isError") == Some(&Value::Bool(true));
+    if let (Some(schema), false) = (output, is_error) {
+        let Some(structured) = map.get("structuredContent") else {
+            return error_result(format!("Tool {name} has an output schema but returned no structured content"));
+        };
+        let problems: Vec<String> = schema.iter_errors(structured).map(|e| describe(&e)).collect();
+        if !problems.is_empty() {
+            return error_result(format!("Output of tool {name} does not match its schema: {}", problems.join("; ")));
+        }
+    }
+    let empty = map.get("content").and_then(Value::as_array).is_none_or(Vec::is_empty);
+    if empty {
+        let content = match map.get("structuredContent") {
+            Some(structured) => json!([{"type": "text", "text": structured.to_string()}]),
+            None => json!([]),
+        };
+        map.insert("content".into(), content);
+    }
+    result
+}
+
+pub(crate) fn resource_not_found(uri: &str, modern: bool) -> ErrorObject {
+    let code = if modern { crate::wire::ErrorCode::INVALID_PARAMS } else { -32002 };
+    ErrorObject::new(code, format!("Resource not found: {uri}")).with_data(RawJson::to_json(&json!({"uri": uri})).expect("JSON"))
+}
+
+async fn read_resource(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Context) -> Outcome {
+    let uri = required_str(&params, "uri", "resources/read")?.to_owned();
+    let found = server.registry.read().unwrap().find_resource(&uri);
+    let (handler, variables) = found.ok_or_else(|| resource_not_found(&uri, cx.is_modern()))?;
+    let future = handler.read(uri.clone(), variables, cx.clone());
+    let outcome = match run(server, &cx, "resources/read", &uri, future).await {
+        Ok(outcome) => outcome,
+        Err(input_required) => return Ok(input_required),
+    };
+    match outcome {
+        Ok(Value::Array(contents)) => Ok(json!({"contents": contents})),
+        Ok(result) if result.get("contents").is_some_and(Value::is_array) => Ok(result),
+        Ok(other) => Err(ErrorObject::internal(format!("Resource {uri} returned {other}, not contents"))),
+        Err(HandlerError::Failed(message)) => Err(ErrorObject::internal(format!("Reading {uri} failed: {message}"))),
+        Err(HandlerError::Rpc(error)) => Err(error),
+    }
+}
+
+async fn get_prompt(server: &Arc<ServerShared>, mut params: Map<String, Value>, cx: Context) -> Outcome {
+    let name = required_str(&params, "name", "prompts/get")?.to_owned();
+    let entry = server.registry.read().unwrap().prompts.get(&name).cloned();
+    let entry = entry.ok_or_else(|| ErrorObject::invalid_params(format!("Unknown prompt: {name}")))?;
+    let arguments = object_param(&mut params, "arguments", "prompts/get")?;
+    let missing: Vec<&str> =
+        entry.required.iter().filter(|a| !arguments.contains_key(a.as_str())).map(String::as_str).collect();
+    if !missing.is_empty() {
+        return Err(ErrorObject::invalid_params(format!(
+            "Invalid params: prompt {name} needs argument(s) {}",
+            missing.join(", ")
+        )));
+    }
+    let future = entry.handler.get(arguments, cx.clone());
+    match run(server, &cx, "prompts/get", &name, future).await {
+        Err(input_required) => Ok(input_required),
+        Ok(Ok(result)) => Ok(result),
+        Ok(Err(HandlerError::Failed(message))) => Err(ErrorObject::internal(format!("Prompt {name} failed: {message}"))),
+        Ok(Err(HandlerError::Rpc(error))) => Err(error),
+    }
+}
+
+async fn complete(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Context) -> Outcome {
+    let handler = server.completion.read().unwrap().clone();
+    let handler = handler.ok_or_else(|| ErrorObject::method_not_found("completion/complete"))?;
+    if !params.get("ref").is_some_and(Value::is_object) || !params.get("argument").is_some_and(Value::is_object) {
+        return Err(ErrorObject::invalid_params("Invalid params: completion/complete needs \"ref\" and \"argument\""));
+    }
+    match handler.complete(params, cx).await {
+        Ok(result) => Ok(result),
+        Err(HandlerError::Failed(message)) => Err(ErrorObject::internal(format!("Completion failed: {message}"))),
+        Err(HandlerError::Rpc(error)) => Err(error),
+    }
+}

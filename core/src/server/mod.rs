@@ -1,0 +1,172 @@
+//! An MCP server that serves both eras at once.
+//!
+//! A [`Server`] holds what is offered (the registry) and the server-wide state (connected
+//! sessions, `subscriptions/listen` streams, the key that seals MRTR state). Each connection
+//! gets a [`Connection`]: a legacy session once `initialize` arrives, while any request
+//! carrying the 2026-07-28 `_meta` is served statelessly beside it (see [`era`]). Tools,
+//! resources and prompts are served by one code path for both eras ([`features`]); what
+//! differs (error codes, result stamping, how input reaches the client) is decided there
+//! from the request's era, never in a binding.
+
+mod context;
+mod era;
+mod features;
+mod handlers;
+mod mrtr;
+mod notify;
+mod outbound;
+mod registry;
+mod session;
+mod template;
+
+pub use context::{Context, LOG_LEVELS};
+pub use era::{LEGACY_VERSIONS, MODERN_VERSIONS};
+pub use handlers::{CompletionHandler, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ToolHandler};
+pub use outbound::Outbound;
+pub use registry::RegistryError;
+pub use session::Connection;
+pub use template::UriTemplate;
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::peer::{CloseReason, Peer, PeerConfig};
+use crate::transport::{FrameSink, FrameSource};
+
+/// A cache hint for 2026-07-28 results (`ttlMs`, `cacheScope`).
+#[derive(Clone, Copy, Debug)]
+pub struct CacheHint {
+    pub ttl_ms: u64,
+    /// `true` for `"public"` (the same for every user), `false` for `"private"`.
+    pub public: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct ServerOptions {
+    /// Items per page of `*/list`; `None` returns everything in one page.
+    pub page_size: Option<usize>,
+    /// Hints on list results (modern era).
+    pub list_cache: CacheHint,
+    /// Hints on `resources/read` results (modern era).
+    pub read_cache: CacheHint,
+    /// The key that seals MRTR `requestState`; replicas behind one endpoint must share it.
+    /// Random per process when `None`.
+    pub state_key: Option<Vec<u8>>,
+    /// How long a sealed `requestState` stays valid.
+    pub state_ttl: Duration,
+    /// Settings of each connection's RPC engine.
+    pub peer: PeerConfig,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        Self {
+            page_size: None,
+            list_cache: CacheHint { ttl_ms: 0, public: false },
+            read_cache: CacheHint { ttl_ms: 0, public: false },
+            state_key: None,
+            state_ttl: Duration::from_secs(600),
+            peer: PeerConfig::default(),
+        }
+    }
+}
+
+/// An MCP server: build it, register what it offers, then serve connections.
+#[derive(Clone)]
+pub struct Server {
+    shared: Arc<ServerShared>,
+}
+
+pub(crate) struct ServerShared {
+    /// `serverInfo` (an `Implementation` object).
+    pub info: Value,
+    pub instructions: Option<String>,
+    pub options: ServerOptions,
+    pub registry: RwLock<registry::Registry>,
+    pub completion: RwLock<Option<Arc<dyn CompletionHandler>>>,
+    pub sealer: mrtr::Sealer,
+    pub connections: Mutex<HashMap<u64, Weak<Connection>>>,
+    pub listeners: Mutex<HashMap<u64, notify::Listener>>,
+    pub next_id: AtomicU64,
+}
+
+impl Server {
+    /// A server named `name` at `version`.
+    pub fn new(name: &str, version: &str) -> Self {
+        Self::with_info(json!({"name": name, "version": version}), None, ServerOptions::default())
+    }
+
+    /// A server from a full `Implementation` object (name, version, title, icons, ...).
+    pub fn with_info(info: Value, instructions: Option<String>, options: ServerOptions) -> Self {
+        let sealer = mrtr::Sealer::new(options.state_key.clone(), options.state_ttl);
+        Self {
+            shared: Arc::new(ServerShared {
+                info,
+                instructions,
+                options,
+                registry: Default::default(),
+                completion: Default::default(),
+                sealer,
+                connections: Default::default(),
+                listeners: Default::default(),
+                next_id: AtomicU64::new(1),
+            }),
+        }
+    }
+
+    pub fn add_tool(&self, definition: Value, handler: impl ToolHandler) -> Result<(), RegistryError> {
+        self.shared.registry.write().unwrap().add_tool(definition, Arc::new(handler))
+    }
+
+    pub fn add_resource(&self, definition: Value, handler: impl ResourceHandler) -> Result<(), RegistryError> {
+        self.shared.registry.write().unwrap().add_resource(definition, Arc::new(handler))
+    }
+
+    pub fn add_resource_template(&self, definition: Value, handler: impl ResourceHandler) -> Result<(), RegistryError> {
+        self.shared.registry.write().unwrap().add_template(definition, Arc::new(handler))
+    }
+
+    pub fn add_prompt(&self, definition: Value, handler: impl PromptHandler) -> Result<(), RegistryError> {
+        self.shared.registry.write().unwrap().add_prompt(definition, Arc::new(handler))
+    }
+
+    pub fn set_completion_handler(&self, handler: impl CompletionHandler) {
+        *self.shared.completion.write().unwrap() = Some(Arc::new(handler));
+    }
+
+    /// Removes a tool; call [`Server::notify_tools_changed`] afterwards.
+    pub fn remove_tool(&self, name: &str) -> bool {
+        self.shared.registry.write().unwrap().tools.shift_remove(name).is_some()
+    }
+
+    pub fn remove_resource(&self, uri: &str) -> bool {
+        self.shared.registry.write().unwrap().resources.shift_remove(uri).is_some()
+    }
+
+    pub fn remove_prompt(&self, name: &str) -> bool {
+        self.shared.registry.write().unwrap().prompts.shift_remove(name).is_some()
+    }
+
+    /// A new connection's handler, to run under a [`Peer`].
+    pub fn connection(&self) -> Arc<Connection> {
+        Connection::new(self.shared.clone())
+    }
+
+    /// Serves one connection until it closes.
+    pub async fn serve<S: FrameSource, K: FrameSink>(&self, source: S, sink: K) -> CloseReason {
+        let connection = self.connection();
+        let peer = Peer::spawn(source, sink, connection.clone().handler(), self.shared.options.peer.clone());
+        connection.attach(&peer);
+        peer.closed().await
+    }
+
+    /// Serves this process's stdin and stdout until stdin ends.
+    pub async fn serve_stdio(&self) -> std::io::Result<CloseReason> {
+        let (source, sink) = crate::transport::stdio::stdio()?;
+        Ok(self.serve(source, sink).await)
+    }
+}

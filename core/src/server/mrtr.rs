@@ -1,0 +1,179 @@
+//! Multi-round-trip requests (MCP 2026-07-28): how a stateless server asks the client for
+//! input in the middle of `tools/call`, `prompts/get` or `resources/read`.
+//!
+//! The handler simply awaits `cx.elicit(...)`. On a modern request with no answer yet for
+//! that input, the input is recorded and the handler is stopped; the server answers
+//! `input_required` with every input asked for and a sealed `requestState`. The client
+//! retries with `inputResponses`; the handler runs again from the start, and this time its
+//! inputs are answered from the retry (and from earlier rounds, carried in the state).
+//!
+//! The state is HMAC-SHA256 sealed with the server's key (random per process unless one is
+//! configured, which replicas must share), bound to the method and target, and expires.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Context as TaskContext, Poll};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+use hmac::{Hmac, KeyInit, Mac};
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
+use sha2::Sha256;
+
+use crate::wire::ErrorObject;
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// Seals and opens `requestState`.
+pub(crate) struct Sealer {
+    key: Vec<u8>,
+    ttl: Duration,
+}
+
+impl Sealer {
+    pub fn new(key: Option<Vec<u8>>, ttl: Duration) -> Self {
+        let key = key.unwrap_or_else(|| {
+            let mut key = vec![0u8; 32];
+            getrandom::fill(&mut key).expect("the OS has a random source");
+            key
+        });
+        Self { key, ttl }
+    }
+
+    fn mac(&self) -> HmacSha256 {
+        <HmacSha256 as KeyInit>::new_from_slice(&self.key).expect("HMAC takes any key length")
+    }
+
+    /// Seals the answers gathered so far for one request target.
+    pub fn seal(&self, method: &str, target: &str, responses: &Map<String, Value>) -> String {
+        let expires = now() + self.ttl.as_secs();
+        let body = json!({"m": method, "t": target, "r": responses, "x": expires}).to_string();
+        let mut mac = self.mac();
+        mac.update(body.as_bytes());
+        let tag = mac.finalize().into_bytes();
+        format!("{}.{}", B64.encode(body), B64.encode(tag))
+    }
+
+    /// Opens a state sealed for this method and target; any failure is the same error.
+    pub fn open(&self, state: &str, method: &str, target: &str) -> Result<Map<String, Value>, ErrorObject> {
+        let fail = || ErrorObject::invalid_params("requestState integrity check failed");
+        let (body, tag) = state.split_once('.').ok_or_else(fail)?;
+        let body = B64.decode(body).map_err(|_| fail())?;
+        let tag = B64.decode(tag).map_err(|_| fail())?;
+        let mut mac = self.mac();
+        mac.update(&body);
+        mac.verify_slice(&tag).map_err(|_| fail())?;
+        let state: Value = serde_json::from_slice(&body).map_err(|_| fail())?;
+        let bound = state["m"] == method && state["t"] == target;
+        let fresh = state["x"].as_u64().is_some_and(|x| x >= now());
+        if !bound {
+            return Err(fail());
+        }
+        if !fresh {
+            return Err(ErrorObject::invalid_params("requestState has expired; send the request again"));
+        }
+        match state.get("r") {
+            Some(Value::Object(responses)) => Ok(responses.clone()),
+            _ => Err(fail()),
+        }
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// The inputs of one modern request: answers known so far, and what is still missing.
+pub(crate) struct Inputs {
+    responses: Map<String, Value>,
+    next_key: AtomicUsize,
+    missing: Mutex<IndexMap<String, Value>>,
+}
+
+impl Inputs {
+    pub fn new(responses: Map<String, Value>) -> Self {
+        Self { responses, next_key: AtomicUsize::new(0), missing: Mutex::new(IndexMap::new()) }
+    }
+
+    /// The next automatic key: the same sequence on every round, as the handler reruns.
+    pub fn auto_key(&self) -> String {
+        format!("input-{}", self.next_key.fetch_add(1, Ordering::Relaxed))
+    }
+
+    pub fn response(&self, key: &str) -> Option<&Value> {
+        self.responses.get(key)
+    }
+
+    pub fn ask(&self, key: String, method: &str, params: Value) {
+        self.missing.lock().unwrap().insert(key, json!({"method": method, "params": params}));
+    }
+
+    pub fn has_missing(&self) -> bool {
+        !self.missing.lock().unwrap().is_empty()
+    }
+
+    /// The `input_required` result: every missing input and the sealed state.
+    pub fn input_required(&self, sealer: &Sealer, method: &str, target: &str) -> Value {
+        let requests: Map<String, Value> = self.missing.lock().unwrap().drain(..).collect();
+        json!({
+            "resultType": "input_required",
+            "inputRequests": requests,
+            "requestState": sealer.seal(method, target, &self.responses),
+        })
+    }
+}
+
+/// Runs a handler until it finishes (`Some`) or stops to wait for client input (`None`).
+pub(crate) struct UntilInput<'a, F> {
+    pub future: F,
+    pub inputs: &'a Inputs,
+}
+
+impl<F: Future + Unpin> Future for UntilInput<'_, F> {
+    type Output = Option<F::Output>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
+        match Pin::new(&mut self.future).poll(cx) {
+            Poll::Ready(output) => Poll::Ready(Some(output)),
+            Poll::Pending if self.inputs.has_missing() => Poll::Ready(None),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+/// Checks one answer against the shape its method's result must have.
+pub(crate) fn check_response(key: &str, method: &str, response: &Value) -> Result<(), ErrorObject> {
+    let ok = match method {
+        "elicitation/create" => response.get("action").and_then(Value::as_str).is_some(),
+        "sampling/createMessage" => response.get("role").is_some() && response.get("content").is_some(),
+        "roots/list" => response.get("roots").is_some_and(Value::is_array),
+        _ => response.is_object(),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(ErrorObject::invalid_params(format!("inputResponses.{key} is not a valid result of {method}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_round_trips_and_tampering_fails() {
+        let sealer = Sealer::new(None, Duration::from_secs(60));
+        let mut responses = Map::new();
+        responses.insert("a".into(), json!({"action": "accept"}));
+        let state = sealer.seal("tools/call", "t", &responses);
+        assert_eq!(sealer.open(&state, "tools/call", "t").unwrap(), responses);
+        assert!(sealer.open(&format!("{state}-TAMPERED"), "tools/call", "t").is_err());
+        assert!(sealer.open(&state, "tools/call", "other").is_err());
+        let other = Sealer::new(None, Duration::from_secs(60));
+        assert!(other.open(&state, "tools/call", "t").is_err());
+    }
+}

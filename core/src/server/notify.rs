@@ -1,0 +1,137 @@
+//! Notifications the server sends on its own: list changes and resource updates, to legacy
+//! sessions (plain) and to 2026-07-28 `subscriptions/listen` streams (filtered, and tagged
+//! with the subscription id).
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use serde_json::{Map, Value, json};
+
+use super::context::Context;
+use super::era::META_SUBSCRIPTION;
+use super::outbound::Outbound;
+use super::{Server, ServerShared};
+use crate::wire::ErrorObject;
+
+/// One open `subscriptions/listen` stream.
+pub(crate) struct Listener {
+    outbound: Arc<dyn Outbound>,
+    subscription_id: Value,
+    filter: Map<String, Value>,
+}
+
+impl Listener {
+    fn wants(&self, kind: &str) -> bool {
+        self.filter.get(kind) == Some(&Value::Bool(true))
+    }
+
+    fn watches(&self, uri: &str) -> bool {
+        let uris = self.filter.get("resourceSubscriptions").and_then(Value::as_array);
+        uris.is_some_and(|uris| uris.iter().any(|u| u == uri))
+    }
+
+    fn tagged(&self, mut params: Value) -> Value {
+        params["_meta"] = json!({ META_SUBSCRIPTION: self.subscription_id });
+        params
+    }
+}
+
+/// Removes a listener when its request ends (cancelled, or the connection closed).
+struct Registration<'a> {
+    server: &'a ServerShared,
+    key: u64,
+}
+
+impl Drop for Registration<'_> {
+    fn drop(&mut self) {
+        self.server.listeners.lock().unwrap().remove(&self.key);
+    }
+}
+
+const LIST_KINDS: [&str; 3] = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"];
+
+/// Serves `subscriptions/listen`: acknowledges the honoured filter first, then stays open
+/// until the client cancels it.
+pub(crate) async fn listen(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Context) -> Result<Value, ErrorObject> {
+    let requested = params.get("notifications").and_then(Value::as_object);
+    let requested = requested.ok_or_else(|| ErrorObject::invalid_params("Invalid params: subscriptions/listen needs \"notifications\""))?;
+    let mut honoured = Map::new();
+    for kind in LIST_KINDS {
+        if requested.get(kind) == Some(&Value::Bool(true)) {
+            honoured.insert(kind.into(), Value::Bool(true));
+        }
+    }
+    if let Some(uris) = requested.get("resourceSubscriptions").and_then(Value::as_array) {
+        let uris: Vec<Value> = uris.iter().filter(|u| u.is_string()).cloned().collect();
+        honoured.insert("resourceSubscriptions".into(), Value::Array(uris));
+    }
+    let subscription_id = serde_json::to_value(cx.request_id()).expect("ids serialise");
+    let listener = Listener { outbound: cx.inner.outbound.clone(), subscription_id, filter: honoured.clone() };
+    let ack = listener.tagged(json!({"notifications": honoured}));
+    listener
+        .outbound
+        .notify("notifications/subscriptions/acknowledged", ack)
+        .await
+        .map_err(|e| ErrorObject::internal(e.to_string()))?;
+    let key = server.next_id.fetch_add(1, Ordering::Relaxed);
+    server.listeners.lock().unwrap().insert(key, listener);
+    let _registration = Registration { server, key };
+    cx.cancellation().cancelled().await;
+    std::future::pending().await
+}
+
+impl Server {
+    pub async fn notify_tools_changed(&self) {
+        self.list_changed("notifications/tools/list_changed", "toolsListChanged").await;
+    }
+
+    pub async fn notify_prompts_changed(&self) {
+        self.list_changed("notifications/prompts/list_changed", "promptsListChanged").await;
+    }
+
+    pub async fn notify_resources_changed(&self) {
+        self.list_changed("notifications/resources/list_changed", "resourcesListChanged").await;
+    }
+
+    /// Tells the sessions subscribed to `uri`, and the listen streams watching it.
+    pub async fn notify_resource_updated(&self, uri: &str) {
+        let params = json!({"uri": uri});
+        let sessions = self.sessions(|session| session.subscriptions.contains(uri));
+        let listeners = self.listeners(|l| l.watches(uri), &params);
+        send_all("notifications/resources/updated", sessions, params, listeners).await;
+    }
+
+    async fn list_changed(&self, method: &str, kind: &str) {
+        let sessions = self.sessions(|_| true);
+        let listeners = self.listeners(|l| l.wants(kind), &json!({}));
+        send_all(method, sessions, Value::Null, listeners).await;
+    }
+
+    /// The peers of initialized legacy sessions that pass `keep`.
+    fn sessions(&self, keep: impl Fn(&super::session::Session) -> bool) -> Vec<Arc<dyn Outbound>> {
+        let connections: Vec<_> = self.shared.connections.lock().unwrap().values().filter_map(|c| c.upgrade()).collect();
+        connections
+            .into_iter()
+            .filter(|c| {
+                let session = c.session.lock().unwrap();
+                session.initialized && keep(&session)
+            })
+            .filter_map(|c| c.peer())
+            .map(|peer| Arc::new(peer) as Arc<dyn Outbound>)
+            .collect()
+    }
+
+    fn listeners(&self, keep: impl Fn(&Listener) -> bool, params: &Value) -> Vec<(Arc<dyn Outbound>, Value)> {
+        let listeners = self.shared.listeners.lock().unwrap();
+        listeners.values().filter(|l| keep(l)).map(|l| (l.outbound.clone(), l.tagged(params.clone()))).collect()
+    }
+}
+
+async fn send_all(method: &str, sessions: Vec<Arc<dyn Outbound>>, params: Value, listeners: Vec<(Arc<dyn Outbound>, Value)>) {
+    for outbound in sessions {
+        let _ = outbound.notify(method, params.clone()).await;
+    }
+    for (outbound, params) in listeners {
+        let _ = outbound.notify(method, params).await;
+    }
+}

@@ -1,0 +1,186 @@
+//! What a server offers: tools, resources, resource templates and prompts, each with its
+//! definition (the JSON object `*/list` returns) and its handler.
+//!
+//! Mistakes in a definition fail here, at registration, with a message that names the
+//! tool, resource or prompt: a duplicate name, an input schema that does not compile, a
+//! URI template that does not parse. Lists keep registration order, so pages are stable.
+
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
+
+use super::handlers::{PromptHandler, ResourceHandler, ToolHandler};
+use super::template::UriTemplate;
+
+/// A definition that cannot be registered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegistryError {
+    #[error("a tool named {0:?} is already registered")]
+    DuplicateTool(String),
+    #[error("a resource with URI {0:?} is already registered")]
+    DuplicateResource(String),
+    #[error("a resource template {0:?} is already registered")]
+    DuplicateTemplate(String),
+    #[error("a prompt named {0:?} is already registered")]
+    DuplicatePrompt(String),
+    #[error("{what}: {problem}")]
+    Invalid { what: String, problem: String },
+}
+
+fn invalid(what: impl Into<String>, problem: impl Into<String>) -> RegistryError {
+    RegistryError::Invalid { what: what.into(), problem: problem.into() }
+}
+
+pub(crate) struct ToolEntry {
+    pub definition: Value,
+    pub input: Arc<jsonschema::Validator>,
+    pub output: Option<Arc<jsonschema::Validator>>,
+    pub handler: Arc<dyn ToolHandler>,
+}
+
+pub(crate) struct ResourceEntry {
+    pub definition: Value,
+    pub handler: Arc<dyn ResourceHandler>,
+}
+
+pub(crate) struct TemplateEntry {
+    pub definition: Value,
+    pub template: UriTemplate,
+    pub handler: Arc<dyn ResourceHandler>,
+}
+
+pub(crate) struct PromptEntry {
+    pub definition: Value,
+    pub required: Vec<String>,
+    pub handler: Arc<dyn PromptHandler>,
+}
+
+#[derive(Default)]
+pub(crate) struct Registry {
+    pub tools: IndexMap<String, Arc<ToolEntry>>,
+    pub resources: IndexMap<String, Arc<ResourceEntry>>,
+    pub templates: IndexMap<String, Arc<TemplateEntry>>,
+    pub prompts: IndexMap<String, Arc<PromptEntry>>,
+}
+
+impl Registry {
+    /// Adds a tool from its `Tool` definition (`name` required; `inputSchema` defaults to
+    /// an object with no properties).
+    pub fn add_tool(&mut self, definition: Value, handler: Arc<dyn ToolHandler>) -> Result<(), RegistryError> {
+        let Value::Object(mut definition) = definition else {
+            return Err(invalid("tool", "the definition must be a JSON object"));
+        };
+        let name = required_str(&definition, "name", "tool")?;
+        if self.tools.contains_key(&name) {
+            return Err(RegistryError::DuplicateTool(name));
+        }
+        check_tool_name(&name);
+        let what = format!("tool {name:?}");
+        let input = definition
+            .entry("inputSchema")
+            .or_insert_with(|| json!({"type": "object", "properties": {}}));
+        if input.get("type") != Some(&json!("object")) {
+            return Err(invalid(&what, "inputSchema must have \"type\": \"object\""));
+        }
+        let input = compile(input, &format!("{what} inputSchema"))?;
+        let output = match definition.get("outputSchema") {
+            Some(schema) if schema.get("type") != Some(&json!("object")) => {
+                return Err(invalid(&what, "outputSchema must have \"type\": \"object\""));
+            }
+            Some(schema) => Some(compile(schema, &format!("{what} outputSchema"))?),
+            None => None,
+        };
+        let entry = ToolEntry { definition: Value::Object(definition), input, output, handler };
+        self.tools.insert(name, Arc::new(entry));
+        Ok(())
+    }
+
+    pub fn add_resource(&mut self, definition: Value, handler: Arc<dyn ResourceHandler>) -> Result<(), RegistryError> {
+        let Value::Object(definition) = definition else {
+            return Err(invalid("resource", "the definition must be a JSON object"));
+        };
+        let uri = required_str(&definition, "uri", "resource")?;
+        required_str(&definition, "name", &format!("resource {uri:?}"))?;
+        if self.resources.contains_key(&uri) {
+            return Err(RegistryError::DuplicateResource(uri));
+        }
+        let entry = ResourceEntry { definition: Value::Object(definition), handler };
+        self.resources.insert(uri, Arc::new(entry));
+        Ok(())
+    }
+
+    pub fn add_template(&mut self, definition: Value, handler: Arc<dyn ResourceHandler>) -> Result<(), RegistryError> {
+        let Value::Object(definition) = definition else {
+            return Err(invalid("resource template", "the definition must be a JSON object"));
+        };
+        let text = required_str(&definition, "uriTemplate", "resource template")?;
+        required_str(&definition, "name", &format!("resource template {text:?}"))?;
+        if self.templates.contains_key(&text) {
+            return Err(RegistryError::DuplicateTemplate(text));
+        }
+        let template = UriTemplate::parse(&text).map_err(|e| invalid(format!("resource template {text:?}"), e))?;
+        let entry = TemplateEntry { definition: Value::Object(definition), template, handler };
+        self.templates.insert(text, Arc::new(entry));
+        Ok(())
+    }
+
+    pub fn add_prompt(&mut self, definition: Value, handler: Arc<dyn PromptHandler>) -> Result<(), RegistryError> {
+        let Value::Object(definition) = definition else {
+            return Err(invalid("prompt", "the definition must be a JSON object"));
+        };
+        let name = required_str(&definition, "name", "prompt")?;
+        if self.prompts.contains_key(&name) {
+            return Err(RegistryError::DuplicatePrompt(name));
+        }
+        let arguments = definition.get("arguments").and_then(Value::as_array).cloned().unwrap_or_default();
+        let mut required = Vec::new();
+        for argument in &arguments {
+            let arg_name = argument.get("name").and_then(Value::as_str);
+            let arg_name = arg_name.ok_or_else(|| invalid(format!("prompt {name:?}"), "every argument needs a name"))?;
+            if argument.get("required") == Some(&Value::Bool(true)) {
+                required.push(arg_name.to_owned());
+            }
+        }
+        let entry = PromptEntry { definition: Value::Object(definition), required, handler };
+        self.prompts.insert(name, Arc::new(entry));
+        Ok(())
+    }
+
+    /// The static resource with this URI, or the first template it fits.
+    pub fn find_resource(&self, uri: &str) -> Option<(Arc<dyn ResourceHandler>, Map<String, Value>)> {
+        if let Some(entry) = self.resources.get(uri) {
+            return Some((entry.handler.clone(), Map::new()));
+        }
+        self.templates
+            .values()
+            .find_map(|entry| entry.template.matches(uri).map(|vars| (entry.handler.clone(), vars)))
+    }
+}
+
+fn required_str(definition: &Map<String, Value>, key: &str, what: &str) -> Result<String, RegistryError> {
+    match definition.get(key).and_then(Value::as_str) {
+        Some(text) if !text.is_empty() => Ok(text.to_owned()),
+        _ => Err(invalid(what, format!("\"{key}\" must be a non-empty string"))),
+    }
+}
+
+/// The 2025-11-25 naming rule (SHOULD): 1 to 128 characters of `A-Za-z0-9_-.`; other
+/// names still work, with a warning, as in the official SDKs.
+fn check_tool_name(name: &str) {
+    let valid = name.len() <= 128 && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-./".contains(c));
+    if !valid {
+        tracing::warn!("tool name {name:?} does not follow the MCP naming rule [A-Za-z0-9_./-]{{1,128}}");
+    }
+}
+
+/// Compiles a JSON Schema once, with JSON Schema 2020-12 as the default dialect (MCP
+/// 2025-11-25); a `$schema` member selects another.
+fn compile(schema: &Value, what: &str) -> Result<Arc<jsonschema::Validator>, RegistryError> {
+    let compiled = if schema.get("$schema").is_some() {
+        jsonschema::validator_for(schema)
+    } else {
+        jsonschema::draft202012::new(schema)
+    };
+    compiled.map(Arc::new).map_err(|e| invalid(what, format!("does not compile: {e}")))
+}

@@ -1,0 +1,213 @@
+//! One connection to the server: its legacy session, and the routing of each request to
+//! the legacy or the modern path.
+
+use std::collections::HashSet;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde_json::{Map, Value, json};
+
+use super::ServerShared;
+use super::context::{Context, ContextInner, level_rank};
+use super::era::{self, ModernMeta};
+use super::features::{self, capabilities, stamp};
+use super::mrtr::Inputs;
+use super::notify;
+use crate::peer::{BoxFuture, Handler, HandlerResult, NotificationContext, Peer, RequestContext, WeakPeer};
+use crate::wire::{ErrorObject, Notification, RawJson, Request};
+
+/// The state `initialize` opens on a connection.
+#[derive(Default)]
+pub(crate) struct Session {
+    pub initialized: bool,
+    pub version: String,
+    pub client_capabilities: Value,
+    pub client_info: Value,
+    /// Rank of the level set by `logging/setLevel`; everything is sent until then.
+    pub log_level: usize,
+    pub subscriptions: HashSet<String>,
+}
+
+/// One client connection: a [`Handler`] for the peer that carries it.
+pub struct Connection {
+    id: u64,
+    server: Arc<ServerShared>,
+    pub(crate) session: Mutex<Session>,
+    peer: OnceLock<WeakPeer>,
+}
+
+struct ConnectionHandler(Arc<Connection>);
+
+impl Connection {
+    pub(crate) fn new(server: Arc<ServerShared>) -> Arc<Self> {
+        let id = server.next_id.fetch_add(1, Ordering::Relaxed);
+        let connection = Arc::new(Self { id, server, session: Mutex::new(Session::default()), peer: OnceLock::new() });
+        connection.server.connections.lock().unwrap().insert(id, Arc::downgrade(&connection));
+        connection
+    }
+
+    /// The handler to give the peer that carries this connection.
+    pub fn handler(self: Arc<Self>) -> Arc<dyn Handler> {
+        Arc::new(ConnectionHandler(self))
+    }
+
+    /// Remembers the peer, for notifications the server sends on its own.
+    pub fn attach(&self, peer: &Peer) {
+        let _ = self.peer.set(peer.downgrade());
+    }
+
+    pub(crate) fn peer(&self) -> Option<Peer> {
+        self.peer.get().and_then(WeakPeer::upgrade)
+    }
+
+    async fn handle(self: Arc<Self>, request: Request, rcx: RequestContext) -> HandlerResult {
+        self.attach(rcx.peer());
+        let params = match &request.params {
+            None => Map::new(),
+            Some(raw) => match raw.parse_owned::<Value>() {
+                Ok(Value::Object(params)) => params,
+                _ => return Err(ErrorObject::invalid_params("Invalid params: params must be an object")),
+            },
+        };
+        let method = request.method.as_str();
+        let result = if era::is_modern(method, &params) {
+            let meta = era::check_modern(method, &params)?;
+            let mut result = self.modern(method, params, meta, &rcx).await?;
+            stamp(&self.server, method, &mut result);
+            result
+        } else {
+            self.legacy(method, params, &rcx).await?
+        };
+        RawJson::to_json(&result).map_err(|e| ErrorObject::internal(e.to_string()))
+    }
+
+    async fn modern(&self, method: &str, mut params: Map<String, Value>, meta: ModernMeta, rcx: &RequestContext) -> Result<Value, ErrorObject> {
+        let responses = features::gather_inputs(&self.server, method, &mut params)?;
+        let cx = self.context(rcx, &params, |inner| {
+            inner.protocol_version = meta.version;
+            inner.client_capabilities = meta.capabilities;
+            inner.client_info = meta.client_info;
+            inner.log_threshold = meta.log_level.as_deref().and_then(level_rank);
+            inner.inputs = Some(Arc::new(Inputs::new(responses)));
+        });
+        if method == "subscriptions/listen" {
+            return notify::listen(&self.server, params, cx).await;
+        }
+        features::serve(&self.server, method, params, cx).await
+    }
+
+    async fn legacy(&self, method: &str, params: Map<String, Value>, rcx: &RequestContext) -> Result<Value, ErrorObject> {
+        match method {
+            "initialize" => return self.initialize(params, rcx),
+            "ping" => return Ok(json!({})),
+            _ => {}
+        }
+        if !self.session.lock().unwrap().initialized {
+            return Err(ErrorObject::invalid_request(format!(
+                "Invalid request: {method} before initialize (send initialize first, or use the 2026-07-28 _meta)"
+            )));
+        }
+        match method {
+            "logging/setLevel" => {
+                let level = params.get("level").and_then(Value::as_str).and_then(level_rank);
+                let level = level.ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown log level"))?;
+                self.session.lock().unwrap().log_level = level;
+                Ok(json!({}))
+            }
+            "resources/subscribe" | "resources/unsubscribe" => {
+                let uri = params.get("uri").and_then(Value::as_str);
+                let uri = uri.ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"uri\"")))?;
+                let mut session = self.session.lock().unwrap();
+                if method == "resources/subscribe" {
+                    session.subscriptions.insert(uri.to_owned());
+                } else {
+                    session.subscriptions.remove(uri);
+                }
+                Ok(json!({}))
+            }
+            _ => {
+                let cx = {
+                    let session = self.session.lock().unwrap();
+                    let (version, caps, info, level) = (
+                        session.version.clone(),
+                        session.client_capabilities.clone(),
+                        session.client_info.clone(),
+                        session.log_level,
+                    );
+                    drop(session);
+                    self.context(rcx, &params, |inner| {
+                        inner.protocol_version = version;
+                        inner.client_capabilities = caps;
+                        inner.client_info = info;
+                        inner.log_threshold = Some(level);
+                    })
+                };
+                features::serve(&self.server, method, params, cx).await
+            }
+        }
+    }
+
+    fn initialize(&self, params: Map<String, Value>, rcx: &RequestContext) -> Result<Value, ErrorObject> {
+        let requested = params.get("protocolVersion").and_then(Value::as_str);
+        let requested = requested.ok_or_else(|| ErrorObject::invalid_params("Invalid params: initialize needs a string \"protocolVersion\""))?;
+        let mut session = self.session.lock().unwrap();
+        if session.initialized {
+            return Err(ErrorObject::invalid_request("Invalid request: initialize was already received on this connection"));
+        }
+        let version = era::negotiate(requested);
+        session.initialized = true;
+        session.version = version.to_owned();
+        session.client_capabilities = params.get("capabilities").cloned().unwrap_or_else(|| json!({}));
+        session.client_info = params.get("clientInfo").cloned().unwrap_or(Value::Null);
+        drop(session);
+        rcx.peer().set_batches_allowed(version == "2025-03-26");
+        let mut result = json!({
+            "protocolVersion": version,
+            "capabilities": capabilities(&self.server),
+            "serverInfo": self.server.info,
+        });
+        if let Some(instructions) = &self.server.instructions {
+            result["instructions"] = json!(instructions);
+        }
+        Ok(result)
+    }
+
+    fn context(&self, rcx: &RequestContext, params: &Map<String, Value>, fill: impl FnOnce(&mut ContextInner)) -> Context {
+        let progress_token = params.get("_meta").and_then(|m| m.get("progressToken")).filter(|t| t.is_string() || t.is_i64()).cloned();
+        let mut inner = ContextInner {
+            request_id: rcx.id().clone(),
+            cancel: rcx.cancellation().clone(),
+            outbound: Arc::new(rcx.peer().clone()),
+            server: self.server.clone(),
+            protocol_version: String::new(),
+            client_capabilities: json!({}),
+            client_info: Value::Null,
+            log_threshold: None,
+            progress_token,
+            last_progress: Mutex::new(None),
+            inputs: None,
+        };
+        fill(&mut inner);
+        Context { inner: Arc::new(inner) }
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.server.connections.lock().unwrap().remove(&self.id);
+    }
+}
+
+impl Handler for ConnectionHandler {
+    fn handle_request(&self, request: Request, cx: RequestContext) -> BoxFuture<HandlerResult> {
+        Box::pin(self.0.clone().handle(request, cx))
+    }
+
+    fn handle_notification(&self, notification: Notification, cx: NotificationContext) -> BoxFuture<()> {
+        self.0.attach(cx.peer());
+        if notification.method == "notifications/initialized" {
+            tracing::debug!("client initialized");
+        }
+        Box::pin(std::future::ready(()))
+    }
+}
