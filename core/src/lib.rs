@@ -10,6 +10,7 @@
 //!
 //! Everything that is protocol lives here, so every binding behaves the same.
 
+pub mod client;
 pub mod framing;
 pub mod peer;
 pub mod server;

@@ -1,0 +1,43 @@
+//! Client errors, each with the JSON-RPC code it maps to.
+
+use crate::peer::PeerError;
+use crate::wire::ErrorObject;
+
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The request failed: the server's error, a timeout, a cancellation, a closed
+    /// connection.
+    #[error(transparent)]
+    Peer(#[from] PeerError),
+    /// The server broke the protocol (a bad handshake, a malformed result).
+    #[error("protocol error: {0}")]
+    Protocol(String),
+    /// The server asked for input the host could not give.
+    #[error("{0}")]
+    Input(ErrorObject),
+    #[error("could not start the server: {0}")]
+    Transport(String),
+    /// The call is not possible on this connection (wrong era, bad arguments).
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl ClientError {
+    pub fn code(&self) -> i64 {
+        match self {
+            Self::Peer(e) => e.code(),
+            Self::Input(e) => e.code,
+            Self::Protocol(_) => crate::wire::ErrorCode::INVALID_REQUEST,
+            Self::Transport(_) => PeerError::CONNECTION_CLOSED,
+            Self::Usage(_) => crate::wire::ErrorCode::INVALID_PARAMS,
+        }
+    }
+
+    /// The server's error object, when the server answered with one.
+    pub fn rpc(&self) -> Option<&ErrorObject> {
+        match self {
+            Self::Peer(PeerError::Rpc(e)) => Some(e),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! An MCP client for both eras.
+//!
+//! [`Client::connect`] probes the server: `server/discover` with the 2026-07-28 `_meta`; a
+//! discover result (or a recognised modern error) means a modern server, anything else
+//! (another error, or no answer in time) means a legacy one, and the client falls back to
+//! `initialize`. The era is then fixed for the connection. Modern requests carry the
+//! `_meta` keys the specification requires; when a modern server answers
+//! `input_required`, the client answers each input through the host's callbacks and
+//! retries, as the legacy server-to-client requests are answered through the same
+//! callbacks.
+
+mod callbacks;
+mod error;
+mod probe;
+
+pub use callbacks::{ClientCallbacks, InputCallback, NotificationCallback};
+pub use error::ClientError;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use crate::peer::{Peer, PeerConfig, RequestOptions};
+use crate::server::MODERN_VERSIONS;
+use crate::transport::child::{self, ChildCommand, ChildProcess, ShutdownTimeouts};
+use crate::transport::{FrameSink, FrameSource};
+
+/// Which era to speak.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EraPreference {
+    /// Probe with `server/discover`, fall back to `initialize`.
+    #[default]
+    Auto,
+    Legacy,
+    Modern,
+}
+
+#[derive(Clone)]
+pub struct ClientOptions {
+    /// `clientInfo` (an `Implementation` object).
+    pub info: Value,
+    /// The client's capabilities; sampling, elicitation and roots are added for the
+    /// callbacks that are set.
+    pub capabilities: Value,
+    pub era: EraPreference,
+    /// The legacy revision asked for in `initialize`.
+    pub legacy_version: String,
+    /// How long the `server/discover` probe waits before assuming a legacy server.
+    pub probe_timeout: Duration,
+    /// How many `input_required` rounds one request may take.
+    pub max_input_rounds: usize,
+    pub peer: PeerConfig,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        Self {
+            info: json!({"name": "ferrymcp-client", "version": env!("CARGO_PKG_VERSION")}),
+            capabilities: json!({}),
+            era: EraPreference::Auto,
+            legacy_version: "2025-11-25".into(),
+            probe_timeout: Duration::from_secs(5),
+            max_input_rounds: 16,
+            peer: PeerConfig::default(),
+        }
+    }
+}
+
+/// What the handshake learnt about the server.
+#[derive(Clone, Debug)]
+pub struct ServerDetails {
+    pub protocol_version: String,
+    pub modern: bool,
+    pub capabilities: Value,
+    pub info: Value,
+    pub instructions: Option<String>,
+}
+
+/// A connected MCP client. Cheap to clone.
+#[derive(Clone)]
+pub struct Client {
+    peer: Peer,
+    details: Arc<ServerDetails>,
+    options: Arc<ClientOptions>,
+    callbacks: ClientCallbacks,
+    child: Option<ChildProcess>,
+}
+
+impl Client {
+    /// Connects over a transport and runs the handshake.
+    pub async fn connect<S: FrameSource, K: FrameSink>(
+        source: S,
+        sink: K,
+        mut options: ClientOptions,
+        callbacks: ClientCallbacks,
+    ) -> Result<Client, ClientError> {
+        callbacks.declare(&mut options.capabilities);
+        let peer = Peer::spawn(source, sink, callbacks.handler(), options.peer.clone());
+        let details = match probe::handshake(&peer, &options).await {
+            Ok(details) => details,
+            Err(e) => {
+                peer.close().await;
+                return Err(e);
+            }
+        };
+        Ok(Client { peer, details: Arc::new(details), options: Arc::new(options), callbacks, child: None })
+    }
+
+    /// Starts a server process and connects to it over its stdio.
+    pub async fn spawn(command: ChildCommand, options: ClientOptions, callbacks: ClientCallbacks) -> Result<Client, ClientError> {
+        let transport = child::spawn(command).map_err(|e| ClientError::Transport(e.to_string()))?;
+        let process = transport.process.clone();
+        match Self::connect(transport.source, transport.sink, options, callbacks).await {
+            Ok(mut client) => {
+                client.child = Some(process);
+                Ok(client)
+            }
+            Err(e) => {
+                let _ = process.shutdown(ShutdownTimeouts::default()).await;
+                Err(e)
+            }
+        }
+    }
+
+    /// Closes the connection; a spawned server is shut down as the specification says
+    /// (stdin closed, then SIGTERM, then SIGKILL).
+    pub async fn close(&self) {
+        self.peer.close().await;
+        if let Some(child) = &self.child {
+            let _ = child.shutdown(ShutdownTimeouts::default()).await;
+        }
+    }
+
+    pub fn server(&self) -> &ServerDetails {
+        &self.details
+    }
+
+    pub fn peer(&self) -> &Peer {
+        &self.peer
+    }
+
+    /// Sends any request and returns its result. On a modern connection the `_meta` keys
+    /// are added, and `input_required` answers are resolved through the callbacks.
+    pub async fn request(&self, method: &str, params: Value, options: RequestOptions) -> Result<Value, ClientError> {
+        let Value::Object(mut params) = params else {
+            return Err(ClientError::Usage("params must be a JSON object".into()));
+        };
+        if !self.details.modern {
+            return self.send(method, &params, options).await;
+        }
+        self.add_meta(&mut params);
+        for _ in 0..=self.options.max_input_rounds {
+            let result = self.send(method, &params, options.clone()).await?;
+            if result.get("resultType") != Some(&json!("input_required")) {
+                return Ok(result);
+            }
+            let responses = self.answer_inputs(&result).await?;
+            params.insert("inputResponses".into(), Value::Object(responses));
+            match result.get("requestState") {
+                Some(state) => params.insert("requestState".into(), state.clone()),
+                None => params.remove("requestState"),
+            };
+        }
+        Err(ClientError::Protocol(format!("{method} still asked for input after {} rounds", self.options.max_input_rounds)))
+    }
+
+    async fn send(&self, method: &str, params: &Map<String, Value>, options: RequestOptions) -> Result<Value, ClientError> {
+        let raw = self.peer.request(method, Some(params), options).await?;
+        raw.parse_owned().map_err(|e| ClientError::Protocol(format!("{method} result is not JSON: {e}")))
+    }
+
+    fn add_meta(&self, params: &mut Map<String, Value>) {
+        let meta = params.entry("_meta").or_insert_with(|| json!({}));
+        if let Value::Object(meta) = meta {
+            meta.insert("io.modelcontextprotocol/protocolVersion".into(), json!(self.details.protocol_version));
+            meta.insert("io.modelcontextprotocol/clientCapabilities".into(), self.options.capabilities.clone());
+            meta.insert("io.modelcontextprotocol/clientInfo".into(), self.options.info.clone());
+        }
+    }
+
+    async fn answer_inputs(&self, result: &Value) -> Result<Map<String, Value>, ClientError> {
+        let mut responses = Map::new();
+        let requests = result.get("inputRequests").and_then(Value::as_object).cloned().unwrap_or_default();
+        for (key, request) in requests {
+            let method = request.get("method").and_then(Value::as_str).unwrap_or_default();
+            let params = request.get("params").cloned().unwrap_or_else(|| json!({}));
+            let answer = self.callbacks.answer(method, params).await.map_err(ClientError::Input)?;
+            responses.insert(key, answer);
+        }
+        Ok(responses)
+    }
+
+    /// All pages of a list (`tools`, `resources`, `resourceTemplates`, `prompts`).
+    pub async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
+        let mut items = Vec::new();
+        let mut cursor: Option<Value> = None;
+        loop {
+            let params = match &cursor {
+                Some(cursor) => json!({"cursor": cursor}),
+                None => json!({}),
+            };
+            let mut page = self.request(method, params, RequestOptions::default()).await?;
+            if let Some(Value::Array(list)) = page.get_mut(key).map(Value::take) {
+                items.extend(list);
+            }
+            match page.get("nextCursor") {
+                Some(next) if next.is_string() && Some(next) != cursor.as_ref() => cursor = Some(next.clone()),
+                _ => return Ok(items),
+            }
+        }
+    }
+
+    pub async fn list_tools(&self) -> Result<Vec<Value>, ClientError> {
+        self.list_all("tools/list", "tools").await
+    }
+
+    pub async fn list_resources(&self) -> Result<Vec<Value>, ClientError> {
+        self.list_all("resources/list", "resources").await
+    }
+
+    pub async fn list_resource_templates(&self) -> Result<Vec<Value>, ClientError> {
+        self.list_all("resources/templates/list", "resourceTemplates").await
+    }
+
+    pub async fn list_prompts(&self) -> Result<Vec<Value>, ClientError> {
+        self.list_all("prompts/list", "prompts").await
+    }
+
+    pub async fn call_tool(&self, name: &str, arguments: Value, options: RequestOptions) -> Result<Value, ClientError> {
+        self.request("tools/call", json!({"name": name, "arguments": arguments}), options).await
+    }
+
+    pub async fn read_resource(&self, uri: &str) -> Result<Value, ClientError> {
+        self.request("resources/read", json!({"uri": uri}), RequestOptions::default()).await
+    }
+
+    pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<Value, ClientError> {
+        self.request("prompts/get", json!({"name": name, "arguments": arguments}), RequestOptions::default()).await
+    }
+
+    pub async fn complete(&self, reference: Value, argument: Value) -> Result<Value, ClientError> {
+        let params = json!({"ref": reference, "argument": argument});
+        self.request("completion/complete", params, RequestOptions::default()).await
+    }
+
+    /// `ping` (legacy servers only; a modern one has no ping).
+    pub async fn ping(&self) -> Result<(), ClientError> {
+        self.legacy_only("ping")?;
+        self.request("ping", json!({}), RequestOptions::default()).await.map(drop)
+    }
+
+    /// Asks a legacy server for `notifications/message` at `level` and above.
+    pub async fn set_logging_level(&self, level: &str) -> Result<(), ClientError> {
+        self.legacy_only("logging/setLevel")?;
+        self.request("logging/setLevel", json!({"level": level}), RequestOptions::default()).await.map(drop)
+    }
+
+    pub async fn subscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
+        self.legacy_only("resources/subscribe")?;
+        self.request("resources/subscribe", json!({"uri": uri}), RequestOptions::default()).await.map(drop)
+    }
+
+    pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
+        self.legacy_only("resources/unsubscribe")?;
+        self.request("resources/unsubscribe", json!({"uri": uri}), RequestOptions::default()).await.map(drop)
+    }
+
+    fn legacy_only(&self, method: &str) -> Result<(), ClientError> {
+        if self.details.modern {
+            return Err(ClientError::Usage(format!("{method} does not exist in {}", MODERN_VERSIONS[0])));
+        }
+        Ok(())
+    }
+}

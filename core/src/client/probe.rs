@@ -1,0 +1,105 @@
+//! The handshake: which era the server speaks, and what it offers.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::{ClientError, ClientOptions, EraPreference, ServerDetails};
+use crate::peer::{Peer, PeerError, RequestOptions};
+use crate::server::{LEGACY_VERSIONS, MODERN_VERSIONS};
+
+pub(crate) async fn handshake(peer: &Peer, options: &ClientOptions) -> Result<ServerDetails, ClientError> {
+    match options.era {
+        EraPreference::Legacy => initialize(peer, options).await,
+        EraPreference::Modern => match discover(peer, options, None).await {
+            Probe::Modern(details) => Ok(details),
+            Probe::Failed(e) => Err(e),
+            Probe::Legacy(why) => Err(ClientError::Protocol(format!("the server does not speak 2026-07-28: {why}"))),
+        },
+        EraPreference::Auto => match discover(peer, options, Some(options.probe_timeout)).await {
+            Probe::Modern(details) => Ok(details),
+            Probe::Failed(e) => Err(e),
+            Probe::Legacy(why) => {
+                tracing::debug!("server/discover said {why}; falling back to initialize");
+                initialize(peer, options).await
+            }
+        },
+    }
+}
+
+enum Probe {
+    Modern(ServerDetails),
+    Legacy(String),
+    Failed(ClientError),
+}
+
+fn meta(options: &ClientOptions, version: &str) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": options.capabilities,
+        "io.modelcontextprotocol/clientInfo": options.info,
+    })
+}
+
+/// `server/discover`: a result, or a recognised modern error, means a modern server; any
+/// other error or no answer in time means a legacy one (never keyed to one code).
+async fn discover(peer: &Peer, options: &ClientOptions, timeout: Option<Duration>) -> Probe {
+    let version = MODERN_VERSIONS[0];
+    let params = json!({"_meta": meta(options, version)});
+    let mut request = RequestOptions::default();
+    request.timeout = timeout;
+    match peer.request("server/discover", Some(&params), request).await {
+        Ok(raw) => {
+            let Ok(result) = raw.parse_owned::<Value>() else {
+                return Probe::Failed(ClientError::Protocol("server/discover result is not JSON".into()));
+            };
+            let supported = result.get("supportedVersions").and_then(Value::as_array);
+            if !supported.is_some_and(|v| v.iter().any(|v| v == version)) {
+                return Probe::Failed(ClientError::Protocol(format!(
+                    "the server supports none of our modern versions ({})",
+                    result.get("supportedVersions").unwrap_or(&Value::Null)
+                )));
+            }
+            Probe::Modern(ServerDetails {
+                protocol_version: version.to_owned(),
+                modern: true,
+                capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
+                info: result["_meta"]["io.modelcontextprotocol/serverInfo"].clone(),
+                instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
+            })
+        }
+        Err(PeerError::Rpc(e)) if e.code == -32022 => Probe::Failed(ClientError::Protocol(format!(
+            "the server supports none of our modern versions: {}",
+            e.data.map(|d| d.to_string()).unwrap_or_default()
+        ))),
+        Err(PeerError::Rpc(e)) if matches!(e.code, -32020 | -32021) => {
+            Probe::Failed(ClientError::Protocol(format!("server/discover was refused: {e}")))
+        }
+        Err(PeerError::Rpc(e)) => Probe::Legacy(e.to_string()),
+        Err(PeerError::Timeout(after)) => Probe::Legacy(format!("no answer in {after:?}")),
+        Err(e) => Probe::Failed(ClientError::Peer(e)),
+    }
+}
+
+async fn initialize(peer: &Peer, options: &ClientOptions) -> Result<ServerDetails, ClientError> {
+    let params = json!({
+        "protocolVersion": options.legacy_version,
+        "capabilities": options.capabilities,
+        "clientInfo": options.info,
+    });
+    let raw = peer.request("initialize", Some(&params), RequestOptions::default()).await?;
+    let result: Value = raw.parse_owned().map_err(|e| ClientError::Protocol(format!("initialize result: {e}")))?;
+    let version = result.get("protocolVersion").and_then(Value::as_str).unwrap_or_default().to_owned();
+    if !LEGACY_VERSIONS.contains(&version.as_str()) {
+        return Err(ClientError::Protocol(format!("the server answered initialize with unsupported version {version:?}")));
+    }
+    peer.set_batches_allowed(version == "2025-03-26");
+    peer.notify("notifications/initialized", None::<&()>).await?;
+    Ok(ServerDetails {
+        protocol_version: version,
+        modern: false,
+        capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
+        info: result.get("serverInfo").cloned().unwrap_or(Value::Null),
+        instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
+    })
+}

@@ -1,0 +1,49 @@
+//! The client against the official reference server, `@modelcontextprotocol/server-everything`
+//! (legacy era, stdio), installed by `scripts/test.sh` under `tests/interop/node_modules`.
+
+use std::path::PathBuf;
+
+use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions};
+use ferrymcp_core::peer::RequestOptions;
+use ferrymcp_core::transport::child::{ChildCommand, StderrMode};
+use serde_json::json;
+
+fn reference_server() -> Option<PathBuf> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("interop/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(std::env::var_os("CI").is_none(), "CI must install the reference server ({path:?}): run scripts/test.sh");
+    eprintln!("skipped: {path:?} is not installed (scripts/test.sh installs it)");
+    None
+}
+
+#[tokio::test]
+async fn lists_and_calls_the_reference_server() {
+    let Some(server) = reference_server() else { return };
+    let command = ChildCommand::new("node").arg(server).arg("stdio").stderr(StderrMode::Discard);
+    let client = Client::spawn(command, ClientOptions::default(), ClientCallbacks::default()).await.expect("connect");
+    assert!(!client.server().modern, "the reference server is legacy: the probe must fall back");
+
+    let tools = client.list_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert!(names.contains(&"echo"), "{names:?}");
+    let echo = client.call_tool("echo", json!({"message": "hi from ferrymcp"}), RequestOptions::default()).await.unwrap();
+    assert!(echo["content"][0]["text"].as_str().unwrap().contains("hi from ferrymcp"), "{echo}");
+    let sum = client.call_tool("get-sum", json!({"a": 2, "b": 40}), RequestOptions::default()).await.unwrap();
+    assert!(sum["content"][0]["text"].as_str().unwrap().contains("42"), "{sum}");
+
+    let resources = client.list_resources().await.unwrap();
+    assert!(!resources.is_empty());
+    let uri = resources[0]["uri"].as_str().unwrap();
+    let read = client.read_resource(uri).await.unwrap();
+    assert_eq!(read["contents"][0]["uri"], uri);
+
+    let prompts = client.list_prompts().await.unwrap();
+    let simple = prompts.iter().find(|p| p.get("arguments").is_none_or(|a| a.as_array().is_some_and(|a| a.iter().all(|x| x["required"] != true))));
+    let simple = simple.expect("a prompt without required arguments");
+    let got = client.get_prompt(simple["name"].as_str().unwrap(), json!({})).await.unwrap();
+    assert!(got["messages"].as_array().is_some_and(|m| !m.is_empty()), "{got}");
+    client.close().await;
+}
