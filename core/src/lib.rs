@@ -13,6 +13,7 @@
 pub mod client;
 pub mod framing;
 pub mod peer;
+pub mod protocol;
 pub mod server;
 pub mod transport;
 pub mod wire;

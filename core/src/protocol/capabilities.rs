@@ -1,0 +1,147 @@
+//! What each side supports. Legacy peers exchange capabilities once, in `initialize`;
+//! modern clients send theirs in every request's `_meta` and servers publish theirs in
+//! `server/discover`.
+//!
+//! Capabilities are an open set: members MCP names are fields, settings objects MCP leaves
+//! open are [`JsonObject`]s, and anything else is kept in `extra`.
+
+use serde::{Deserialize, Serialize};
+
+use super::base::JsonObject;
+
+/// The capabilities of a client.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClientCapabilities {
+    /// The client can list roots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roots: Option<RootsCapability>,
+    /// The client can sample from an LLM.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<SamplingCapability>,
+    /// The client can ask its user for input (2025-06-18).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elicitation: Option<ElicitationCapability>,
+    /// Task-augmented requests (2025-11-25 only; later the tasks extension).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<JsonObject>,
+    /// Non-standard capabilities, by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experimental: Option<JsonObject>,
+    /// MCP extensions, by identifier (e.g. `io.modelcontextprotocol/ui`) (2026-07-28).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<JsonObject>,
+    /// Capabilities this revision does not define, kept as they came.
+    #[serde(flatten)]
+    pub extra: JsonObject,
+}
+
+/// `roots` of [`ClientCapabilities`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RootsCapability {
+    /// The client sends `notifications/roots/list_changed` (legacy only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list_changed: Option<bool>,
+    /// Members this revision does not define, kept as they came.
+    #[serde(flatten)]
+    pub extra: JsonObject,
+}
+
+/// `sampling` of [`ClientCapabilities`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SamplingCapability {
+    /// The client honours `includeContext` (2025-11-25; deprecated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<JsonObject>,
+    /// The client accepts `tools` and `toolChoice` (2025-11-25).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<JsonObject>,
+    /// Members this revision does not define, kept as they came.
+    #[serde(flatten)]
+    pub extra: JsonObject,
+}
+
+/// `elicitation` of [`ClientCapabilities`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ElicitationCapability {
+    /// Form mode (2025-11-25; implied when neither mode is named).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<JsonObject>,
+    /// URL mode (2025-11-25).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<JsonObject>,
+    /// Members this revision does not define, kept as they came.
+    #[serde(flatten)]
+    pub extra: JsonObject,
+}
+
+impl ElicitationCapability {
+    /// Form mode is supported: declared, or implied by an object naming no mode.
+    pub fn supports_form(&self) -> bool {
+        self.form.is_some() || self.url.is_none()
+    }
+
+    /// URL mode is supported (it is never implied).
+    pub fn supports_url(&self) -> bool {
+        self.url.is_some()
+    }
+}
+
+/// The capabilities of a server.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ServerCapabilities {
+    /// The server offers tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<ListChangedCapability>,
+    /// The server offers resources.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<ResourcesCapability>,
+    /// The server offers prompts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts: Option<ListChangedCapability>,
+    /// The server sends log messages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logging: Option<JsonObject>,
+    /// The server answers `completion/complete` (2025-03-26).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completions: Option<JsonObject>,
+    /// Task-augmented requests (2025-11-25 only; later the tasks extension).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<JsonObject>,
+    /// Non-standard capabilities, by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experimental: Option<JsonObject>,
+    /// MCP extensions, by identifier (2026-07-28).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<JsonObject>,
+    /// Capabilities this revision does not define, kept as they came.
+    #[serde(flatten)]
+    pub extra: JsonObject,
+}
+
+/// `tools` or `prompts` of [`ServerCapabilities`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListChangedCapability {
+    /// The server sends `notifications/*/list_changed` for this list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list_changed: Option<bool>,
+    /// Members this revision does not define, kept as they came.
+    #[serde(flatten)]
+    pub extra: JsonObject,
+}
+
+/// `resources` of [`ServerCapabilities`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourcesCapability {
+    /// The server accepts subscriptions to single resources.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscribe: Option<bool>,
+    /// The server sends `notifications/resources/list_changed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list_changed: Option<bool>,
+    /// Members this revision does not define, kept as they came.
+    #[serde(flatten)]
+    pub extra: JsonObject,
+}
