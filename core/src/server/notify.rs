@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use serde_json::{Map, Value, json};
+use tokio_util::sync::CancellationToken;
 
 use super::context::Context;
 use super::era::META_SUBSCRIPTION;
@@ -18,6 +19,11 @@ pub(crate) struct Listener {
     outbound: Arc<dyn Outbound>,
     subscription_id: Value,
     filter: Map<String, Value>,
+    /// The listen request's cancellation: once fired, nothing more goes out on it, even
+    /// before its task has noticed and unregistered.
+    cancel: CancellationToken,
+    /// Held while the acknowledgement is queued, so no notification can precede it.
+    gate: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Listener {
@@ -66,16 +72,22 @@ pub(crate) async fn listen(server: &Arc<ServerShared>, params: Map<String, Value
         honoured.insert("resourceSubscriptions".into(), Value::Array(uris));
     }
     let subscription_id = serde_json::to_value(cx.request_id()).expect("ids serialise");
-    let listener = Listener { outbound: cx.inner.outbound.clone(), subscription_id, filter: honoured.clone() };
+    let gate = Arc::new(tokio::sync::Mutex::new(()));
+    let acknowledging = gate.clone().lock_owned().await;
+    let outbound = cx.inner.outbound.clone();
+    let cancel = cx.cancellation().clone();
+    let listener = Listener { outbound: outbound.clone(), subscription_id, filter: honoured.clone(), cancel, gate };
     let ack = listener.tagged(json!({"notifications": honoured}));
-    listener
-        .outbound
-        .notify("notifications/subscriptions/acknowledged", ack)
-        .await
-        .map_err(|e| ErrorObject::internal(e.to_string()))?;
+    // Registered before the acknowledgement is queued (a change the client makes once it
+    // has seen the ack must reach this stream), and gated so nothing overtakes the ack.
     let key = server.next_id.fetch_add(1, Ordering::Relaxed);
     server.listeners.lock().unwrap().insert(key, listener);
     let _registration = Registration { server, key };
+    outbound
+        .notify("notifications/subscriptions/acknowledged", ack)
+        .await
+        .map_err(|e| ErrorObject::internal(e.to_string()))?;
+    drop(acknowledging);
     cx.cancellation().cancelled().await;
     std::future::pending().await
 }
@@ -121,17 +133,26 @@ impl Server {
             .collect()
     }
 
-    fn listeners(&self, keep: impl Fn(&Listener) -> bool, params: &Value) -> Vec<(Arc<dyn Outbound>, Value)> {
+    fn listeners(&self, keep: impl Fn(&Listener) -> bool, params: &Value) -> Vec<ListenerSend> {
         let listeners = self.shared.listeners.lock().unwrap();
-        listeners.values().filter(|l| keep(l)).map(|l| (l.outbound.clone(), l.tagged(params.clone()))).collect()
+        listeners
+            .values()
+            .filter(|l| !l.cancel.is_cancelled() && keep(l))
+            .map(|l| (l.outbound.clone(), l.tagged(params.clone()), l.gate.clone(), l.cancel.clone()))
+            .collect()
     }
 }
 
-async fn send_all(method: &str, sessions: Vec<Arc<dyn Outbound>>, params: Value, listeners: Vec<(Arc<dyn Outbound>, Value)>) {
+type ListenerSend = (Arc<dyn Outbound>, Value, Arc<tokio::sync::Mutex<()>>, CancellationToken);
+
+async fn send_all(method: &str, sessions: Vec<Arc<dyn Outbound>>, params: Value, listeners: Vec<ListenerSend>) {
     for outbound in sessions {
         let _ = outbound.notify(method, params.clone()).await;
     }
-    for (outbound, params) in listeners {
-        let _ = outbound.notify(method, params).await;
+    for (outbound, params, gate, cancel) in listeners {
+        let _acknowledged = gate.lock().await;
+        if !cancel.is_cancelled() {
+            let _ = outbound.notify(method, params).await;
+        }
     }
 }
