@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Builds and runs every test: unit and integration tests of every crate (over real child
-# processes and pipes, against ferrymcp's fixtures and the official reference server),
-# and each criterion benchmark once in test mode.
+# processes and pipes, against ferrymcp's fixtures and the official SDKs), and each
+# criterion benchmark once in test mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 
-# Real peers for the interop tests, pinned in tests/interop/package.json.
+# Real peers for the interop tests, pinned in tests/interop/.
 command -v npm >/dev/null || fail "npm is required for the interop tests (Node.js 20+)."
 npm install --prefix tests/interop --no-audit --no-fund --loglevel=error
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/pip install --quiet --disable-pip-version-check -r tests/interop/requirements.txt
 
 cargo test --workspace --release --all-targets
+
+# The official Python SDK's client against the Rust fixture built above.
+.venv/bin/python -m pytest -q tests/interop/python
