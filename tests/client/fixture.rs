@@ -8,9 +8,9 @@ use ferrymcp_core::transport::child::{ChildCommand, StderrMode};
 use ferrymcp_core::wire::ErrorObject;
 use serde_json::{Value, json};
 
-const EVERYTHING: &str = env!("CARGO_BIN_EXE_ferrymcp-everything");
+pub const EVERYTHING: &str = env!("CARGO_BIN_EXE_ferrymcp-everything");
 
-fn callbacks() -> ClientCallbacks {
+pub fn callbacks() -> ClientCallbacks {
     ClientCallbacks {
         sampling: Some(Arc::new(|_params| {
             Box::pin(async {
@@ -35,7 +35,7 @@ fn text_of(result: &Value) -> String {
     result["content"][0]["text"].as_str().unwrap_or_default().to_owned()
 }
 
-async fn exercise(client: &Client) {
+pub async fn exercise(client: &Client) {
     let tools = client.list_tools().await.unwrap();
     assert!(tools.iter().any(|t| t["name"] == "test_simple_text"), "{tools:?}");
     let result = client.call_tool("test_simple_text", json!({}), RequestOptions::default()).await.unwrap();

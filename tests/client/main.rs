@@ -3,3 +3,4 @@
 
 mod fixture;
 mod official;
+mod tapped;
