@@ -8,6 +8,11 @@ use ferrymcp_core::transport::child::{ChildCommand, StderrMode};
 use ferrymcp_core::wire::ErrorObject;
 use serde_json::{Value, json};
 
+/// A typed result as JSON, for terse assertions.
+fn v<T: serde::Serialize>(typed: T) -> Value {
+    serde_json::to_value(typed).unwrap()
+}
+
 pub const EVERYTHING: &str = env!("CARGO_BIN_EXE_ferrymcp-everything");
 
 pub fn callbacks() -> ClientCallbacks {
@@ -36,12 +41,12 @@ fn text_of(result: &Value) -> String {
 }
 
 pub async fn exercise(client: &Client) {
-    let tools = client.list_tools().await.unwrap();
-    assert!(tools.iter().any(|t| t["name"] == "test_simple_text"), "{tools:?}");
-    let result = client.call_tool("test_simple_text", json!({}), RequestOptions::default()).await.unwrap();
+    let tools = v(client.list_tools().await.unwrap());
+    assert!(tools.as_array().unwrap().iter().any(|t| t["name"] == "test_simple_text"), "{tools:?}");
+    let result = v(client.call_tool("test_simple_text", json!({}), RequestOptions::default()).await.unwrap());
     assert_eq!(text_of(&result), "This is a simple text response for testing.");
 
-    let error = client.call_tool("test_error_handling", json!({}), RequestOptions::default()).await.unwrap();
+    let error = v(client.call_tool("test_error_handling", json!({}), RequestOptions::default()).await.unwrap());
     assert_eq!(error["isError"], true);
 
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -51,25 +56,25 @@ pub async fn exercise(client: &Client) {
     let seen = seen.lock().unwrap().clone();
     assert!(seen.len() >= 3 && seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
 
-    let sampled = client.call_tool("test_sampling", json!({"prompt": "capital?"}), RequestOptions::default()).await.unwrap();
+    let sampled = v(client.call_tool("test_sampling", json!({"prompt": "capital?"}), RequestOptions::default()).await.unwrap());
     assert!(text_of(&sampled).contains("Paris"), "{sampled}");
-    let elicited = client.call_tool("test_elicitation", json!({"message": "ok?"}), RequestOptions::default()).await.unwrap();
+    let elicited = v(client.call_tool("test_elicitation", json!({"message": "ok?"}), RequestOptions::default()).await.unwrap());
     assert!(text_of(&elicited).contains("accept"), "{elicited}");
 
-    let text = client.read_resource("test://static-text").await.unwrap();
+    let text = v(client.read_resource("test://static-text").await.unwrap());
     assert_eq!(text["contents"][0]["text"], "This is the content of the static text resource.");
-    let templated = client.read_resource("test://template/123/data").await.unwrap();
+    let templated = v(client.read_resource("test://template/123/data").await.unwrap());
     assert!(templated["contents"][0]["text"].as_str().unwrap().contains("123"));
     let missing = client.read_resource("test://nope").await.unwrap_err();
     let expected = if client.server().modern { -32602 } else { -32002 };
     assert_eq!(missing.code(), expected, "{missing}");
 
-    let prompt = client.get_prompt("test_prompt_with_arguments", json!({"arg1": "a", "arg2": "b"})).await.unwrap();
+    let prompt = v(client.get_prompt("test_prompt_with_arguments", json!({"arg1": "a", "arg2": "b"})).await.unwrap());
     assert!(prompt["messages"][0]["content"]["text"].as_str().unwrap().contains("arg1='a'"));
-    let completion = client
+    let completion = v(client
         .complete(json!({"type": "ref/prompt", "name": "test_prompt_with_arguments"}), json!({"name": "arg1", "value": "t"}))
         .await
-        .unwrap();
+        .unwrap());
     assert!(completion["completion"]["values"].is_array());
     assert!(!client.list_resource_templates().await.unwrap().is_empty());
     assert!(client.list_prompts().await.unwrap().len() >= 4);
@@ -83,12 +88,12 @@ async fn auto_probe_finds_the_modern_era_and_everything_works() {
     assert_eq!(client.server().info["name"], "mcp-conformance-test-server");
     exercise(&client).await;
     // MRTR: the server asks for input, the client answers through its callbacks and retries.
-    let result = client
+    let result = v(client
         .call_tool("test_input_required_result_elicitation", json!({}), RequestOptions::default())
         .await
-        .unwrap();
+        .unwrap());
     assert_eq!(text_of(&result), "Hello, Ada!");
-    let multi = client.call_tool("test_input_required_result_multi_round", json!({}), RequestOptions::default()).await.unwrap();
+    let multi = v(client.call_tool("test_input_required_result_multi_round", json!({}), RequestOptions::default()).await.unwrap());
     assert!(text_of(&multi).starts_with("Multi-round complete for Ada"), "{multi}");
     client.close().await;
 }

@@ -22,6 +22,9 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use crate::peer::{Peer, PeerConfig, RequestOptions};
+use crate::protocol::{
+    CallToolResult, CompleteResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
+};
 use crate::server::MODERN_VERSIONS;
 use crate::transport::child::{self, ChildCommand, ChildProcess, ShutdownTimeouts};
 use crate::transport::{FrameSink, FrameSource};
@@ -211,37 +214,41 @@ impl Client {
         }
     }
 
-    pub async fn list_tools(&self) -> Result<Vec<Value>, ClientError> {
-        self.list_all("tools/list", "tools").await
+    /// Every tool, across all pages.
+    pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
+        typed(Value::Array(self.list_all("tools/list", "tools").await?), "tools/list")
     }
 
-    pub async fn list_resources(&self) -> Result<Vec<Value>, ClientError> {
-        self.list_all("resources/list", "resources").await
+    pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
+        typed(Value::Array(self.list_all("resources/list", "resources").await?), "resources/list")
     }
 
-    pub async fn list_resource_templates(&self) -> Result<Vec<Value>, ClientError> {
-        self.list_all("resources/templates/list", "resourceTemplates").await
+    pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
+        typed(Value::Array(self.list_all("resources/templates/list", "resourceTemplates").await?), "resources/templates/list")
     }
 
-    pub async fn list_prompts(&self) -> Result<Vec<Value>, ClientError> {
-        self.list_all("prompts/list", "prompts").await
+    pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
+        typed(Value::Array(self.list_all("prompts/list", "prompts").await?), "prompts/list")
     }
 
-    pub async fn call_tool(&self, name: &str, arguments: Value, options: RequestOptions) -> Result<Value, ClientError> {
-        self.request("tools/call", json!({"name": name, "arguments": arguments}), options).await
+    /// Calls a tool. A tool that fails is a result with `is_error`, not an `Err`.
+    pub async fn call_tool(&self, name: &str, arguments: Value, options: RequestOptions) -> Result<CallToolResult, ClientError> {
+        let result = self.request("tools/call", json!({"name": name, "arguments": arguments}), options).await?;
+        typed(result, "tools/call")
     }
 
-    pub async fn read_resource(&self, uri: &str) -> Result<Value, ClientError> {
-        self.request("resources/read", json!({"uri": uri}), RequestOptions::default()).await
+    pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, ClientError> {
+        typed(self.request("resources/read", json!({"uri": uri}), RequestOptions::default()).await?, "resources/read")
     }
 
-    pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<Value, ClientError> {
-        self.request("prompts/get", json!({"name": name, "arguments": arguments}), RequestOptions::default()).await
+    pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<GetPromptResult, ClientError> {
+        let params = json!({"name": name, "arguments": arguments});
+        typed(self.request("prompts/get", params, RequestOptions::default()).await?, "prompts/get")
     }
 
-    pub async fn complete(&self, reference: Value, argument: Value) -> Result<Value, ClientError> {
+    pub async fn complete(&self, reference: Value, argument: Value) -> Result<CompleteResult, ClientError> {
         let params = json!({"ref": reference, "argument": argument});
-        self.request("completion/complete", params, RequestOptions::default()).await
+        typed(self.request("completion/complete", params, RequestOptions::default()).await?, "completion/complete")
     }
 
     /// `ping` (legacy servers only; a modern one has no ping).
@@ -272,4 +279,9 @@ impl Client {
         }
         Ok(())
     }
+}
+
+/// Reads a result into its protocol type.
+fn typed<T: serde::de::DeserializeOwned>(value: Value, method: &str) -> Result<T, ClientError> {
+    serde_json::from_value(value).map_err(|e| ClientError::Protocol(format!("malformed {method} result: {e}")))
 }
