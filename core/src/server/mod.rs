@@ -147,6 +147,10 @@ impl Server {
         self.shared.registry.write().unwrap().resources.shift_remove(uri).is_some()
     }
 
+    pub fn remove_resource_template(&self, uri_template: &str) -> bool {
+        self.shared.registry.write().unwrap().templates.shift_remove(uri_template).is_some()
+    }
+
     pub fn remove_prompt(&self, name: &str) -> bool {
         self.shared.registry.write().unwrap().prompts.shift_remove(name).is_some()
     }

@@ -14,7 +14,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::task::{Context as TaskContext, Poll};
+use std::task::{Context as TaskContext, Poll, Waker};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
@@ -92,11 +92,14 @@ pub(crate) struct Inputs {
     responses: Map<String, Value>,
     next_key: AtomicUsize,
     missing: Mutex<IndexMap<String, Value>>,
+    /// The request waiting on the handler: an input asked from another task (a binding's
+    /// event loop, a spawned task) must wake it, or it would never see the input.
+    waiting: Mutex<Option<Waker>>,
 }
 
 impl Inputs {
     pub fn new(responses: Map<String, Value>) -> Self {
-        Self { responses, next_key: AtomicUsize::new(0), missing: Mutex::new(IndexMap::new()) }
+        Self { responses, next_key: AtomicUsize::new(0), missing: Mutex::new(IndexMap::new()), waiting: Mutex::new(None) }
     }
 
     /// The next automatic key: the same sequence on every round, as the handler reruns.
@@ -110,6 +113,9 @@ impl Inputs {
 
     pub fn ask(&self, key: String, method: &str, params: Value) {
         self.missing.lock().unwrap().insert(key, json!({"method": method, "params": params}));
+        if let Some(waker) = self.waiting.lock().unwrap().take() {
+            waker.wake();
+        }
     }
 
     pub fn has_missing(&self) -> bool {
@@ -137,11 +143,12 @@ impl<F: Future + Unpin> Future for UntilInput<'_, F> {
     type Output = Option<F::Output>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
-        match Pin::new(&mut self.future).poll(cx) {
-            Poll::Ready(output) => Poll::Ready(Some(output)),
-            Poll::Pending if self.inputs.has_missing() => Poll::Ready(None),
-            Poll::Pending => Poll::Pending,
+        if let Poll::Ready(output) = Pin::new(&mut self.future).poll(cx) {
+            return Poll::Ready(Some(output));
         }
+        // Register before checking, so an input asked in between still wakes us.
+        *self.inputs.waiting.lock().unwrap() = Some(cx.waker().clone());
+        if self.inputs.has_missing() { Poll::Ready(None) } else { Poll::Pending }
     }
 }
 

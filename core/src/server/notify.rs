@@ -113,6 +113,19 @@ impl Server {
         send_all("notifications/resources/updated", sessions, params, listeners).await;
     }
 
+    /// Sends `notifications/message` to every initialized legacy session whose
+    /// `logging/setLevel` lets `level` through. This is for messages outside any request;
+    /// a handler logs through its [`Context`], which reaches 2026-07-28 clients too.
+    pub async fn notify_log(&self, level: &str, data: Value, logger: Option<&str>) {
+        let Some(rank) = super::context::level_rank(level) else { return };
+        let mut params = json!({"level": level, "data": data});
+        if let Some(logger) = logger {
+            params["logger"] = json!(logger);
+        }
+        let sessions = self.sessions(|session| rank >= session.log_level);
+        send_all("notifications/message", sessions, params, Vec::new()).await;
+    }
+
     async fn list_changed(&self, method: &str, kind: &str) {
         let sessions = self.sessions(|_| true);
         let listeners = self.listeners(|l| l.wants(kind), &json!({}));

@@ -1,0 +1,108 @@
+//! Calling a Python handler from core, through the loop's inbox (see `bridge`).
+//!
+//! An async handler becomes a task on the asyncio loop the server runs on; a sync one runs
+//! in the loop's default executor (worker threads, never the loop itself, like the official
+//! SDK). When core drops the call (the client cancelled, or MRTR paused the handler) the
+//! task is cancelled, so the coroutine sees `CancelledError`.
+
+use std::sync::{Arc, Mutex};
+
+use ferrymcp_core::server::HandlerError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+use crate::bridge::LoopHandle;
+use crate::convert::from_py;
+use crate::errors::from_exception;
+
+/// The loop that runs handlers (set when serving starts) with its inbox.
+pub type LoopCell = Arc<Mutex<Option<(Py<PyAny>, LoopHandle)>>>;
+
+pub struct PyCallable {
+    pub function: Py<PyAny>,
+    pub is_async: bool,
+    pub event_loop: LoopCell,
+}
+
+/// Builds a call's arguments on the loop thread.
+pub trait Args: for<'py> FnOnce(Python<'py>) -> PyResult<Bound<'py, PyTuple>> + Send + 'static {}
+impl<F> Args for F where F: for<'py> FnOnce(Python<'py>) -> PyResult<Bound<'py, PyTuple>> + Send + 'static {}
+
+type Reply = Arc<Mutex<Option<oneshot::Sender<Result<Value, HandlerError>>>>>;
+
+impl PyCallable {
+    pub async fn call(self: Arc<Self>, args: impl Args) -> Result<Value, HandlerError> {
+        let Some(handle) = self.event_loop.lock().unwrap().as_ref().map(|(_, handle)| handle.clone()) else {
+            return Err(HandlerError::Failed("the server is not running on an asyncio loop".into()));
+        };
+        let (tx, rx) = oneshot::channel();
+        let reply: Reply = Arc::new(Mutex::new(Some(tx)));
+        let running: Arc<Mutex<Option<Py<PyAny>>>> = Arc::default();
+        let (this, started) = (self.clone(), running.clone());
+        handle.post(Box::new(move |py| {
+            let event_loop = this.event_loop.lock().unwrap().as_ref().map(|(l, _)| l.clone_ref(py));
+            let Some(event_loop) = event_loop else { return send(&reply, Err(HandlerError::Failed("the loop is gone".into()))) };
+            if let Err(e) = this.start(py, event_loop.bind(py), args, &reply, &started) {
+                send(&reply, Err(from_exception(py, e)));
+            }
+        }));
+        let _cancel = CancelOnDrop { handle, running };
+        rx.await.unwrap_or_else(|_| Err(HandlerError::Failed("the handler was dropped before it finished".into())))
+    }
+
+    /// On the loop thread: starts the task (or executor job) and wires its completion.
+    fn start(&self, py: Python<'_>, event_loop: &Bound<'_, PyAny>, args: impl Args, reply: &Reply, started: &Mutex<Option<Py<PyAny>>>) -> PyResult<()> {
+        let args = args(py)?;
+        let function = self.function.bind(py);
+        let task = if self.is_async {
+            event_loop.call_method1("create_task", (function.call1(args)?,))?
+        } else {
+            let mut call = vec![py.None().into_bound(py), function.clone()];
+            call.extend(args.iter());
+            event_loop.call_method1("run_in_executor", PyTuple::new(py, call)?)?
+        };
+        task.call_method1("add_done_callback", (Completion(reply.clone()),))?;
+        *started.lock().unwrap() = Some(task.unbind());
+        Ok(())
+    }
+}
+
+fn send(reply: &Reply, outcome: Result<Value, HandlerError>) {
+    if let Some(tx) = reply.lock().unwrap().take() {
+        let _ = tx.send(outcome);
+    }
+}
+
+/// Reads a finished task's result (on the loop thread) and sends it to core.
+#[pyclass(frozen)]
+struct Completion(Reply);
+
+#[pymethods]
+impl Completion {
+    fn __call__(&self, py: Python<'_>, task: &Bound<'_, PyAny>) {
+        let outcome = task.call_method0("result").and_then(|r| from_py(&r)).map_err(|e| from_exception(py, e));
+        send(&self.0, outcome);
+    }
+}
+
+/// Cancels the task when core stops waiting before it finished.
+struct CancelOnDrop {
+    handle: LoopHandle,
+    running: Arc<Mutex<Option<Py<PyAny>>>>,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let running = self.running.clone();
+        self.handle.post(Box::new(move |py| {
+            if let Some(task) = running.lock().unwrap().take() {
+                let task = task.bind(py);
+                if !task.call_method0("done").and_then(|d| d.is_truthy()).unwrap_or(true) {
+                    let _ = task.call_method0("cancel");
+                }
+            }
+        }));
+    }
+}

@@ -1,0 +1,200 @@
+//! `NativeClient`: core's Client, with Python callables answering the server.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions, EraPreference, InputCallback};
+use ferrymcp_core::peer::{Progress, RequestOptions};
+use ferrymcp_core::transport::child::ChildCommand;
+use ferrymcp_core::transport::memory;
+use ferrymcp_core::wire::ErrorObject;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use serde_json::{Value, json};
+
+use crate::call::{LoopCell, PyCallable};
+use crate::context::Json;
+use crate::convert::{from_py, to_py};
+use crate::errors::client_error;
+use crate::bridge::{LoopHandle, awaitable, fail, handle_for, ok, running_loop};
+use crate::server::NativeServer;
+
+#[pyclass(module = "ferrymcp._native", frozen)]
+pub struct NativeClient {
+    client: Client,
+    handle: LoopHandle,
+}
+
+fn client_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ClientOptions> {
+    let mut parsed = ClientOptions::default();
+    let Some(options) = options else { return Ok(parsed) };
+    let Value::Object(map) = from_py(options.as_any())? else { unreachable!("a dict is an object") };
+    if let Some(info) = map.get("client_info") {
+        parsed.info = info.clone();
+    }
+    if let Some(capabilities) = map.get("capabilities") {
+        parsed.capabilities = capabilities.clone();
+    }
+    parsed.era = match map.get("mode").and_then(Value::as_str).unwrap_or("auto") {
+        "auto" => EraPreference::Auto,
+        "legacy" => EraPreference::Legacy,
+        "modern" | "2026-07-28" => EraPreference::Modern,
+        other => return Err(PyValueError::new_err(format!("unknown mode {other:?} (auto, legacy or 2026-07-28)"))),
+    };
+    if let Some(seconds) = map.get("read_timeout_seconds").and_then(Value::as_f64) {
+        parsed.peer.request_timeout = Duration::from_secs_f64(seconds);
+    }
+    Ok(parsed)
+}
+
+/// An async Python callable answering one kind of input.
+fn input_callback(function: Py<PyAny>, event_loop: LoopCell) -> InputCallback {
+    let callable = Arc::new(PyCallable { function, is_async: true, event_loop });
+    Arc::new(move |params: Value| {
+        let callable = callable.clone();
+        Box::pin(async move {
+            let call = callable.call(move |py| PyTuple::new(py, [to_py(py, &params)?]));
+            call.await.map_err(|e| match e {
+                ferrymcp_core::server::HandlerError::Rpc(e) => e,
+                ferrymcp_core::server::HandlerError::Failed(message) => ErrorObject::internal(message),
+            })
+        })
+    })
+}
+
+fn callbacks(callbacks: Option<&Bound<'_, PyDict>>, event_loop: &Bound<'_, PyAny>, handle: &LoopHandle) -> PyResult<ClientCallbacks> {
+    let mut parsed = ClientCallbacks::default();
+    let Some(callbacks) = callbacks else { return Ok(parsed) };
+    let cell: LoopCell = Arc::new(std::sync::Mutex::new(Some((event_loop.clone().unbind(), handle.clone()))));
+    let get = |name: &str| -> PyResult<Option<Py<PyAny>>> {
+        Ok(callbacks.get_item(name)?.filter(|f| !f.is_none()).map(Bound::unbind))
+    };
+    parsed.sampling = get("sampling")?.map(|f| input_callback(f, cell.clone()));
+    parsed.elicitation = get("elicitation")?.map(|f| input_callback(f, cell.clone()));
+    parsed.roots = get("roots")?.map(|f| input_callback(f, cell.clone()));
+    if let Some(function) = get("notification")? {
+        let (handle, function) = (handle.clone(), Arc::new(function));
+        parsed.notification = Some(Arc::new(move |method: &str, params: Value| {
+            let (function, method) = (function.clone(), method.to_owned());
+            handle.post(Box::new(move |py| {
+                if let Ok(params) = to_py(py, &params) {
+                    let _ = function.bind(py).call1((method, params));
+                }
+            }));
+        }));
+    }
+    Ok(parsed)
+}
+
+#[pymethods]
+impl NativeClient {
+    /// Starts a server process and connects to it (an awaitable of the client).
+    #[staticmethod]
+    #[pyo3(signature = (command, args, env = None, cwd = None, options = None, callbacks = None))]
+    fn spawn<'py>(
+        py: Python<'py>,
+        command: String,
+        args: Vec<String>,
+        env: Option<HashMap<String, String>>,
+        cwd: Option<String>,
+        options: Option<&Bound<'py, PyDict>>,
+        callbacks: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let event_loop = running_loop(py)?;
+        let handle = handle_for(&event_loop)?;
+        let (options, callbacks) = (client_options(options)?, self::callbacks(callbacks, &event_loop, &handle)?);
+        let mut spawn = ChildCommand::new(command).args(args);
+        spawn.env = env.unwrap_or_default().into_iter().map(|(k, v)| (k.into(), v.into())).collect();
+        spawn.cwd = cwd.map(Into::into);
+        awaitable(py, async move {
+            match Client::spawn(spawn, options, callbacks).await {
+                Ok(client) => ok(NativeClient { client, handle }),
+                Err(e) => fail(move |py| client_error(py, e)),
+            }
+        })
+    }
+
+    /// Connects in memory to a server of this process.
+    #[staticmethod]
+    #[pyo3(signature = (server, options = None, callbacks = None))]
+    fn connect_server<'py>(
+        py: Python<'py>,
+        server: &NativeServer,
+        options: Option<&Bound<'py, PyDict>>,
+        callbacks: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        server.capture_loop(py)?;
+        let event_loop = running_loop(py)?;
+        let handle = handle_for(&event_loop)?;
+        let (options, callbacks) = (client_options(options)?, self::callbacks(callbacks, &event_loop, &handle)?);
+        let served = server.server.clone();
+        awaitable(py, async move {
+            let ((client_source, client_sink), (server_source, server_sink)) = memory::pair();
+            tokio::spawn(async move { served.serve(server_source, server_sink).await });
+            match Client::connect(client_source, client_sink, options, callbacks).await {
+                Ok(client) => ok(NativeClient { client, handle }),
+                Err(e) => fail(move |py| client_error(py, e)),
+            }
+        })
+    }
+
+    fn server_details<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let details = self.client.server();
+        to_py(py, &json!({
+            "protocol_version": details.protocol_version,
+            "modern": details.modern,
+            "capabilities": details.capabilities,
+            "info": details.info,
+            "instructions": details.instructions,
+        }))
+    }
+
+    /// Sends a request; resolves to the result dict. `progress(progress, total, message)`
+    /// is called on the loop for each progress notification.
+    #[pyo3(signature = (method, params, timeout = None, progress = None))]
+    fn request<'py>(
+        &self,
+        py: Python<'py>,
+        method: String,
+        params: &Bound<'py, PyAny>,
+        timeout: Option<f64>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (client, params) = (self.client.clone(), from_py(params)?);
+        let mut options = RequestOptions::default();
+        options.timeout = timeout.map(Duration::from_secs_f64);
+        if let Some(function) = progress {
+            let (handle, function) = (self.handle.clone(), Arc::new(function));
+            options.on_progress = Some(Arc::new(move |p: Progress| {
+                let function = function.clone();
+                handle.post(Box::new(move |py| {
+                    let _ = function.bind(py).call1((p.progress, p.total, p.message));
+                }));
+            }));
+        }
+        awaitable(py, async move {
+            match client.request(&method, params, options).await {
+                Ok(result) => ok(Json(result)),
+                Err(e) => fail(move |py| client_error(py, e)),
+            }
+        })
+    }
+
+    /// Every item of a paginated list.
+    fn list_all<'py>(&self, py: Python<'py>, method: String, key: String) -> PyResult<Bound<'py, PyAny>> {
+        let client = self.client.clone();
+        awaitable(py, async move {
+            match client.list_all(&method, &key).await {
+                Ok(items) => ok(Json(Value::Array(items))),
+                Err(e) => fail(move |py| client_error(py, e)),
+            }
+        })
+    }
+
+    fn close<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let client = self.client.clone();
+        awaitable(py, async move { ok(client.close().await) })
+    }
+}

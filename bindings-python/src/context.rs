@@ -1,0 +1,111 @@
+//! The handler context as Python sees it: properties and awaitables over core's Context.
+
+use ferrymcp_core::server::Context;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use serde_json::Value;
+
+use crate::convert::{from_py, to_py};
+use crate::errors::handler_error;
+use crate::bridge::{awaitable, fail, ok};
+
+/// A JSON value returned to Python (converted when the awaitable completes).
+pub struct Json(pub Value);
+
+impl<'py> IntoPyObject<'py> for Json {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.0)
+    }
+}
+
+#[pyclass(module = "ferrymcp._native", frozen)]
+pub struct NativeContext {
+    pub cx: Context,
+}
+
+#[pymethods]
+impl NativeContext {
+    #[getter]
+    fn request_id<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &serde_json::to_value(self.cx.request_id()).unwrap_or(Value::Null))
+    }
+
+    #[getter]
+    fn client_info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, self.cx.client_info())
+    }
+
+    #[getter]
+    fn client_capabilities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, self.cx.client_capabilities())
+    }
+
+    #[getter]
+    fn protocol_version(&self) -> String {
+        self.cx.protocol_version().to_owned()
+    }
+
+    #[getter]
+    fn is_modern(&self) -> bool {
+        self.cx.is_modern()
+    }
+
+    #[getter]
+    fn progress_token<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, self.cx.progress_token().unwrap_or(&Value::Null))
+    }
+
+    fn is_cancelled(&self) -> bool {
+        self.cx.is_cancelled()
+    }
+
+    #[pyo3(signature = (progress, total = None, message = None))]
+    fn report_progress<'py>(&self, py: Python<'py>, progress: f64, total: Option<f64>, message: Option<String>) -> PyResult<Bound<'py, PyAny>> {
+        let cx = self.cx.clone();
+        awaitable(py, async move { ok(cx.report_progress(progress, total, message).await) })
+    }
+
+    #[pyo3(signature = (level, data, logger = None))]
+    fn log<'py>(&self, py: Python<'py>, level: String, data: &Bound<'py, PyAny>, logger: Option<String>) -> PyResult<Bound<'py, PyAny>> {
+        let (cx, data) = (self.cx.clone(), from_py(data)?);
+        awaitable(py, async move { ok(cx.log(&level, data, logger.as_deref()).await) })
+    }
+
+    fn elicit<'py>(&self, py: Python<'py>, params: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
+        self.input(py, None, "elicitation/create".into(), params)
+    }
+
+    fn sample<'py>(&self, py: Python<'py>, params: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
+        self.input(py, None, "sampling/createMessage".into(), params)
+    }
+
+    fn list_roots<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.input(py, None, "roots/list".into(), &PyDict::new(py))
+    }
+
+    /// Any client input; `key` names it in a 2026-07-28 `inputRequests`.
+    #[pyo3(signature = (key, method, params))]
+    fn input<'py>(&self, py: Python<'py>, key: Option<String>, method: String, params: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
+        let (cx, params) = (self.cx.clone(), from_py(params.as_any())?);
+        awaitable(py, async move {
+            match cx.input(key.as_deref(), &method, params).await {
+                Ok(answer) => ok(Json(answer)),
+                Err(e) => fail(move |py| handler_error(py, e)),
+            }
+        })
+    }
+
+    fn read_resource<'py>(&self, py: Python<'py>, uri: String) -> PyResult<Bound<'py, PyAny>> {
+        let cx = self.cx.clone();
+        awaitable(py, async move {
+            match cx.read_resource(&uri).await {
+                Ok(result) => ok(Json(result)),
+                Err(e) => fail(move |py| handler_error(py, e)),
+            }
+        })
+    }
+}

@@ -1,0 +1,86 @@
+//! Errors across the boundary, mapped in one place.
+//!
+//! `McpError` (`.code`, `.message`, `.data`) and its subclasses (`ferrymcp/exceptions.py`)
+//! are the exceptions Python code sees from ferrymcp, and the one a handler raises to
+//! answer with a precise JSON-RPC error. Any other exception in a handler is a failure of the handler (an `isError` tool
+//! result, or an internal error).
+
+use ferrymcp_core::client::ClientError;
+use ferrymcp_core::peer::PeerError;
+use ferrymcp_core::server::{HandlerError, RegistryError};
+use ferrymcp_core::wire::{ErrorObject, RawJson};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::convert::{from_py, to_py};
+
+/// The exception classes, defined once in `ferrymcp/exceptions.py` (abi3 cannot subclass
+/// Python's exceptions natively).
+fn class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("ferrymcp.exceptions")?.getattr(name)
+}
+
+fn raise(py: Python<'_>, name: &str, code: i64, message: String, data: Option<Py<PyAny>>) -> PyErr {
+    match class(py, name).and_then(|class| class.call1((code, message, data))) {
+        Ok(error) => PyErr::from_value(error),
+        Err(e) => e,
+    }
+}
+
+fn data_of(py: Python<'_>, error: &ErrorObject) -> Option<Py<PyAny>> {
+    let data = error.data.as_ref()?.parse_owned::<serde_json::Value>().ok()?;
+    to_py(py, &data).ok().map(Bound::unbind)
+}
+
+/// A JSON-RPC error object as an `McpError`.
+pub fn rpc_error(py: Python<'_>, error: &ErrorObject) -> PyErr {
+    raise(py, "McpError", error.code, error.message.clone(), data_of(py, error))
+}
+
+pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
+    {
+        let (code, message) = (error.code(), error.to_string());
+        match &error {
+            ClientError::Peer(PeerError::Rpc(e)) | ClientError::Input(e) => rpc_error(py, e),
+            ClientError::Peer(PeerError::Timeout(_)) => raise(py, "RequestTimeout", code, message, None),
+            ClientError::Peer(PeerError::Cancelled) => raise(py, "RequestCancelled", code, message, None),
+            ClientError::Peer(PeerError::Closed(_)) | ClientError::Transport(_) => {
+                raise(py, "ConnectionClosed", code, message, None)
+            }
+            ClientError::Peer(PeerError::MalformedResponse(_)) | ClientError::Protocol(_) => {
+                raise(py, "ProtocolError", code, message, None)
+            }
+            ClientError::Peer(PeerError::Params(_)) | ClientError::Usage(_) => raise(py, "McpError", code, message, None),
+        }
+    }
+}
+
+/// A core handler error (from `ctx.elicit(...)` and friends) as an exception; raised on
+/// out of the handler it maps back to the same error.
+pub fn handler_error(py: Python<'_>, error: HandlerError) -> PyErr {
+    match error {
+        HandlerError::Rpc(e) => rpc_error(py, &e),
+        HandlerError::Failed(message) => raise(py, "McpError", -32603, message, None),
+    }
+}
+
+/// What a handler's exception means to core.
+pub fn from_exception(py: Python<'_>, error: PyErr) -> HandlerError {
+    let value = error.value(py);
+    let is_mcp = class(py, "McpError").and_then(|class| value.is_instance(&class)).unwrap_or(false);
+    if is_mcp {
+        let code = value.getattr("code").and_then(|c| c.extract::<i64>()).unwrap_or(-32603);
+        let message = value.getattr("message").and_then(|m| m.extract::<String>()).unwrap_or_default();
+        let mut object = ErrorObject::new(code, message);
+        let data = value.getattr("data").ok().filter(|d| !d.is_none());
+        if let Some(raw) = data.and_then(|d| from_py(&d).ok()).and_then(|v| RawJson::to_json(&v).ok()) {
+            object = object.with_data(raw);
+        }
+        return HandlerError::Rpc(object);
+    }
+    HandlerError::Failed(value.str().map(|s| s.to_string()).unwrap_or_else(|_| error.to_string()))
+}
+
+pub fn registry_error(error: RegistryError) -> PyErr {
+    PyValueError::new_err(error.to_string())
+}

@@ -1,0 +1,25 @@
+//! `ferrymcp._native`: the Python face of ferrymcp-core.
+//!
+//! This crate only adapts: Python callables become core handlers, JSON values cross as
+//! Python objects, core errors become `ferrymcp` exceptions, and core futures become
+//! asyncio awaitables. Everything that is protocol stays in core.
+
+mod bridge;
+mod call;
+mod client;
+mod context;
+mod convert;
+mod errors;
+mod runtime;
+mod server;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    module.add_class::<server::NativeServer>()?;
+    module.add_class::<context::NativeContext>()?;
+    module.add_class::<client::NativeClient>()?;
+    Ok(())
+}

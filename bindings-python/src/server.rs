@@ -1,0 +1,172 @@
+//! `NativeServer`: core's Server with Python callables as its handlers.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferrymcp_core::server::{
+    CacheHint, CompletionHandler, Context, HandlerFuture, PromptHandler, ResourceHandler, Server, ServerOptions, ToolHandler,
+};
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use serde_json::{Map, Value};
+
+use crate::call::{LoopCell, PyCallable};
+use crate::context::NativeContext;
+use crate::convert::{from_py, object_to_py};
+use crate::errors::registry_error;
+use crate::bridge::{awaitable, fail, handle_for, ok, running_loop};
+
+#[pyclass(module = "ferrymcp._native", frozen)]
+pub struct NativeServer {
+    pub server: Server,
+    pub event_loop: LoopCell,
+}
+
+/// A Python callable as every kind of core handler.
+struct PyHandler(Arc<PyCallable>);
+
+fn with_context<'py>(py: Python<'py>, mut args: Vec<Bound<'py, PyAny>>, cx: Context) -> PyResult<Bound<'py, PyTuple>> {
+    args.push(Bound::new(py, NativeContext { cx })?.into_any());
+    PyTuple::new(py, args)
+}
+
+impl ToolHandler for PyHandler {
+    fn call(&self, arguments: Map<String, Value>, cx: Context) -> HandlerFuture {
+        let callable = self.0.clone();
+        Box::pin(callable.call(move |py| with_context(py, vec![object_to_py(py, &arguments)?.into_any()], cx)))
+    }
+}
+
+impl ResourceHandler for PyHandler {
+    fn read(&self, uri: String, variables: Map<String, Value>, cx: Context) -> HandlerFuture {
+        let callable = self.0.clone();
+        Box::pin(callable.call(move |py| {
+            let args = vec![uri.into_pyobject(py)?.into_any(), object_to_py(py, &variables)?.into_any()];
+            with_context(py, args, cx)
+        }))
+    }
+}
+
+impl PromptHandler for PyHandler {
+    fn get(&self, arguments: Map<String, Value>, cx: Context) -> HandlerFuture {
+        let callable = self.0.clone();
+        Box::pin(callable.call(move |py| with_context(py, vec![object_to_py(py, &arguments)?.into_any()], cx)))
+    }
+}
+
+impl CompletionHandler for PyHandler {
+    fn complete(&self, params: Map<String, Value>, cx: Context) -> HandlerFuture {
+        let callable = self.0.clone();
+        Box::pin(callable.call(move |py| with_context(py, vec![object_to_py(py, &params)?.into_any()], cx)))
+    }
+}
+
+fn options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ServerOptions> {
+    let mut parsed = ServerOptions::default();
+    let Some(options) = options else { return Ok(parsed) };
+    let Value::Object(map) = from_py(options.as_any())? else { unreachable!("a dict is an object") };
+    let hint = |ttl: &str, public: &str, default: CacheHint| CacheHint {
+        ttl_ms: map.get(ttl).and_then(Value::as_u64).unwrap_or(default.ttl_ms),
+        public: map.get(public).and_then(Value::as_bool).unwrap_or(default.public),
+    };
+    parsed.list_cache = hint("list_ttl_ms", "list_public", parsed.list_cache);
+    parsed.read_cache = hint("read_ttl_ms", "read_public", parsed.read_cache);
+    parsed.page_size = map.get("page_size").and_then(Value::as_u64).map(|n| n as usize);
+    if let Some(seconds) = map.get("request_timeout").and_then(Value::as_f64) {
+        parsed.peer.request_timeout = Duration::from_secs_f64(seconds);
+    }
+    if let Some(key) = map.get("state_key") {
+        let key = key.as_str().ok_or_else(|| PyValueError::new_err("state_key must be a str"))?;
+        parsed.state_key = Some(key.as_bytes().to_vec());
+    }
+    Ok(parsed)
+}
+
+impl NativeServer {
+    fn handler(&self, function: Py<PyAny>, is_async: bool) -> PyHandler {
+        PyHandler(Arc::new(PyCallable { function, is_async, event_loop: self.event_loop.clone() }))
+    }
+
+    /// Remembers the running asyncio loop: async handlers run on it.
+    pub fn capture_loop(&self, py: Python<'_>) -> PyResult<()> {
+        let running = running_loop(py)?;
+        let handle = handle_for(&running)?;
+        *self.event_loop.lock().unwrap() = Some((running.unbind(), handle));
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl NativeServer {
+    #[new]
+    #[pyo3(signature = (info, instructions = None, options = None))]
+    fn new(info: &Bound<'_, PyDict>, instructions: Option<String>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let server = Server::with_info(from_py(info.as_any())?, instructions, self::options(options)?);
+        Ok(Self { server, event_loop: Default::default() })
+    }
+
+    fn add_tool(&self, definition: &Bound<'_, PyAny>, handler: Py<PyAny>, is_async: bool) -> PyResult<()> {
+        self.server.add_tool(from_py(definition)?, self.handler(handler, is_async)).map_err(registry_error)
+    }
+
+    fn add_resource(&self, definition: &Bound<'_, PyAny>, handler: Py<PyAny>, is_async: bool) -> PyResult<()> {
+        self.server.add_resource(from_py(definition)?, self.handler(handler, is_async)).map_err(registry_error)
+    }
+
+    fn add_resource_template(&self, definition: &Bound<'_, PyAny>, handler: Py<PyAny>, is_async: bool) -> PyResult<()> {
+        self.server.add_resource_template(from_py(definition)?, self.handler(handler, is_async)).map_err(registry_error)
+    }
+
+    fn add_prompt(&self, definition: &Bound<'_, PyAny>, handler: Py<PyAny>, is_async: bool) -> PyResult<()> {
+        self.server.add_prompt(from_py(definition)?, self.handler(handler, is_async)).map_err(registry_error)
+    }
+
+    fn set_completion_handler(&self, handler: Py<PyAny>, is_async: bool) {
+        self.server.set_completion_handler(self.handler(handler, is_async));
+    }
+
+    fn remove_tool(&self, name: &str) -> bool {
+        self.server.remove_tool(name)
+    }
+
+    fn remove_resource(&self, uri: &str) -> bool {
+        self.server.remove_resource(uri)
+    }
+
+    fn remove_prompt(&self, name: &str) -> bool {
+        self.server.remove_prompt(name)
+    }
+
+    /// Serves stdin and stdout; the awaitable finishes when stdin closes.
+    fn serve_stdio<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.capture_loop(py)?;
+        let server = self.server.clone();
+        awaitable(py, async move {
+            match server.serve_stdio().await {
+                Ok(_) => ok(()),
+                Err(e) => fail(move |_| PyOSError::new_err(e.to_string())),
+            }
+        })
+    }
+
+    fn notify_tools_changed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let server = self.server.clone();
+        awaitable(py, async move { ok(server.notify_tools_changed().await) })
+    }
+
+    fn notify_prompts_changed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let server = self.server.clone();
+        awaitable(py, async move { ok(server.notify_prompts_changed().await) })
+    }
+
+    fn notify_resources_changed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let server = self.server.clone();
+        awaitable(py, async move { ok(server.notify_resources_changed().await) })
+    }
+
+    fn notify_resource_updated<'py>(&self, py: Python<'py>, uri: String) -> PyResult<Bound<'py, PyAny>> {
+        let server = self.server.clone();
+        awaitable(py, async move { ok(server.notify_resource_updated(&uri).await) })
+    }
+}
