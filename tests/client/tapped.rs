@@ -89,7 +89,7 @@ async fn pump(mut from: impl FrameSource, mut to: impl FrameSink, checker: Arc<M
     while let Ok(Some(Ok(frame))) = from.next_frame().await {
         checker.lock().unwrap().check(&frame, from_client);
         let line = format!("{frame}\n");
-        if to.send(line.as_bytes()).await.is_err() {
+        if to.send(line.into()).await.is_err() {
             break;
         }
     }

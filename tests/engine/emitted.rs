@@ -35,7 +35,7 @@ async fn requests_progress_tokens_and_cancellations_match_the_schema() {
     let progress = json!({"jsonrpc":"2.0","method":"notifications/progress",
         "params":{"progressToken": request["id"], "progress": 1}});
     let answer = json!({"jsonrpc":"2.0","id": request["id"], "result": {"content": []}});
-    their_sink.send(format!("{progress}\n{answer}\n").as_bytes()).await.unwrap();
+    their_sink.send(format!("{progress}\n{answer}\n").into()).await.unwrap();
     assert_eq!(call.await.unwrap().unwrap().parse_owned::<Value>().unwrap(), json!({"content": []}));
 
     let options = RequestOptions::default().timeout(Duration::from_millis(20));
@@ -48,7 +48,7 @@ async fn requests_progress_tokens_and_cancellations_match_the_schema() {
     assert_eq!(cancel["params"]["requestId"], ping["id"]);
 
     // A request to a method this side does not serve gets -32601 with its id.
-    their_sink.send(b"{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"roots/list\"}\n").await.unwrap();
+    their_sink.send(bytes::Bytes::from_static(b"{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"roots/list\"}\n")).await.unwrap();
     let refusal = next(&mut their_source).await;
     assert_eq!(refusal, json!({"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"Method not found: roots/list"}}));
 

@@ -149,8 +149,8 @@ impl<W: AsyncWrite + Unpin + Send + 'static> NdjsonSink<W> {
 }
 
 impl<W: AsyncWrite + Unpin + Send + 'static> FrameSink for NdjsonSink<W> {
-    async fn send(&mut self, batch: &[u8]) -> io::Result<()> {
-        self.writer.write_all(batch).await?;
+    async fn send(&mut self, batch: Bytes) -> io::Result<()> {
+        self.writer.write_all(&batch).await?;
         self.writer.flush().await
     }
 

@@ -27,6 +27,14 @@ pub(crate) struct BatchReplies {
 
 impl ReplyTo {
     pub async fn outcome(&self, shared: &Arc<Shared>, id: &RequestId, outcome: HandlerResult) {
+        if let ReplyTo::Direct = self {
+            // The common case: encoded straight into the outbox.
+            let _ = shared.out.push_with(|buf| match &outcome {
+                Ok(result) => encode::result(buf, id, result.get()),
+                Err(error) => encode::error(buf, Some(id), error),
+            }).await;
+            return;
+        }
         let mut frame = Vec::new();
         match outcome {
             Ok(result) => encode::result(&mut frame, id, result.get()),
@@ -52,8 +60,8 @@ impl ReplyTo {
             ReplyTo::Batch(replies) => replies.add(frame),
         };
         if let Some(frame) = frame {
-            // A closed writer means the connection is gone and nobody waits for this.
-            let _ = shared.out.send(frame).await;
+            // A closed outbox means the connection is gone and nobody waits for this.
+            let _ = shared.out.push(&frame).await;
         }
     }
 }

@@ -13,8 +13,8 @@ pub struct PeerConfig {
     /// Incoming requests allowed to run at once; past it a request is refused with an
     /// error at once, so reading (and the answers to our own requests) never stalls.
     pub max_in_flight: usize,
-    /// Outgoing frames queued before senders wait (the back-pressure bound).
-    pub writer_queue: usize,
+    /// Outgoing bytes queued before senders wait for the writer (the back-pressure bound).
+    pub max_queued_bytes: usize,
     /// Whether JSON-RPC batches are accepted (MCP 2025-03-26 only).
     pub batches: bool,
 }
@@ -24,7 +24,7 @@ impl Default for PeerConfig {
         Self {
             request_timeout: Duration::from_secs(60),
             max_in_flight: 16_384,
-            writer_queue: 1024,
+            max_queued_bytes: 4 * 1024 * 1024,
             batches: false,
         }
     }

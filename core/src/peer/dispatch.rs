@@ -27,10 +27,12 @@ use crate::wire::{
 };
 
 pub(crate) async fn run<S: FrameSource>(shared: Arc<Shared>, mut source: S) {
+    let shutdown = shared.shutdown.clone();
+    let mut shutdown = std::pin::pin!(shutdown.cancelled());
     let reason = loop {
         let item = tokio::select! {
             biased;
-            _ = shared.shutdown.cancelled() => break CloseReason::Local,
+            _ = &mut shutdown => break CloseReason::Local,
             item = source.next_frame() => item,
         };
         match item {
@@ -82,7 +84,7 @@ pub(crate) async fn on_invalid(shared: &Arc<Shared>, error: ParseError<'_>, repl
 
 pub(crate) async fn on_request(shared: &Arc<Shared>, request: Request, reply: &ReplyTo) {
     let id = request.id.clone();
-    if shared.running.contains_key(&id) {
+    if shared.in_flight.load(Ordering::Relaxed) > 0 && shared.running.contains_key(&id) {
         let error = ErrorObject::invalid_request(format!("Invalid request: id {id} is already in use"));
         return reply.error(shared, Some(&id), &error).await;
     }

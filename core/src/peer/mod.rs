@@ -13,6 +13,7 @@ mod context;
 mod dispatch;
 mod error;
 mod handler;
+mod outbox;
 mod outgoing;
 mod pending;
 mod progress;
@@ -27,8 +28,10 @@ pub use progress::{Progress, ProgressCallback, ProgressReporter, ProgressToken};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 
+use outbox::Outbox;
+
 use dashmap::DashMap;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use crate::transport::{FrameSink, FrameSource};
@@ -43,7 +46,9 @@ pub struct Peer {
 }
 
 pub(crate) struct Shared {
-    out: mpsc::Sender<Vec<u8>>,
+    out: Outbox,
+    /// Set once the connection is gone (the fast check; `closed` holds the reason).
+    is_closed: AtomicBool,
     next_id: AtomicI64,
     pending: pending::PendingTable,
     /// Incoming requests whose handlers are still running, for cancellation.
@@ -87,9 +92,9 @@ impl Peer {
         handler: Arc<dyn Handler>,
         config: PeerConfig,
     ) -> Peer {
-        let (out, rx) = mpsc::channel(config.writer_queue);
         let shared = Arc::new(Shared {
-            out,
+            out: Outbox::new(config.max_queued_bytes),
+            is_closed: AtomicBool::new(false),
             next_id: AtomicI64::new(1),
             pending: pending::PendingTable::default(),
             running: DashMap::new(),
@@ -101,7 +106,7 @@ impl Peer {
             closed: watch::Sender::new(None),
             writer_done: watch::Sender::new(false),
         });
-        tokio::spawn(writer::run(shared.clone(), rx, sink));
+        tokio::spawn(writer::run(shared.clone(), sink));
         tokio::spawn(dispatch::run(shared.clone(), source));
         Peer { shared }
     }
@@ -112,7 +117,7 @@ impl Peer {
     }
 
     pub fn is_closed(&self) -> bool {
-        self.shared.closed.borrow().is_some()
+        self.shared.is_closed.load(Ordering::Acquire)
     }
 
     /// Why the connection closed, once it has.
@@ -159,7 +164,9 @@ impl Shared {
             true
         });
         let reason = self.closed.borrow().clone().unwrap_or(reason);
+        self.is_closed.store(true, Ordering::Release);
         self.shutdown.cancel();
+        self.out.close();
         self.pending.fail_all(&reason);
         for entry in self.running.iter() {
             entry.value().cancel();
@@ -167,6 +174,9 @@ impl Shared {
     }
 
     fn close_reason(&self) -> Option<CloseReason> {
+        if !self.is_closed.load(Ordering::Acquire) {
+            return None;
+        }
         self.closed.borrow().clone()
     }
 }

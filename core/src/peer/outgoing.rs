@@ -31,11 +31,11 @@ impl Peer {
         let progress = options.on_progress.clone().map(|cb| Arc::new(ProgressState::new(cb)));
         let (tx, rx) = oneshot::channel();
         shared.pending.insert(id, Entry { tx, progress: progress.clone() });
-        let mut guard = PendingGuard { shared, id, sent: false, reason: "cancelled" };
+        let mut guard = PendingGuard { shared, id, sent: false, answered: false, reason: "cancelled" };
         if let Some(reason) = shared.close_reason() {
             return Err(PeerError::Closed(reason));
         }
-        shared.out.send(frame).await.map_err(|_| self.closed_error())?;
+        shared.out.push(&frame).await.map_err(|_| self.closed_error())?;
         guard.sent = true;
 
         let waited = tokio::select! {
@@ -45,7 +45,8 @@ impl Peer {
         match &waited {
             Err(PeerError::Timeout(_)) => guard.reason = "timed out",
             Err(PeerError::Cancelled) => {}
-            _ => guard.sent = false,
+            // The answer (or the close) already removed the entry.
+            _ => guard.answered = true,
         }
         waited
     }
@@ -70,7 +71,7 @@ impl Peer {
         if let Some(reason) = self.shared.close_reason() {
             return Err(PeerError::Closed(reason));
         }
-        self.shared.out.send(frame).await.map_err(|_| self.closed_error())
+        self.shared.out.push(&frame).await.map_err(|_| self.closed_error())
     }
 
     fn closed_error(&self) -> PeerError {
@@ -85,7 +86,7 @@ fn encode_request<P: Serialize + ?Sized>(
     with_progress: bool,
 ) -> Result<Vec<u8>, PeerError> {
     let bad = |e: serde_json::Error| PeerError::Params(e.to_string());
-    let mut frame = Vec::with_capacity(128);
+    let mut frame = Vec::with_capacity(192 + method.len());
     encode::begin_request(&mut frame, &RequestId::Number(id), method);
     if with_progress {
         let mut value = match params {
@@ -153,11 +154,15 @@ struct PendingGuard<'a> {
     shared: &'a Arc<Shared>,
     id: i64,
     sent: bool,
+    answered: bool,
     reason: &'static str,
 }
 
 impl Drop for PendingGuard<'_> {
     fn drop(&mut self) {
+        if self.answered {
+            return;
+        }
         let still_pending = self.shared.pending.remove(self.id);
         if !(self.sent && still_pending) || self.shared.close_reason().is_some() {
             return;
@@ -167,13 +172,7 @@ impl Drop for PendingGuard<'_> {
         let params = serde_json::json!({ "requestId": self.id, "reason": self.reason });
         encode::params(&mut frame, &params).expect("plain JSON serialises");
         encode::end(&mut frame);
-        if let Err(tokio::sync::mpsc::error::TrySendError::Full(frame)) =
-            self.shared.out.try_send(frame)
-        {
-            let out = self.shared.out.clone();
-            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-                runtime.spawn(async move { out.send(frame).await });
-            }
-        }
+        // A destructor cannot wait: the notice goes in past the limit if it must.
+        let _ = self.shared.out.try_push_with(|buf| buf.extend_from_slice(&frame), true);
     }
 }

@@ -1,11 +1,13 @@
 //! The table of our requests still waiting for an answer.
 //!
-//! Our ids are integers from one counter; the table is sharded (dashmap), so concurrent
-//! senders and the reader seldom meet on a lock.
+//! Our ids come from one counter, so the table is sharded by id and hashed with a cheap
+//! multiplicative hash (no SipHash on the hot path): concurrent senders and the reader
+//! seldom meet on the same lock.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{Arc, Mutex};
 
-use dashmap::DashMap;
 use tokio::sync::oneshot;
 
 use super::error::{CloseReason, PeerError};
@@ -19,24 +21,58 @@ pub(crate) struct Entry {
     pub progress: Option<Arc<ProgressState>>,
 }
 
+const SHARDS: usize = 16;
+
+/// Fibonacci hashing of an integer id.
 #[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_i64(&mut self, id: i64) {
+        self.0 = (id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type Shard = Mutex<HashMap<i64, Entry, BuildHasherDefault<IdHasher>>>;
+
 pub(crate) struct PendingTable {
-    entries: DashMap<i64, Entry>,
+    shards: [Shard; SHARDS],
+}
+
+impl Default for PendingTable {
+    fn default() -> Self {
+        Self { shards: std::array::from_fn(|_| Mutex::default()) }
+    }
 }
 
 impl PendingTable {
+    fn shard(&self, id: i64) -> &Shard {
+        &self.shards[(id as usize) % SHARDS]
+    }
+
     pub fn insert(&self, id: i64, entry: Entry) {
-        self.entries.insert(id, entry);
+        self.shard(id).lock().unwrap().insert(id, entry);
     }
 
     pub fn remove(&self, id: i64) -> bool {
-        self.entries.remove(&id).is_some()
+        self.shard(id).lock().unwrap().remove(&id).is_some()
     }
 
     /// Delivers an answer; `false` when no request waits for `id`.
     pub fn complete(&self, id: i64, outcome: Outcome) -> bool {
-        match self.entries.remove(&id) {
-            Some((_, entry)) => {
+        let entry = self.shard(id).lock().unwrap().remove(&id);
+        match entry {
+            Some(entry) => {
                 let _ = entry.tx.send(outcome);
                 true
             }
@@ -46,7 +82,7 @@ impl PendingTable {
 
     /// Routes a progress notification to its request; `false` when none matches.
     pub fn progress(&self, id: i64, progress: Progress) -> bool {
-        let state = self.entries.get(&id).and_then(|entry| entry.progress.clone());
+        let state = self.shard(id).lock().unwrap().get(&id).and_then(|entry| entry.progress.clone());
         match state {
             Some(state) => {
                 state.deliver(progress);
@@ -57,13 +93,15 @@ impl PendingTable {
     }
 
     pub fn fail_all(&self, reason: &CloseReason) {
-        let ids: Vec<i64> = self.entries.iter().map(|entry| *entry.key()).collect();
-        for id in ids {
-            self.complete(id, Err(PeerError::Closed(reason.clone())));
+        for shard in &self.shards {
+            let entries: Vec<Entry> = shard.lock().unwrap().drain().map(|(_, entry)| entry).collect();
+            for entry in entries {
+                let _ = entry.tx.send(Err(PeerError::Closed(reason.clone())));
+            }
         }
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.shards.iter().map(|shard| shard.lock().unwrap().len()).sum()
     }
 }

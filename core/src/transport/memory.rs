@@ -52,9 +52,9 @@ impl FrameSource for MemorySource {
 }
 
 impl FrameSink for MemorySink {
-    async fn send(&mut self, batch: &[u8]) -> io::Result<()> {
+    async fn send(&mut self, batch: Bytes) -> io::Result<()> {
         let tx = self.tx.as_ref().ok_or(io::ErrorKind::BrokenPipe)?;
-        tx.send(Bytes::copy_from_slice(batch)).await.map_err(|_| io::ErrorKind::BrokenPipe.into())
+        tx.send(batch).await.map_err(|_| io::ErrorKind::BrokenPipe.into())
     }
 
     async fn close(&mut self) -> io::Result<()> {

@@ -12,6 +12,8 @@ pub mod stdio;
 use std::future::Future;
 use std::io;
 
+use bytes::Bytes;
+
 use crate::framing::FrameError;
 use crate::wire::SharedStr;
 
@@ -27,8 +29,9 @@ pub trait FrameSource: Send + 'static {
 
 /// Outgoing frames, written in batches.
 pub trait FrameSink: Send + 'static {
-    /// Writes `batch` (whole frames, each followed by `\n`) and flushes it.
-    fn send(&mut self, batch: &[u8]) -> impl Future<Output = io::Result<()>> + Send;
+    /// Writes `batch` (whole frames, each followed by `\n`) and flushes it. The batch is
+    /// given by value so a transport that passes buffers on need not copy it.
+    fn send(&mut self, batch: Bytes) -> impl Future<Output = io::Result<()>> + Send;
 
     /// Ends the stream (closes the pipe, so the other side sees EOF).
     fn close(&mut self) -> impl Future<Output = io::Result<()>> + Send;

@@ -45,7 +45,7 @@ pub fn end(buf: &mut Vec<u8>) {
 
 /// A whole success response around `result`, one valid JSON value.
 pub fn result(buf: &mut Vec<u8>, id: &RequestId, result: &str) {
-    buf.reserve(result.len() + 40);
+    buf.reserve(result.len() + 64);
     buf.extend_from_slice(HEAD);
     buf.extend_from_slice(br#","id":"#);
     write_id(buf, id);
