@@ -16,3 +16,6 @@ cargo test --workspace --release --all-targets
 
 # The official Python SDK's client against the Rust fixture built above.
 .venv/bin/python -m pytest -q tests/interop/python
+
+# The npm package, packed and installed the way a user gets it (bindings-node/scripts/test.sh).
+bash bindings-node/scripts/test.sh

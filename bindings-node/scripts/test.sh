@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds the ferrymcp npm package from a fresh checkout and tests it the way a user gets
+# it: devDependencies installed by name (pinned in package.json), the addon built with
+# `napi build --release`, the TypeScript layer compiled (ESM and CommonJS), the package
+# packed with `npm pack`, the tarball installed into a temporary project next to the
+# official SDKs the tests run against, and node:test run there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$(cd .. && pwd)"
+package="$(pwd)"
+
+command -v node >/dev/null || { echo "bindings-node: Node.js 20+ is required" >&2; exit 1; }
+npm install --no-audit --no-fund --loglevel=error
+
+# The addon, and its generated loader and .d.cts, which are committed: a build that
+# changes them means the committed ones are stale.
+npx napi build --platform --release --strip --output-dir native --js index.cjs --dts index.d.cts
+if git -C "$root" rev-parse --git-dir >/dev/null 2>&1 && git -C "$root" ls-files --error-unmatch bindings-node/native/index.d.cts >/dev/null 2>&1; then
+  git -C "$root" diff --exit-code -- bindings-node/native/index.d.cts bindings-node/native/index.cjs \
+    || { echo "bindings-node: native/index.d.cts or index.cjs is stale; commit the regenerated files" >&2; exit 1; }
+fi
+
+rm -rf esm cjs
+npx tsc -p tsconfig.json
+npx tsc -p tsconfig.cjs.json
+node scripts/mark-cjs.mjs
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+npm pack --pack-destination "$work" --loglevel=error >/dev/null
+cp test/package.json "$work/package.json"
+mkdir -p "$work/test"
+cp test/*.mjs "$work/test/"
+cp -r test/fixtures "$work/test/fixtures"
+cp "$root/tests/fixtures/node/everything.mjs" "$work/test/fixtures/everything.mjs"
+(
+  cd "$work"
+  npm install --no-audit --no-fund --loglevel=error ./ferrymcp-*.tgz
+  node --test --test-concurrency=2 test/*.test.mjs
+  if [ "${BENCH:-}" = 1 ]; then
+    mkdir -p bench && cp "$package/bench/"*.mjs bench/ && node bench/echo.mjs
+  fi
+)

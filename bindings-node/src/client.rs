@@ -1,0 +1,190 @@
+//! `NativeClient`: core's dual-era [`Client`] for the TypeScript `Client`.
+//!
+//! Requests go through core's `request` with the method and params the TypeScript layer
+//! names (core adds the 2026-07-28 `_meta` and answers `input_required` rounds), and come
+//! back as JSON text. Per request: a timeout, progress (a thread-safe function made for
+//! that request and dropped with it) and a [`NativeCancel`]. `close()` drops the client,
+//! and with it every JS callback it held.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use ferrymcp_core::client::{Client, ClientOptions, EraPreference};
+use ferrymcp_core::peer::RequestOptions;
+use ferrymcp_core::transport::child::{ChildCommand, StderrMode};
+use napi::Env;
+use napi::bindgen_prelude::PromiseRaw;
+use napi_derive::napi;
+use serde_json::json;
+
+use crate::cancel::NativeCancel;
+use crate::client_callbacks::{self, Handled, JsNotificationFn, JsProgressFn, JsRequestFn};
+use crate::error::{from_client, mcp_error, no_panic, parse};
+
+/// How long a JS callback (sampling, elicitation, roots) may take, unless configured.
+const DEFAULT_CALLBACK_TIMEOUT: Duration = Duration::from_secs(600);
+/// Code of a request on a closed connection (as the official SDKs use it).
+const CONNECTION_CLOSED: i64 = -32000;
+
+/// The server process to start.
+#[napi(object)]
+pub struct SpawnConfig {
+    pub command: String,
+    pub args: Option<Vec<String>>,
+    /// Added to this process's environment.
+    pub env: Option<HashMap<String, String>>,
+    pub cwd: Option<String>,
+    /// `"inherit"` (default) or `"ignore"`.
+    pub stderr: Option<String>,
+}
+
+#[napi(object)]
+pub struct ClientConfig {
+    pub info_json: String,
+    pub capabilities_json: String,
+    /// `"auto"` (default), `"legacy"` or `"modern"`.
+    pub era: Option<String>,
+    /// The legacy revision asked for in `initialize`.
+    pub legacy_version: Option<String>,
+    pub request_timeout_ms: Option<u32>,
+    pub callback_timeout_ms: Option<u32>,
+    pub sampling: bool,
+    pub elicitation: bool,
+    pub roots: bool,
+}
+
+#[napi(object)]
+pub struct RequestConfig {
+    pub timeout_ms: Option<u32>,
+    pub reset_timeout_on_progress: Option<bool>,
+    pub max_total_timeout_ms: Option<u32>,
+}
+
+fn command(spawn: SpawnConfig) -> ChildCommand {
+    let mut command = ChildCommand::new(spawn.command).args(spawn.args.unwrap_or_default());
+    for (key, value) in spawn.env.unwrap_or_default() {
+        command = command.env(key, value);
+    }
+    if let Some(cwd) = spawn.cwd {
+        command = command.current_dir(cwd);
+    }
+    if spawn.stderr.as_deref() == Some("ignore") {
+        command = command.stderr(StderrMode::Discard);
+    }
+    command
+}
+
+fn options(config: &ClientConfig) -> napi::Result<ClientOptions> {
+    let mut options = ClientOptions {
+        info: parse(&config.info_json, "clientInfo")?,
+        capabilities: parse(&config.capabilities_json, "capabilities")?,
+        ..ClientOptions::default()
+    };
+    options.era = match config.era.as_deref() {
+        None | Some("auto") => EraPreference::Auto,
+        Some("legacy") => EraPreference::Legacy,
+        Some("modern") => EraPreference::Modern,
+        Some(other) => return Err(mcp_error(-32602, &format!("unknown era {other:?}"), None)),
+    };
+    if let Some(version) = &config.legacy_version {
+        options.legacy_version = version.clone();
+    }
+    if let Some(ms) = config.request_timeout_ms {
+        options.peer.request_timeout = Duration::from_millis(ms.into());
+    }
+    Ok(options)
+}
+
+/// Starts a server process and connects to it (era probe, then handshake).
+#[napi]
+pub async fn spawn_client(
+    spawn: SpawnConfig,
+    config: ClientConfig,
+    #[napi(ts_arg_type = "((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null")]
+    on_request: Option<JsRequestFn>,
+    #[napi(ts_arg_type = "((method: string, paramsJson: string) => void) | undefined | null")] on_notification: Option<
+        JsNotificationFn,
+    >,
+) -> napi::Result<NativeClient> {
+    let options = options(&config)?;
+    let timeout = config.callback_timeout_ms.map_or(DEFAULT_CALLBACK_TIMEOUT, |ms| Duration::from_millis(ms.into()));
+    let handled = Handled { sampling: config.sampling, elicitation: config.elicitation, roots: config.roots };
+    let callbacks = client_callbacks::callbacks(on_request, on_notification, handled, timeout);
+    let client =
+        no_panic(async move { Client::spawn(command(spawn), options, callbacks).await.map_err(from_client) }).await?;
+    Ok(NativeClient { client: Mutex::new(Some(client)) })
+}
+
+#[napi]
+pub struct NativeClient {
+    client: Mutex<Option<Client>>,
+}
+
+impl NativeClient {
+    fn client(&self) -> napi::Result<Client> {
+        let client = self.client.lock().unwrap_or_else(|p| p.into_inner());
+        client.clone().ok_or_else(|| mcp_error(CONNECTION_CLOSED, "the client is closed", None))
+    }
+}
+
+#[napi]
+impl NativeClient {
+    /// What the handshake learnt: `{protocolVersion, modern, capabilities, serverInfo, instructions?}`.
+    #[napi(getter)]
+    pub fn server_json(&self) -> napi::Result<String> {
+        let details = self.client()?.server().clone();
+        let mut server = json!({
+            "protocolVersion": details.protocol_version,
+            "modern": details.modern,
+            "capabilities": details.capabilities,
+            "serverInfo": details.info,
+        });
+        if let Some(instructions) = details.instructions {
+            server["instructions"] = json!(instructions);
+        }
+        Ok(server.to_string())
+    }
+
+    /// Sends a request; resolves its result as JSON text.
+    #[napi]
+    pub fn request<'env>(
+        &self,
+        env: &'env Env,
+        method: String,
+        params_json: String,
+        config: Option<RequestConfig>,
+        #[napi(ts_arg_type = "((progressJson: string) => void) | undefined | null")] on_progress: Option<JsProgressFn>,
+        cancel: Option<&NativeCancel>,
+    ) -> napi::Result<PromiseRaw<'env, String>> {
+        let client = self.client()?;
+        let params = parse(&params_json, "params")?;
+        let mut options = RequestOptions::default();
+        if let Some(config) = config {
+            options.timeout = config.timeout_ms.map(|ms| Duration::from_millis(ms.into()));
+            options.reset_timeout_on_progress = config.reset_timeout_on_progress.unwrap_or(false);
+            options.max_total_timeout = config.max_total_timeout_ms.map(|ms| Duration::from_millis(ms.into()));
+        }
+        options.on_progress = on_progress.map(client_callbacks::progress_callback);
+        options.cancel = cancel.map(NativeCancel::token);
+        env.spawn_future(no_panic(async move {
+            let result = client.request(&method, params, options).await.map_err(from_client)?;
+            Ok(result.to_string())
+        }))
+    }
+
+    /// Closes the connection (a spawned server gets stdin closed, then SIGTERM, then
+    /// SIGKILL) and drops the JS callbacks.
+    #[napi]
+    pub async fn close(&self) -> napi::Result<()> {
+        let client = self.client.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(client) = client {
+            no_panic(async move {
+                client.close().await;
+                Ok(())
+            })
+            .await?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,235 @@
+/**
+ * What a handler receives as its last argument: the official SDK's `extra` (v1:
+ * `signal`, `requestId`, `_meta`, `sendNotification`, `sendRequest`) and `ctx` (v2:
+ * `ctx.mcpReq.{id, method, _meta, signal, log, elicitInput, requestSampling, send,
+ * notify}`) in one object, backed by the addon's per-request `NativeContext`.
+ *
+ * Everything is lazy: a handler that never looks at `signal` costs no cancellation
+ * watcher. Client input (`elicitInput`, `createMessage`, `listRoots`, `send`) goes through
+ * core, which makes it a server-to-client request on a legacy session or a 2026-07-28
+ * `input_required` round; after asking, `idle()` is called once the current macrotask is
+ * over, so inputs asked together travel in one round (see the addon's context.rs).
+ *
+ * The context of the running handler is also kept in an AsyncLocalStorage, so the v1
+ * habit of calling `server.server.elicitInput(...)` or `server.sendLoggingMessage(...)`
+ * inside a tool reaches the request that tool serves.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+import { ErrorCode, McpError, fromNative } from './errors.js';
+import type { NativeContext } from './native.js';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  ListRootsResult,
+  LoggingLevel,
+  Notification,
+  Request,
+  RequestId,
+  RequestMeta,
+} from './types.js';
+
+export const currentContext = new AsyncLocalStorage<HandlerContext>();
+
+/** Options of one input request; `inputKey` names it in a 2026-07-28 round (ferrymcp). */
+export interface InputOptions {
+  inputKey?: string;
+}
+
+/** The v2 `ctx.mcpReq`. */
+export interface McpRequestContext {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly _meta?: RequestMeta;
+  readonly signal: AbortSignal;
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
+  requestSampling(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult>;
+  send(request: Request, ...rest: unknown[]): Promise<any>;
+  notify(notification: Notification): Promise<void>;
+}
+
+export class HandlerContext {
+  readonly #native: NativeContext;
+  readonly #method: string;
+  #signal?: AbortSignal;
+  #idleScheduled = false;
+  #mcpReq?: McpRequestContext;
+
+  constructor(native: NativeContext, method: string) {
+    this.#native = native;
+    this.#method = method;
+  }
+
+  /** The request's id. */
+  get requestId(): RequestId {
+    return JSON.parse(this.#native.requestIdJson) as RequestId;
+  }
+
+  /** The request's `_meta` as far as handlers need it: the progress token. */
+  get _meta(): RequestMeta | undefined {
+    const token = this.#native.progressTokenJson;
+    return token === null ? undefined : { progressToken: JSON.parse(token) };
+  }
+
+  /** Aborts when the client cancels the request. */
+  get signal(): AbortSignal {
+    if (this.#signal === undefined) {
+      const controller = new AbortController();
+      this.#signal = controller.signal;
+      this.#native.waitCancelled().then(
+        (cancelled) => cancelled && controller.abort(new McpError(-32800, 'Request cancelled by the client')),
+        () => undefined,
+      );
+    }
+    return this.#signal;
+  }
+
+  /** Not session-based on stdio; present for API compatibility. */
+  get sessionId(): string | undefined {
+    return undefined;
+  }
+
+  get protocolVersion(): string {
+    return this.#native.protocolVersion;
+  }
+
+  /** Whether the request came statelessly (MCP 2026-07-28). */
+  get isModern(): boolean {
+    return this.#native.isModern;
+  }
+
+  get clientInfo(): Implementation {
+    return JSON.parse(this.#native.clientInfoJson) as Implementation;
+  }
+
+  get clientCapabilities(): ClientCapabilities {
+    return JSON.parse(this.#native.clientCapabilitiesJson) as ClientCapabilities;
+  }
+
+  /** Reports progress under the client's token (skipped when it sent none). */
+  async reportProgress(progress: number, total?: number, message?: string): Promise<void> {
+    await this.#native.reportProgress(progress, total, message);
+  }
+
+  /** Sends `notifications/message`, if the client's logging level lets it through. */
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    await this.#native.log(level, JSON.stringify(data ?? null), logger);
+  }
+
+  /** Any client input by method: a request (legacy) or an MRTR input (2026-07-28). */
+  async input(method: string, params: unknown, key?: string): Promise<any> {
+    const pending = this.#native.input(method, JSON.stringify(params ?? {}), key);
+    this.#scheduleIdle();
+    try {
+      return JSON.parse(await pending);
+    } catch (error) {
+      throw passThrough(fromNative(error));
+    }
+  }
+
+  elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult> {
+    return this.input('elicitation/create', params, options?.inputKey);
+  }
+
+  createMessage(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult> {
+    return this.input('sampling/createMessage', params, options?.inputKey);
+  }
+
+  listRoots(params?: unknown, options?: InputOptions): Promise<ListRootsResult> {
+    return this.input('roots/list', params ?? {}, options?.inputKey);
+  }
+
+  /** v1 `extra.sendRequest`: any request to the client (schema and options ignored). */
+  sendRequest(request: Request, ..._rest: unknown[]): Promise<any> {
+    return this.input(request.method, request.params ?? {});
+  }
+
+  /**
+   * v1 `extra.sendNotification`: progress and log messages, the two notifications a
+   * handler sends about its own request, go through core's era rules.
+   */
+  async sendNotification(notification: Notification): Promise<void> {
+    const params = (notification.params ?? {}) as Record<string, any>;
+    switch (notification.method) {
+      case 'notifications/progress':
+        return this.reportProgress(params.progress, params.total, params.message);
+      case 'notifications/message':
+        return this.log(params.level, params.data, params.logger);
+      default:
+        throw new McpError(ErrorCode.InvalidRequest, `a handler cannot send ${notification.method}`);
+    }
+  }
+
+  /** Reads one of this server's own resources. */
+  async readResource(uri: string): Promise<any> {
+    try {
+      return JSON.parse(await this.#native.readResource(uri));
+    } catch (error) {
+      throw fromNative(error);
+    }
+  }
+
+  get mcpReq(): McpRequestContext {
+    if (this.#mcpReq === undefined) {
+      const self = this;
+      this.#mcpReq = {
+        get id() {
+          return self.requestId;
+        },
+        method: this.#method,
+        get _meta() {
+          return self._meta;
+        },
+        get signal() {
+          return self.signal;
+        },
+        log: (level, data, logger) => self.log(level, data, logger),
+        elicitInput: (params, options) => self.elicitInput(params, options),
+        requestSampling: (params, options) => self.createMessage(params, options),
+        send: (request) => self.sendRequest(request),
+        notify: (notification) => self.sendNotification(notification),
+      };
+    }
+    return this.#mcpReq;
+  }
+
+  /** The official v2 shape nests HTTP details here; stdio has none. */
+  get http(): undefined {
+    return undefined;
+  }
+
+  #scheduleIdle(): void {
+    if (this.#idleScheduled) return;
+    this.#idleScheduled = true;
+    setImmediate(() => {
+      this.#idleScheduled = false;
+      this.#native.idle();
+    });
+  }
+}
+
+const PASS_THROUGH = Symbol.for('ferrymcp.passThrough');
+
+/** Marks an error of the client-input machinery that must reach the client as a JSON-RPC error. */
+function passThrough(error: McpError): McpError {
+  if (error.code !== ErrorCode.InternalError) Object.defineProperty(error, PASS_THROUGH, { value: true });
+  return error;
+}
+
+/** Whether a thrown error is a protocol error that a tool must not turn into `isError`. */
+export function isProtocolFailure(error: unknown): error is McpError {
+  return (
+    error instanceof McpError &&
+    (error.code === ErrorCode.UrlElicitationRequired || (error as unknown as Record<symbol, unknown>)[PASS_THROUGH] === true)
+  );
+}
+
+/** The v1 name of the handler's last argument. */
+export type RequestHandlerExtra = HandlerContext;
+/** The v2 name of the handler's last argument. */
+export type ServerContext = HandlerContext;

@@ -1,0 +1,45 @@
+/**
+ * The one function every registered handler goes through on its way into the addon:
+ * `(payloadJson, nativeContext) => void`, answering later through the context.
+ *
+ * It parses the payload (one `JSON.parse` in V8), runs the user's callback inside the
+ * request's `HandlerContext` (also stored for `currentContext`), and maps the outcome the
+ * way the official SDK does: a tool's thrown error becomes an `isError: true` result
+ * (core builds it from the message), except protocol failures that must reach the client
+ * as JSON-RPC errors; for resources, prompts and completions an `McpError` keeps its code
+ * and anything else is an internal error. It never throws into the addon.
+ */
+import { HandlerContext, currentContext, isProtocolFailure } from './context.js';
+import { McpError, messageOf } from './errors.js';
+import type { NativeContext } from './native.js';
+
+export type Kind = 'tool' | 'other';
+export type Run = (payload: any, ctx: HandlerContext) => unknown;
+export type NativeHandler = (payloadJson: string, native: NativeContext) => void;
+
+export function nativeHandler(method: string, kind: Kind, run: Run): NativeHandler {
+  return (payloadJson, native) => {
+    const ctx = new HandlerContext(native, method);
+    currentContext.run(ctx, () => {
+      settle(native, kind, ctx, payloadJson, run).catch(() => undefined);
+    });
+  };
+}
+
+async function settle(native: NativeContext, kind: Kind, ctx: HandlerContext, payloadJson: string, run: Run): Promise<void> {
+  try {
+    const result = await run(JSON.parse(payloadJson), ctx);
+    native.reply(JSON.stringify(result ?? {}));
+  } catch (error) {
+    fail(native, kind, error);
+  }
+}
+
+function fail(native: NativeContext, kind: Kind, error: unknown): void {
+  if (error instanceof McpError && (kind === 'other' || isProtocolFailure(error))) {
+    const data = error.data === undefined ? undefined : JSON.stringify(error.data);
+    native.failRpc(error.code, error.rawMessage, data);
+    return;
+  }
+  native.fail(messageOf(error));
+}

@@ -1,0 +1,72 @@
+//! Core errors as JavaScript errors, and the panic guard at the FFI boundary.
+//!
+//! A JS `Error` made by napi carries a message and a string status, nothing else. So the
+//! message is the JSON `{"code", "message", "data"}` of the MCP error, and the TypeScript
+//! layer turns it into an `McpError` with a numeric `code` and the parsed `data` in one
+//! place (`src/errors.ts`). Nothing here decides a code: core's errors already carry one.
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+
+use ferrymcp_core::client::ClientError;
+use ferrymcp_core::server::RegistryError;
+use ferrymcp_core::wire::ErrorObject;
+use futures_util::FutureExt;
+use serde_json::{Value, json};
+
+/// JSON-RPC's internal error, for failures that have no code of their own.
+const INTERNAL: i64 = -32603;
+/// JSON-RPC's invalid params, for a server author's mistake at registration.
+const INVALID_PARAMS: i64 = -32602;
+
+/// A JS error whose message is the MCP error as JSON.
+pub fn mcp_error(code: i64, message: &str, data: Option<Value>) -> napi::Error {
+    let mut body = json!({"code": code, "message": message});
+    if let Some(data) = data {
+        body["data"] = data;
+    }
+    napi::Error::new(napi::Status::GenericFailure, body.to_string())
+}
+
+pub fn from_client(error: ClientError) -> napi::Error {
+    let data = error.rpc().and_then(|rpc| rpc.data.as_ref()).and_then(|d| d.parse_owned().ok());
+    let message = match error.rpc() {
+        Some(rpc) => rpc.message.clone(),
+        None => error.to_string(),
+    };
+    mcp_error(error.code(), &message, data)
+}
+
+pub fn from_object(error: &ErrorObject) -> napi::Error {
+    let data = error.data.as_ref().and_then(|d| d.parse_owned().ok());
+    mcp_error(error.code, &error.message, data)
+}
+
+pub fn from_registry(error: RegistryError) -> napi::Error {
+    mcp_error(INVALID_PARAMS, &error.to_string(), None)
+}
+
+pub fn internal(message: impl AsRef<str>) -> napi::Error {
+    mcp_error(INTERNAL, message.as_ref(), None)
+}
+
+/// Parses JSON text handed over by the TypeScript layer.
+pub fn parse(text: &str, what: &str) -> napi::Result<Value> {
+    serde_json::from_str(text).map_err(|e| mcp_error(INVALID_PARAMS, &format!("{what} is not valid JSON: {e}"), None))
+}
+
+/// Runs a future that must not unwind into Node: a panic becomes an internal error.
+pub async fn no_panic<T>(future: impl Future<Output = napi::Result<T>>) -> napi::Result<T> {
+    match AssertUnwindSafe(future).catch_unwind().await {
+        Ok(result) => result,
+        Err(panic) => Err(internal(format!("ferrymcp panicked: {}", panic_message(&panic)))),
+    }
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("unknown panic")
+}

@@ -1,0 +1,74 @@
+/**
+ * `McpError` and the error codes, as the official SDK names them, plus the one function
+ * that turns an error from the addon into an `McpError`.
+ *
+ * The addon reports every failure as an Error whose message is the JSON
+ * `{code, message, data}` of the MCP error (napi errors carry no other fields), so the
+ * numeric code and the data survive the crossing and are restored here.
+ */
+
+/** JSON-RPC and MCP error codes (the official SDK's `ErrorCode`). */
+export enum ErrorCode {
+  ConnectionClosed = -32000,
+  RequestTimeout = -32001,
+  ParseError = -32700,
+  InvalidRequest = -32600,
+  MethodNotFound = -32601,
+  InvalidParams = -32602,
+  InternalError = -32603,
+  ResourceNotFound = -32002,
+  MissingRequiredClientCapability = -32021,
+  UnsupportedProtocolVersion = -32022,
+  UrlElicitationRequired = -32042,
+}
+
+/** The code a cancelled request fails with. */
+export const REQUEST_CANCELLED = -32800;
+
+const PREFIX = /^MCP error -?\d+: /;
+
+/** An MCP (JSON-RPC) error: `code`, `message` and optional `data`. */
+export class McpError extends Error {
+  readonly code: number;
+  readonly data?: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(`MCP error ${code}: ${message}`);
+    this.name = 'McpError';
+    this.code = code;
+    this.data = data;
+  }
+
+  /** The message without the `MCP error <code>: ` prefix, as it goes on the wire. */
+  get rawMessage(): string {
+    return this.message.replace(PREFIX, '');
+  }
+
+  static fromError(code: number, message: string, data?: unknown): McpError {
+    return new McpError(code, message, data);
+  }
+}
+
+/** The official v2 name of the same class and codes. */
+export { McpError as ProtocolError, ErrorCode as ProtocolErrorCode };
+
+/** An error the addon threw or rejected with, as an `McpError`. */
+export function fromNative(error: unknown): McpError {
+  if (error instanceof McpError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (message.startsWith('{"code":')) {
+    try {
+      const body = JSON.parse(message) as { code: number; message: string; data?: unknown };
+      return new McpError(body.code, body.message, body.data);
+    } catch {
+      // Not ours after all: fall through.
+    }
+  }
+  return new McpError(ErrorCode.InternalError, message);
+}
+
+/** The wire message of any thrown value. */
+export function messageOf(error: unknown): string {
+  if (error instanceof McpError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}

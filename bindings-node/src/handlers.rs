@@ -1,0 +1,97 @@
+//! JavaScript functions as core handlers.
+//!
+//! Every kind of handler (tool, resource, template, prompt, completion) is the same JS
+//! shape, `(payloadJson, ctx) => void`, answering later through `ctx.reply(...)`: the
+//! TypeScript layer builds the user-facing arguments from the payload. The thread-safe
+//! function is weak, so a registered handler never keeps Node running, and the call is
+//! non-blocking (the Rust side never waits for the JS thread to be free to queue it).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferrymcp_core::server::{
+    CompletionHandler, Context, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ToolHandler,
+};
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
+use napi::Status;
+use napi::bindgen_prelude::{FnArgs, Unknown};
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
+use serde_json::{Map, Value, json};
+
+use crate::context::{NativeContext, Parts};
+use crate::reply::{self, Replier};
+
+/// `(payloadJson: string, ctx: NativeContext) => void`, weak, errors not passed as first argument.
+pub type JsHandlerFn = ThreadsafeFunction<Args, Unknown<'static>, Args, Status, false, true>;
+type Args = FnArgs<(String, NativeContext)>;
+
+/// A JS function serving one registered tool, resource, template, prompt or completion.
+pub struct JsHandler {
+    func: Arc<JsHandlerFn>,
+    timeout: Duration,
+    what: String,
+}
+
+impl JsHandler {
+    pub fn new(func: JsHandlerFn, timeout: Duration, what: String) -> Self {
+        Self { func: Arc::new(func), timeout, what }
+    }
+
+    fn run(&self, payload: String, cx: Context) -> HandlerFuture {
+        let (replier, answer) = Replier::pair();
+        let (native, parts) = NativeContext::new(cx.clone(), replier);
+        let status = self.func.call((payload, native).into(), ThreadsafeFunctionCallMode::NonBlocking);
+        let (timeout, what) = (self.timeout, self.what.clone());
+        Box::pin(async move {
+            let Parts { done, idle, mut asks } = parts;
+            // Whatever ends this future (an answer, a cancellation, core stopping the
+            // request for client input) releases everything JS may be waiting on.
+            let _done = done.drop_guard();
+            if status != Status::Ok {
+                return Err(HandlerError::Failed(format!("{what} could not be called: {status}")));
+            }
+            let mut answer = std::pin::pin!(reply::wait(answer, timeout, &what));
+            let mut inputs = FuturesUnordered::new();
+            loop {
+                tokio::select! {
+                    outcome = &mut answer => return outcome.into_handler(),
+                    _ = idle.notified() => {
+                        while let Ok(ask) = asks.try_recv() {
+                            inputs.push(ask.make(cx.clone()));
+                        }
+                    }
+                    Some(()) = inputs.next(), if !inputs.is_empty() => {}
+                }
+            }
+        })
+    }
+}
+
+fn text(map: &Map<String, Value>) -> String {
+    serde_json::to_string(map).unwrap_or_else(|_| "{}".into())
+}
+
+impl ToolHandler for JsHandler {
+    fn call(&self, arguments: Map<String, Value>, cx: Context) -> HandlerFuture {
+        self.run(text(&arguments), cx)
+    }
+}
+
+impl ResourceHandler for JsHandler {
+    fn read(&self, uri: String, variables: Map<String, Value>, cx: Context) -> HandlerFuture {
+        self.run(json!({"uri": uri, "variables": variables}).to_string(), cx)
+    }
+}
+
+impl PromptHandler for JsHandler {
+    fn get(&self, arguments: Map<String, Value>, cx: Context) -> HandlerFuture {
+        self.run(text(&arguments), cx)
+    }
+}
+
+impl CompletionHandler for JsHandler {
+    fn complete(&self, params: Map<String, Value>, cx: Context) -> HandlerFuture {
+        self.run(text(&params), cx)
+    }
+}

@@ -1,0 +1,34 @@
+/**
+ * ferrymcp: the Model Context Protocol for Node.js on one Rust engine.
+ *
+ * The package root is the official v2 SDK's surface (`@modelcontextprotocol/server` and
+ * `@modelcontextprotocol/client` in one): `McpServer`, `ResourceTemplate`, `completable`,
+ * `Client`, `McpError`/`ProtocolError` and the MCP types. stdio lives in `ferrymcp/stdio`;
+ * the v1 paths (`ferrymcp/server/mcp.js`, `ferrymcp/server/stdio.js`,
+ * `ferrymcp/client/index.js`, `ferrymcp/client/stdio.js`, `ferrymcp/types.js`) mirror
+ * `@modelcontextprotocol/sdk`'s.
+ */
+export { McpServer, Server } from './mcp-server.js';
+export type {
+  McpServerOptions,
+  PromptCallback,
+  PromptConfig,
+  ReadResourceCallback,
+  ReadResourceTemplateCallback,
+  RegisteredPrompt,
+  RegisteredResource,
+  RegisteredResourceTemplate,
+  RegisteredTool,
+  ResourceMetadata,
+  ToolCallback,
+  ToolConfig,
+} from './mcp-server.js';
+export { ResourceTemplate, UriTemplate } from './template.js';
+export type { CompleteResourceTemplateCallback, ListResourcesCallback } from './template.js';
+export { completable } from './schema.js';
+export { HandlerContext } from './context.js';
+export type { InputOptions, McpRequestContext, RequestHandlerExtra, ServerContext } from './context.js';
+export { Client } from './mcp-client.js';
+export type { ClientOptions, RequestOptions } from './mcp-client.js';
+export { ErrorCode, McpError, ProtocolError, ProtocolErrorCode } from './errors.js';
+export * from './types.js';

@@ -1,0 +1,286 @@
+/**
+ * `Client`: the official SDK's MCP client (v1 and v2 method names) on core's dual-era
+ * client.
+ *
+ * `connect()` starts the server process and lets core probe the era (`server/discover`,
+ * falling back to `initialize`). Each method sends one request through core, which adds
+ * the 2026-07-28 `_meta` and answers `input_required` rounds through the request
+ * handlers set here (sampling, elicitation, roots), exactly as it answers a legacy
+ * server's own requests. Results are the plain objects the server sent, as the official
+ * SDK returns them; failures are `McpError`s with the JSON-RPC code.
+ */
+import { ErrorCode, McpError, fromNative } from './errors.js';
+import { NativeCancel, spawnClient } from './native.js';
+import type { NativeClientHandle, NativeReply, RequestConfig } from './native.js';
+import type { StdioClientTransport } from './stdio.js';
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  ListPromptsResult,
+  ListResourceTemplatesResult,
+  ListResourcesResult,
+  ListToolsResult,
+  LoggingLevel,
+  Notification,
+  Progress,
+  ReadResourceResult,
+  Request,
+  RequestSchema,
+  ServerCapabilities,
+} from './types.js';
+
+export interface ClientOptions {
+  capabilities?: ClientCapabilities;
+  /** Which era to speak (ferrymcp): probe (default), or force one. */
+  era?: 'auto' | 'legacy' | 'modern';
+  /** The revision asked for in a legacy `initialize` (ferrymcp). */
+  legacyVersion?: string;
+  /** Default request timeout in ms (60 s, as the official SDK). */
+  requestTimeoutMs?: number;
+  /** How long a sampling / elicitation / roots handler may take (ferrymcp; 600 s). */
+  callbackTimeoutMs?: number;
+  [option: string]: unknown;
+}
+
+export interface RequestOptions {
+  onprogress?: (progress: Progress) => void;
+  signal?: AbortSignal;
+  timeout?: number;
+  resetTimeoutOnProgress?: boolean;
+  maxTotalTimeout?: number;
+  [option: string]: unknown;
+}
+
+type MethodOrSchema = string | RequestSchema;
+type RequestHandler = (request: Request, extra: { signal: AbortSignal }) => unknown;
+type NotificationHandler = (notification: Notification) => void | Promise<void>;
+
+interface ServerDetails {
+  protocolVersion: string;
+  modern: boolean;
+  capabilities: ServerCapabilities;
+  serverInfo: Implementation;
+  instructions?: string;
+}
+
+const INPUT_METHODS = ['sampling/createMessage', 'elicitation/create', 'roots/list'];
+
+function methodOf(methodOrSchema: MethodOrSchema): string {
+  if (typeof methodOrSchema === 'string') return methodOrSchema;
+  const literal = (methodOrSchema as any)?.shape?.method;
+  const method = literal?.value ?? literal?._def?.value ?? literal?.def?.values?.[0];
+  if (typeof method !== 'string') throw new TypeError('setRequestHandler needs a method name or a request schema');
+  return method;
+}
+
+/** v1 passes a result schema before the options; v2 passes the options alone. */
+function optionsOf(schemaOrOptions: unknown, options: RequestOptions | undefined): RequestOptions | undefined {
+  if (options !== undefined) return options;
+  const candidate = schemaOrOptions as Record<string, unknown> | undefined;
+  if (candidate === undefined || candidate === null) return undefined;
+  const looksLikeSchema = '_zod' in candidate || '_def' in candidate || typeof candidate.parse === 'function';
+  return looksLikeSchema ? undefined : (candidate as RequestOptions);
+}
+
+export class Client {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  fallbackNotificationHandler?: NotificationHandler;
+  readonly #info: Implementation;
+  readonly #options: ClientOptions;
+  #capabilities: ClientCapabilities;
+  readonly #requestHandlers = new Map<string, RequestHandler>();
+  readonly #notificationHandlers = new Map<string, NotificationHandler>();
+  #native?: NativeClientHandle;
+  #server?: ServerDetails;
+
+  constructor(clientInfo: Implementation, options: ClientOptions = {}) {
+    this.#info = clientInfo;
+    this.#options = options;
+    this.#capabilities = { ...(options.capabilities ?? {}) };
+  }
+
+  registerCapabilities(capabilities: ClientCapabilities): void {
+    this.#capabilities = { ...this.#capabilities, ...capabilities };
+  }
+
+  /** Answers the server's sampling, elicitation or roots requests (either era). */
+  setRequestHandler(methodOrSchema: MethodOrSchema, handler: RequestHandler): void {
+    const method = methodOf(methodOrSchema);
+    if (!INPUT_METHODS.includes(method)) throw new Error(`ferrymcp clients answer ${INPUT_METHODS.join(', ')}; not ${method}`);
+    this.#requestHandlers.set(method, handler);
+  }
+
+  removeRequestHandler(methodOrSchema: MethodOrSchema): void {
+    this.#requestHandlers.delete(methodOf(methodOrSchema));
+  }
+
+  setNotificationHandler(methodOrSchema: MethodOrSchema, handler: NotificationHandler): void {
+    this.#notificationHandlers.set(methodOf(methodOrSchema), handler);
+  }
+
+  /** Starts the server and runs the handshake. */
+  async connect(transport: StdioClientTransport): Promise<void> {
+    if (transport?.ferrymcpChild !== true) {
+      throw new Error('ferrymcp Client.connect() takes a StdioClientTransport from ferrymcp/stdio or ferrymcp/client/stdio.js');
+    }
+    const { command, args, env, cwd, stderr } = transport.serverParameters;
+    const handled = (method: string) => this.#requestHandlers.has(method);
+    try {
+      this.#native = await spawnClient(
+        { command, args, env, cwd, stderr: stderr === 'ignore' ? 'ignore' : 'inherit' },
+        {
+          infoJson: JSON.stringify(this.#info),
+          capabilitiesJson: JSON.stringify(this.#capabilities),
+          era: this.#options.era,
+          legacyVersion: this.#options.legacyVersion,
+          requestTimeoutMs: this.#options.requestTimeoutMs,
+          callbackTimeoutMs: this.#options.callbackTimeoutMs,
+          sampling: handled('sampling/createMessage'),
+          elicitation: handled('elicitation/create'),
+          roots: handled('roots/list'),
+        },
+        (method, paramsJson, reply) => this.#answer(method, paramsJson, reply),
+        (method, paramsJson) => this.#notified(method, paramsJson),
+      );
+    } catch (error) {
+      throw fromNative(error);
+    }
+    this.#server = JSON.parse(this.#native.serverJson) as ServerDetails;
+  }
+
+  #answer(method: string, paramsJson: string, reply: NativeReply): void {
+    const handler = this.#requestHandlers.get(method);
+    const answering = (async () => {
+      if (handler === undefined) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      return handler({ method, params: JSON.parse(paramsJson) }, { signal: new AbortController().signal });
+    })();
+    answering.then(
+      (result) => reply.resolve(JSON.stringify(result ?? {})),
+      (error: unknown) => {
+        const mcp = error instanceof McpError ? error : new McpError(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
+        reply.reject(mcp.code, mcp.rawMessage, mcp.data === undefined ? undefined : JSON.stringify(mcp.data));
+      },
+    );
+  }
+
+  #notified(method: string, paramsJson: string): void {
+    const handler = this.#notificationHandlers.get(method) ?? this.fallbackNotificationHandler;
+    if (handler === undefined) return;
+    Promise.resolve()
+      .then(() => handler({ method, params: JSON.parse(paramsJson) }))
+      .catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+  }
+
+  getServerCapabilities(): ServerCapabilities | undefined {
+    return this.#server?.capabilities;
+  }
+
+  getServerVersion(): Implementation | undefined {
+    return this.#server?.serverInfo;
+  }
+
+  getInstructions(): string | undefined {
+    return this.#server?.instructions;
+  }
+
+  getNegotiatedProtocolVersion(): string | undefined {
+    return this.#server?.protocolVersion;
+  }
+
+  /** `'modern'` (2026-07-28, stateless) or `'legacy'` (initialize). */
+  getProtocolEra(): 'modern' | 'legacy' | undefined {
+    return this.#server === undefined ? undefined : this.#server.modern ? 'modern' : 'legacy';
+  }
+
+  /** Any request by method; v1's `request(request, resultSchema, options)` also works. */
+  async request<T = any>(request: Request, schemaOrOptions?: unknown, options?: RequestOptions): Promise<T> {
+    const native = this.#native;
+    if (native === undefined) throw new McpError(ErrorCode.ConnectionClosed, 'Not connected');
+    const opts = optionsOf(schemaOrOptions, options) ?? {};
+    opts.signal?.throwIfAborted?.();
+    const config: RequestConfig = {
+      timeoutMs: opts.timeout,
+      resetTimeoutOnProgress: opts.resetTimeoutOnProgress,
+      maxTotalTimeoutMs: opts.maxTotalTimeout,
+    };
+    const onprogress = opts.onprogress;
+    const progress = onprogress && ((json: string) => onprogress(JSON.parse(json) as Progress));
+    let cancel: InstanceType<typeof NativeCancel> | undefined;
+    let unlisten = () => {};
+    if (opts.signal !== undefined) {
+      const token = new NativeCancel();
+      const abort = () => token.cancel();
+      opts.signal.addEventListener('abort', abort, { once: true });
+      unlisten = () => opts.signal?.removeEventListener('abort', abort);
+      cancel = token;
+    }
+    try {
+      return JSON.parse(await native.request(request.method, JSON.stringify(request.params ?? {}), config, progress, cancel)) as T;
+    } catch (error) {
+      throw fromNative(error);
+    } finally {
+      unlisten();
+    }
+  }
+
+  ping(options?: RequestOptions): Promise<Record<string, never>> {
+    return this.request({ method: 'ping' }, options);
+  }
+
+  listTools(params?: Record<string, unknown>, options?: RequestOptions): Promise<ListToolsResult> {
+    return this.request({ method: 'tools/list', params }, options);
+  }
+
+  callTool(params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }, schemaOrOptions?: unknown, options?: RequestOptions): Promise<CallToolResult> {
+    return this.request({ method: 'tools/call', params }, optionsOf(schemaOrOptions, options));
+  }
+
+  listResources(params?: Record<string, unknown>, options?: RequestOptions): Promise<ListResourcesResult> {
+    return this.request({ method: 'resources/list', params }, options);
+  }
+
+  listResourceTemplates(params?: Record<string, unknown>, options?: RequestOptions): Promise<ListResourceTemplatesResult> {
+    return this.request({ method: 'resources/templates/list', params }, options);
+  }
+
+  readResource(params: { uri: string }, options?: RequestOptions): Promise<ReadResourceResult> {
+    return this.request({ method: 'resources/read', params }, options);
+  }
+
+  subscribeResource(params: { uri: string }, options?: RequestOptions): Promise<Record<string, never>> {
+    return this.request({ method: 'resources/subscribe', params }, options);
+  }
+
+  unsubscribeResource(params: { uri: string }, options?: RequestOptions): Promise<Record<string, never>> {
+    return this.request({ method: 'resources/unsubscribe', params }, options);
+  }
+
+  listPrompts(params?: Record<string, unknown>, options?: RequestOptions): Promise<ListPromptsResult> {
+    return this.request({ method: 'prompts/list', params }, options);
+  }
+
+  getPrompt(params: { name: string; arguments?: Record<string, string> }, options?: RequestOptions): Promise<GetPromptResult> {
+    return this.request({ method: 'prompts/get', params }, options);
+  }
+
+  complete(params: { ref: Record<string, unknown>; argument: { name: string; value: string }; context?: Record<string, unknown> }, options?: RequestOptions): Promise<CompleteResult> {
+    return this.request({ method: 'completion/complete', params }, options);
+  }
+
+  setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<Record<string, never>> {
+    return this.request({ method: 'logging/setLevel', params: { level } }, options);
+  }
+
+  /** Closes the connection and stops the server process (stdin closed, SIGTERM, SIGKILL). */
+  async close(): Promise<void> {
+    const native = this.#native;
+    this.#native = undefined;
+    if (native === undefined) return;
+    await native.close();
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,526 @@
+/**
+ * `McpServer`: the official SDK's high-level server, in both of its shapes (v2
+ * `registerTool` / `registerResource` / `registerPrompt`, v1 `tool` / `resource` /
+ * `prompt` and `connect(transport)`), on core's server.
+ *
+ * Registration turns the user's config into the MCP definition (zod schemas through
+ * `z.toJSONSchema`) and hands core the definition and one dispatcher per handler; core
+ * validates the definition, throwing at once with the name and the problem, and serves
+ * both protocol eras. What the user gets back (`RegisteredTool` and friends) can be
+ * enabled, disabled, updated and removed, which re-registers in core and tells connected
+ * clients that the list changed, as the official SDK does.
+ */
+import { currentContext } from './context.js';
+import type { HandlerContext } from './context.js';
+import { nativeHandler } from './dispatch.js';
+import { ErrorCode, McpError, fromNative } from './errors.js';
+import { NativeServer } from './native.js';
+import { asZod, completerOf, objectShape, parseArguments, promptArguments, toJsonSchema } from './schema.js';
+import type { AnySchema } from './schema.js';
+import { ResourceTemplate } from './template.js';
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteResult,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  GetPromptResult,
+  Implementation,
+  ListRootsResult,
+  LoggingLevel,
+  ReadResourceResult,
+  ServerCapabilities,
+  ToolAnnotations,
+} from './types.js';
+
+export interface McpServerOptions {
+  capabilities?: ServerCapabilities;
+  instructions?: string;
+  /** Items per page of list results (ferrymcp; all in one page by default). */
+  pageSize?: number;
+  /** How long one handler may run before its request fails (ferrymcp; 600 s by default). */
+  handlerTimeoutMs?: number;
+  /** How long the server's own requests to the client wait (ferrymcp; 60 s by default). */
+  requestTimeoutMs?: number;
+  [option: string]: unknown;
+}
+
+export type ToolCallback = (...args: any[]) => CallToolResult | Promise<CallToolResult>;
+export type ReadResourceCallback = (uri: URL, ctx: HandlerContext) => ReadResourceResult | Promise<ReadResourceResult>;
+export type ReadResourceTemplateCallback = (
+  uri: URL,
+  variables: Record<string, string | string[]>,
+  ctx: HandlerContext,
+) => ReadResourceResult | Promise<ReadResourceResult>;
+export type PromptCallback = (...args: any[]) => GetPromptResult | Promise<GetPromptResult>;
+
+export interface ToolConfig {
+  title?: string;
+  description?: string;
+  inputSchema?: AnySchema;
+  outputSchema?: AnySchema;
+  annotations?: ToolAnnotations;
+  icons?: unknown[];
+  _meta?: Record<string, unknown>;
+}
+
+export interface PromptConfig {
+  title?: string;
+  description?: string;
+  argsSchema?: AnySchema;
+  icons?: unknown[];
+  _meta?: Record<string, unknown>;
+}
+
+export type ResourceMetadata = Record<string, unknown> & { title?: string; description?: string; mimeType?: string };
+
+interface Registration {
+  enabled: boolean;
+  enable(): void;
+  disable(): void;
+  remove(): void;
+}
+export type RegisteredTool = Registration & ToolConfig & { handler: ToolCallback; update(updates: Partial<ToolConfig> & { name?: string; callback?: ToolCallback; enabled?: boolean }): void };
+export type RegisteredResource = Registration & { name: string; metadata?: ResourceMetadata; readCallback: ReadResourceCallback; update(updates: { name?: string; metadata?: ResourceMetadata; callback?: ReadResourceCallback; enabled?: boolean }): void };
+export type RegisteredResourceTemplate = Registration & { resourceTemplate: ResourceTemplate; metadata?: ResourceMetadata; readCallback: ReadResourceTemplateCallback; update(updates: { name?: string; metadata?: ResourceMetadata; callback?: ReadResourceTemplateCallback; enabled?: boolean }): void };
+export type RegisteredPrompt = Registration & PromptConfig & { handler: PromptCallback; update(updates: Partial<PromptConfig> & { name?: string; callback?: PromptCallback; enabled?: boolean }): void };
+
+/** What the official `Transport` is to `connect()`; ferrymcp serves its own stdio. */
+export interface ServerTransport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly ferrymcpStdio?: true;
+}
+
+type ListKind = 'tools' | 'resources' | 'prompts';
+
+const EMPTY_COMPLETION: CompleteResult = { completion: { values: [], hasMore: false } };
+
+function definition(base: Record<string, unknown>): string {
+  const clean: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(base)) if (value !== undefined) clean[key] = value;
+  return JSON.stringify(clean);
+}
+
+function resourceMetadata(metadata: ResourceMetadata | undefined): ResourceMetadata {
+  const { cacheHint: _cacheHint, scopeChallenge: _scopeChallenge, ...rest } = metadata ?? {};
+  return rest;
+}
+
+export class McpServer {
+  /** The low-level server of the official API (`server.server`). */
+  readonly server: Server;
+  /** Called when the connection ends. */
+  onclose?: () => void;
+  readonly #native: InstanceType<typeof NativeServer>;
+  readonly #prompts = new Map<string, RegisteredPrompt>();
+  readonly #templates = new Map<string, RegisteredResourceTemplate>();
+  readonly #resources = new Map<string, RegisteredResource>();
+  #completions = false;
+  #connected = false;
+
+  constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
+    this.#native = new NativeServer(JSON.stringify(serverInfo), options.instructions, {
+      pageSize: options.pageSize,
+      handlerTimeoutMs: options.handlerTimeoutMs,
+      requestTimeoutMs: options.requestTimeoutMs,
+    });
+    this.server = new Server(this, this.#native);
+  }
+
+  // -- tools -------------------------------------------------------------------------
+
+  registerTool(name: string, config: ToolConfig, callback: ToolCallback): RegisteredTool {
+    const tool = { ...config, handler: callback, enabled: true } as RegisteredTool;
+    let currentName = name;
+    const add = () => {
+      const input = asZod(tool.inputSchema);
+      const takesArgs = tool.inputSchema !== undefined;
+      const run = async (args: Record<string, unknown>, ctx: HandlerContext) => {
+        const parsed = await parseArguments(input, args, `tool ${currentName}`);
+        return takesArgs ? tool.handler(parsed, ctx) : tool.handler(ctx);
+      };
+      const def = definition({
+        name: currentName,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: toJsonSchema(tool.inputSchema, 'input') ?? { type: 'object', properties: {} },
+        outputSchema: toJsonSchema(tool.outputSchema, 'output'),
+        annotations: tool.annotations,
+        icons: tool.icons,
+        _meta: tool._meta,
+      });
+      this.#call(() => this.#native.addTool(def, nativeHandler('tools/call', 'tool', run)));
+    };
+    const drop = () => this.#native.removeTool(currentName);
+    Object.assign(tool, this.#lifecycle('tools', tool, add, drop), {
+      update: (updates: Record<string, any>) => {
+        if (tool.enabled) drop();
+        if (typeof updates.name === 'string') currentName = updates.name;
+        if (updates.callback) tool.handler = updates.callback;
+        if (updates.paramsSchema) tool.inputSchema = updates.paramsSchema;
+        for (const key of ['title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', '_meta'] as const) {
+          if (key in updates) (tool as any)[key] = updates[key];
+        }
+        if (typeof updates.enabled === 'boolean') tool.enabled = updates.enabled;
+        if (tool.enabled) add();
+        this.#changed('tools');
+      },
+    });
+    add();
+    this.#changed('tools');
+    return tool;
+  }
+
+  /** v1: `tool(name, [description], [paramsSchema | annotations, [annotations]], callback)`. */
+  tool(name: string, ...rest: unknown[]): RegisteredTool {
+    const config: ToolConfig = {};
+    if (typeof rest[0] === 'string') config.description = rest.shift() as string;
+    if (rest.length > 1) {
+      const first = rest[0] as Record<string, unknown>;
+      const looksLikeAnnotations = typeof first === 'object' && first !== null && Object.values(first).every((v) => typeof v !== 'object' || v === null);
+      if (!looksLikeAnnotations || Object.keys(first).length === 0) {
+        config.inputSchema = rest.shift() as AnySchema;
+        if (rest.length > 1) config.annotations = rest.shift() as ToolAnnotations;
+      } else {
+        config.annotations = rest.shift() as ToolAnnotations;
+      }
+    }
+    return this.registerTool(name, config, rest[0] as ToolCallback);
+  }
+
+  // -- resources ---------------------------------------------------------------------
+
+  registerResource(name: string, uri: string, config: ResourceMetadata, callback: ReadResourceCallback): RegisteredResource;
+  registerResource(name: string, template: ResourceTemplate, config: ResourceMetadata, callback: ReadResourceTemplateCallback): RegisteredResourceTemplate;
+  registerResource(
+    name: string,
+    uriOrTemplate: string | ResourceTemplate,
+    config: ResourceMetadata,
+    callback: ReadResourceCallback | ReadResourceTemplateCallback,
+  ): RegisteredResource | RegisteredResourceTemplate {
+    if (typeof uriOrTemplate === 'string') return this.#staticResource(name, uriOrTemplate, config, callback as ReadResourceCallback);
+    return this.#templateResource(name, uriOrTemplate, config, callback as ReadResourceTemplateCallback);
+  }
+
+  /** v1: `resource(name, uriOrTemplate, [metadata], callback)`. */
+  resource(name: string, uriOrTemplate: string | ResourceTemplate, ...rest: unknown[]): RegisteredResource | RegisteredResourceTemplate {
+    const metadata = (rest.length > 1 ? rest.shift() : {}) as ResourceMetadata;
+    return this.registerResource(name, uriOrTemplate as any, metadata, rest[0] as any);
+  }
+
+  #staticResource(name: string, uri: string, config: ResourceMetadata, callback: ReadResourceCallback): RegisteredResource {
+    const resource = { name, metadata: config, readCallback: callback, enabled: true } as RegisteredResource;
+    let currentUri = uri;
+    const add = () => {
+      const run = (payload: { uri: string }, ctx: HandlerContext) => resource.readCallback(new URL(payload.uri), ctx);
+      const def = definition({ uri: currentUri, name: resource.name, ...resourceMetadata(resource.metadata) });
+      this.#call(() => this.#native.addResource(def, nativeHandler('resources/read', 'other', run)));
+      this.#resources.set(currentUri, resource);
+    };
+    const drop = () => {
+      this.#native.removeResource(currentUri);
+      this.#resources.delete(currentUri);
+    };
+    Object.assign(resource, this.#lifecycle('resources', resource, add, drop), {
+      update: (updates: Record<string, any>) => {
+        if (resource.enabled) drop();
+        if (typeof updates.uri === 'string') currentUri = updates.uri;
+        if (typeof updates.name === 'string') resource.name = updates.name;
+        if (updates.metadata) resource.metadata = updates.metadata;
+        if (updates.callback) resource.readCallback = updates.callback;
+        if (typeof updates.enabled === 'boolean') resource.enabled = updates.enabled;
+        if (resource.enabled) add();
+        this.#changed('resources');
+      },
+    });
+    add();
+    this.#changed('resources');
+    return resource;
+  }
+
+  #templateResource(name: string, template: ResourceTemplate, config: ResourceMetadata, callback: ReadResourceTemplateCallback): RegisteredResourceTemplate {
+    const entry = { resourceTemplate: template, metadata: config, readCallback: callback, enabled: true } as RegisteredResourceTemplate;
+    let currentName = name;
+    const text = () => entry.resourceTemplate.uriTemplate.toString();
+    const add = () => {
+      const run = (payload: { uri: string; variables: Record<string, string | string[]> }, ctx: HandlerContext) =>
+        entry.readCallback(new URL(payload.uri), payload.variables, ctx);
+      const def = definition({ uriTemplate: text(), name: currentName, ...resourceMetadata(entry.metadata) });
+      this.#call(() => this.#native.addResourceTemplate(def, nativeHandler('resources/read', 'other', run)));
+      this.#templates.set(text(), entry);
+      if (entry.resourceTemplate.hasCompleteCallbacks()) this.#enableCompletions();
+    };
+    const drop = () => {
+      this.#native.removeResourceTemplate(text());
+      this.#templates.delete(text());
+    };
+    Object.assign(entry, this.#lifecycle('resources', entry, add, drop), {
+      update: (updates: Record<string, any>) => {
+        if (entry.enabled) drop();
+        if (typeof updates.name === 'string') currentName = updates.name;
+        if (updates.template) entry.resourceTemplate = updates.template;
+        if (updates.metadata) entry.metadata = updates.metadata;
+        if (updates.callback) entry.readCallback = updates.callback;
+        if (typeof updates.enabled === 'boolean') entry.enabled = updates.enabled;
+        if (entry.enabled) add();
+        this.#changed('resources');
+      },
+    });
+    add();
+    this.#changed('resources');
+    return entry;
+  }
+
+  // -- prompts -----------------------------------------------------------------------
+
+  registerPrompt(name: string, config: PromptConfig, callback: PromptCallback): RegisteredPrompt {
+    const prompt = { ...config, handler: callback, enabled: true } as RegisteredPrompt;
+    let currentName = name;
+    const add = () => {
+      const args = asZod(prompt.argsSchema);
+      const run = async (payload: Record<string, unknown>, ctx: HandlerContext) => {
+        if (prompt.argsSchema === undefined) return prompt.handler(ctx);
+        return prompt.handler(await parseArguments(args, payload, `prompt ${currentName}`), ctx);
+      };
+      const def = definition({
+        name: currentName,
+        title: prompt.title,
+        description: prompt.description,
+        arguments: promptArguments(args),
+        icons: prompt.icons,
+        _meta: prompt._meta,
+      });
+      this.#call(() => this.#native.addPrompt(def, nativeHandler('prompts/get', 'other', run)));
+      this.#prompts.set(currentName, prompt);
+      if (Object.values(objectShape(args) ?? {}).some((field) => completerOf(field))) this.#enableCompletions();
+    };
+    const drop = () => {
+      this.#native.removePrompt(currentName);
+      this.#prompts.delete(currentName);
+    };
+    Object.assign(prompt, this.#lifecycle('prompts', prompt, add, drop), {
+      update: (updates: Record<string, any>) => {
+        if (prompt.enabled) drop();
+        if (typeof updates.name === 'string') currentName = updates.name;
+        if (updates.callback) prompt.handler = updates.callback;
+        for (const key of ['title', 'description', 'argsSchema', 'icons', '_meta'] as const) {
+          if (key in updates) (prompt as any)[key] = updates[key];
+        }
+        if (typeof updates.enabled === 'boolean') prompt.enabled = updates.enabled;
+        if (prompt.enabled) add();
+        this.#changed('prompts');
+      },
+    });
+    add();
+    this.#changed('prompts');
+    return prompt;
+  }
+
+  /** v1: `prompt(name, [description], [argsSchema], callback)`. */
+  prompt(name: string, ...rest: unknown[]): RegisteredPrompt {
+    const config: PromptConfig = {};
+    if (typeof rest[0] === 'string') config.description = rest.shift() as string;
+    if (rest.length > 1) config.argsSchema = rest.shift() as AnySchema;
+    return this.registerPrompt(name, config, rest[0] as PromptCallback);
+  }
+
+  // -- completions -------------------------------------------------------------------
+
+  #enableCompletions(): void {
+    if (this.#completions) return;
+    this.#completions = true;
+    this.#native.setCompletionHandler(nativeHandler('completion/complete', 'other', (params) => this.#complete(params)));
+  }
+
+  async #complete(params: { ref: Record<string, string>; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }): Promise<CompleteResult> {
+    const { ref, argument, context } = params;
+    let complete: ((value: string, context?: { arguments?: Record<string, string> }) => string[] | Promise<string[]>) | undefined;
+    if (ref.type === 'ref/prompt') {
+      const prompt = this.#prompts.get(ref.name);
+      if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
+      complete = completerOf(objectShape(asZod(prompt.argsSchema))?.[argument.name]);
+    } else if (ref.type === 'ref/resource') {
+      const template = this.#templates.get(ref.uri);
+      if (template === undefined && !this.#resources.has(ref.uri)) {
+        throw new McpError(ErrorCode.InvalidParams, `Resource template ${ref.uri} not found`);
+      }
+      complete = template?.resourceTemplate.completeCallback(argument.name);
+    }
+    if (complete === undefined) return EMPTY_COMPLETION;
+    const values = await complete(argument.value, context);
+    return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
+  }
+
+  // -- connection --------------------------------------------------------------------
+
+  /** Starts serving over the transport (ferrymcp's stdio); resolves once serving. */
+  async connect(transport: ServerTransport): Promise<void> {
+    if (transport?.ferrymcpStdio !== true) {
+      throw new Error('ferrymcp McpServer.connect() takes a StdioServerTransport from ferrymcp/server/stdio.js or ferrymcp/stdio');
+    }
+    if (this.#connected) throw new Error('McpServer is already connected');
+    this.#connected = true;
+    (transport as { attach?: (server: McpServer) => void }).attach?.(this);
+    this.#native.serveStdio().then(
+      () => this.#closed(transport),
+      (error: unknown) => {
+        transport.onerror?.(fromNative(error));
+        this.#closed(transport);
+      },
+    );
+  }
+
+  #closed(transport: ServerTransport): void {
+    this.#connected = false;
+    transport.onclose?.();
+    this.onclose?.();
+  }
+
+  /** Ends the connection. */
+  async close(): Promise<void> {
+    await this.#native.close();
+  }
+
+  isConnected(): boolean {
+    return this.#connected;
+  }
+
+  // -- notifications -----------------------------------------------------------------
+
+  sendToolListChanged(): void {
+    this.#notify(this.#native.notifyToolsChanged());
+  }
+
+  sendResourceListChanged(): void {
+    this.#notify(this.#native.notifyResourcesChanged());
+  }
+
+  sendPromptListChanged(): void {
+    this.#notify(this.#native.notifyPromptsChanged());
+  }
+
+  /** `notifications/resources/updated` to the clients subscribed to `uri`. */
+  async sendResourceUpdated(params: { uri: string }): Promise<void> {
+    await this.#native.notifyResourceUpdated(params.uri);
+  }
+
+  /**
+   * `notifications/message`: inside a handler, on that request (both eras); elsewhere,
+   * to every connected legacy session whose level allows it.
+   */
+  async sendLoggingMessage(params: { level: LoggingLevel; data: unknown; logger?: string }, _sessionId?: string): Promise<void> {
+    const ctx = currentContext.getStore();
+    if (ctx !== undefined) return ctx.log(params.level, params.data, params.logger);
+    await this.#native.notifyLog(params.level, JSON.stringify(params.data ?? null), params.logger);
+  }
+
+  #notify(sending: Promise<void>): void {
+    sending.catch(() => undefined);
+  }
+
+  #changed(kind: ListKind): void {
+    if (!this.#connected) return;
+    if (kind === 'tools') this.sendToolListChanged();
+    else if (kind === 'resources') this.sendResourceListChanged();
+    else this.sendPromptListChanged();
+  }
+
+  #call(register: () => void): void {
+    try {
+      register();
+    } catch (error) {
+      const mcp = fromNative(error);
+      throw new Error(mcp.rawMessage);
+    }
+  }
+
+  #lifecycle(kind: ListKind, item: { enabled: boolean }, add: () => void, drop: () => void): Registration {
+    return {
+      enabled: item.enabled,
+      enable: () => {
+        if (item.enabled) return;
+        item.enabled = true;
+        add();
+        this.#changed(kind);
+      },
+      disable: () => {
+        if (!item.enabled) return;
+        item.enabled = false;
+        drop();
+        this.#changed(kind);
+      },
+      remove: () => {
+        if (item.enabled) drop();
+        item.enabled = false;
+        this.#changed(kind);
+      },
+    };
+  }
+}
+
+/**
+ * The low-level server of the official API, as far as `McpServer` users reach into it:
+ * client input and logging from inside a handler, and resource-update notifications.
+ */
+export class Server {
+  readonly #owner: McpServer;
+  readonly #native: InstanceType<typeof NativeServer>;
+
+  constructor(owner: McpServer, native: InstanceType<typeof NativeServer>) {
+    this.#owner = owner;
+    this.#native = native;
+  }
+
+  #context(what: string): HandlerContext {
+    const ctx = currentContext.getStore();
+    if (ctx === undefined) throw new McpError(ErrorCode.InvalidRequest, `${what} can only be called while a request is being handled`);
+    return ctx;
+  }
+
+  elicitInput(params: ElicitRequestParams): Promise<ElicitResult> {
+    return this.#context('elicitInput').elicitInput(params);
+  }
+
+  createMessage(params: CreateMessageRequestParams): Promise<CreateMessageResult> {
+    return this.#context('createMessage').createMessage(params);
+  }
+
+  listRoots(params?: unknown): Promise<ListRootsResult> {
+    return this.#context('listRoots').listRoots(params);
+  }
+
+  getClientCapabilities(): ClientCapabilities | undefined {
+    return currentContext.getStore()?.clientCapabilities;
+  }
+
+  getClientVersion(): Implementation | undefined {
+    return currentContext.getStore()?.clientInfo;
+  }
+
+  sendLoggingMessage(params: { level: LoggingLevel; data: unknown; logger?: string }): Promise<void> {
+    return this.#owner.sendLoggingMessage(params);
+  }
+
+  async sendResourceUpdated(params: { uri: string }): Promise<void> {
+    await this.#native.notifyResourceUpdated(params.uri);
+  }
+
+  sendToolListChanged(): Promise<void> {
+    return this.#native.notifyToolsChanged();
+  }
+
+  sendResourceListChanged(): Promise<void> {
+    return this.#native.notifyResourcesChanged();
+  }
+
+  sendPromptListChanged(): Promise<void> {
+    return this.#native.notifyPromptsChanged();
+  }
+
+  close(): Promise<void> {
+    return this.#owner.close();
+  }
+}

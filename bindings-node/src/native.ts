@@ -1,0 +1,14 @@
+/**
+ * The compiled addon, loaded once.
+ *
+ * napi's generated loader (`native/index.cjs`) picks the `.node` file built for this
+ * platform; this module is the one place the rest of the package imports it from, typed by
+ * the generated `native/index.d.cts`. Nothing here adds behaviour.
+ */
+import native from '../native/index.cjs';
+
+export type { NativeContext, NativeReply, NativeClient as NativeClientHandle, ClientConfig, SpawnConfig, RequestConfig, ServerConfig } from '../native/index.cjs';
+
+export const NativeServer = native.NativeServer;
+export const NativeCancel = native.NativeCancel;
+export const spawnClient = native.spawnClient;

@@ -1,0 +1,217 @@
+//! `NativeServer`: core's [`Server`] for the TypeScript `McpServer`.
+//!
+//! Registration takes the MCP definition as JSON text and a JS handler (see
+//! [`crate::handlers`]); core validates the definition and names the problem when it is
+//! wrong. Serving stdio keeps the connection's peer so `close()` can end it; the promise
+//! of `serveStdio()` is what keeps Node alive while a client is connected, and it resolves
+//! when stdin ends.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use ferrymcp_core::peer::{Peer, PeerConfig};
+use ferrymcp_core::server::{Server, ServerOptions};
+use napi_derive::napi;
+
+use crate::error::{from_registry, internal, no_panic, parse};
+use crate::handlers::{JsHandler, JsHandlerFn};
+
+/// How long a JS handler may take before its request fails, unless configured.
+const DEFAULT_HANDLER_TIMEOUT: Duration = Duration::from_secs(600);
+
+#[napi(object)]
+pub struct ServerConfig {
+    /// Items per page of list results (all in one page when absent).
+    pub page_size: Option<u32>,
+    /// Deadline of one JS handler call, in milliseconds.
+    pub handler_timeout_ms: Option<u32>,
+    /// Deadline of the server's own requests to the client (sampling, elicitation, roots).
+    pub request_timeout_ms: Option<u32>,
+}
+
+#[napi]
+pub struct NativeServer {
+    server: Server,
+    peer_config: PeerConfig,
+    handler_timeout: Duration,
+    peer: Mutex<Option<Peer>>,
+}
+
+#[napi]
+impl NativeServer {
+    #[napi(constructor)]
+    pub fn new(info_json: String, instructions: Option<String>, config: Option<ServerConfig>) -> napi::Result<Self> {
+        let info = parse(&info_json, "serverInfo")?;
+        let config =
+            config.unwrap_or(ServerConfig { page_size: None, handler_timeout_ms: None, request_timeout_ms: None });
+        let mut options = ServerOptions { page_size: config.page_size.map(|n| n as usize), ..ServerOptions::default() };
+        if let Some(ms) = config.request_timeout_ms {
+            options.peer.request_timeout = Duration::from_millis(ms.into());
+        }
+        let handler_timeout =
+            config.handler_timeout_ms.map_or(DEFAULT_HANDLER_TIMEOUT, |ms| Duration::from_millis(ms.into()));
+        let peer_config = options.peer.clone();
+        Ok(Self {
+            server: Server::with_info(info, instructions, options),
+            peer_config,
+            handler_timeout,
+            peer: Mutex::new(None),
+        })
+    }
+
+    fn handler(&self, handler: JsHandlerFn, what: String) -> JsHandler {
+        JsHandler::new(handler, self.handler_timeout, what)
+    }
+
+    /// Registers a tool from its `Tool` definition (JSON text).
+    #[napi]
+    pub fn add_tool(
+        &self,
+        definition_json: String,
+        #[napi(ts_arg_type = "(payloadJson: string, ctx: NativeContext) => void")] handler: JsHandlerFn,
+    ) -> napi::Result<()> {
+        let definition = parse(&definition_json, "the tool definition")?;
+        let what = format!("tool {}", definition["name"]);
+        self.server.add_tool(definition, self.handler(handler, what)).map_err(from_registry)
+    }
+
+    #[napi]
+    pub fn add_resource(
+        &self,
+        definition_json: String,
+        #[napi(ts_arg_type = "(payloadJson: string, ctx: NativeContext) => void")] handler: JsHandlerFn,
+    ) -> napi::Result<()> {
+        let definition = parse(&definition_json, "the resource definition")?;
+        let what = format!("resource {}", definition["uri"]);
+        self.server.add_resource(definition, self.handler(handler, what)).map_err(from_registry)
+    }
+
+    #[napi]
+    pub fn add_resource_template(
+        &self,
+        definition_json: String,
+        #[napi(ts_arg_type = "(payloadJson: string, ctx: NativeContext) => void")] handler: JsHandlerFn,
+    ) -> napi::Result<()> {
+        let definition = parse(&definition_json, "the resource template definition")?;
+        let what = format!("resource template {}", definition["uriTemplate"]);
+        self.server.add_resource_template(definition, self.handler(handler, what)).map_err(from_registry)
+    }
+
+    #[napi]
+    pub fn add_prompt(
+        &self,
+        definition_json: String,
+        #[napi(ts_arg_type = "(payloadJson: string, ctx: NativeContext) => void")] handler: JsHandlerFn,
+    ) -> napi::Result<()> {
+        let definition = parse(&definition_json, "the prompt definition")?;
+        let what = format!("prompt {}", definition["name"]);
+        self.server.add_prompt(definition, self.handler(handler, what)).map_err(from_registry)
+    }
+
+    /// Answers `completion/complete` (its params in, a `CompleteResult` out).
+    #[napi]
+    pub fn set_completion_handler(
+        &self,
+        #[napi(ts_arg_type = "(payloadJson: string, ctx: NativeContext) => void")] handler: JsHandlerFn,
+    ) {
+        self.server.set_completion_handler(self.handler(handler, "the completion handler".into()));
+    }
+
+    #[napi]
+    pub fn remove_tool(&self, name: String) -> bool {
+        self.server.remove_tool(&name)
+    }
+
+    #[napi]
+    pub fn remove_resource(&self, uri: String) -> bool {
+        self.server.remove_resource(&uri)
+    }
+
+    #[napi]
+    pub fn remove_resource_template(&self, uri_template: String) -> bool {
+        self.server.remove_resource_template(&uri_template)
+    }
+
+    #[napi]
+    pub fn remove_prompt(&self, name: String) -> bool {
+        self.server.remove_prompt(&name)
+    }
+
+    #[napi]
+    pub async fn notify_tools_changed(&self) -> napi::Result<()> {
+        let server = self.server.clone();
+        no_panic(async move {
+            server.notify_tools_changed().await;
+            Ok(())
+        })
+        .await
+    }
+
+    #[napi]
+    pub async fn notify_prompts_changed(&self) -> napi::Result<()> {
+        let server = self.server.clone();
+        no_panic(async move {
+            server.notify_prompts_changed().await;
+            Ok(())
+        })
+        .await
+    }
+
+    #[napi]
+    pub async fn notify_resources_changed(&self) -> napi::Result<()> {
+        let server = self.server.clone();
+        no_panic(async move {
+            server.notify_resources_changed().await;
+            Ok(())
+        })
+        .await
+    }
+
+    #[napi]
+    pub async fn notify_resource_updated(&self, uri: String) -> napi::Result<()> {
+        let server = self.server.clone();
+        no_panic(async move {
+            server.notify_resource_updated(&uri).await;
+            Ok(())
+        })
+        .await
+    }
+
+    /// `notifications/message` to the connected legacy sessions whose level allows it.
+    #[napi]
+    pub async fn notify_log(&self, level: String, data_json: String, logger: Option<String>) -> napi::Result<()> {
+        let server = self.server.clone();
+        let data = parse(&data_json, "log data")?;
+        no_panic(async move {
+            server.notify_log(&level, data, logger.as_deref()).await;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Serves this process's stdin and stdout; resolves (with the reason) when the
+    /// connection closes: stdin ended, or `close()`.
+    #[napi]
+    pub async fn serve_stdio(&self) -> napi::Result<String> {
+        let (source, sink) = ferrymcp_core::transport::stdio::stdio().map_err(|e| internal(format!("stdio: {e}")))?;
+        let connection = self.server.connection();
+        let peer = Peer::spawn(source, sink, connection.clone().handler(), self.peer_config.clone());
+        connection.attach(&peer);
+        *self.peer.lock().unwrap_or_else(|p| p.into_inner()) = Some(peer.clone());
+        no_panic(async move { Ok(peer.closed().await.to_string()) }).await
+    }
+
+    /// Ends the connection being served, if any.
+    #[napi]
+    pub async fn close(&self) -> napi::Result<()> {
+        let peer = self.peer.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(peer) = peer {
+            no_panic(async move {
+                peer.close().await;
+                Ok(())
+            })
+            .await?;
+        }
+        Ok(())
+    }
+}
