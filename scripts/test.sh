@@ -14,8 +14,12 @@ npm install --prefix tests/interop --no-audit --no-fund --loglevel=error
 
 cargo test --workspace --release --all-targets
 
-# The official Python SDK's client against the Rust fixture built above.
-.venv/bin/python -m pytest -q tests/interop/python
+# The Python package: a wheel built by maturin (same release profile) and installed into
+# the test venv the way a user installs it; then its tests, and the official Python SDK's
+# client against the Rust fixture built above.
+.venv/bin/maturin build --release --quiet -m bindings-python/pyproject.toml -o target/wheels --interpreter .venv/bin/python
+.venv/bin/pip install --quiet --force-reinstall --no-deps target/wheels/ferrymcp-*.whl
+.venv/bin/python -m pytest -q bindings-python/tests tests/interop/python
 
 # The npm package, packed and installed the way a user gets it (bindings-node/scripts/test.sh).
 bash bindings-node/scripts/test.sh

@@ -31,13 +31,14 @@ fn client_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ClientOptions
     let mut parsed = ClientOptions::default();
     let Some(options) = options else { return Ok(parsed) };
     let Value::Object(map) = from_py(options.as_any())? else { unreachable!("a dict is an object") };
-    if let Some(info) = map.get("client_info") {
+    if let Some(info) = map.get("info").filter(|i| !i.is_null()) {
         parsed.info = info.clone();
     }
+    parsed.log_level = map.get("log_level").and_then(Value::as_str).map(str::to_owned);
     if let Some(capabilities) = map.get("capabilities") {
         parsed.capabilities = capabilities.clone();
     }
-    parsed.era = match map.get("mode").and_then(Value::as_str).unwrap_or("auto") {
+    parsed.era = match map.get("era").and_then(Value::as_str).unwrap_or("auto") {
         "auto" => EraPreference::Auto,
         "legacy" => EraPreference::Legacy,
         "modern" | "2026-07-28" => EraPreference::Modern,

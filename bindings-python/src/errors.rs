@@ -55,12 +55,13 @@ pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
     }
 }
 
-/// A core handler error (from `ctx.elicit(...)` and friends) as an exception; raised on
-/// out of the handler it maps back to the same error.
+/// A core handler error (from `ctx.elicit(...)` and friends) as an exception: an `McpError`
+/// for a JSON-RPC error, a `RuntimeError` for a failure, so that re-raised out of the
+/// handler it maps back to the same kind.
 pub fn handler_error(py: Python<'_>, error: HandlerError) -> PyErr {
     match error {
         HandlerError::Rpc(e) => rpc_error(py, &e),
-        HandlerError::Failed(message) => raise(py, "McpError", -32603, message, None),
+        HandlerError::Failed(message) => pyo3::exceptions::PyRuntimeError::new_err(message),
     }
 }
 

@@ -66,13 +66,26 @@ fn options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ServerOptions> {
     let mut parsed = ServerOptions::default();
     let Some(options) = options else { return Ok(parsed) };
     let Value::Object(map) = from_py(options.as_any())? else { unreachable!("a dict is an object") };
-    let hint = |ttl: &str, public: &str, default: CacheHint| CacheHint {
-        ttl_ms: map.get(ttl).and_then(Value::as_u64).unwrap_or(default.ttl_ms),
-        public: map.get(public).and_then(Value::as_bool).unwrap_or(default.public),
-    };
-    parsed.list_cache = hint("list_ttl_ms", "list_public", parsed.list_cache);
-    parsed.read_cache = hint("read_ttl_ms", "read_public", parsed.read_cache);
     parsed.page_size = map.get("page_size").and_then(Value::as_u64).map(|n| n as usize);
+    if let Some(Value::Object(hints)) = map.get("cache_hints") {
+        let mut lists: Option<CacheHint> = None;
+        for (method, hint) in hints {
+            let parsed_hint = CacheHint {
+                ttl_ms: hint.get("ttl_ms").and_then(Value::as_u64).unwrap_or(0),
+                public: hint.get("scope").and_then(Value::as_str) == Some("public"),
+            };
+            if method == "resources/read" {
+                parsed.read_cache = parsed_hint;
+                continue;
+            }
+            // Core keeps one hint for every list (and discover): they must agree.
+            if lists.is_some_and(|l| l.ttl_ms != parsed_hint.ttl_ms || l.public != parsed_hint.public) {
+                return Err(PyValueError::new_err("cache_hints: every list method must have the same hint"));
+            }
+            lists = Some(parsed_hint);
+        }
+        parsed.list_cache = lists.unwrap_or(parsed.list_cache);
+    }
     if let Some(seconds) = map.get("request_timeout").and_then(Value::as_f64) {
         parsed.peer.request_timeout = Duration::from_secs_f64(seconds);
     }

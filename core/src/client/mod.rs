@@ -53,6 +53,9 @@ pub struct ClientOptions {
     pub probe_timeout: Duration,
     /// How many `input_required` rounds one request may take.
     pub max_input_rounds: usize,
+    /// The log level asked for: in `_meta` of every 2026-07-28 request (the only way to get
+    /// log messages there), or with `logging/setLevel` after a legacy handshake.
+    pub log_level: Option<String>,
     pub peer: PeerConfig,
 }
 
@@ -65,6 +68,7 @@ impl Default for ClientOptions {
             legacy_version: "2025-11-25".into(),
             probe_timeout: Duration::from_secs(5),
             max_input_rounds: 16,
+            log_level: None,
             peer: PeerConfig::default(),
         }
     }
@@ -179,6 +183,9 @@ impl Client {
             meta.insert("io.modelcontextprotocol/protocolVersion".into(), json!(self.details.protocol_version));
             meta.insert("io.modelcontextprotocol/clientCapabilities".into(), self.options.capabilities.clone());
             meta.insert("io.modelcontextprotocol/clientInfo".into(), self.options.info.clone());
+            if let Some(level) = &self.options.log_level {
+                meta.insert("io.modelcontextprotocol/logLevel".into(), json!(level));
+            }
         }
     }
 

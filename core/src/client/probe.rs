@@ -95,6 +95,9 @@ async fn initialize(peer: &Peer, options: &ClientOptions) -> Result<ServerDetail
     }
     peer.set_batches_allowed(version == "2025-03-26");
     peer.notify("notifications/initialized", None::<&()>).await?;
+    if let Some(level) = &options.log_level {
+        peer.request("logging/setLevel", Some(&json!({"level": level})), RequestOptions::default()).await?;
+    }
     Ok(ServerDetails {
         protocol_version: version,
         modern: false,

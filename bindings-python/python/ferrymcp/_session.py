@@ -1,0 +1,163 @@
+"""`ctx.session`: the official SDK's `ServerSession` methods, over the native context.
+
+Tools written for the official SDK sample through `ctx.session.create_message(...)`, ask
+for roots with `ctx.session.list_roots()`, read `ctx.session.client_params` and send
+notifications through the session. Each call here is one call into the engine, which
+knows the era of the request: a legacy session gets a real server-to-client request, a
+2026-07-28 request an `input_required` round, invisibly to the tool.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ferrymcp.types import (
+    ClientCapabilities,
+    CreateMessageResult,
+    CreateMessageResultWithTools,
+    ElicitResult,
+    Implementation,
+    InitializeRequestParams,
+    ListRootsResult,
+    ModelPreferences,
+    SamplingMessage,
+    Tool,
+    ToolChoice,
+)
+
+if TYPE_CHECKING:
+    from ferrymcp._native import NativeContext
+    from ferrymcp.server.mcpserver import MCPServer
+
+
+def _wire(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_wire(item) for item in value]
+    dump = getattr(value, "model_dump", None)
+    return dump(by_alias=True, exclude_none=True, mode="json") if callable(dump) else value
+
+
+class ServerSession:
+    """The session of the request a handler serves (the official `ServerSession` API)."""
+
+    def __init__(self, native: NativeContext, server: MCPServer[Any] | None) -> None:
+        self._native = native
+        self._server = server
+
+    @property
+    def protocol_version(self) -> str:
+        return self._native.protocol_version
+
+    @property
+    def client_capabilities(self) -> ClientCapabilities | None:
+        capabilities = self._native.client_capabilities
+        return ClientCapabilities.model_validate(capabilities) if capabilities is not None else None
+
+    @property
+    def client_params(self) -> InitializeRequestParams | None:
+        """What the client said about itself (`None` when it gave no client info)."""
+        info = self._native.client_info
+        if info is None:
+            return None
+        return InitializeRequestParams(
+            protocol_version=self._native.protocol_version,
+            capabilities=self.client_capabilities or ClientCapabilities(),
+            client_info=Implementation.model_validate(info),
+        )
+
+    def check_client_capability(self, capability: ClientCapabilities) -> bool:
+        """Whether the client declared every capability set in `capability`."""
+        declared = self._native.client_capabilities or {}
+        wanted = capability.model_dump(by_alias=True, exclude_none=True)
+        return all(key in declared for key in wanted)
+
+    async def create_message(
+        self,
+        messages: list[SamplingMessage] | list[dict[str, Any]],
+        *,
+        max_tokens: int,
+        system_prompt: str | None = None,
+        include_context: str | None = None,
+        temperature: float | None = None,
+        stop_sequences: list[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        model_preferences: ModelPreferences | None = None,
+        tools: list[Tool] | None = None,
+        tool_choice: ToolChoice | None = None,
+        related_request_id: Any = None,
+    ) -> CreateMessageResult | CreateMessageResultWithTools:
+        """Asks the client's model for a completion (`sampling/createMessage`)."""
+        params: dict[str, Any] = {"messages": _wire(messages), "maxTokens": max_tokens}
+        optional = {
+            "systemPrompt": system_prompt,
+            "includeContext": include_context,
+            "temperature": temperature,
+            "stopSequences": stop_sequences,
+            "metadata": metadata,
+            "modelPreferences": _wire(model_preferences),
+            "tools": _wire(tools) if tools is not None else None,
+            "toolChoice": _wire(tool_choice),
+        }
+        params.update({key: value for key, value in optional.items() if value is not None})
+        result = await self._native.sample(params)
+        if tools is not None or tool_choice is not None:
+            return CreateMessageResultWithTools.model_validate(result)
+        return CreateMessageResult.model_validate(result)
+
+    async def list_roots(self) -> ListRootsResult:
+        """Asks the client for its roots (`roots/list`)."""
+        return ListRootsResult.model_validate(await self._native.list_roots())
+
+    async def elicit_form(
+        self, message: str, requested_schema: dict[str, Any], related_request_id: Any = None
+    ) -> ElicitResult:
+        """Asks the user to fill a form (`elicitation/create`, form mode)."""
+        params = {"mode": "form", "message": message, "requestedSchema": requested_schema}
+        return ElicitResult.model_validate(await self._native.elicit(params))
+
+    elicit = elicit_form
+
+    async def elicit_url(
+        self, message: str, url: str, elicitation_id: str, related_request_id: Any = None
+    ) -> ElicitResult:
+        """Asks the user to open a URL (`elicitation/create`, URL mode)."""
+        params = {"mode": "url", "message": message, "url": url, "elicitationId": elicitation_id}
+        return ElicitResult.model_validate(await self._native.elicit(params))
+
+    async def send_log_message(
+        self, level: str, data: Any, logger: str | None = None, related_request_id: Any = None
+    ) -> None:
+        """Sends `notifications/message` if the client's log level lets it through."""
+        await self._native.log(level, data, logger)
+
+    async def report_progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
+        """Reports progress on this request (nothing is sent without a progress token)."""
+        await self._native.report_progress(progress, total, message)
+
+    async def send_progress_notification(
+        self,
+        progress_token: str | int,
+        progress: float,
+        total: float | None = None,
+        message: str | None = None,
+        related_request_id: Any = None,
+    ) -> None:
+        """Reports progress on this request; the engine uses the request's own token."""
+        await self._native.report_progress(progress, total, message)
+
+    async def send_resource_updated(self, uri: str) -> None:
+        await self._server_required().notify_resource_updated(str(uri))
+
+    async def send_resource_list_changed(self) -> None:
+        await self._server_required().notify_resources_changed()
+
+    async def send_tool_list_changed(self) -> None:
+        await self._server_required().notify_tools_changed()
+
+    async def send_prompt_list_changed(self) -> None:
+        await self._server_required().notify_prompts_changed()
+
+    def _server_required(self) -> MCPServer[Any]:
+        if self._server is None:
+            raise ValueError("this session belongs to no MCPServer")
+        return self._server

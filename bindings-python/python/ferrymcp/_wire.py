@@ -1,0 +1,286 @@
+"""The base of ferrymcp's wire types: plain classes that read and write MCP JSON.
+
+`import ferrymcp` must stay fast and pydantic is not a dependency, yet code written
+against the official SDK's types (pydantic models) calls `model_validate`,
+`model_dump(by_alias=True, exclude_none=True)` and reads v2 snake_case attributes (v1
+code reads camelCase ones). `WireModel` gives exactly that surface and no more:
+
+- fields are the class annotations; a field without a class default is required;
+- the wire name of a field is its camelCase form (`meta` is `_meta`); both spellings are
+  accepted by the constructor and readable as attributes;
+- nested values are converted by their annotations (a dict under a `TextContent`
+  annotation becomes a `TextContent`; a union of models is resolved by its `Literal`
+  fields such as `type` or `mode`, then by required fields);
+- unknown wire keys are kept and written back, so a newer peer's fields survive a round
+  trip;
+- instances compare equal by value and print readably.
+
+Type hints are resolved on first use of a class, not at import.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import json
+import types
+import typing
+from collections.abc import Iterator
+from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin
+
+_MISSING: Any = object()
+_M = TypeVar("_M", bound="WireModel")
+
+
+def wire_name(field: str) -> str:
+    """The JSON key of a field: camelCase, and `_meta` for `meta`."""
+    if field == "meta":
+        return "_meta"
+    head, *rest = field.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+class WireModel:
+    """A record of the MCP wire format with a pydantic-like surface (see the module doc)."""
+
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _wire: ClassVar[dict[str, str]] = {}
+    _lookup: ClassVar[dict[str, str]] = {}
+    _defaults: ClassVar[dict[str, Any]] = {}
+    _hints: ClassVar[dict[str, Any] | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        defaults: dict[str, Any] = {}
+        for klass in reversed(cls.__mro__):
+            for name, hint in inspect.get_annotations(klass).items():
+                if name.startswith("_") or "ClassVar" in str(hint):
+                    continue
+                defaults[name] = klass.__dict__.get(name, defaults.get(name, _MISSING))
+        cls._fields = tuple(defaults)
+        cls._defaults = defaults
+        cls._wire = {name: wire_name(name) for name in defaults}
+        cls._lookup = {**{name: name for name in defaults}, **{w: n for n, w in cls._wire.items()}}
+        cls._hints = None
+
+    def __init__(self, **data: Any) -> None:
+        cls = type(self)
+        hints = cls._resolved_hints()
+        values: dict[str, Any] = {}
+        extra: dict[str, Any] = {}
+        for key, value in data.items():
+            name = cls._lookup.get(key)
+            if name is None:
+                extra[key] = value
+            else:
+                values[name] = coerce(value, hints[name])
+        given = frozenset(values)
+        for name in cls._fields:
+            if name not in values:
+                default = cls._defaults[name]
+                if default is _MISSING:
+                    raise ValueError(f"{cls.__name__}: the field {cls._wire[name]!r} is required")
+                values[name] = copy.copy(default) if isinstance(default, (list, dict)) else default
+        self.__dict__.update(values)
+        self.__dict__["_extra"] = extra
+        self.__dict__["_set"] = given
+
+    @classmethod
+    def _resolved_hints(cls) -> dict[str, Any]:
+        hints = cls.__dict__.get("_hints")
+        if hints is None:
+            resolved = typing.get_type_hints(cls)
+            hints = {name: resolved[name] for name in cls._fields}
+            cls._hints = hints
+        return hints
+
+    # -- the pydantic-like surface ---------------------------------------------------
+
+    @classmethod
+    def model_validate(cls: type[_M], obj: Any, **_options: Any) -> _M:
+        """Builds an instance from a wire dict (either spelling of each key), an
+        instance, or another library's model with a `model_dump` (such as the official
+        SDK's types)."""
+        if isinstance(obj, cls):
+            return obj
+        if isinstance(obj, dict):
+            return cls(**obj)
+        dump = getattr(obj, "model_dump", None)
+        if callable(dump):
+            return cls(**dump(by_alias=True, exclude_none=True))
+        raise TypeError(f"{cls.__name__}.model_validate needs a dict, not {type(obj).__name__}")
+
+    @classmethod
+    def model_validate_json(cls: type[_M], data: str | bytes, **_options: Any) -> _M:
+        """Builds an instance from JSON text."""
+        return cls.model_validate(json.loads(data))
+
+    def model_dump(
+        self,
+        *,
+        mode: str = "python",
+        by_alias: bool = False,
+        exclude_none: bool = False,
+        exclude_defaults: bool = False,
+        exclude_unset: bool = False,
+        exclude: set[str] | None = None,
+        **_options: Any,
+    ) -> dict[str, Any]:
+        """A dict of the fields (wire names with `by_alias=True`); unknown wire keys
+        that came in are included under their own names."""
+        flags = (by_alias, exclude_none, exclude_defaults, exclude_unset)
+        out: dict[str, Any] = {}
+        cls = type(self)
+        state = self.__dict__
+        for name in cls._fields:
+            value = state[name]
+            if (
+                (exclude and name in exclude)
+                or (value is None and exclude_none)
+                or (exclude_defaults and value == cls._defaults[name])
+                or (exclude_unset and name not in state["_set"])
+            ):
+                continue
+            out[cls._wire[name] if by_alias else name] = _dump(value, *flags)
+        for key, value in state["_extra"].items():
+            if not (value is None and exclude_none):
+                out[key] = _dump(value, *flags)
+        return out
+
+    @property
+    def model_fields_set(self) -> set[str]:
+        """The fields given when the instance was made (not defaulted)."""
+        return set(self.__dict__["_set"])
+
+    def model_dump_json(self, *, indent: int | None = None, **options: Any) -> str:
+        """The fields as JSON text (compact unless `indent` is given)."""
+        separators = None if indent is not None else (",", ":")
+        return json.dumps(
+            self.model_dump(mode="json", **options), indent=indent, separators=separators, ensure_ascii=False
+        )
+
+    def model_copy(self: _M, *, update: dict[str, Any] | None = None, deep: bool = False) -> _M:
+        """A copy, with `update` applied (field names or wire names)."""
+        clone = copy.deepcopy(self) if deep else copy.copy(self)
+        state = dict(clone.__dict__)
+        state["_extra"] = dict(state["_extra"])
+        object.__setattr__(clone, "__dict__", state)
+        for key, value in (update or {}).items():
+            setattr(clone, key, value)
+        return clone
+
+    # -- plain-object behaviour -----------------------------------------------------
+
+    def __getattr__(self, name: str) -> Any:
+        fields = type(self)._lookup
+        field = fields.get(name)
+        state = self.__dict__
+        if field is not None and field != name and field in state:
+            return state[field]
+        extra = state.get("_extra")
+        if extra and name in extra:
+            return extra[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        field = type(self)._lookup.get(name)
+        if field is None and not name.startswith("_"):
+            self.__dict__["_extra"][name] = value
+        else:
+            self.__dict__[field or name] = value
+            if field is not None:
+                self.__dict__["_set"] = self.__dict__["_set"] | {field}
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        mine, theirs = self.__dict__, other.__dict__
+        return mine["_extra"] == theirs["_extra"] and all(mine[name] == theirs[name] for name in type(self)._fields)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __iter__(self) -> Iterator[tuple[str, Any]]:
+        for name in type(self)._fields:
+            yield name, self.__dict__[name]
+
+    def __repr__(self) -> str:
+        parts = [f"{name}={value!r}" for name, value in self if value is not None]
+        parts += [f"{key}={value!r}" for key, value in self.__dict__["_extra"].items()]
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+
+def _dump(value: Any, by_alias: bool, exclude_none: bool, exclude_defaults: bool, exclude_unset: bool) -> Any:
+    if isinstance(value, WireModel):
+        return value.model_dump(
+            by_alias=by_alias, exclude_none=exclude_none, exclude_defaults=exclude_defaults, exclude_unset=exclude_unset
+        )
+    if isinstance(value, list):
+        return [_dump(item, by_alias, exclude_none, exclude_defaults, exclude_unset) for item in value]
+    if isinstance(value, dict):
+        return {
+            key: _dump(item, by_alias, exclude_none, exclude_defaults, exclude_unset) for key, item in value.items()
+        }
+    return value
+
+
+def coerce(value: Any, hint: Any) -> Any:
+    """Converts a wire value to what `hint` declares: dicts become models, recursively
+    through lists, dicts and unions. Anything else is left as it is."""
+    if value is None:
+        return None
+    origin = get_origin(hint)
+    if origin is None:
+        if isinstance(hint, type) and issubclass(hint, WireModel):
+            return _as_model(hint, value)
+        return value
+    if origin is Union or origin is types.UnionType:
+        return _coerce_union(value, [arm for arm in get_args(hint) if arm is not type(None)])
+    if origin is list and isinstance(value, (list, tuple)):
+        (item,) = get_args(hint) or (Any,)
+        return [coerce(element, item) for element in value]
+    if origin is dict and isinstance(value, dict):
+        args = get_args(hint)
+        item = args[1] if len(args) == 2 else Any
+        return {key: coerce(element, item) for key, element in value.items()}
+    return value
+
+
+def _as_model(model: type[WireModel], value: Any) -> Any:
+    if isinstance(value, model):
+        return value
+    if isinstance(value, dict) or callable(getattr(value, "model_dump", None)):
+        return model.model_validate(value)
+    return value
+
+
+def _coerce_union(value: Any, arms: list[Any]) -> Any:
+    if len(arms) == 1:
+        return coerce(value, arms[0])
+    if isinstance(value, WireModel):
+        return value
+    if isinstance(value, (list, tuple)):
+        for arm in arms:
+            if get_origin(arm) is list:
+                return coerce(value, arm)
+        return value
+    if isinstance(value, dict) or callable(getattr(value, "model_dump", None)):
+        data = value if isinstance(value, dict) else value.model_dump(by_alias=True, exclude_none=True)
+        for arm in arms:
+            if isinstance(arm, type) and issubclass(arm, WireModel) and _fits(arm, data):
+                return arm.model_validate(data)
+    return value
+
+
+def _fits(model: type[WireModel], data: dict[str, Any]) -> bool:
+    """Whether `data` can be a `model`: its Literal fields (`type`, `mode`, ...) agree
+    and its required fields are present."""
+    hints = model._resolved_hints()
+    for name in model._fields:
+        present = name in data or model._wire[name] in data
+        if get_origin(hints[name]) is Literal:
+            given = data.get(model._wire[name], data.get(name, model._defaults[name]))
+            if given not in get_args(hints[name]):
+                return False
+        elif not present and model._defaults[name] is _MISSING:
+            return False
+    return True

@@ -1,0 +1,370 @@
+"""`Client`: the official SDK's high-level client API on ferrymcp's engine.
+
+    async with Client(target) as client:
+        tools = await client.list_tools()
+        result = await client.call_tool("add", {"a": 1, "b": 2})
+
+The target is an `MCPServer` (connected in memory), a command (a string split like a
+shell would, or a list) or a `StdioServerParameters`-like object (anything with
+`command` and `args`), started as a child process speaking stdio. The engine probes the
+era (2026-07-28 or legacy) and does the protocol; this module turns results into the
+types of `ferrymcp.types` and adapts the callbacks, which keep the official names and
+signatures: `sampling_callback(context, params)`, `elicitation_callback(context,
+params)`, `list_roots_callback(context)`, `logging_callback(params)`,
+`message_handler(notification)`, and per-call `progress_callback(progress, total,
+message)`. Per-call timeouts are `read_timeout_seconds`, as in the official API.
+"""
+
+from __future__ import annotations
+
+import inspect
+import shlex
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ferrymcp._wire import WireModel, coerce
+from ferrymcp.exceptions import McpError
+from ferrymcp.types import (
+    SERVER_NOTIFICATIONS,
+    CallToolResult,
+    CompleteResult,
+    CreateMessageRequestParams,
+    ElicitRequestParams,
+    EmptyResult,
+    GetPromptResult,
+    Implementation,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListToolsResult,
+    LoggingMessageNotificationParams,
+    Notification,
+    PromptReference,
+    ReadResourceResult,
+    ResourceTemplateReference,
+    ServerCapabilities,
+)
+
+if TYPE_CHECKING:
+    import asyncio
+    from datetime import timedelta
+
+    from ferrymcp._native import NativeClient
+    from ferrymcp.server.mcpserver import MCPServer
+
+_T = TypeVar("_T", bound=WireModel)
+_URL_PREFIXES = ("http://", "https://")
+_HTTP_ISSUE = "connecting to a URL (Streamable HTTP) comes with ferrymcp issue 6; use an MCPServer or a command"
+ProgressCallback = Callable[[float, "float | None", "str | None"], Awaitable[None]]
+
+
+@dataclass
+class StdioServerParameters:
+    """A server to start as a child process and talk to over its stdin and stdout."""
+
+    command: str
+    args: list[str] = field(default_factory=list)
+    env: dict[str, str] | None = None
+    cwd: str | Path | None = None
+
+
+@dataclass
+class ClientRequestContext:
+    """What a sampling, elicitation or roots callback gets with the request."""
+
+    session: Client
+    request_id: Any = None
+    meta: dict[str, Any] | None = None
+
+
+class Client:
+    """A connection to one MCP server (see the module doc)."""
+
+    def __init__(
+        self,
+        server: MCPServer[Any] | str | Sequence[str] | Any,
+        *,
+        read_timeout_seconds: float | timedelta | None = None,
+        sampling_callback: Callable[..., Awaitable[Any]] | None = None,
+        sampling_capabilities: Any = None,
+        elicitation_callback: Callable[..., Awaitable[Any]] | None = None,
+        list_roots_callback: Callable[..., Awaitable[Any]] | None = None,
+        logging_callback: Callable[[LoggingMessageNotificationParams], Awaitable[None]] | None = None,
+        message_handler: Callable[[Any], Awaitable[None]] | None = None,
+        log_level: str | None = None,
+        client_info: Implementation | None = None,
+        mode: str = "auto",
+        raise_exceptions: bool = False,
+    ) -> None:
+        self.server = server
+        self.read_timeout_seconds = read_timeout_seconds
+        self.sampling_callback = sampling_callback
+        self.sampling_capabilities = sampling_capabilities
+        self.elicitation_callback = elicitation_callback
+        self.list_roots_callback = list_roots_callback
+        self.logging_callback = logging_callback
+        self.message_handler = message_handler
+        self.log_level = log_level
+        self.client_info = client_info
+        self.mode = mode
+        self._native: NativeClient | None = None
+        self._details: dict[str, Any] = {}
+        self._serving: AbstractAsyncContextManager[Any] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- connecting -----------------------------------------------------------------
+
+    async def __aenter__(self) -> Client:
+        if self._native is not None:
+            raise RuntimeError("Client is already entered; cannot reenter")
+        import asyncio
+
+        from ferrymcp._native import NativeClient
+        from ferrymcp.server.mcpserver import MCPServer
+
+        self._loop = asyncio.get_running_loop()
+        options, callbacks = self._options(), self._callbacks()
+        target = self.server
+        if isinstance(target, MCPServer):
+            self._serving = target._serving()
+            native_server = await self._serving.__aenter__()
+            try:
+                connected = NativeClient.connect_server(native_server, options, callbacks)
+                self._native = await connected if inspect.isawaitable(connected) else connected
+            except BaseException as exc:
+                await self._serving.__aexit__(type(exc), exc, exc.__traceback__)
+                raise
+        else:
+            command, args, env, cwd = _command(target)
+            self._native = await NativeClient.spawn(command, args, env, cwd, options, callbacks)
+        self._details = self._native.server_details()
+        return self
+
+    async def __aexit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        native, self._native = self._native, None
+        try:
+            if native is not None:
+                await native.close()
+        finally:
+            if self._serving is not None:
+                serving, self._serving = self._serving, None
+                await serving.__aexit__(exc_type, exc, tb)
+
+    def _options(self) -> dict[str, Any]:
+        options: dict[str, Any] = {"era": self.mode}
+        if self.client_info is not None:
+            options["info"] = _dump(self.client_info)
+        if self.log_level is not None:
+            options["log_level"] = self.log_level
+        if self.sampling_callback is not None and self.sampling_capabilities is not None:
+            options["capabilities"] = {"sampling": _dump(self.sampling_capabilities)}
+        return options
+
+    def _callbacks(self) -> dict[str, Any]:
+        callbacks: dict[str, Any] = {"notification": self._on_notification}
+        if self.sampling_callback is not None:
+            callbacks["sampling"] = self._answer(self.sampling_callback, CreateMessageRequestParams)
+        if self.elicitation_callback is not None:
+            callbacks["elicitation"] = self._answer(self.elicitation_callback, ElicitRequestParams)
+        if self.list_roots_callback is not None:
+            callbacks["roots"] = self._answer(self.list_roots_callback, None)
+        return callbacks
+
+    def _answer(
+        self, callback: Callable[..., Any], params_type: Any
+    ) -> Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]:
+        """A native callback (params dict in, result dict out) for an official-style
+        callback (`context, params` in, a result model or `ErrorData` out)."""
+
+        async def answer(params: dict[str, Any]) -> dict[str, Any]:
+            context = ClientRequestContext(session=self, meta=(params or {}).get("_meta"))
+            if params_type is None:
+                reply = callback(context)
+            else:
+                reply = callback(context, coerce(params, params_type))
+            if inspect.isawaitable(reply):
+                reply = await reply
+            if type(reply).__name__ == "ErrorData":
+                raise McpError(reply.code, reply.message, reply.data)
+            result: dict[str, Any] = _dump(reply)
+            return result
+
+        return answer
+
+    def _on_notification(self, method: str, params: dict[str, Any] | None) -> None:
+        """Called by the engine, on any thread, for each server notification."""
+        if self.logging_callback is not None and method == "notifications/message":
+            self._schedule(self.logging_callback, LoggingMessageNotificationParams.model_validate(params or {}))
+        if self.message_handler is not None:
+            cls = SERVER_NOTIFICATIONS.get(method)
+            typed = cls(params=params) if cls is not None else Notification(method=method, params=params)
+            self._schedule(self.message_handler, typed)
+
+    def _schedule(self, callback: Callable[..., Any], *args: Any) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+
+        def start() -> None:
+            import asyncio
+
+            reply = callback(*args)
+            if inspect.isawaitable(reply):
+                task = asyncio.ensure_future(reply)
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+        loop.call_soon_threadsafe(start)
+
+    # -- what the server said about itself ----------------------------------------
+
+    @property
+    def _client(self) -> NativeClient:
+        if self._native is None:
+            raise RuntimeError("Client must be used within an async context manager")
+        return self._native
+
+    def _detail(self, key: str) -> Any:
+        self._client  # noqa: B018 - raises outside the context manager
+        return self._details.get(key)
+
+    @property
+    def protocol_version(self) -> str:
+        """The protocol revision in use (`2026-07-28` for a modern server)."""
+        return str(self._detail("protocol_version"))
+
+    @property
+    def server_info(self) -> Implementation | None:
+        info = self._detail("info")
+        return Implementation.model_validate(info) if info else None
+
+    @property
+    def server_capabilities(self) -> ServerCapabilities:
+        return ServerCapabilities.model_validate(self._detail("capabilities") or {})
+
+    @property
+    def instructions(self) -> str | None:
+        instructions: str | None = self._detail("instructions")
+        return instructions
+
+    # -- requests -------------------------------------------------------------------
+
+    async def _request(
+        self,
+        method: str,
+        params: dict[str, Any],
+        timeout: Any = None,
+        progress_callback: ProgressCallback | None = None,
+    ) -> dict[str, Any]:
+        progress = None
+        if progress_callback is not None:
+
+            def progress(value: float, total: float | None, message: str | None) -> None:
+                self._schedule(progress_callback, value, total, message)
+
+        wait: Any = timeout if timeout is not None else self.read_timeout_seconds
+        if hasattr(wait, "total_seconds"):  # v1 spelled timeouts as timedelta
+            wait = wait.total_seconds()
+        return await self._client.request(method, params, wait, progress)
+
+    async def _typed(self, result_type: type[_T], method: str, params: dict[str, Any], **options: Any) -> _T:
+        return result_type.model_validate(await self._request(method, params, **options))
+
+    async def list_tools(self, *, cursor: str | None = None, meta: dict[str, Any] | None = None) -> ListToolsResult:
+        return await self._typed(ListToolsResult, "tools/list", _params(cursor=cursor, _meta=meta))
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        read_timeout_seconds: float | timedelta | None = None,
+        progress_callback: ProgressCallback | None = None,
+        *,
+        meta: dict[str, Any] | None = None,
+    ) -> CallToolResult:
+        """Calls a tool. A tool that fails gives a result with `is_error` set; a
+        protocol error (unknown tool, bad arguments) raises `McpError`."""
+        params = _params(name=name, arguments=arguments or {}, _meta=meta)
+        return await self._typed(
+            CallToolResult, "tools/call", params, timeout=read_timeout_seconds, progress_callback=progress_callback
+        )
+
+    async def list_resources(
+        self, *, cursor: str | None = None, meta: dict[str, Any] | None = None
+    ) -> ListResourcesResult:
+        return await self._typed(ListResourcesResult, "resources/list", _params(cursor=cursor, _meta=meta))
+
+    async def list_resource_templates(
+        self, *, cursor: str | None = None, meta: dict[str, Any] | None = None
+    ) -> ListResourceTemplatesResult:
+        return await self._typed(
+            ListResourceTemplatesResult, "resources/templates/list", _params(cursor=cursor, _meta=meta)
+        )
+
+    async def read_resource(self, uri: Any, *, meta: dict[str, Any] | None = None) -> ReadResourceResult:
+        return await self._typed(ReadResourceResult, "resources/read", _params(uri=str(uri), _meta=meta))
+
+    async def subscribe_resource(self, uri: Any, *, meta: dict[str, Any] | None = None) -> EmptyResult:
+        """Asks a legacy server for `notifications/resources/updated` about `uri`."""
+        return await self._typed(EmptyResult, "resources/subscribe", _params(uri=str(uri), _meta=meta))
+
+    async def unsubscribe_resource(self, uri: Any, *, meta: dict[str, Any] | None = None) -> EmptyResult:
+        return await self._typed(EmptyResult, "resources/unsubscribe", _params(uri=str(uri), _meta=meta))
+
+    async def list_prompts(self, *, cursor: str | None = None, meta: dict[str, Any] | None = None) -> ListPromptsResult:
+        return await self._typed(ListPromptsResult, "prompts/list", _params(cursor=cursor, _meta=meta))
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, str] | None = None, *, meta: dict[str, Any] | None = None
+    ) -> GetPromptResult:
+        return await self._typed(GetPromptResult, "prompts/get", _params(name=name, arguments=arguments, _meta=meta))
+
+    async def complete(
+        self,
+        ref: ResourceTemplateReference | PromptReference | dict[str, Any],
+        argument: dict[str, str],
+        context_arguments: dict[str, str] | None = None,
+    ) -> CompleteResult:
+        """Suggestions for a prompt argument or a template variable."""
+        context = {"arguments": context_arguments} if context_arguments is not None else None
+        params = _params(ref=_dump(ref), argument=argument, context=context)
+        return await self._typed(CompleteResult, "completion/complete", params)
+
+    async def set_logging_level(self, level: str, *, meta: dict[str, Any] | None = None) -> EmptyResult:
+        """Sets the level of the log messages a legacy server sends."""
+        return await self._typed(EmptyResult, "logging/setLevel", _params(level=level, _meta=meta))
+
+    async def send_ping(self, *, meta: dict[str, Any] | None = None) -> EmptyResult:
+        return await self._typed(EmptyResult, "ping", _params(_meta=meta))
+
+
+def _params(**values: Any) -> dict[str, Any]:
+    return {key: value for key, value in values.items() if value is not None}
+
+
+def _dump(value: Any) -> Any:
+    dump = getattr(value, "model_dump", None)
+    return dump(by_alias=True, exclude_none=True, mode="json") if callable(dump) else value
+
+
+def _command(target: Any) -> tuple[str, list[str], dict[str, str] | None, str | None]:
+    """The command, arguments, environment and directory of a stdio target."""
+    if isinstance(target, str):
+        if target.startswith(_URL_PREFIXES):
+            raise NotImplementedError(_HTTP_ISSUE)
+        parts = shlex.split(target)
+    elif isinstance(target, (list, tuple)):
+        parts = [str(part) for part in target]
+    elif hasattr(target, "command"):
+        env = getattr(target, "env", None)
+        cwd = getattr(target, "cwd", None)
+        return str(target.command), [str(a) for a in getattr(target, "args", []) or []], env, str(cwd) if cwd else None
+    else:
+        raise TypeError(f"Client cannot connect to {target!r}: pass an MCPServer, a command, or StdioServerParameters")
+    if not parts:
+        raise ValueError("Client needs a command to run")
+    return parts[0], parts[1:], None, None

@@ -1,0 +1,102 @@
+"""What a server offers, kept in Python until the engine starts and mirrored into it after.
+
+`MCPServer` registers tools, resources, templates and prompts here as they are declared,
+so mistakes fail at declaration and `list_tools()` works without the native module.
+When the server runs, every registration is handed to the `NativeServer` in order;
+registrations and removals made while it runs go straight to it as well.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ferrymcp._native import NativeServer
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One thing a server offers, in the shape the native server takes."""
+
+    kind: str
+    """"tool", "resource", "template" or "prompt"."""
+    key: str
+    """Its name, URI or URI template."""
+    definition: dict[str, Any]
+    handler: Callable[..., Any]
+    is_async: bool
+    fn: Callable[..., Any]
+
+
+_ADD = {"tool": "add_tool", "resource": "add_resource", "template": "add_resource_template", "prompt": "add_prompt"}
+_LABEL = {"tool": "tool", "resource": "resource", "template": "resource template", "prompt": "prompt"}
+
+
+class Registry:
+    def __init__(self) -> None:
+        self._entries: dict[tuple[str, str], Registration] = {}
+        self._completion: tuple[Callable[..., Any], bool] | None = None
+        self._native: NativeServer | None = None
+        self._lock = threading.Lock()
+
+    def add(self, entry: Registration) -> None:
+        """Registers `entry`; a second one under the same key is an error."""
+        slot = ("resource" if entry.kind == "template" else entry.kind, entry.key)
+        with self._lock:
+            if slot in self._entries:
+                existing = self._entries[slot].fn
+                raise ValueError(
+                    f"{_LABEL[entry.kind]} {entry.key!r} is already registered (by {_describe(existing)}); "
+                    f"{_describe(entry.fn)} cannot register it again"
+                )
+            if self._native is not None:
+                getattr(self._native, _ADD[entry.kind])(entry.definition, entry.handler, entry.is_async)
+            self._entries[slot] = entry
+
+    def remove(self, kind: str, key: str) -> bool:
+        slot = ("resource" if kind == "template" else kind, key)
+        with self._lock:
+            entry = self._entries.pop(slot, None)
+            if entry is not None and self._native is not None:
+                if kind == "tool":
+                    self._native.remove_tool(key)
+                elif kind == "prompt":
+                    self._native.remove_prompt(key)
+                else:
+                    self._native.remove_resource(key)
+            return entry is not None
+
+    def set_completion(self, handler: Callable[..., Any], is_async: bool) -> None:
+        with self._lock:
+            self._completion = (handler, is_async)
+            if self._native is not None:
+                self._native.set_completion_handler(handler, is_async)
+
+    def of_kind(self, *kinds: str) -> list[Registration]:
+        with self._lock:
+            return [entry for entry in self._entries.values() if entry.kind in kinds]
+
+    def get(self, kind: str, key: str) -> Registration | None:
+        return self._entries.get(("resource" if kind == "template" else kind, key))
+
+    @property
+    def native(self) -> NativeServer | None:
+        return self._native
+
+    def attach(self, native: NativeServer) -> None:
+        """Hands every registration to `native`, which serves them from now on."""
+        with self._lock:
+            for entry in self._entries.values():
+                getattr(native, _ADD[entry.kind])(entry.definition, entry.handler, entry.is_async)
+            if self._completion is not None:
+                native.set_completion_handler(*self._completion)
+            self._native = native
+
+
+def _describe(fn: Callable[..., Any]) -> str:
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
+    module = getattr(fn, "__module__", None)
+    return f"function {module}.{name}" if module else f"function {name}"

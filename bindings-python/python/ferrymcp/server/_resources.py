@@ -1,0 +1,108 @@
+"""A resource, or a resource template, from a function.
+
+The URI decides: with `{variables}` it is a template, whose variables must be exactly
+the function's parameters (the `Context` aside), and whose query variables (`{?q}`)
+need defaults because a client may leave them out; without, it is a static resource,
+whose function takes no parameters. Both mistakes fail at registration, naming the
+function. The handler has the native shape `(uri, variables, native_ctx) ->
+ReadResourceResult dict`; template variables arrive as strings and are converted to the
+parameter types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ferrymcp._args import Binder
+from ferrymcp._convert import resource_result
+from ferrymcp._signature import EMPTY, function_name, is_async_callable, read_signature
+from ferrymcp.context import find_context_parameter
+from ferrymcp.exceptions import McpError
+from ferrymcp.server import _uri_template
+from ferrymcp.server._registry import Registration
+from ferrymcp.server._resource_security import DEFAULT_RESOURCE_SECURITY, ResourceSecurity
+from ferrymcp.server._tools import ContextFactory, wire
+from ferrymcp.types import INVALID_PARAMS, RESOURCE_NOT_FOUND
+
+
+def build_resource(
+    fn: Callable[..., Any],
+    uri: str,
+    contexts: ContextFactory,
+    *,
+    name: str | None = None,
+    title: str | None = None,
+    description: str | None = None,
+    mime_type: str | None = None,
+    icons: list[Any] | None = None,
+    annotations: Any = None,
+    meta: dict[str, Any] | None = None,
+    security: ResourceSecurity = DEFAULT_RESOURCE_SECURITY,
+) -> Registration:
+    """The registration of `fn` as the resource (or template) `uri`; a template's
+    variables are checked against `security` before `fn` sees them."""
+    resource_name = name or function_name(fn)
+    if resource_name == "<lambda>":
+        raise ValueError("You must provide a name for lambda functions")
+    template = _uri_template.parse(uri)
+    context_param = find_context_parameter(fn)
+    signature = read_signature(fn, skip=[context_param] if context_param else [])
+    params = {param.name for param in signature.parameters}
+    where = f"resource {uri!r} (function {signature.name!r})"
+    if template.is_template:
+        if set(template.variables) != params:
+            raise ValueError(
+                f"{where}: the URI template variables {sorted(template.variables)} do not match "
+                f"the function parameters {sorted(params)}"
+            )
+        optional = [p.name for p in signature.parameters if p.name in template.query_variables and p.default is EMPTY]
+        if optional:
+            raise ValueError(
+                f"{where}: query parameter(s) {optional} have no default value; a client may omit a "
+                "{?...}/{&...} variable, so the parameter must declare a default"
+            )
+    elif params:
+        raise ValueError(
+            f"{where} has no URI template variables, but the function declares parameters {sorted(params)}; "
+            "add matching {...} variables to the URI or remove the parameters"
+        )
+    elif context_param is not None:
+        raise ValueError(f"{where} has no URI template variables, so it cannot take a Context parameter")
+
+    mime = mime_type or "text/plain"
+    definition: dict[str, Any] = {"uriTemplate" if template.is_template else "uri": uri, "name": resource_name}
+    if title is not None:
+        definition["title"] = title
+    definition["description"] = description or fn.__doc__ or ""
+    definition["mimeType"] = mime
+    if icons:
+        definition["icons"] = wire(icons)
+    if annotations is not None:
+        definition["annotations"] = wire(annotations)
+    if meta is not None:
+        definition["_meta"] = meta
+
+    binder = Binder(signature, context_param=context_param, strings=True, parse_json_strings=False)
+    wants_context = context_param is not None
+
+    def bind(uri: str, variables: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
+        if variables and security.failing_param(variables) is not None:
+            legacy = native_ctx is not None and not native_ctx.is_modern
+            raise McpError(RESOURCE_NOT_FOUND if legacy else INVALID_PARAMS, f"Unknown resource: {uri}", {"uri": uri})
+        return binder(variables, contexts(native_ctx) if wants_context else None)
+
+    if is_async_callable(fn):
+
+        async def read_async(uri: str, variables: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
+            return resource_result(await fn(**bind(uri, variables, native_ctx)), uri, mime)
+
+        handler: Callable[..., Any] = read_async
+    else:
+
+        def read(uri: str, variables: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
+            return resource_result(fn(**bind(uri, variables, native_ctx)), uri, mime)
+
+        handler = read
+    kind = "template" if template.is_template else "resource"
+    return Registration(kind, uri, definition, handler, is_async_callable(fn), fn)

@@ -1,0 +1,1 @@
+"""The v1 path of the media helpers (`mcp.server.fastmcp.utilities`)."""

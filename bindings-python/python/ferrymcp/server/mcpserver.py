@@ -1,0 +1,483 @@
+"""`MCPServer` (and `FastMCP`, the same class): the official SDK's decorator API on
+ferrymcp's engine.
+
+A server written for the official SDK runs unchanged with its imports pointed here:
+`@mcp.tool()`, `@mcp.resource(uri)`, `@mcp.prompt()`, `@mcp.completion()`, `add_tool`,
+`remove_tool`, `mcp.run()`. Declarations are checked as they are made (a parameter type
+with no JSON Schema, a name used twice, template variables that are not the parameters
+all raise `ValueError` naming the function) and kept in a registry; the native server is
+built when the server first runs and everything is handed to it, and later declarations
+go to it directly. Protocol behaviour (eras, sessions, validation, errors) is the
+engine's; this module only adapts functions and values.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+
+from ferrymcp._media import Audio, Image
+from ferrymcp.context import Context
+from ferrymcp.elicitation import AcceptedElicitation, CancelledElicitation, DeclinedElicitation, ElicitationResult
+from ferrymcp.exceptions import McpError
+from ferrymcp.server._completion import completion_handler
+from ferrymcp.server._prompts import build_prompt
+from ferrymcp.server._registry import Registration, Registry
+from ferrymcp.server._resource_security import DEFAULT_RESOURCE_SECURITY, ResourceSecurity
+from ferrymcp.server._resources import build_resource
+from ferrymcp.server._tools import build_tool, wire
+from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
+from ferrymcp.types import (
+    CallToolResult,
+    GetPromptResult,
+    Icon,
+    Prompt,
+    Resource,
+    ResourceTemplate,
+    TextContent,
+    Tool,
+    ToolAnnotations,
+)
+
+if TYPE_CHECKING:
+    from ferrymcp._native import NativeServer
+
+LifespanResultT = TypeVar("LifespanResultT")
+_CallableT = TypeVar("_CallableT", bound=Callable[..., Any])
+_HTTP_ISSUE = "HTTP transports (streamable-http, sse) come with ferrymcp issue 6; only stdio is available yet"
+_CACHEABLE = (
+    "server/discover",
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+)
+
+
+@dataclass(frozen=True)
+class CacheHint:
+    """Freshness hint for one cacheable method's 2026-07-28 results (as the official
+    `mcp.server.CacheHint`): `ttl_ms` milliseconds, `scope` "public" or "private"."""
+
+    ttl_ms: int = 0
+    scope: Literal["public", "private"] = "private"
+
+    def __post_init__(self) -> None:
+        if self.ttl_ms < 0:
+            raise ValueError(f"ttl_ms must be >= 0, got {self.ttl_ms}")
+        if self.scope not in ("public", "private"):
+            raise ValueError(f"scope must be 'public' or 'private', got {self.scope!r}")
+
+
+@asynccontextmanager
+async def _default_lifespan(server: Any) -> AsyncIterator[dict[str, Any]]:
+    yield {}
+
+
+class MCPServer(Generic[LifespanResultT]):
+    """An MCP server built from decorated functions (see the module doc)."""
+
+    def __init__(
+        self,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        instructions: str | None = None,
+        website_url: str | None = None,
+        icons: list[Icon] | None = None,
+        version: str = "",
+        *,
+        lifespan: Callable[[MCPServer[LifespanResultT]], AbstractAsyncContextManager[LifespanResultT]] | None = None,
+        resource_security: ResourceSecurity = DEFAULT_RESOURCE_SECURITY,
+        cache_hints: Mapping[str, CacheHint] | None = None,
+        page_size: int | None = None,
+        dependencies: list[str] | None = None,
+        debug: bool = False,
+        log_level: str = "INFO",
+        **settings: Any,
+    ) -> None:
+        self._name = name or "mcp-server"
+        self._title = title
+        self._description = description
+        self._instructions = instructions
+        self._website_url = website_url
+        self._icons = icons
+        self._version = version
+        self._lifespan = lifespan or _default_lifespan
+        self._lifespan_context: Any = None
+        self._resource_security = resource_security
+        self._options = _native_options(cache_hints, page_size)
+        self._registry = Registry()
+        self._custom_routes: list[tuple[str, list[str], Callable[..., Any]]] = []
+        self.dependencies = list(dependencies or [])
+        self.settings = SimpleNamespace(debug=debug, log_level=log_level, **settings)
+
+    # -- identity -------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def title(self) -> str | None:
+        return self._title
+
+    @property
+    def description(self) -> str | None:
+        return self._description
+
+    @property
+    def instructions(self) -> str | None:
+        return self._instructions
+
+    @property
+    def website_url(self) -> str | None:
+        return self._website_url
+
+    @property
+    def icons(self) -> list[Icon] | None:
+        return self._icons
+
+    @property
+    def version(self) -> str:
+        return self._version
+
+    def _server_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"name": self._name, "version": self._version}
+        optional = {"title": self._title, "description": self._description, "websiteUrl": self._website_url}
+        info.update({key: value for key, value in optional.items() if value is not None})
+        if self._icons:
+            info["icons"] = wire(self._icons)
+        return info
+
+    # -- tools ----------------------------------------------------------------------
+
+    def add_tool(
+        self,
+        fn: Callable[..., Any],
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: ToolAnnotations | dict[str, Any] | None = None,
+        icons: list[Icon] | None = None,
+        meta: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+        *,
+        input_schema: dict[str, Any] | None = None,
+    ) -> None:
+        """Registers `fn` as a tool. Its name, description and input schema come from
+        the function unless given; `input_schema` (a ferrymcp extension) replaces the
+        derived schema, and a `**kwargs` function then receives the arguments as they
+        are."""
+        self._registry.add(
+            build_tool(
+                fn,
+                self._context,
+                name=name,
+                title=title,
+                description=description,
+                annotations=annotations,
+                icons=icons,
+                meta=meta,
+                structured_output=structured_output,
+                input_schema=input_schema,
+            )
+        )
+
+    def tool(
+        self,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: ToolAnnotations | dict[str, Any] | None = None,
+        icons: list[Icon] | None = None,
+        meta: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+        *,
+        input_schema: dict[str, Any] | None = None,
+    ) -> Callable[[_CallableT], _CallableT]:
+        """Decorator registering a tool (see `add_tool`)."""
+        if callable(name):
+            raise TypeError(
+                "The @tool decorator was used incorrectly. Did you forget to call it? Use @tool() instead of @tool"
+            )
+
+        def decorator(fn: _CallableT) -> _CallableT:
+            self.add_tool(
+                fn, name, title, description, annotations, icons, meta, structured_output, input_schema=input_schema
+            )
+            return fn
+
+        return decorator
+
+    def remove_tool(self, name: str) -> None:
+        """Removes a tool; raises `ValueError` if there is none of that name."""
+        if not self._registry.remove("tool", name):
+            raise ValueError(f"Unknown tool: {name}")
+
+    # -- resources ------------------------------------------------------------------
+
+    def resource(
+        self,
+        uri: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+        icons: list[Icon] | None = None,
+        annotations: Any = None,
+        meta: dict[str, Any] | None = None,
+        security: ResourceSecurity | None = None,
+    ) -> Callable[[_CallableT], _CallableT]:
+        """Decorator registering a resource, or a resource template when `uri` has
+        `{variables}` (which must be the function's parameters; `security` checks their
+        values, by default refusing `..` climbs, absolute paths and NUL bytes)."""
+        if callable(uri):
+            raise TypeError(
+                "The @resource decorator was used incorrectly. Did you forget to call it? "
+                "Use @resource('uri') instead of @resource"
+            )
+
+        def decorator(fn: _CallableT) -> _CallableT:
+            self._registry.add(
+                build_resource(
+                    fn,
+                    uri,
+                    self._context,
+                    name=name,
+                    title=title,
+                    description=description,
+                    mime_type=mime_type,
+                    icons=icons,
+                    annotations=annotations,
+                    meta=meta,
+                    security=security or self._resource_security,
+                )
+            )
+            return fn
+
+        return decorator
+
+    def remove_resource(self, uri: str) -> None:
+        """Removes a resource or template; raises `ValueError` if there is none."""
+        if not self._registry.remove("resource", uri):
+            raise ValueError(f"Unknown resource: {uri}")
+
+    # -- prompts and completion ---------------------------------------------------------
+
+    def prompt(
+        self,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        icons: list[Icon] | None = None,
+    ) -> Callable[[_CallableT], _CallableT]:
+        """Decorator registering a prompt."""
+        if callable(name):
+            raise TypeError(
+                "The @prompt decorator was used incorrectly. "
+                "Did you forget to call it? Use @prompt() instead of @prompt"
+            )
+
+        def decorator(fn: _CallableT) -> _CallableT:
+            self._registry.add(
+                build_prompt(fn, self._context, name=name, title=title, description=description, icons=icons)
+            )
+            return fn
+
+        return decorator
+
+    def remove_prompt(self, name: str) -> None:
+        """Removes a prompt; raises `ValueError` if there is none of that name."""
+        if not self._registry.remove("prompt", name):
+            raise ValueError(f"Unknown prompt: {name}")
+
+    def completion(self) -> Callable[[_CallableT], _CallableT]:
+        """Decorator registering the completion handler `fn(ref, argument, context)`."""
+
+        def decorator(fn: _CallableT) -> _CallableT:
+            self._registry.set_completion(*completion_handler(fn))
+            return fn
+
+        return decorator
+
+    def custom_route(
+        self, path: str, methods: list[str], name: str | None = None, include_in_schema: bool = True
+    ) -> Callable[[_CallableT], _CallableT]:
+        """Kept for the HTTP transports (issue 6); a stdio server never serves it."""
+
+        def decorator(fn: _CallableT) -> _CallableT:
+            self._custom_routes.append((path, methods, fn))
+            return fn
+
+        return decorator
+
+    # -- listing and calling without a client --------------------------------------
+
+    async def list_tools(self) -> list[Tool]:
+        return [Tool.model_validate(entry.definition) for entry in self._registry.of_kind("tool")]
+
+    async def list_resources(self) -> list[Resource]:
+        return [Resource.model_validate(entry.definition) for entry in self._registry.of_kind("resource")]
+
+    async def list_resource_templates(self) -> list[ResourceTemplate]:
+        return [ResourceTemplate.model_validate(entry.definition) for entry in self._registry.of_kind("template")]
+
+    async def list_prompts(self) -> list[Prompt]:
+        return [Prompt.model_validate(entry.definition) for entry in self._registry.of_kind("prompt")]
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult:
+        """Calls a tool in process, outside any session: a failing tool gives an
+        `isError` result, as over the wire. `context` is accepted for the official
+        signature; without a session, the tool's `Context` cannot reach a client."""
+        entry = self._registry.get("tool", name)
+        if entry is None:
+            raise ValueError(f"Unknown tool: {name}")
+        try:
+            result = await _run(entry, arguments, None)
+        except McpError:
+            raise
+        except Exception as exc:
+            return CallToolResult(content=[TextContent(text=str(exc))], is_error=True)
+        return CallToolResult.model_validate(result)
+
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None) -> GetPromptResult:
+        """Renders a prompt in process, outside any session."""
+        entry = self._registry.get("prompt", name)
+        if entry is None:
+            raise ValueError(f"Unknown prompt: {name}")
+        return GetPromptResult.model_validate(await _run(entry, arguments or {}, None))
+
+    # -- running --------------------------------------------------------------------
+
+    def _context(self, native_ctx: Any) -> Context[Any, Any]:
+        return Context(native_ctx, self, self._lifespan_context)
+
+    def _native_server(self) -> NativeServer:
+        """The engine's server, built on first use with everything registered."""
+        native = self._registry.native
+        if native is None:
+            from ferrymcp._native import NativeServer
+
+            native = NativeServer(self._server_info(), self._instructions, self._options)
+            self._registry.attach(native)
+        return native
+
+    @asynccontextmanager
+    async def _serving(self) -> AsyncIterator[NativeServer]:
+        """The native server, inside the user's lifespan."""
+        native = self._native_server()
+        async with self._lifespan(self) as state:
+            self._lifespan_context = state
+            try:
+                yield native
+            finally:
+                self._lifespan_context = None
+
+    async def run_stdio_async(self) -> None:
+        """Serves over stdin/stdout until stdin closes. `print()` in a tool goes to
+        stderr meanwhile, so it cannot corrupt the protocol stream."""
+        async with self._serving() as native:
+            with contextlib.redirect_stdout(sys.stderr):
+                await native.serve_stdio()
+
+    def run(self, transport: Literal["stdio", "sse", "streamable-http"] = "stdio", **kwargs: Any) -> None:
+        """Serves until the client goes away (stdin EOF: returns normally) or Ctrl-C
+        (returns quietly)."""
+        if transport == "stdio":
+            import asyncio
+
+            try:
+                asyncio.run(self.run_stdio_async())
+            except KeyboardInterrupt:
+                pass
+            return
+        if transport in ("sse", "streamable-http"):
+            raise NotImplementedError(_HTTP_ISSUE)
+        raise ValueError(f"Unknown transport: {transport}")
+
+    async def run_streamable_http_async(self, **kwargs: Any) -> None:
+        raise NotImplementedError(_HTTP_ISSUE)
+
+    async def run_sse_async(self, **kwargs: Any) -> None:
+        raise NotImplementedError(_HTTP_ISSUE)
+
+    def streamable_http_app(self, **kwargs: Any) -> Any:
+        raise NotImplementedError(_HTTP_ISSUE)
+
+    def sse_app(self, **kwargs: Any) -> Any:
+        raise NotImplementedError(_HTTP_ISSUE)
+
+    # -- notifications ----------------------------------------------------------------
+
+    async def notify_tools_changed(self) -> None:
+        """Tells clients the tool list changed (nothing to do before the server runs)."""
+        native = self._registry.native
+        if native is not None:
+            await native.notify_tools_changed()
+
+    async def notify_prompts_changed(self) -> None:
+        native = self._registry.native
+        if native is not None:
+            await native.notify_prompts_changed()
+
+    async def notify_resources_changed(self) -> None:
+        native = self._registry.native
+        if native is not None:
+            await native.notify_resources_changed()
+
+    async def notify_resource_updated(self, uri: str) -> None:
+        """Tells subscribed clients that `uri` changed."""
+        native = self._registry.native
+        if native is not None:
+            await native.notify_resource_updated(str(uri))
+
+
+async def _run(entry: Registration, arguments: dict[str, Any], native_ctx: Any) -> Any:
+    if entry.is_async:
+        return await entry.handler(arguments, native_ctx)
+    import asyncio
+
+    return await asyncio.to_thread(entry.handler, arguments, native_ctx)
+
+
+def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int | None) -> dict[str, Any] | None:
+    options: dict[str, Any] = {}
+    if cache_hints:
+        unknown = sorted(method for method in cache_hints if method not in _CACHEABLE)
+        if unknown:
+            raise ValueError(f"cache_hints keys must be cacheable methods {list(_CACHEABLE)}; got {unknown}")
+        options["cache_hints"] = {
+            method: {"ttl_ms": hint.ttl_ms, "scope": hint.scope} for method, hint in cache_hints.items()
+        }
+    if page_size is not None:
+        options["page_size"] = page_size
+    return options or None
+
+
+__all__ = [
+    "DEFAULT_RESOURCE_SECURITY",
+    "AcceptedElicitation",
+    "AssistantMessage",
+    "Audio",
+    "CacheHint",
+    "CancelledElicitation",
+    "Context",
+    "DeclinedElicitation",
+    "ElicitationResult",
+    "Icon",
+    "Image",
+    "MCPServer",
+    "Message",
+    "ResourceSecurity",
+    "UserMessage",
+]

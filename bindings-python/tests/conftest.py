@@ -1,0 +1,18 @@
+"""Test setup: import ferrymcp from this source tree unless it is installed.
+
+CI installs the wheel (with the native module) and tests that; a source checkout
+without a build still runs the pure-Python tests against `python/`.
+"""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+if importlib.util.find_spec("ferrymcp") is None:
+    sys.path.insert(0, str(HERE.parent / "python"))
+
+REPO = HERE.parents[1]
+PYTHON_EVERYTHING = REPO / "tests" / "fixtures" / "python" / "everything.py"
+RUST_EVERYTHING = REPO / "tests" / "fixtures" / "rust" / "everything.rs"

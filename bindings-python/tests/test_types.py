@@ -1,0 +1,161 @@
+"""`ferrymcp.types`: the official names, both spellings, value equality, wire round trips.
+
+Every example message of the MCP schema (tests/mcp-schema/examples, each revision) whose
+type ferrymcp.types has must parse and serialise back to equal JSON.
+"""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ferrymcp import types
+from ferrymcp._wire import WireModel
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "tests" / "mcp-schema" / "examples"
+
+
+def _examples() -> list[tuple[str, Path]]:
+    found = []
+    for revision in sorted(p for p in EXAMPLES.iterdir() if p.is_dir()) if EXAMPLES.is_dir() else []:
+        for folder in sorted(p for p in revision.iterdir() if p.is_dir()):
+            cls = getattr(types, folder.name, None)
+            if isinstance(cls, type) and issubclass(cls, WireModel):
+                found += [(folder.name, path) for path in sorted(folder.glob("*.json"))]
+    return found
+
+
+@pytest.mark.parametrize(
+    ("name", "path"), _examples(), ids=lambda v: v if isinstance(v, str) else f"{v.parent.parent.name}/{v.name}"
+)
+def test_schema_examples_round_trip(name: str, path: Path) -> None:
+    data = json.loads(path.read_text())
+    parsed = getattr(types, name).model_validate(data)
+    assert parsed.model_dump(by_alias=True, exclude_unset=True) == data
+    assert (
+        getattr(types, name).model_validate(json.loads(parsed.model_dump_json(exclude_unset=True, by_alias=True)))
+        == parsed
+    )
+
+
+def test_there_are_examples_to_check() -> None:
+    assert len(_examples()) > 50
+
+
+def test_snake_case_and_camel_case_names() -> None:
+    tool = types.Tool(name="t", inputSchema={"type": "object"}, output_schema={"type": "object"})
+    assert tool.input_schema == tool.inputSchema == {"type": "object"}
+    assert tool.outputSchema == {"type": "object"}
+    result = types.CallToolResult.model_validate({"content": [], "isError": True, "structuredContent": {"a": 1}})
+    assert result.is_error is True and result.isError is True
+    assert result.structured_content == result.structuredContent == {"a": 1}
+    assert types.TextContent(text="x", _meta={"k": 1}).meta == {"k": 1}
+
+
+def test_nested_values_become_models() -> None:
+    result = types.CallToolResult.model_validate(
+        {
+            "content": [
+                {"type": "text", "text": "a"},
+                {"type": "image", "data": "AA==", "mimeType": "image/png"},
+                {"type": "resource", "resource": {"uri": "u", "blob": "AA=="}},
+                {"type": "resource_link", "uri": "u", "name": "n"},
+            ]
+        }
+    )
+    kinds = [type(block) for block in result.content]
+    assert kinds == [types.TextContent, types.ImageContent, types.EmbeddedResource, types.ResourceLink]
+    assert isinstance(result.content[2].resource, types.BlobResourceContents)
+    params = types.CreateMessageRequestParams.model_validate(
+        {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 5}
+    )
+    assert params.messages[0].content == types.TextContent(text="hi")
+    form = types.ElicitRequestFormParams.model_validate({"message": "m", "requestedSchema": {}})
+    assert form.mode == "form"
+
+
+def test_equality_repr_and_copy() -> None:
+    a = types.TextContent(text="x")
+    b = types.TextContent.model_validate({"type": "text", "text": "x"})
+    assert a == b and a != types.TextContent(text="y") and a != types.ImageContent(data="x", mime_type="m")
+    assert repr(a) == "TextContent(type='text', text='x')"
+    c = a.model_copy(update={"text": "z"})
+    assert c.text == "z" and a.text == "x"
+    assert dict(a) == {"type": "text", "text": "x", "annotations": None, "meta": None}
+
+
+def test_unknown_wire_keys_survive() -> None:
+    data = {"name": "t", "inputSchema": {}, "x-vendor": {"k": 1}}
+    tool = types.Tool.model_validate(data)
+    assert tool.model_dump(by_alias=True, exclude_none=True) == data
+
+
+def test_required_fields_are_enforced() -> None:
+    with pytest.raises(ValueError, match="'text' is required"):
+        types.TextContent()
+
+
+def test_dumps_are_what_the_official_models_accept_and_give() -> None:
+    official = pytest.importorskip("mcp.types")
+    ours = types.CallToolResult(
+        content=[types.TextContent(text="a"), types.ImageContent(data="AA==", mime_type="image/png")],
+        structured_content={"x": 1},
+        is_error=True,
+    )
+    theirs = official.CallToolResult.model_validate(ours.model_dump(by_alias=True, exclude_none=True))
+    their_wire = theirs.model_dump(by_alias=True, exclude_none=True)
+    their_wire.pop("resultType")
+    assert their_wire == ours.model_dump(by_alias=True, exclude_none=True)
+    converted = types.CallToolResult.model_validate(theirs)
+    assert converted.result_type == "complete"
+    assert converted.model_copy(update={"result_type": None}) == ours
+
+
+def test_every_official_name_used_by_servers_and_clients_exists() -> None:
+    names = [
+        "TextContent",
+        "ImageContent",
+        "AudioContent",
+        "EmbeddedResource",
+        "ResourceLink",
+        "CallToolResult",
+        "Tool",
+        "ToolAnnotations",
+        "PromptMessage",
+        "TextResourceContents",
+        "BlobResourceContents",
+        "Resource",
+        "ResourceTemplate",
+        "Prompt",
+        "PromptArgument",
+        "GetPromptResult",
+        "ReadResourceResult",
+        "ListToolsResult",
+        "Implementation",
+        "ServerCapabilities",
+        "ClientCapabilities",
+        "CompleteResult",
+        "Completion",
+        "CreateMessageResult",
+        "CreateMessageRequestParams",
+        "ElicitResult",
+        "ElicitRequestParams",
+        "Root",
+        "ListRootsResult",
+        "SamplingMessage",
+        "ErrorData",
+        "LoggingMessageNotificationParams",
+        "PromptReference",
+        "ResourceTemplateReference",
+        "Icon",
+        "Annotations",
+        "EmptyResult",
+        "InitializeResult",
+    ]
+    assert [name for name in names if not hasattr(types, name)] == []
+
+
+def test_official_models_validate_into_ours() -> None:
+    official = pytest.importorskip("mcp.types")
+    theirs: Any = official.Tool(name="t", input_schema={"type": "object"})
+    assert types.Tool.model_validate(theirs) == types.Tool(name="t", input_schema={"type": "object"})
