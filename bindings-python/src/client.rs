@@ -59,7 +59,7 @@ fn input_callback(function: Py<PyAny>, event_loop: LoopCell) -> InputCallback {
             let call = callable.call(move |py| PyTuple::new(py, [to_py(py, &params)?]));
             call.await.map_err(|e| match e {
                 ferrymcp_core::server::HandlerError::Rpc(e) => e,
-                ferrymcp_core::server::HandlerError::Failed(message) => ErrorObject::internal(message),
+                other => ErrorObject::internal(other.to_string()),
             })
         })
     })

@@ -62,12 +62,20 @@ pub fn handler_error(py: Python<'_>, error: HandlerError) -> PyErr {
     match error {
         HandlerError::Rpc(e) => rpc_error(py, &e),
         HandlerError::Failed(message) => pyo3::exceptions::PyRuntimeError::new_err(message),
+        HandlerError::ResourceNotFound(uri) => match class(py, "ResourceNotFound").and_then(|c| c.call1((uri,))) {
+            Ok(error) => PyErr::from_value(error),
+            Err(e) => e,
+        },
     }
 }
 
 /// What a handler's exception means to core.
 pub fn from_exception(py: Python<'_>, error: PyErr) -> HandlerError {
     let value = error.value(py);
+    let not_found = class(py, "ResourceNotFound").and_then(|class| value.is_instance(&class)).unwrap_or(false);
+    if not_found {
+        return HandlerError::ResourceNotFound(value.getattr("uri").and_then(|u| u.extract()).unwrap_or_default());
+    }
     let is_mcp = class(py, "McpError").and_then(|class| value.is_instance(&class)).unwrap_or(false);
     if is_mcp {
         let code = value.getattr("code").and_then(|c| c.extract::<i64>()).unwrap_or(-32603);

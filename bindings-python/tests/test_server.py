@@ -12,6 +12,7 @@ import pytest
 from fakes import RecordingContext, RecordingServer
 from ferrymcp import Context, FastMCP, McpError, MCPServer, ToolAnnotations
 from ferrymcp.server.fastmcp import FastMCP as V1FastMCP
+from ferrymcp.exceptions import ResourceNotFound
 from ferrymcp.server.mcpserver import ResourceSecurity
 from ferrymcp.types import Icon
 
@@ -289,13 +290,11 @@ def test_template_variables_are_checked_as_the_official_sdk_checks_them() -> Non
     exempt = server._registry.get("template", "raw://{path}")
     assert checked is not None and exempt is not None
     assert checked.handler("files://a", {"path": "a/b"}, None)["contents"][0]["text"] == "a/b"
+    # A refused variable is "not found"; the engine picks the era's code (-32002 or -32602).
     for bad in ("../etc/passwd", "/etc/passwd", "C:\\x", "a\x00b"):
-        with pytest.raises(McpError, match="Unknown resource") as refused:
+        with pytest.raises(ResourceNotFound) as refused:
             checked.handler("files://x", {"path": bad}, RecordingContext(is_modern=False))
-        assert refused.value.code == -32002
-    with pytest.raises(McpError) as modern:
-        checked.handler("files://x", {"path": ".."}, RecordingContext(is_modern=True))
-    assert modern.value.code == -32602 and modern.value.data == {"uri": "files://x"}
+        assert refused.value.uri == "files://x"
     assert exempt.handler("raw://x", {"path": "../up"}, None)["contents"][0]["text"] == "../up"
 
 

@@ -21,7 +21,15 @@ from ferrymcp import types
 from ferrymcp._media import Audio, Image
 from ferrymcp.client import Client, ClientRequestContext, StdioServerParameters
 from ferrymcp.context import Context
-from ferrymcp.exceptions import ConnectionClosed, MCPError, McpError, ProtocolError, RequestCancelled, RequestTimeout
+from ferrymcp.exceptions import (
+    ConnectionClosed,
+    MCPError,
+    McpError,
+    ProtocolError,
+    RequestCancelled,
+    RequestTimeout,
+    ResourceNotFound,
+)
 from ferrymcp.server.mcpserver import CacheHint, MCPServer
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
 from ferrymcp.types import (
@@ -120,6 +128,7 @@ __all__ = [
     "PromptMessage",
     "PromptReference",
     "ProtocolError",
+    "ResourceNotFound",
     "ReadResourceResult",
     "RequestCancelled",
     "RequestTimeout",

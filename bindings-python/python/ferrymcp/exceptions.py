@@ -40,3 +40,12 @@ MCPError = McpError
 """The official SDK's v2 spelling."""
 
 __all__ = ["ConnectionClosed", "MCPError", "McpError", "ProtocolError", "RequestCancelled", "RequestTimeout"]
+
+
+class ResourceNotFound(Exception):
+    """Raise from a resource handler when its URI names nothing: the engine answers with
+    the not-found error of the request's protocol era (-32002, or -32602 from 2026-07-28)."""
+
+    def __init__(self, uri: str) -> None:
+        super().__init__(f"Resource not found: {uri}")
+        self.uri = uri

@@ -158,7 +158,7 @@ impl Context {
     pub async fn read_resource(&self, uri: &str) -> Result<Value, HandlerError> {
         let found = self.inner.server.registry.read().unwrap().find_resource(uri);
         let Some((handler, variables)) = found else {
-            return Err(HandlerError::Failed(format!("Resource not found: {uri}")));
+            return Err(HandlerError::ResourceNotFound(uri.to_owned()));
         };
         handler.read(uri.to_owned(), variables, self.clone()).await
     }

@@ -187,6 +187,7 @@ async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String, Value>, c
         Ok(result) => Ok(finish_tool_result(&name, result, entry.output.as_deref())),
         Err(HandlerError::Failed(message)) => Ok(error_result(message)),
         Err(HandlerError::Rpc(error)) => Err(error),
+        Err(HandlerError::ResourceNotFound(uri)) => Err(resource_not_found(&uri, cx.is_modern())),
     }
 }
 
@@ -246,6 +247,7 @@ async fn read_resource(server: &Arc<ServerShared>, params: Map<String, Value>, c
         Ok(other) => Err(ErrorObject::internal(format!("Resource {uri} returned {other}, not contents"))),
         Err(HandlerError::Failed(message)) => Err(ErrorObject::internal(format!("Reading {uri} failed: {message}"))),
         Err(HandlerError::Rpc(error)) => Err(error),
+        Err(HandlerError::ResourceNotFound(missing)) => Err(resource_not_found(&missing, cx.is_modern())),
     }
 }
 
@@ -268,6 +270,7 @@ async fn get_prompt(server: &Arc<ServerShared>, mut params: Map<String, Value>, 
         Ok(Ok(result)) => Ok(result),
         Ok(Err(HandlerError::Failed(message))) => Err(ErrorObject::internal(format!("Prompt {name} failed: {message}"))),
         Ok(Err(HandlerError::Rpc(error))) => Err(error),
+        Ok(Err(HandlerError::ResourceNotFound(uri))) => Err(resource_not_found(&uri, cx.is_modern())),
     }
 }
 
@@ -277,9 +280,11 @@ async fn complete(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Co
     if !params.get("ref").is_some_and(Value::is_object) || !params.get("argument").is_some_and(Value::is_object) {
         return Err(ErrorObject::invalid_params("Invalid params: completion/complete needs \"ref\" and \"argument\""));
     }
+    let modern = cx.is_modern();
     match handler.complete(params, cx).await {
         Ok(result) => Ok(result),
         Err(HandlerError::Failed(message)) => Err(ErrorObject::internal(format!("Completion failed: {message}"))),
         Err(HandlerError::Rpc(error)) => Err(error),
+        Err(HandlerError::ResourceNotFound(uri)) => Err(resource_not_found(&uri, modern)),
     }
 }

@@ -23,6 +23,11 @@ pub enum HandlerError {
     /// Answer the request with exactly this JSON-RPC error.
     #[error("{0}")]
     Rpc(ErrorObject),
+    /// The URI names no resource (a template matched, but its handler knows no such
+    /// item). Core answers with the code of the request's era (-32002 legacy, -32602 from
+    /// 2026-07-28) and `data.uri`.
+    #[error("Resource not found: {0}")]
+    ResourceNotFound(String),
 }
 
 impl From<String> for HandlerError {

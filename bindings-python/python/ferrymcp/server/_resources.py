@@ -18,12 +18,11 @@ from ferrymcp._args import Binder
 from ferrymcp._convert import resource_result
 from ferrymcp._signature import EMPTY, function_name, is_async_callable, read_signature
 from ferrymcp.context import find_context_parameter
-from ferrymcp.exceptions import McpError
+from ferrymcp.exceptions import ResourceNotFound
 from ferrymcp.server import _uri_template
 from ferrymcp.server._registry import Registration
 from ferrymcp.server._resource_security import DEFAULT_RESOURCE_SECURITY, ResourceSecurity
 from ferrymcp.server._tools import ContextFactory, wire
-from ferrymcp.types import INVALID_PARAMS, RESOURCE_NOT_FOUND
 
 
 def build_resource(
@@ -88,8 +87,7 @@ def build_resource(
 
     def bind(uri: str, variables: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
         if variables and security.failing_param(variables) is not None:
-            legacy = native_ctx is not None and not native_ctx.is_modern
-            raise McpError(RESOURCE_NOT_FOUND if legacy else INVALID_PARAMS, f"Unknown resource: {uri}", {"uri": uri})
+            raise ResourceNotFound(uri)
         return binder(variables, contexts(native_ctx) if wants_context else None)
 
     if is_async_callable(fn):
