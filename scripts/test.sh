@@ -17,7 +17,7 @@ cargo test --workspace --release --all-targets
 # The Python package: a wheel built by maturin (same release profile) and installed into
 # the test venv the way a user installs it; then its tests, and the official Python SDK's
 # client against the Rust fixture built above.
-.venv/bin/maturin build --release --quiet -m bindings-python/pyproject.toml -o target/wheels --interpreter .venv/bin/python
+(cd bindings-python && ../.venv/bin/maturin build --release --quiet -o ../target/wheels --interpreter ../.venv/bin/python)
 .venv/bin/pip install --quiet --force-reinstall --no-deps target/wheels/ferrymcp-*.whl
 .venv/bin/python -m pytest -q bindings-python/tests tests/interop/python
 
