@@ -19,7 +19,8 @@ cargo test --workspace --release --all-targets
 # client against the Rust fixture built above.
 (cd bindings-python && ../.venv/bin/maturin build --release --quiet -o ../target/wheels --interpreter ../.venv/bin/python)
 .venv/bin/pip install --quiet --force-reinstall --no-deps target/wheels/ferrymcp-*.whl
-.venv/bin/python -m pytest -q bindings-python/tests tests/interop/python
+.venv/bin/python -m pytest -q bindings-python/tests
+.venv/bin/python -m pytest -q tests/interop/python
 
 # The npm package, packed and installed the way a user gets it (bindings-node/scripts/test.sh).
 bash bindings-node/scripts/test.sh
