@@ -54,8 +54,7 @@ fn tools_call() -> String {
 /// A tools/list result of ~25 KB: 60 tool definitions with titles, descriptions, input
 /// schemas and annotations (25,905 bytes).
 fn tools_list() -> String {
-    const VERBS: [&str; 10] =
-        ["get", "list", "create", "update", "delete", "search", "read", "write", "move", "sync"];
+    const VERBS: [&str; 10] = ["get", "list", "create", "update", "delete", "search", "read", "write", "move", "sync"];
     const NOUNS: [&str; 6] = ["issue", "file", "calendar_event", "message", "document", "user"];
     let tools: Vec<_> = (0..60)
         .map(|i| {
@@ -307,8 +306,12 @@ fn simd_envelope<'a>(tape: &'a simd_json::Tape<'a>, structurals: &[u32], text: &
     for (n, (key, value)) in object.iter().enumerate() {
         let start = structurals[at + 2] as usize;
         let last = n + 1 == members;
-        // Where the value's text ends, and the structural after it (`,` or `}`).
-        let after = if matches!(bytes[start], b'{' | b'[') {
+        // The structural after the value (`,` or `}`), where its text ends. The last
+        // member's is the root's closing brace, the last structural of all; any other
+        // container is skipped by matching brackets.
+        let after = if last {
+            structurals.len() - 1
+        } else if matches!(bytes[start], b'{' | b'[') {
             let mut depth = 0usize;
             let mut j = at + 2;
             loop {
@@ -358,11 +361,8 @@ fn simd_envelope<'a>(tape: &'a simd_json::Tape<'a>, structurals: &[u32], text: &
 // ---------------------------------------------------------------------------------------
 
 fn envelope(c: &mut Criterion) {
-    let messages = [
-        ("tools_call_170B", tools_call()),
-        ("tools_list_25KB", tools_list()),
-        ("text_result_1MiB", big_text()),
-    ];
+    let messages =
+        [("tools_call_170B", tools_call()), ("tools_list_25KB", tools_list()), ("text_result_1MiB", big_text())];
     let mut simd = SimdJson::new();
     for (name, text) in &messages {
         // All variants must agree before any is timed.

@@ -19,7 +19,9 @@ fn stream() -> Vec<u8> {
     let mut out = Vec::with_capacity(STREAM + 256);
     let mut id = 0u64;
     while out.len() + FRAME + 1 <= STREAM {
-        let head = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":""#);
+        let head = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":""#
+        );
         let tail = r#""}}}"#;
         let pad = FRAME - head.len() - tail.len();
         out.extend_from_slice(head.as_bytes());

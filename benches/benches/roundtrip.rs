@@ -79,9 +79,7 @@ fn bench_on(c: &mut Criterion, rt: Runtime, label: &str, levels: &[usize]) {
             b.iter_custom(|iters| {
                 let (client, params) = (conn.client.clone(), conn.params.clone());
                 // Spawned, so the driver runs on a worker like any other task.
-                rt.block_on(async move {
-                    tokio::spawn(drive(client, params, iters, in_flight)).await.unwrap()
-                })
+                rt.block_on(async move { tokio::spawn(drive(client, params, iters, in_flight)).await.unwrap() })
             })
         });
     }

@@ -1,17 +1,25 @@
-//! Blocking readers on their own thread, as an `AsyncRead`.
+//! Blocking stdio on threads of its own.
 //!
 //! `tokio::io::stdin()` reads on the runtime's blocking pool, and a read that never returns
 //! keeps the runtime from shutting down. Here a plain thread does the blocking reads and
 //! hands chunks over a channel: dropping the reader abandons the thread, which ends with its
 //! next read (or with the process), and nothing ever waits for it.
+//!
+//! `tokio::io::stdout()` also goes through the blocking pool, a hand-off per write that
+//! cost a stdio server about 0.2 ms per answer; [`ThreadSink`] keeps one writer thread
+//! instead, fed batches through a short queue.
 
 use std::io::{self, Read};
 use std::pin::Pin;
 use std::task::{Context, Poll, ready};
 
+use std::io::Write;
+
 use bytes::{Buf, Bytes};
 use tokio::io::{AsyncRead, ReadBuf};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
+
+use super::FrameSink;
 
 const CHUNK: usize = 64 * 1024;
 
@@ -60,5 +68,53 @@ impl AsyncRead for ThreadReader {
         out.put_slice(&self.chunk[..n]);
         self.chunk.advance(n);
         Poll::Ready(Ok(()))
+    }
+}
+
+/// A frame sink that writes on its own thread (for stdout).
+pub struct ThreadSink {
+    tx: Option<mpsc::Sender<Bytes>>,
+    done: Option<oneshot::Receiver<io::Result<()>>>,
+}
+
+impl ThreadSink {
+    /// Starts a thread named `name` that writes each batch to `sink` and flushes it.
+    pub fn spawn<W: Write + Send + 'static>(mut sink: W, name: &str) -> io::Result<Self> {
+        let (tx, mut rx) = mpsc::channel::<Bytes>(4);
+        let (done_tx, done) = oneshot::channel();
+        std::thread::Builder::new().name(name.to_owned()).spawn(move || {
+            let mut outcome = Ok(());
+            while let Some(batch) = rx.blocking_recv() {
+                if let Err(e) = sink.write_all(&batch).and_then(|()| sink.flush()) {
+                    outcome = Err(e);
+                    break;
+                }
+            }
+            let _ = done_tx.send(outcome);
+        })?;
+        Ok(Self { tx: Some(tx), done: Some(done) })
+    }
+}
+
+impl FrameSink for ThreadSink {
+    async fn send(&mut self, batch: Bytes) -> io::Result<()> {
+        let tx = self.tx.as_ref().ok_or(io::ErrorKind::BrokenPipe)?;
+        if tx.send(batch).await.is_ok() {
+            return Ok(());
+        }
+        // The thread stopped: report why.
+        match self.done.take() {
+            Some(done) => done.await.unwrap_or(Ok(())).and(Err(io::ErrorKind::BrokenPipe.into())),
+            None => Err(io::ErrorKind::BrokenPipe.into()),
+        }
+    }
+
+    /// Waits until everything queued is written.
+    async fn close(&mut self) -> io::Result<()> {
+        self.tx = None;
+        match self.done.take() {
+            Some(done) => done.await.unwrap_or(Ok(())),
+            None => Ok(()),
+        }
     }
 }

@@ -1,16 +1,17 @@
 //! stdio for servers: frames in on stdin, out on stdout.
 //!
-//! stdin is read on a thread of its own (see [`super::blocking`]), so a server that is told
-//! to stop never waits for a read that may never return. EOF on stdin ends the connection,
-//! and with it a server's run.
+//! stdin is read and stdout written on threads of their own (see [`super::blocking`]): a
+//! server that is told to stop never waits for a read that may never return, and an answer
+//! costs no hop through tokio's blocking pool. EOF on stdin ends the connection, and with
+//! it a server's run.
 
 use std::io;
 
-use super::blocking::ThreadReader;
-use crate::framing::{DEFAULT_MAX_FRAME, NdjsonSink, NdjsonSource};
+use super::blocking::{ThreadReader, ThreadSink};
+use crate::framing::{DEFAULT_MAX_FRAME, NdjsonSource};
 
 pub type StdioSource = NdjsonSource<ThreadReader>;
-pub type StdioSink = NdjsonSink<tokio::io::Stdout>;
+pub type StdioSink = ThreadSink;
 
 /// This process's stdin and stdout as a transport.
 pub fn stdio() -> io::Result<(StdioSource, StdioSink)> {
@@ -19,5 +20,6 @@ pub fn stdio() -> io::Result<(StdioSource, StdioSink)> {
 
 pub fn stdio_with_max_frame(max_frame: usize) -> io::Result<(StdioSource, StdioSink)> {
     let stdin = ThreadReader::spawn(io::stdin(), "ferrymcp-stdin")?;
-    Ok((NdjsonSource::with_max_frame(stdin, max_frame), NdjsonSink::new(tokio::io::stdout())))
+    let stdout = ThreadSink::spawn(io::stdout(), "ferrymcp-stdout")?;
+    Ok((NdjsonSource::with_max_frame(stdin, max_frame), stdout))
 }
