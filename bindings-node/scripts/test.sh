@@ -14,7 +14,10 @@ npm install --no-audit --no-fund --loglevel=error
 
 # The addon, and its generated loader and .d.cts, which are committed: a build that
 # changes them means the committed ones are stale.
-npx napi build --platform --release --strip --output-dir native --js index.cjs --dts index.d.cts
+# No `--strip`: it adds `-C link-arg=-s` to RUSTFLAGS, which rebuilds every dependency instead
+# of reusing the workspace's release build; the addon is stripped afterwards instead.
+npx napi build --platform --release --output-dir native --js index.cjs --dts index.d.cts
+strip --strip-unneeded native/*.node
 if git -C "$root" rev-parse --git-dir >/dev/null 2>&1 && git -C "$root" ls-files --error-unmatch bindings-node/native/index.d.cts >/dev/null 2>&1; then
   git -C "$root" diff --exit-code -- bindings-node/native/index.d.cts bindings-node/native/index.cjs \
     || { echo "bindings-node: native/index.d.cts or index.cjs is stale; commit the regenerated files" >&2; exit 1; }
