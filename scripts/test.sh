@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # Real peers for the interop tests, pinned in tests/interop/.
 command -v npm >/dev/null || fail "npm is required for the interop tests (Node.js 20+)."
 npm install --prefix tests/interop --no-audit --no-fund --loglevel=error
-[ -x .venv/bin/python ] || python3 -m venv .venv
+[ -x .venv/bin/pip ] || python3 -m venv --clear .venv
 .venv/bin/pip install --quiet --disable-pip-version-check -r tests/interop/requirements.txt
 
 cargo test --workspace --release --all-targets
