@@ -14,6 +14,40 @@ pub type JsonObject = Map<String, Value>;
 /// An opaque pagination position; only the server that issued it can interpret it.
 pub type Cursor = String;
 
+/// Declares the result of a paginated `*/list`: its page of items plus the members every
+/// such result shares (the cursor, the 2026-07-28 `resultType` and cache hints, `_meta`,
+/// and unknown members kept as they came).
+macro_rules! list_result {
+    ($(#[$doc:meta])* $name:ident { $(#[$items_doc:meta])* $items:ident: $item:ty }) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        pub struct $name {
+            $(#[$items_doc])*
+            pub $items: Vec<$item>,
+            /// Where the next page starts; absent on the last page.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub next_cursor: Option<$crate::protocol::Cursor>,
+            /// `"complete"` (2026-07-28).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub result_type: Option<$crate::protocol::ResultType>,
+            /// How long the page stays fresh, in milliseconds (2026-07-28).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub ttl_ms: Option<u64>,
+            /// Who may reuse the page (2026-07-28).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub cache_scope: Option<$crate::protocol::CacheScope>,
+            /// Result metadata.
+            #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+            pub meta: Option<$crate::protocol::ResultMeta>,
+            /// Members this revision does not define, kept as they came.
+            #[serde(flatten)]
+            pub extra: $crate::protocol::JsonObject,
+        }
+    };
+}
+pub(crate) use list_result;
+
 /// Params of a request that carries nothing but `_meta` (`ping`, `server/discover`,
 /// `roots/list`, ...). Modern requests must have the `_meta`; legacy ones may omit it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

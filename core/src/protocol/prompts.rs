@@ -1,10 +1,11 @@
 //! Prompts: `prompts/list` and `prompts/get`.
 
 use std::collections::BTreeMap;
+use super::base::list_result;
 
 use serde::{Deserialize, Serialize};
 
-use super::base::{CacheScope, Cursor, JsonObject, ResultType};
+use super::base::{JsonObject, ResultType};
 use super::content::{ContentBlock, Role};
 use super::icons::Icon;
 use super::meta::{Meta, RequestMeta, ResultMeta};
@@ -56,30 +57,12 @@ pub struct PromptArgument {
     pub extra: JsonObject,
 }
 
-/// Result of `prompts/list`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListPromptsResult {
-    /// This page of prompts.
-    pub prompts: Vec<Prompt>,
-    /// Where the next page starts; absent on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<Cursor>,
-    /// `"complete"` (2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType>,
-    /// How long the page stays fresh, in milliseconds (2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may reuse the page (2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// Result metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<ResultMeta>,
-    /// Members this revision does not define, kept as they came.
-    #[serde(flatten)]
-    pub extra: JsonObject,
+list_result! {
+    /// Result of `prompts/list`.
+    ListPromptsResult {
+        /// This page of prompts.
+        prompts: Prompt
+    }
 }
 
 /// Params of `prompts/get`.

@@ -2,8 +2,9 @@
 //! legacy subscriptions (`resources/subscribe`, `unsubscribe`, `notifications/resources/updated`).
 
 use serde::{Deserialize, Serialize};
+use super::base::list_result;
 
-use super::base::{CacheScope, Cursor, JsonObject, ResultType};
+use super::base::{CacheScope, JsonObject, ResultType};
 use super::content::{Annotations, ResourceContents};
 use super::icons::Icon;
 use super::meta::{Meta, NotificationMeta, RequestMeta, ResultMeta};
@@ -81,56 +82,20 @@ pub struct ResourceTemplate {
     pub extra: JsonObject,
 }
 
-/// Result of `resources/list`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListResourcesResult {
-    /// This page of resources.
-    pub resources: Vec<Resource>,
-    /// Where the next page starts; absent on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<Cursor>,
-    /// `"complete"` (2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType>,
-    /// How long the page stays fresh, in milliseconds (2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may reuse the page (2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// Result metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<ResultMeta>,
-    /// Members this revision does not define, kept as they came.
-    #[serde(flatten)]
-    pub extra: JsonObject,
+list_result! {
+    /// Result of `resources/list`.
+    ListResourcesResult {
+        /// This page of resources.
+        resources: Resource
+    }
 }
 
-/// Result of `resources/templates/list`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListResourceTemplatesResult {
-    /// This page of templates.
-    pub resource_templates: Vec<ResourceTemplate>,
-    /// Where the next page starts; absent on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<Cursor>,
-    /// `"complete"` (2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType>,
-    /// How long the page stays fresh, in milliseconds (2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may reuse the page (2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// Result metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<ResultMeta>,
-    /// Members this revision does not define, kept as they came.
-    #[serde(flatten)]
-    pub extra: JsonObject,
+list_result! {
+    /// Result of `resources/templates/list`.
+    ListResourceTemplatesResult {
+        /// This page of templates.
+        resource_templates: ResourceTemplate
+    }
 }
 
 /// Params of `resources/read`.

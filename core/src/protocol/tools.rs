@@ -1,6 +1,7 @@
 //! Tools: `tools/list` and `tools/call`.
 
 use std::fmt;
+use super::base::list_result;
 
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -8,7 +9,7 @@ use serde_json::Value;
 
 use crate::wire::RawJson;
 
-use super::base::{CacheScope, Cursor, JsonObject, ResultType};
+use super::base::{JsonObject, ResultType};
 use super::content::ContentBlock;
 use super::icons::Icon;
 use super::meta::{Meta, RequestMeta, ResultMeta};
@@ -105,30 +106,12 @@ pub enum TaskSupport {
     Required,
 }
 
-/// Result of `tools/list`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListToolsResult {
-    /// This page of tools.
-    pub tools: Vec<Tool>,
-    /// Where the next page starts; absent on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<Cursor>,
-    /// `"complete"` (2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType>,
-    /// How long the page stays fresh, in milliseconds (2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may reuse the page (2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// Result metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<ResultMeta>,
-    /// Members this revision does not define, kept as they came.
-    #[serde(flatten)]
-    pub extra: JsonObject,
+list_result! {
+    /// Result of `tools/list`.
+    ListToolsResult {
+        /// This page of tools.
+        tools: Tool
+    }
 }
 
 /// Params of `tools/call`.
