@@ -35,8 +35,8 @@ export declare class NativeContext {
   failRpc(code: number, message: string, dataJson?: string | undefined | null): boolean
   /** The request id as JSON text (a number or a string). */
   get requestIdJson(): string
-  /** The progress token the client sent, as JSON text. */
-  get progressTokenJson(): string | null
+  /** The request's `_meta` as JSON text, when it had one. */
+  get metaJson(): string | null
   get protocolVersion(): string
   get isModern(): boolean
   get clientInfoJson(): string
@@ -48,6 +48,8 @@ export declare class NativeContext {
   reportProgress(progress: number, total?: number | undefined | null, message?: string | undefined | null): Promise<boolean>
   /** `notifications/message`, if the client's level lets it through. */
   log(level: string, dataJson: string, logger?: string | undefined | null): Promise<boolean>
+  /** Any other notification about this request; resolves whether it was sent. */
+  notify(method: string, paramsJson: string): Promise<boolean>
   /**
    * Asks the client for input (`elicitation/create`, `sampling/createMessage`,
    * `roots/list`, ...): a request on a legacy session, an MRTR round on a modern one.
@@ -72,7 +74,8 @@ export declare class NativeServer {
   /** Registers a tool from its `Tool` definition (JSON text). */
   addTool(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
   addResource(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
-  addResourceTemplate(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
+  /** Registers a template; `lister`, when given, lists the resources it covers. */
+  addResourceTemplate(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, lister?: ((payloadJson: string, ctx: NativeContext) => void) | undefined | null): void
   addPrompt(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
   /** Answers `completion/complete` (its params in, a `CompleteResult` out). */
   setCompletionHandler(handler: (payloadJson: string, ctx: NativeContext) => void): void
@@ -125,7 +128,7 @@ export interface ServerConfig {
 }
 
 /** Starts a server process and connects to it (era probe, then handshake). */
-export declare function spawnClient(spawn: SpawnConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null): Promise<NativeClient>
+export declare function spawnClient(spawn: SpawnConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null): Promise<NativeClient>
 
 /** The server process to start. */
 export interface SpawnConfig {

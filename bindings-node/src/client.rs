@@ -4,17 +4,19 @@
 //! names (core adds the 2026-07-28 `_meta` and answers `input_required` rounds), and come
 //! back as JSON text. Per request: a timeout, progress (a thread-safe function made for
 //! that request and dropped with it) and a [`NativeCancel`]. `close()` drops the client,
-//! and with it every JS callback it held.
+//! and with it every JS callback it held; a server that goes away by itself is reported
+//! through the weak `onClose` function.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
 use ferrymcp_core::client::{Client, ClientOptions, EraPreference};
-use ferrymcp_core::peer::RequestOptions;
+use ferrymcp_core::peer::{CloseReason, Peer, RequestOptions};
 use ferrymcp_core::transport::child::{ChildCommand, StderrMode};
-use napi::Env;
-use napi::bindgen_prelude::PromiseRaw;
+use napi::bindgen_prelude::{PromiseRaw, Unknown};
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
+use napi::{Env, Status};
 use napi_derive::napi;
 use serde_json::json;
 
@@ -106,6 +108,7 @@ pub async fn spawn_client(
     #[napi(ts_arg_type = "((method: string, paramsJson: string) => void) | undefined | null")] on_notification: Option<
         JsNotificationFn,
     >,
+    #[napi(ts_arg_type = "((reason: string) => void) | undefined | null")] on_close: Option<JsCloseFn>,
 ) -> napi::Result<NativeClient> {
     let options = options(&config)?;
     let timeout = config.callback_timeout_ms.map_or(DEFAULT_CALLBACK_TIMEOUT, |ms| Duration::from_millis(ms.into()));
@@ -113,7 +116,24 @@ pub async fn spawn_client(
     let callbacks = client_callbacks::callbacks(on_request, on_notification, handled, timeout);
     let client =
         no_panic(async move { Client::spawn(command(spawn), options, callbacks).await.map_err(from_client) }).await?;
+    if let Some(on_close) = on_close {
+        watch_close(client.peer().clone(), on_close);
+    }
     Ok(NativeClient { client: Mutex::new(Some(client)) })
+}
+
+/// `(reason) => void`, weak: told when the connection ends other than by `close()`.
+pub type JsCloseFn = ThreadsafeFunction<String, Unknown<'static>, String, Status, false, true>;
+
+/// Tells JS when the server goes away on its own (it exited, or closed its stdout), so
+/// `onclose` fires at once, as with the official SDK.
+fn watch_close(peer: Peer, on_close: JsCloseFn) {
+    tokio::spawn(async move {
+        let reason = peer.closed().await;
+        if reason != CloseReason::Local {
+            on_close.call(reason.to_string(), ThreadsafeFunctionCallMode::NonBlocking);
+        }
+    });
 }
 
 #[napi]

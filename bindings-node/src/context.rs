@@ -111,10 +111,10 @@ impl NativeContext {
         serde_json::to_string(self.cx.request_id()).unwrap_or_else(|_| "null".into())
     }
 
-    /// The progress token the client sent, as JSON text.
+    /// The request's `_meta` as JSON text, when it had one.
     #[napi(getter)]
-    pub fn progress_token_json(&self) -> Option<String> {
-        self.cx.progress_token().map(json_text)
+    pub fn meta_json(&self) -> Option<String> {
+        self.cx.meta().map(json_text)
     }
 
     #[napi(getter)]
@@ -180,6 +180,14 @@ impl NativeContext {
         let cx = self.cx.clone();
         let data = parse(&data_json, "log data")?;
         env.spawn_future(no_panic(async move { Ok(cx.log(&level, data, logger.as_deref()).await) }))
+    }
+
+    /// Any other notification about this request; resolves whether it was sent.
+    #[napi]
+    pub fn notify<'env>(&self, env: &'env Env, method: String, params_json: String) -> napi::Result<PromiseRaw<'env, bool>> {
+        let cx = self.cx.clone();
+        let params = parse(&params_json, "notification params")?;
+        env.spawn_future(no_panic(async move { Ok(cx.notify(&method, params).await) }))
     }
 
     /// Asks the client for input (`elicitation/create`, `sampling/createMessage`,

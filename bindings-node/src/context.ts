@@ -70,10 +70,10 @@ export class HandlerContext {
     return JSON.parse(this.#native.requestIdJson) as RequestId;
   }
 
-  /** The request's `_meta` as far as handlers need it: the progress token. */
+  /** The request's `_meta` as the client sent it. */
   get _meta(): RequestMeta | undefined {
-    const token = this.#native.progressTokenJson;
-    return token === null ? undefined : { progressToken: JSON.parse(token) };
+    const meta = this.#native.metaJson;
+    return meta === null ? undefined : (JSON.parse(meta) as RequestMeta);
   }
 
   /** Aborts when the client cancels the request. */
@@ -150,8 +150,9 @@ export class HandlerContext {
   }
 
   /**
-   * v1 `extra.sendNotification`: progress and log messages, the two notifications a
-   * handler sends about its own request, go through core's era rules.
+   * v1 `extra.sendNotification`: progress and log messages go through core's rules (the
+   * client's token and level); any other notification is sent as given, on the way this
+   * request answers.
    */
   async sendNotification(notification: Notification): Promise<void> {
     const params = (notification.params ?? {}) as Record<string, any>;
@@ -161,7 +162,7 @@ export class HandlerContext {
       case 'notifications/message':
         return this.log(params.level, params.data, params.logger);
       default:
-        throw new McpError(ErrorCode.InvalidRequest, `a handler cannot send ${notification.method}`);
+        await this.#native.notify(notification.method, JSON.stringify(notification.params ?? {}));
     }
   }
 

@@ -1,6 +1,7 @@
 //! JavaScript functions as core handlers.
 //!
-//! Every kind of handler (tool, resource, template, prompt, completion) is the same JS
+//! Every kind of handler (tool, resource, template, template listing, prompt, completion)
+//! is the same JS
 //! shape, `(payloadJson, ctx) => void`, answering later through `ctx.reply(...)`: the
 //! TypeScript layer builds the user-facing arguments from the payload. The thread-safe
 //! function is weak, so a registered handler never keeps Node running, and the call is
@@ -10,7 +11,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferrymcp_core::server::{
-    CompletionHandler, Context, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ToolHandler,
+    CompletionHandler, Context, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister,
+    ToolHandler,
 };
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
@@ -81,6 +83,12 @@ impl ToolHandler for JsHandler {
 impl ResourceHandler for JsHandler {
     fn read(&self, uri: String, variables: Map<String, Value>, cx: Context) -> HandlerFuture {
         self.run(json!({"uri": uri, "variables": variables}).to_string(), cx)
+    }
+}
+
+impl ResourceLister for JsHandler {
+    fn list(&self, cx: Context) -> HandlerFuture {
+        self.run("{}".to_owned(), cx)
     }
 }
 

@@ -145,6 +145,7 @@ export class Client {
         },
         (method, paramsJson, reply) => this.#answer(method, paramsJson, reply),
         (method, paramsJson) => this.#notified(method, paramsJson),
+        (reason) => this.#lost(reason),
       );
     } catch (error) {
       throw fromNative(error);
@@ -165,6 +166,14 @@ export class Client {
         reply.reject(mcp.code, mcp.rawMessage, mcp.data === undefined ? undefined : JSON.stringify(mcp.data));
       },
     );
+  }
+
+  /** The server went away by itself: later requests fail at once, and `onclose` fires. */
+  #lost(_reason: string): void {
+    const native = this.#native;
+    if (native === undefined) return;
+    this.#native = undefined;
+    native.close().finally(() => this.onclose?.());
   }
 
   #notified(method: string, paramsJson: string): void {

@@ -249,7 +249,9 @@ export class McpServer {
       const run = (payload: { uri: string; variables: Record<string, string | string[]> }, ctx: HandlerContext) =>
         entry.readCallback(new URL(payload.uri), payload.variables, ctx);
       const def = definition({ uriTemplate: text(), name: currentName, ...resourceMetadata(entry.metadata) });
-      this.#call(() => this.#native.addResourceTemplate(def, nativeHandler('resources/read', 'other', run)));
+      const listCallback = entry.resourceTemplate.listCallback;
+      const lister = listCallback && nativeHandler('resources/list', 'other', (_payload: unknown, ctx: HandlerContext) => listCallback(ctx));
+      this.#call(() => this.#native.addResourceTemplate(def, nativeHandler('resources/read', 'other', run), lister));
       this.#templates.set(text(), entry);
       if (entry.resourceTemplate.hasCompleteCallbacks()) this.#enableCompletions();
     };

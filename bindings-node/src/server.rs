@@ -86,15 +86,27 @@ impl NativeServer {
         self.server.add_resource(definition, self.handler(handler, what)).map_err(from_registry)
     }
 
+    /// Registers a template; `lister`, when given, lists the resources it covers.
     #[napi]
     pub fn add_resource_template(
         &self,
         definition_json: String,
         #[napi(ts_arg_type = "(payloadJson: string, ctx: NativeContext) => void")] handler: JsHandlerFn,
+        #[napi(ts_arg_type = "((payloadJson: string, ctx: NativeContext) => void) | undefined | null")] lister: Option<
+            JsHandlerFn,
+        >,
     ) -> napi::Result<()> {
         let definition = parse(&definition_json, "the resource template definition")?;
         let what = format!("resource template {}", definition["uriTemplate"]);
-        self.server.add_resource_template(definition, self.handler(handler, what)).map_err(from_registry)
+        let handler = self.handler(handler, what.clone());
+        match lister {
+            None => self.server.add_resource_template(definition, handler),
+            Some(lister) => {
+                let lister = self.handler(lister, format!("the list callback of {what}"));
+                self.server.add_listed_resource_template(definition, handler, lister)
+            }
+        }
+        .map_err(from_registry)
     }
 
     #[napi]

@@ -46,6 +46,45 @@ for (const era of ['legacy', 'modern']) {
       }
     });
 
+    test('a ResourceTemplate list callback adds its resources to resources/list', async () => {
+      const client = await connect(BEHAVIOUR, { era });
+      try {
+        const { resources } = await client.listResources();
+        const listed = resources.filter((r) => r.uri.startsWith('notes://'));
+        assert.deepEqual(listed, [
+          { uri: 'notes://1', name: 'first note', description: 'A note', mimeType: 'text/plain' },
+          { uri: 'notes://2', name: 'second note', description: 'A note', mimeType: 'text/markdown' },
+        ]);
+        assert.equal(resources[0].uri, 'test://watched', 'static resources come first');
+        assert.equal((await client.readResource({ uri: 'notes://2' })).contents[0].text, 'note 2');
+        const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'notes://{id}' }, argument: { name: 'id', value: '2' } });
+        assert.deepEqual(completion.completion.values, ['2']);
+      } finally {
+        await client.close();
+      }
+    });
+
+    test('extra._meta carries what the client sent, and extra.sendNotification sends any notification', { timeout: 30_000 }, async () => {
+      const client = await connect(BEHAVIOUR, { era });
+      try {
+        const custom = new Promise((resolve) => client.setNotificationHandler('notifications/custom', (n) => resolve(n.params)));
+        const result = await client.callTool({ name: 'meta_and_notify', arguments: {}, _meta: { custom: 'from-client' } });
+        assert.equal(textOf(result), 'custom=from-client');
+        assert.deepEqual(await custom, { hello: 'world' });
+      } finally {
+        await client.close();
+      }
+    });
+
+    test('onclose fires when the server process dies', { timeout: 30_000 }, async () => {
+      const client = await connect(BEHAVIOUR, { era });
+      const closed = new Promise((resolve) => (client.onclose = resolve));
+      await assert.rejects(client.callTool({ name: 'crash', arguments: {} }), { code: ErrorCode.ConnectionClosed });
+      await closed;
+      await assert.rejects(client.listTools(), { code: ErrorCode.ConnectionClosed });
+      await client.close();
+    });
+
     test('McpError codes and data cross both ways', async () => {
       const client = await connect(BEHAVIOUR, { era });
       try {

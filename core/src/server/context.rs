@@ -35,7 +35,8 @@ pub(crate) struct ContextInner {
     pub client_info: Value,
     /// Log messages at or above this rank are sent; `None` sends none.
     pub log_threshold: Option<usize>,
-    pub progress_token: Option<Value>,
+    /// The request's `_meta` as the client sent it (`Null` when absent).
+    pub meta: Value,
     pub last_progress: Mutex<Option<f64>>,
     /// Present on a modern (2026-07-28) request: inputs come by MRTR.
     pub inputs: Option<Arc<Inputs>>,
@@ -75,13 +76,19 @@ impl Context {
 
     /// The progress token the client sent, if any.
     pub fn progress_token(&self) -> Option<&Value> {
-        self.inner.progress_token.as_ref()
+        self.inner.meta.get("progressToken").filter(|token| token.is_string() || token.is_i64())
+    }
+
+    /// The request's `_meta` object as sent (progress token, the 2026-07-28 keys, and any
+    /// the client added); `None` when the request had none.
+    pub fn meta(&self) -> Option<&Value> {
+        Some(&self.inner.meta).filter(|meta| meta.is_object())
     }
 
     /// Reports progress, when the client asked for it. Values must increase; a value that
     /// does not is skipped, as is anything after cancellation. Returns whether it was sent.
     pub async fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<String>) -> bool {
-        let Some(token) = &self.inner.progress_token else { return false };
+        let Some(token) = self.progress_token() else { return false };
         {
             let mut last = self.inner.last_progress.lock().unwrap();
             if self.is_cancelled() || last.is_some_and(|l| progress <= l) {
@@ -114,6 +121,14 @@ impl Context {
             params["logger"] = json!(logger);
         }
         self.inner.outbound.notify("notifications/message", params).await.is_ok()
+    }
+
+    /// Sends any other notification about this request (a custom one, say) to the client
+    /// on the way this request answers. Progress and log messages belong to
+    /// [`Context::report_progress`] and [`Context::log`], which apply the client's token
+    /// and level. Returns whether it was sent.
+    pub async fn notify(&self, method: &str, params: Value) -> bool {
+        !self.is_cancelled() && self.inner.outbound.notify(method, params).await.is_ok()
     }
 
     /// Asks the user for input (`elicitation/create`); returns the `ElicitResult`.

@@ -24,9 +24,7 @@ type Outcome = Result<Value, ErrorObject>;
 pub(crate) async fn serve(server: &Arc<ServerShared>, method: &str, params: Map<String, Value>, cx: Context) -> Outcome {
     match method {
         "tools/list" => list(server, &params, "tools", |r| r.tools.values().map(|t| t.definition.clone()).collect()),
-        "resources/list" => {
-            list(server, &params, "resources", |r| r.resources.values().map(|e| e.definition.clone()).collect())
-        }
+        "resources/list" => list_resources(server, &params, cx).await,
         "resources/templates/list" => list(server, &params, "resourceTemplates", |r| {
             r.templates.values().map(|e| e.definition.clone()).collect()
         }),
@@ -90,6 +88,54 @@ fn list(
     items: impl FnOnce(&super::registry::Registry) -> Vec<Value>,
 ) -> Outcome {
     let all = items(&server.registry.read().unwrap());
+    page(server, params, key, all)
+}
+
+/// The static resources, then what each listing template lists (in registration order),
+/// each listed resource over its template's metadata.
+async fn list_resources(server: &ServerShared, params: &Map<String, Value>, cx: Context) -> Outcome {
+    let (mut all, listers) = {
+        let registry = server.registry.read().unwrap();
+        let statics: Vec<Value> = registry.resources.values().map(|e| e.definition.clone()).collect();
+        let listers: Vec<_> = registry
+            .templates
+            .values()
+            .filter_map(|e| Some((e.lister.clone()?, e.definition.clone(), e.template.as_str().to_owned())))
+            .collect();
+        (statics, listers)
+    };
+    for (lister, definition, template) in listers {
+        let listed = match lister.list(cx.clone()).await {
+            Ok(Value::Array(resources)) => resources,
+            Ok(Value::Object(mut result)) if result.get("resources").is_some_and(Value::is_array) => {
+                let Some(Value::Array(resources)) = result.remove("resources") else { unreachable!("checked above") };
+                resources
+            }
+            Ok(other) => return Err(ErrorObject::internal(format!("Listing template {template} returned {other}, not resources"))),
+            Err(error) => return Err(handler_error(error, |m| format!("Listing template {template} failed: {m}"), cx.is_modern())),
+        };
+        all.extend(listed.into_iter().map(|resource| over_template(&definition, resource)));
+    }
+    page(server, params, "resources", all)
+}
+
+/// A listed resource with its template's metadata beneath it (all but the template's own
+/// `uriTemplate` and `name`).
+fn over_template(template: &Value, resource: Value) -> Value {
+    let Value::Object(resource) = resource else { return resource };
+    let mut merged: Map<String, Value> = template
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(key, _)| *key != "uriTemplate" && *key != "name")
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    merged.extend(resource);
+    Value::Object(merged)
+}
+
+/// One page of `all`, from the request's cursor.
+fn page(server: &ServerShared, params: &Map<String, Value>, key: &str, all: Vec<Value>) -> Outcome {
     let start = match params.get("cursor") {
         None | Some(Value::Null) => 0,
         Some(cursor) => decode_cursor(cursor).filter(|n| *n <= all.len()).ok_or_else(|| {
@@ -245,9 +291,7 @@ async fn read_resource(server: &Arc<ServerShared>, params: Map<String, Value>, c
         Ok(Value::Array(contents)) => Ok(json!({"contents": contents})),
         Ok(result) if result.get("contents").is_some_and(Value::is_array) => Ok(result),
         Ok(other) => Err(ErrorObject::internal(format!("Resource {uri} returned {other}, not contents"))),
-        Err(HandlerError::Failed(message)) => Err(ErrorObject::internal(format!("Reading {uri} failed: {message}"))),
-        Err(HandlerError::Rpc(error)) => Err(error),
-        Err(HandlerError::ResourceNotFound(missing)) => Err(resource_not_found(&missing, cx.is_modern())),
+        Err(error) => Err(handler_error(error, |m| format!("Reading {uri} failed: {m}"), cx.is_modern())),
     }
 }
 
@@ -268,9 +312,7 @@ async fn get_prompt(server: &Arc<ServerShared>, mut params: Map<String, Value>, 
     match run(server, &cx, "prompts/get", &name, future).await {
         Err(input_required) => Ok(input_required),
         Ok(Ok(result)) => Ok(result),
-        Ok(Err(HandlerError::Failed(message))) => Err(ErrorObject::internal(format!("Prompt {name} failed: {message}"))),
-        Ok(Err(HandlerError::Rpc(error))) => Err(error),
-        Ok(Err(HandlerError::ResourceNotFound(uri))) => Err(resource_not_found(&uri, cx.is_modern())),
+        Ok(Err(error)) => Err(handler_error(error, |m| format!("Prompt {name} failed: {m}"), cx.is_modern())),
     }
 }
 
@@ -281,10 +323,15 @@ async fn complete(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Co
         return Err(ErrorObject::invalid_params("Invalid params: completion/complete needs \"ref\" and \"argument\""));
     }
     let modern = cx.is_modern();
-    match handler.complete(params, cx).await {
-        Ok(result) => Ok(result),
-        Err(HandlerError::Failed(message)) => Err(ErrorObject::internal(format!("Completion failed: {message}"))),
-        Err(HandlerError::Rpc(error)) => Err(error),
-        Err(HandlerError::ResourceNotFound(uri)) => Err(resource_not_found(&uri, modern)),
+    handler.complete(params, cx).await.map_err(|error| handler_error(error, |m| format!("Completion failed: {m}"), modern))
+}
+
+/// How a failed resource, prompt, listing or completion handler answers its request (a
+/// tool's failure is a result instead; see [`call_tool`]).
+fn handler_error(error: HandlerError, failed: impl FnOnce(String) -> String, modern: bool) -> ErrorObject {
+    match error {
+        HandlerError::Failed(message) => ErrorObject::internal(failed(message)),
+        HandlerError::Rpc(error) => error,
+        HandlerError::ResourceNotFound(uri) => resource_not_found(&uri, modern),
     }
 }

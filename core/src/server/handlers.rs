@@ -62,6 +62,13 @@ pub trait ResourceHandler: Send + Sync + 'static {
     fn read(&self, uri: String, variables: Map<String, Value>, cx: Context) -> HandlerFuture;
 }
 
+/// Lists the resources a template covers, for `resources/list`: a `ListResourcesResult`
+/// object (or just its `resources` array) out. Each listed resource inherits the
+/// template's metadata (description, mimeType, ...) unless it sets its own.
+pub trait ResourceLister: Send + Sync + 'static {
+    fn list(&self, cx: Context) -> HandlerFuture;
+}
+
 /// Renders a prompt from its arguments: a `GetPromptResult` object out.
 pub trait PromptHandler: Send + Sync + 'static {
     fn get(&self, arguments: Map<String, Value>, cx: Context) -> HandlerFuture;
@@ -88,5 +95,6 @@ macro_rules! closure_handler {
 
 closure_handler!(ToolHandler, call, (arguments: Map<String, Value>));
 closure_handler!(ResourceHandler, read, (uri: String, variables: Map<String, Value>));
+closure_handler!(ResourceLister, list, ());
 closure_handler!(PromptHandler, get, (arguments: Map<String, Value>));
 closure_handler!(CompletionHandler, complete, (params: Map<String, Value>));

@@ -21,7 +21,9 @@ mod template;
 
 pub use context::{Context, LOG_LEVELS};
 pub use era::{LEGACY_VERSIONS, MODERN_VERSIONS};
-pub use handlers::{CompletionHandler, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ToolHandler};
+pub use handlers::{
+    CompletionHandler, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister, ToolHandler,
+};
 pub use outbound::Outbound;
 pub use registry::RegistryError;
 pub use session::Connection;
@@ -127,7 +129,18 @@ impl Server {
     }
 
     pub fn add_resource_template(&self, definition: Value, handler: impl ResourceHandler) -> Result<(), RegistryError> {
-        self.shared.registry.write().unwrap().add_template(definition, Arc::new(handler))
+        self.shared.registry.write().unwrap().add_template(definition, Arc::new(handler), None)
+    }
+
+    /// A template whose `lister` names the resources it covers: `resources/list` includes
+    /// them after the static resources, in template registration order.
+    pub fn add_listed_resource_template(
+        &self,
+        definition: Value,
+        handler: impl ResourceHandler,
+        lister: impl ResourceLister,
+    ) -> Result<(), RegistryError> {
+        self.shared.registry.write().unwrap().add_template(definition, Arc::new(handler), Some(Arc::new(lister)))
     }
 
     pub fn add_prompt(&self, definition: Value, handler: impl PromptHandler) -> Result<(), RegistryError> {

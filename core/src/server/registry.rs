@@ -10,7 +10,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
-use super::handlers::{PromptHandler, ResourceHandler, ToolHandler};
+use super::handlers::{PromptHandler, ResourceHandler, ResourceLister, ToolHandler};
 use super::template::UriTemplate;
 
 /// A definition that cannot be registered.
@@ -48,6 +48,7 @@ pub(crate) struct TemplateEntry {
     pub definition: Value,
     pub template: UriTemplate,
     pub handler: Arc<dyn ResourceHandler>,
+    pub lister: Option<Arc<dyn ResourceLister>>,
 }
 
 pub(crate) struct PromptEntry {
@@ -110,7 +111,12 @@ impl Registry {
         Ok(())
     }
 
-    pub fn add_template(&mut self, definition: Value, handler: Arc<dyn ResourceHandler>) -> Result<(), RegistryError> {
+    pub fn add_template(
+        &mut self,
+        definition: Value,
+        handler: Arc<dyn ResourceHandler>,
+        lister: Option<Arc<dyn ResourceLister>>,
+    ) -> Result<(), RegistryError> {
         let Value::Object(definition) = definition else {
             return Err(invalid("resource template", "the definition must be a JSON object"));
         };
@@ -120,7 +126,7 @@ impl Registry {
             return Err(RegistryError::DuplicateTemplate(text));
         }
         let template = UriTemplate::parse(&text).map_err(|e| invalid(format!("resource template {text:?}"), e))?;
-        let entry = TemplateEntry { definition: Value::Object(definition), template, handler };
+        let entry = TemplateEntry { definition: Value::Object(definition), template, handler, lister };
         self.templates.insert(text, Arc::new(entry));
         Ok(())
     }

@@ -173,7 +173,6 @@ impl Connection {
     }
 
     fn context(&self, rcx: &RequestContext, params: &Map<String, Value>, fill: impl FnOnce(&mut ContextInner)) -> Context {
-        let progress_token = params.get("_meta").and_then(|m| m.get("progressToken")).filter(|t| t.is_string() || t.is_i64()).cloned();
         let mut inner = ContextInner {
             request_id: rcx.id().clone(),
             cancel: rcx.cancellation().clone(),
@@ -183,7 +182,7 @@ impl Connection {
             client_capabilities: json!({}),
             client_info: Value::Null,
             log_threshold: None,
-            progress_token,
+            meta: params.get("_meta").cloned().unwrap_or(Value::Null),
             last_progress: Mutex::new(None),
             inputs: None,
         };
