@@ -29,7 +29,8 @@ pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, request: Request
         .flatten();
     let checked = headers::check(&parts.headers, method, params, schema.as_ref()).and_then(|()| era::check_modern(method, params).map(drop));
     if let Err(error) = checked {
-        return rpc_error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
+        let status = if error.code == -32601 { StatusCode::NOT_FOUND } else { StatusCode::BAD_REQUEST };
+        return rpc_error(status, Some(&request.id), &error);
     }
     let cancel = CancellationToken::new();
     if method == "subscriptions/listen" {
