@@ -43,18 +43,20 @@ pub(crate) struct SseBody {
     source: Source,
     done: bool,
     keep_alive: Interval,
-    end: Pin<Box<WaitForCancellationFutureOwned>>,
+    /// Any of these ends the stream.
+    ends: Vec<Pin<Box<WaitForCancellationFutureOwned>>>,
     /// Held for as long as the client reads (a request's cancellation, a session's
     /// busy mark).
     _guard: Option<Box<dyn Any + Send + Sync>>,
 }
 
 impl SseBody {
-    /// `head` goes out first; the stream stops early when `end` fires.
-    pub fn new(head: Option<(Bytes, bool)>, source: Source, keep_alive: Duration, end: CancellationToken, guard: Option<Box<dyn Any + Send + Sync>>) -> Self {
+    /// `head` goes out first; the stream stops early when any of `ends` fires.
+    pub fn new(head: Option<(Bytes, bool)>, source: Source, keep_alive: Duration, ends: &[&CancellationToken], guard: Option<Box<dyn Any + Send + Sync>>) -> Self {
         let mut keep_alive = tokio::time::interval_at(Instant::now() + keep_alive, keep_alive);
         keep_alive.set_missed_tick_behavior(MissedTickBehavior::Delay);
-        Self { head, source, done: false, keep_alive, end: Box::pin(end.cancelled_owned()), _guard: guard }
+        let ends = ends.iter().map(|end| Box::pin((*end).clone().cancelled_owned())).collect();
+        Self { head, source, done: false, keep_alive, ends, _guard: guard }
     }
 
     fn poll_source(&mut self, cx: &mut Context<'_>) -> Poll<Option<Bytes>> {
@@ -80,7 +82,7 @@ impl Body for SseBody {
             this.done = last;
             return Poll::Ready(Some(Ok(Frame::data(head))));
         }
-        if this.done || this.end.as_mut().poll(cx).is_ready() {
+        if this.done || this.ends.iter_mut().any(|end| end.as_mut().poll(cx).is_ready()) {
             return Poll::Ready(None);
         }
         match this.poll_source(cx) {

@@ -13,6 +13,7 @@ use http::request::Parts;
 use http::{HeaderValue, Response, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 use super::body::{SseBody, Source};
 use super::exchange::{self, Out};
@@ -119,10 +120,9 @@ async fn serve(state: &Arc<HttpState>, session: Arc<HttpSession>, request: Reque
     let live = stream.attach(None, prime).await.expect("a new stream has nothing to replay");
     let pump_session = session.clone();
     tokio::spawn(async move {
-        let mut delivered = false;
         let mut next = first;
         while let Some(out) = next {
-            delivered = stream.emit(out.data).await;
+            stream.emit(out.data).await;
             if out.last {
                 break;
             }
@@ -130,12 +130,10 @@ async fn serve(state: &Arc<HttpState>, session: Arc<HttpSession>, request: Reque
         }
         stream.finish().await;
         pump_session.unregister(&id);
-        if delivered {
-            pump_session.close_stream(stream.id).await;
-        }
+        pump_session.finished(stream.id).await;
         drop(busy);
     });
-    let body = SseBody::new(None, Source::Events(live), state.options.keep_alive, session.ended.clone(), None);
+    let body = SseBody::new(None, Source::Events(live), state.options.keep_alive, &[&session.ended], None);
     reply::event_stream(body.boxed())
 }
 
@@ -173,8 +171,9 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
     let Some(live) = stream.attach(after, prime).await else {
         return refuse(StatusCode::NOT_FOUND, SERVER_ERROR, "Not Found: the events after that id are no longer kept");
     };
-    let end = session.ended.clone();
-    let body = SseBody::new(None, Source::Events(live), state.options.keep_alive, end, Some(Box::new(session.busy())));
+    // A resumed request stream ends with its response; a standalone one also at shutdown.
+    let ends: &[&CancellationToken] = if last.is_none() { &[&session.ended, &state.shutdown] } else { &[&session.ended] };
+    let body = SseBody::new(None, Source::Events(live), state.options.keep_alive, ends, Some(Box::new(session.busy())));
     reply::event_stream(body.boxed())
 }
 

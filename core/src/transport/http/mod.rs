@@ -121,10 +121,14 @@ impl HttpHandler {
         self.state.sessions.len()
     }
 
-    /// Ends long-lived streams (standalone GET streams, `subscriptions/listen`) and every
-    /// session; requests in flight finish and are answered.
-    pub async fn shut_down(&self) {
+    /// First step of a shutdown: ends the streams that never end on their own
+    /// (standalone GET streams, `subscriptions/listen`); requests in flight go on.
+    pub fn stop_streams(&self) {
         self.state.shutdown.cancel();
+    }
+
+    /// Last step of a shutdown, once requests in flight are answered: ends every session.
+    pub async fn end_sessions(&self) {
         self.state.sessions.clear().await;
     }
 

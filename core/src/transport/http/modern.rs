@@ -53,6 +53,6 @@ pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, request: Request
         return reply::json(status, first.data);
     }
     let head = crate::framing::sse::event(None, &first.data);
-    let body = SseBody::new(Some((head, false)), Source::Messages(rx), state.options.keep_alive, end, Some(Box::new(guard)));
+    let body = SseBody::new(Some((head, false)), Source::Messages(rx), state.options.keep_alive, &[&end], Some(Box::new(guard)));
     reply::event_stream(body.boxed())
 }

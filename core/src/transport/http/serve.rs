@@ -98,11 +98,12 @@ async fn accept_loop(listener: TcpListener, handler: HttpHandler, options: Serve
         }
     }
     drop(listener);
-    handler.shut_down().await;
+    handler.stop_streams();
     tokio::select! {
         _ = graceful.shutdown() => {}
         _ = tokio::time::sleep(options.shutdown_grace) => tracing::warn!("shutdown grace expired with connections open"),
     }
+    handler.end_sessions().await;
 }
 
 async fn connection(tcp: TcpStream, handler: HttpHandler, options: ServeOptions, watcher: hyper_util::server::graceful::Watcher) {

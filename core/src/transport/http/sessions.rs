@@ -7,7 +7,7 @@
 //! limit `initialize` gets 503) and sessions idle longer than the configured time are
 //! ended by a sweeper task, so abandoned clients cost nothing for long.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
@@ -27,6 +27,9 @@ use crate::wire::{ErrorObject, RequestId, encode};
 
 type Answer = oneshot::Receiver<Result<Value, PeerError>>;
 
+/// Finished request streams a session keeps resumable.
+const KEEP_FINISHED: usize = 64;
+
 pub(crate) struct HttpSession {
     pub id: String,
     pub connection: Arc<Connection>,
@@ -34,6 +37,7 @@ pub(crate) struct HttpSession {
     pub ended: CancellationToken,
     pub standalone: Arc<SseStream>,
     streams: Mutex<HashMap<u64, Arc<SseStream>>>,
+    finished: Mutex<VecDeque<u64>>,
     running: Mutex<HashMap<RequestId, CancellationToken>>,
     waiting: Mutex<HashMap<i64, oneshot::Sender<Result<Value, PeerError>>>>,
     next_request_id: AtomicI64,
@@ -74,10 +78,19 @@ impl HttpSession {
         self.streams.lock().unwrap().get(&id).cloned()
     }
 
-    /// A request's stream was read to its end: nothing to resume any more.
-    pub async fn close_stream(&self, id: u64) {
-        self.streams.lock().unwrap().remove(&id);
-        self.store.forget(id).await;
+    /// A request's stream has its response. It stays resumable (the client may not have
+    /// read the end yet) among the session's most recent [`KEEP_FINISHED`] finished
+    /// streams; older ones are forgotten.
+    pub async fn finished(&self, id: u64) {
+        let evicted = {
+            let mut finished = self.finished.lock().unwrap();
+            finished.push_back(id);
+            if finished.len() > KEEP_FINISHED { finished.pop_front() } else { None }
+        };
+        if let Some(old) = evicted {
+            self.streams.lock().unwrap().remove(&old);
+            self.store.forget(old).await;
+        }
     }
 
     /// Registers a request, so `notifications/cancelled` can reach it; the token also
@@ -201,6 +214,7 @@ impl SessionTable {
             ended: CancellationToken::new(),
             standalone: Arc::new(SseStream::new(standalone_id, self.store.clone())),
             streams: Mutex::default(),
+            finished: Mutex::default(),
             running: Mutex::default(),
             waiting: Mutex::default(),
             next_request_id: AtomicI64::new(1),
