@@ -14,6 +14,10 @@ npm install --prefix tests/interop --no-audit --no-fund --loglevel=error
 
 cargo test --workspace --release --all-targets
 
+# The official conformance suite (server side, 2025-11-25 and 2026-07-28) against the Rust
+# fixture built above, over Streamable HTTP: every scored check must pass.
+tests/conformance/run-server.sh target/release/ferrymcp-everything
+
 # The Python package: a wheel built by maturin (same release profile) and installed into
 # the test venv the way a user installs it; then its tests, and the official Python SDK's
 # client against the Rust fixture built above.

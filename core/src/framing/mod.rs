@@ -1,10 +1,12 @@
 //! Framing: where one message ends and the next begins.
 //!
-//! stdio and child processes carry newline-delimited JSON ([`ndjson`]). A bad frame (too
+//! stdio and child processes carry newline-delimited JSON ([`ndjson`]); Streamable HTTP
+//! answers with Server-Sent Events ([`sse`]). A bad frame (too
 //! large, not UTF-8) is skipped to its newline and reported as a [`FrameError`] that still
 //! knows the request id when one could be recovered, so the peer can answer it and carry on.
 
 pub mod ndjson;
+pub mod sse;
 
 use crate::wire::{ErrorObject, RequestId};
 

@@ -9,12 +9,12 @@
 //! from the request's era, never in a binding.
 
 mod context;
-mod era;
+pub(crate) mod era;
 mod features;
 mod handlers;
 mod mrtr;
 mod notify;
-mod outbound;
+pub(crate) mod outbound;
 mod registry;
 mod session;
 mod template;
@@ -27,6 +27,7 @@ pub use handlers::{
 pub use outbound::Outbound;
 pub use registry::RegistryError;
 pub use session::Connection;
+pub(crate) use session::Incoming;
 pub use template::UriTemplate;
 
 use std::collections::HashMap;
@@ -166,6 +167,13 @@ impl Server {
 
     pub fn remove_prompt(&self, name: &str) -> bool {
         self.shared.registry.write().unwrap().prompts.shift_remove(name).is_some()
+    }
+
+    /// The `inputSchema` of tool `name`, for a transport that checks what the client
+    /// mirrored into headers (`x-mcp-header`).
+    pub(crate) fn tool_input_schema(&self, name: &str) -> Option<Value> {
+        let registry = self.shared.registry.read().unwrap();
+        registry.tools.get(name).map(|tool| tool.definition.get("inputSchema").cloned().unwrap_or(Value::Null))
     }
 
     /// A new connection's handler, to run under a [`Peer`].

@@ -132,7 +132,7 @@ impl Server {
         send_all(method, sessions, Value::Null, listeners).await;
     }
 
-    /// The peers of initialized legacy sessions that pass `keep`.
+    /// The way back to each initialized legacy session that passes `keep`.
     fn sessions(&self, keep: impl Fn(&super::session::Session) -> bool) -> Vec<Arc<dyn Outbound>> {
         let connections: Vec<_> = self.shared.connections.lock().unwrap().values().filter_map(|c| c.upgrade()).collect();
         connections
@@ -141,8 +141,7 @@ impl Server {
                 let session = c.session.lock().unwrap();
                 session.initialized && keep(&session)
             })
-            .filter_map(|c| c.peer())
-            .map(|peer| Arc::new(peer) as Arc<dyn Outbound>)
+            .filter_map(|c| c.outbound())
             .collect()
     }
 

@@ -1,12 +1,12 @@
 //! The way back to the client while a request is served.
 //!
-//! On stdio that is the connection's [`Peer`]; on Streamable HTTP (later) it is the
-//! request's SSE stream. Handlers and the context only see this trait, so both transports
-//! run the same server code.
+//! On stdio that is the connection's [`Peer`]; on Streamable HTTP it is the request's
+//! response stream (or a legacy session's standalone stream). Handlers and the context
+//! only see this trait, so every transport runs the same server code.
 
 use serde_json::Value;
 
-use crate::peer::{BoxFuture, Peer, PeerError, RequestOptions};
+use crate::peer::{BoxFuture, CloseReason, Peer, PeerError, RequestOptions, WeakPeer};
 
 pub trait Outbound: Send + Sync + 'static {
     fn notify(&self, method: &str, params: Value) -> BoxFuture<Result<(), PeerError>>;
@@ -26,5 +26,23 @@ impl Outbound for Peer {
             let raw = peer.request(&method, Some(&params), RequestOptions::default()).await?;
             raw.parse_owned().map_err(|e| PeerError::MalformedResponse(e.to_string()))
         })
+    }
+}
+
+/// A connection's own way back: it must not keep the peer (which holds the connection)
+/// alive.
+impl Outbound for WeakPeer {
+    fn notify(&self, method: &str, params: Value) -> BoxFuture<Result<(), PeerError>> {
+        match self.upgrade() {
+            Some(peer) => Outbound::notify(&peer, method, params),
+            None => Box::pin(std::future::ready(Err(PeerError::Closed(CloseReason::Local)))),
+        }
+    }
+
+    fn request(&self, method: &str, params: Value) -> BoxFuture<Result<Value, PeerError>> {
+        match self.upgrade() {
+            Some(peer) => Outbound::request(&peer, method, params),
+            None => Box::pin(std::future::ready(Err(PeerError::Closed(CloseReason::Local)))),
+        }
     }
 }

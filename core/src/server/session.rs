@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Map, Value, json};
+use tokio_util::sync::CancellationToken;
 
 use super::ServerShared;
 use super::context::{Context, ContextInner, level_rank};
@@ -13,8 +14,9 @@ use super::era::{self, ModernMeta};
 use super::features::{self, capabilities, stamp};
 use super::mrtr::Inputs;
 use super::notify;
-use crate::peer::{BoxFuture, Handler, HandlerResult, NotificationContext, Peer, RequestContext, WeakPeer};
-use crate::wire::{ErrorObject, Notification, RawJson, Request};
+use super::outbound::Outbound;
+use crate::peer::{BoxFuture, Handler, HandlerResult, NotificationContext, Peer, RequestContext};
+use crate::wire::{ErrorObject, Notification, RawJson, Request, RequestId};
 
 /// The state `initialize` opens on a connection.
 #[derive(Default)]
@@ -28,12 +30,24 @@ pub(crate) struct Session {
     pub subscriptions: HashSet<String>,
 }
 
-/// One client connection: a [`Handler`] for the peer that carries it.
+/// One client connection: a [`Handler`] for the peer that carries it, or a legacy
+/// Streamable HTTP session whose requests arrive one POST at a time.
 pub struct Connection {
     id: u64,
     server: Arc<ServerShared>,
     pub(crate) session: Mutex<Session>,
-    peer: OnceLock<WeakPeer>,
+    /// The way back for messages outside any request (list changes, resource updates):
+    /// the stdio peer (held weakly, as the peer holds this connection), or an HTTP
+    /// session's standalone stream.
+    outbound: OnceLock<Arc<dyn Outbound>>,
+}
+
+/// One request as a transport hands it over: its id, what cancels it, and the way back
+/// for its notifications and server-to-client requests.
+pub(crate) struct Incoming {
+    pub id: RequestId,
+    pub cancel: CancellationToken,
+    pub outbound: Arc<dyn Outbound>,
 }
 
 struct ConnectionHandler(Arc<Connection>);
@@ -41,7 +55,7 @@ struct ConnectionHandler(Arc<Connection>);
 impl Connection {
     pub(crate) fn new(server: Arc<ServerShared>) -> Arc<Self> {
         let id = server.next_id.fetch_add(1, Ordering::Relaxed);
-        let connection = Arc::new(Self { id, server, session: Mutex::new(Session::default()), peer: OnceLock::new() });
+        let connection = Arc::new(Self { id, server, session: Mutex::new(Session::default()), outbound: OnceLock::new() });
         connection.server.connections.lock().unwrap().insert(id, Arc::downgrade(&connection));
         connection
     }
@@ -53,15 +67,39 @@ impl Connection {
 
     /// Remembers the peer, for notifications the server sends on its own.
     pub fn attach(&self, peer: &Peer) {
-        let _ = self.peer.set(peer.downgrade());
+        if self.outbound.get().is_none() {
+            self.attach_outbound(Arc::new(peer.downgrade()));
+        }
     }
 
-    pub(crate) fn peer(&self) -> Option<Peer> {
-        self.peer.get().and_then(WeakPeer::upgrade)
+    /// Sets the way back for messages outside any request (once; later calls are ignored).
+    pub(crate) fn attach_outbound(&self, outbound: Arc<dyn Outbound>) {
+        let _ = self.outbound.set(outbound);
+    }
+
+    pub(crate) fn outbound(&self) -> Option<Arc<dyn Outbound>> {
+        self.outbound.get().cloned()
+    }
+
+    /// The negotiated revision once `initialize` has been answered.
+    pub(crate) fn negotiated_version(&self) -> Option<String> {
+        let session = self.session.lock().unwrap();
+        session.initialized.then(|| session.version.clone())
     }
 
     async fn handle(self: Arc<Self>, request: Request, rcx: RequestContext) -> HandlerResult {
         self.attach(rcx.peer());
+        let initialize = request.method == "initialize";
+        let incoming = Incoming { id: rcx.id().clone(), cancel: rcx.cancellation().clone(), outbound: Arc::new(rcx.peer().clone()) };
+        let result = self.clone().serve_request(request, incoming).await;
+        if initialize && result.is_ok() {
+            rcx.peer().set_batches_allowed(self.negotiated_version().as_deref() == Some("2025-03-26"));
+        }
+        result
+    }
+
+    /// Serves one request on whatever transport carried it.
+    pub(crate) async fn serve_request(self: Arc<Self>, request: Request, incoming: Incoming) -> HandlerResult {
         let params = match &request.params {
             None => Map::new(),
             Some(raw) => match raw.parse_owned::<Value>() {
@@ -72,18 +110,18 @@ impl Connection {
         let method = request.method.as_str();
         let result = if era::is_modern(method, &params) {
             let meta = era::check_modern(method, &params)?;
-            let mut result = self.modern(method, params, meta, &rcx).await?;
+            let mut result = self.modern(method, params, meta, &incoming).await?;
             stamp(&self.server, method, &mut result);
             result
         } else {
-            self.legacy(method, params, &rcx).await?
+            self.legacy(method, params, &incoming).await?
         };
         RawJson::to_json(&result).map_err(|e| ErrorObject::internal(e.to_string()))
     }
 
-    async fn modern(&self, method: &str, mut params: Map<String, Value>, meta: ModernMeta, rcx: &RequestContext) -> Result<Value, ErrorObject> {
+    async fn modern(&self, method: &str, mut params: Map<String, Value>, meta: ModernMeta, incoming: &Incoming) -> Result<Value, ErrorObject> {
         let responses = features::gather_inputs(&self.server, method, &mut params)?;
-        let cx = self.context(rcx, &params, |inner| {
+        let cx = self.context(incoming, &params, |inner| {
             inner.protocol_version = meta.version;
             inner.client_capabilities = meta.capabilities;
             inner.client_info = meta.client_info;
@@ -96,9 +134,9 @@ impl Connection {
         features::serve(&self.server, method, params, cx).await
     }
 
-    async fn legacy(&self, method: &str, params: Map<String, Value>, rcx: &RequestContext) -> Result<Value, ErrorObject> {
+    async fn legacy(&self, method: &str, params: Map<String, Value>, incoming: &Incoming) -> Result<Value, ErrorObject> {
         match method {
-            "initialize" => return self.initialize(params, rcx),
+            "initialize" => return self.initialize(params),
             "ping" => return Ok(json!({})),
             _ => {}
         }
@@ -135,7 +173,7 @@ impl Connection {
                         session.log_level,
                     );
                     drop(session);
-                    self.context(rcx, &params, |inner| {
+                    self.context(incoming, &params, |inner| {
                         inner.protocol_version = version;
                         inner.client_capabilities = caps;
                         inner.client_info = info;
@@ -147,7 +185,7 @@ impl Connection {
         }
     }
 
-    fn initialize(&self, params: Map<String, Value>, rcx: &RequestContext) -> Result<Value, ErrorObject> {
+    fn initialize(&self, params: Map<String, Value>) -> Result<Value, ErrorObject> {
         let requested = params.get("protocolVersion").and_then(Value::as_str);
         let requested = requested.ok_or_else(|| ErrorObject::invalid_params("Invalid params: initialize needs a string \"protocolVersion\""))?;
         let mut session = self.session.lock().unwrap();
@@ -160,7 +198,6 @@ impl Connection {
         session.client_capabilities = params.get("capabilities").cloned().unwrap_or_else(|| json!({}));
         session.client_info = params.get("clientInfo").cloned().unwrap_or(Value::Null);
         drop(session);
-        rcx.peer().set_batches_allowed(version == "2025-03-26");
         let mut result = json!({
             "protocolVersion": version,
             "capabilities": capabilities(&self.server),
@@ -172,11 +209,11 @@ impl Connection {
         Ok(result)
     }
 
-    fn context(&self, rcx: &RequestContext, params: &Map<String, Value>, fill: impl FnOnce(&mut ContextInner)) -> Context {
+    fn context(&self, incoming: &Incoming, params: &Map<String, Value>, fill: impl FnOnce(&mut ContextInner)) -> Context {
         let mut inner = ContextInner {
-            request_id: rcx.id().clone(),
-            cancel: rcx.cancellation().clone(),
-            outbound: Arc::new(rcx.peer().clone()),
+            request_id: incoming.id.clone(),
+            cancel: incoming.cancel.clone(),
+            outbound: incoming.outbound.clone(),
             server: self.server.clone(),
             protocol_version: String::new(),
             client_capabilities: json!({}),

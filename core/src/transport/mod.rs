@@ -2,11 +2,13 @@
 //!
 //! The peer engine speaks to a [`FrameSource`] and a [`FrameSink`], nothing else, so the
 //! same engine runs over stdio ([`stdio`]), a spawned server ([`child`]) and an in-memory
-//! pair ([`memory`]); HTTP plugs in the same way.
+//! pair ([`memory`]). Streamable HTTP ([`http`]) serves requests one POST at a time and
+//! talks to the server directly.
 
 pub mod blocking;
 pub mod child;
 pub mod memory;
+pub mod http;
 pub mod stdio;
 
 use std::future::Future;

@@ -1,0 +1,111 @@
+//! Where the events of resumable SSE streams are kept, so a client that lost a stream can
+//! come back with `Last-Event-ID` and get what it missed (legacy Streamable HTTP).
+//!
+//! A trait, because one process is not always enough: replicas behind a load balancer need
+//! a shared store. [`MemoryEventStore`] is the default: bounded per stream and in the
+//! number of streams, dropping the oldest first, so a client that never comes back costs
+//! a fixed amount of memory. Events are numbered per stream from 1; a stream's events
+//! are forgotten when its session ends.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use bytes::Bytes;
+use indexmap::IndexMap;
+
+use crate::peer::BoxFuture;
+
+/// Stored events: `(sequence number, JSON-RPC message text)`, oldest first.
+pub type Replay = Vec<(u64, Bytes)>;
+
+pub trait EventStore: Send + Sync + 'static {
+    /// Keeps event `seq` of `stream`.
+    fn append(&self, stream: u64, seq: u64, data: Bytes) -> BoxFuture<()>;
+
+    /// The events of `stream` after `seq`; `None` when some of them are no longer kept
+    /// (or the stream is unknown), since a partial replay would silently lose messages.
+    fn after(&self, stream: u64, seq: u64) -> BoxFuture<Option<Replay>>;
+
+    /// Drops everything kept for `stream`.
+    fn forget(&self, stream: u64) -> BoxFuture<()>;
+}
+
+/// An in-memory [`EventStore`] with bounded retention.
+pub struct MemoryEventStore {
+    per_stream: usize,
+    max_streams: usize,
+    streams: Mutex<IndexMap<u64, Kept>>,
+}
+
+#[derive(Default)]
+struct Kept {
+    events: VecDeque<(u64, Bytes)>,
+    /// The highest sequence number dropped for lack of room (0: none).
+    dropped: u64,
+}
+
+impl MemoryEventStore {
+    /// Keeps at most `per_stream` events of each stream and `max_streams` streams.
+    pub fn new(per_stream: usize, max_streams: usize) -> Self {
+        Self { per_stream: per_stream.max(1), max_streams: max_streams.max(1), streams: Mutex::default() }
+    }
+}
+
+impl Default for MemoryEventStore {
+    fn default() -> Self {
+        Self::new(1024, 10_000)
+    }
+}
+
+impl EventStore for MemoryEventStore {
+    fn append(&self, stream: u64, seq: u64, data: Bytes) -> BoxFuture<()> {
+        let mut streams = self.streams.lock().unwrap();
+        if !streams.contains_key(&stream) && streams.len() >= self.max_streams {
+            streams.shift_remove_index(0);
+        }
+        let kept = streams.entry(stream).or_default();
+        kept.events.push_back((seq, data));
+        if kept.events.len() > self.per_stream {
+            let (dropped, _) = kept.events.pop_front().expect("not empty");
+            kept.dropped = dropped;
+        }
+        Box::pin(std::future::ready(()))
+    }
+
+    fn after(&self, stream: u64, seq: u64) -> BoxFuture<Option<Replay>> {
+        let streams = self.streams.lock().unwrap();
+        let replay = match streams.get(&stream) {
+            Some(kept) if seq >= kept.dropped => {
+                Some(kept.events.iter().filter(|(s, _)| *s > seq).cloned().collect())
+            }
+            _ => None,
+        };
+        Box::pin(std::future::ready(replay))
+    }
+
+    fn forget(&self, stream: u64) -> BoxFuture<()> {
+        self.streams.lock().unwrap().shift_remove(&stream);
+        Box::pin(std::future::ready(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn replays_what_follows_and_refuses_what_was_dropped() {
+        let store = MemoryEventStore::new(2, 2);
+        for seq in 1..=3 {
+            store.append(9, seq, Bytes::from(format!("m{seq}"))).await;
+        }
+        let replay = store.after(9, 1).await.unwrap();
+        assert_eq!(replay, vec![(2, Bytes::from("m2")), (3, Bytes::from("m3"))]);
+        assert!(store.after(9, 0).await.is_none(), "event 1 was dropped: no partial replay");
+        store.append(10, 1, Bytes::new()).await;
+        store.append(11, 1, Bytes::new()).await;
+        assert!(store.after(9, 2).await.is_none(), "the oldest stream went first");
+        store.forget(11).await;
+        assert!(store.after(11, 0).await.is_none());
+    }
+}

@@ -1,0 +1,114 @@
+//! One request served over HTTP: the handler runs in a task of its own and everything it
+//! sends (notifications, server-to-client requests, then the response) flows through a
+//! short channel to whatever answers the POST.
+//!
+//! The channel is what lets the endpoint choose JSON or SSE honestly: it waits for the
+//! first message, and if that is already the response the answer is one JSON body;
+//! otherwise it is a stream. The channel is bounded, so a client that reads slowly slows
+//! its own handler and nobody else's.
+
+use std::sync::{Arc, Weak};
+
+use bytes::Bytes;
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::sessions::HttpSession;
+use crate::peer::{BoxFuture, CloseReason, PeerError};
+use crate::server::outbound::Outbound;
+use crate::server::{Connection, Incoming};
+use crate::wire::{ErrorObject, Request, encode};
+
+/// Messages a request may have in flight before its handler waits for the client.
+const QUEUE: usize = 32;
+
+/// One outgoing message of a request.
+pub(crate) struct Out {
+    pub data: Bytes,
+    /// This is the response: nothing follows.
+    pub last: bool,
+    /// The response's JSON-RPC error code, if it is an error.
+    pub code: Option<i64>,
+}
+
+/// The way back for one request: its response channel, and (legacy) its session for
+/// server-to-client requests.
+struct ResponseStream {
+    tx: mpsc::Sender<Out>,
+    cancel: CancellationToken,
+    session: Option<Weak<HttpSession>>,
+}
+
+impl Outbound for ResponseStream {
+    fn notify(&self, method: &str, params: Value) -> BoxFuture<Result<(), PeerError>> {
+        let data = notification(method, &params);
+        let (tx, cancel) = (self.tx.clone(), self.cancel.clone());
+        Box::pin(async move {
+            if cancel.is_cancelled() {
+                return Err(PeerError::Cancelled);
+            }
+            tx.send(Out { data, last: false, code: None }).await.map_err(|_| closed())
+        })
+    }
+
+    fn request(&self, method: &str, params: Value) -> BoxFuture<Result<Value, PeerError>> {
+        let Some(session) = self.session.as_ref().and_then(Weak::upgrade) else {
+            let error = ErrorObject::internal("server-to-client requests need a legacy session");
+            return Box::pin(std::future::ready(Err(PeerError::Rpc(error))));
+        };
+        let tx = self.tx.clone();
+        let (method, cancel) = (method.to_owned(), self.cancel.clone());
+        Box::pin(async move {
+            let (data, answer) = session.outgoing_request(&method, &params);
+            tx.send(Out { data, last: false, code: None }).await.map_err(|_| closed())?;
+            tokio::select! {
+                answer = answer => answer.unwrap_or_else(|_| Err(closed())),
+                _ = cancel.cancelled() => Err(PeerError::Cancelled),
+            }
+        })
+    }
+}
+
+pub(crate) fn closed() -> PeerError {
+    PeerError::Closed(CloseReason::Eof)
+}
+
+/// A JSON-RPC notification's text.
+pub(crate) fn notification(method: &str, params: &Value) -> Bytes {
+    let mut buf = Vec::with_capacity(128);
+    encode::begin_notification(&mut buf, method);
+    if !params.is_null() {
+        encode::params(&mut buf, params).expect("a JSON value serialises");
+    }
+    encode::end(&mut buf);
+    Bytes::from(buf)
+}
+
+/// Starts serving `request` on `connection`; returns the channel of what it sends. The
+/// handler stops, sending nothing more, when `cancel` fires.
+pub(crate) fn start(connection: Arc<Connection>, request: Request, cancel: CancellationToken, session: Option<Weak<HttpSession>>) -> mpsc::Receiver<Out> {
+    let (tx, rx) = mpsc::channel(QUEUE);
+    let outbound = Arc::new(ResponseStream { tx: tx.clone(), cancel: cancel.clone(), session });
+    let id = request.id.clone();
+    let incoming = Incoming { id: id.clone(), cancel: cancel.clone(), outbound };
+    tokio::spawn(async move {
+        let served = tokio::select! {
+            served = connection.serve_request(request, incoming) => served,
+            _ = cancel.cancelled() => return,
+        };
+        let mut buf = Vec::with_capacity(256);
+        let code = match &served {
+            Ok(result) => {
+                encode::result(&mut buf, &id, result.get());
+                None
+            }
+            Err(error) => {
+                encode::error(&mut buf, Some(&id), error);
+                Some(error.code)
+            }
+        };
+        let _ = tx.send(Out { data: Bytes::from(buf), last: true, code }).await;
+    });
+    rx
+}

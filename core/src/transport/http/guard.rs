@@ -1,0 +1,118 @@
+//! The checks every request passes before its body is read: `Host` and `Origin` against
+//! DNS rebinding, and the content negotiation headers of a POST.
+//!
+//! A browser page on an attacker's domain can reach a server on 127.0.0.1 by rebinding its
+//! DNS name; such a request carries the attacker's name in `Host` (and in `Origin` when
+//! the page scripts it). Only loopback names are accepted by default; a server bound
+//! elsewhere lists the names it is reached by.
+
+use http::request::Parts;
+use http::{HeaderMap, StatusCode, header};
+
+use super::HttpOptions;
+use super::reply::{ResponseBody, SERVER_ERROR, refuse};
+
+type Refusal = http::Response<ResponseBody>;
+
+/// The host names a server bound to loopback is reached by.
+pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
+
+pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<(), Refusal> {
+    let host = parts.headers.get(header::HOST).and_then(|h| h.to_str().ok()).or_else(|| parts.uri.authority().map(|a| a.as_str()));
+    let Some(host) = host else {
+        return Err(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, "Bad Request: a Host header is required"));
+    };
+    if !host_allowed(options, host) {
+        return Err(refuse(StatusCode::FORBIDDEN, SERVER_ERROR, format!("Forbidden: Host {host:?} is not allowed")));
+    }
+    if let Some(origin) = parts.headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("");
+        if !origin_allowed(options, origin) {
+            return Err(refuse(StatusCode::FORBIDDEN, SERVER_ERROR, format!("Forbidden: Origin {origin:?} is not allowed")));
+        }
+    }
+    Ok(())
+}
+
+/// `host[:port]` against the allowed host names (any port); an empty list allows all.
+fn host_allowed(options: &HttpOptions, authority: &str) -> bool {
+    if options.allowed_hosts.is_empty() {
+        return true;
+    }
+    let name = strip_port(authority).to_ascii_lowercase();
+    options.allowed_hosts.iter().any(|allowed| allowed.eq_ignore_ascii_case(&name))
+}
+
+/// An origin listed exactly, or one whose host is an allowed host.
+fn origin_allowed(options: &HttpOptions, origin: &str) -> bool {
+    if options.allowed_origins.iter().any(|allowed| allowed.eq_ignore_ascii_case(origin)) {
+        return true;
+    }
+    match origin.split_once("://") {
+        Some((scheme, authority)) if matches!(scheme, "http" | "https") && !authority.contains('/') => {
+            host_allowed(options, authority) && !options.allowed_hosts.is_empty()
+        }
+        _ => false,
+    }
+}
+
+fn strip_port(authority: &str) -> &str {
+    if authority.starts_with('[') {
+        return authority.find(']').map_or(authority, |end| &authority[..=end]);
+    }
+    authority.rsplit_once(':').map_or(authority, |(host, _)| host)
+}
+
+/// What the `Accept` header lets the server answer with: (JSON, SSE).
+pub(crate) fn accepts(headers: &HeaderMap) -> (bool, bool) {
+    let (mut json, mut sse) = (false, false);
+    for value in headers.get_all(header::ACCEPT) {
+        for range in value.to_str().unwrap_or("").split(',') {
+            let media = range.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+            match media.as_str() {
+                "*/*" => (json, sse) = (true, true),
+                "application/json" | "application/*" => json = true,
+                "text/event-stream" | "text/*" => sse = true,
+                _ => {}
+            }
+        }
+    }
+    (json, sse)
+}
+
+/// A POST body must be declared JSON.
+pub(crate) fn is_json(headers: &HeaderMap) -> bool {
+    let value = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    value.split(';').next().unwrap_or("").trim().eq_ignore_ascii_case("application/json")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_hosts_and_origins_pass_others_do_not() {
+        let options = HttpOptions::default();
+        assert!(host_allowed(&options, "127.0.0.1:8080"));
+        assert!(host_allowed(&options, "[::1]:3000"));
+        assert!(host_allowed(&options, "LOCALHOST"));
+        assert!(!host_allowed(&options, "evil.example.com"));
+        assert!(!host_allowed(&options, "localhost.evil.example.com:80"));
+        assert!(origin_allowed(&options, "http://localhost:5173"));
+        assert!(!origin_allowed(&options, "http://evil.example.com"));
+        assert!(!origin_allowed(&options, "null"));
+        let listed = HttpOptions { allowed_origins: vec!["https://app.example.com".into()], ..HttpOptions::default() };
+        assert!(origin_allowed(&listed, "https://app.example.com"));
+    }
+
+    #[test]
+    fn accept_ranges_and_wildcards() {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ACCEPT, "application/json;q=0.9, text/event-stream".parse().unwrap());
+        assert_eq!(accepts(&headers), (true, true));
+        headers.insert(header::ACCEPT, "text/event-stream".parse().unwrap());
+        assert_eq!(accepts(&headers), (false, true));
+        headers.insert(header::ACCEPT, "*/*".parse().unwrap());
+        assert_eq!(accepts(&headers), (true, true));
+    }
+}

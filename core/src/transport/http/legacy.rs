@@ -1,0 +1,189 @@
+//! The legacy era of the endpoint (2025-03-26 .. 2025-11-25): sessions opened by
+//! `initialize`, POSTs that name their session, the standalone GET stream, DELETE, and
+//! resumable event streams.
+//!
+//! Requests are served by the session's [`Connection`](crate::server::Connection) exactly
+//! as on stdio; this file only moves messages between HTTP and the session. A dropped
+//! connection is not a cancellation here (the specification says so): the handler goes on
+//! and its events wait in the store for the client to resume.
+
+use std::sync::Arc;
+
+use http::request::Parts;
+use http::{HeaderValue, Response, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::body::{SseBody, Source};
+use super::exchange::{self, Out};
+use super::reply::{self, ResponseBody, SERVER_ERROR, SESSION_NOT_FOUND, refuse};
+use super::sessions::HttpSession;
+use super::stream::parse_event_id;
+use super::{HttpState, SESSION_HEADER, guard};
+use crate::server::era::LEGACY_VERSIONS;
+use crate::wire::{ErrorObject, Message, Request, RequestId};
+
+type Reply = Response<ResponseBody>;
+
+/// The session a request names: 400 without one, 404 for one that is unknown or ended.
+fn session(state: &HttpState, parts: &Parts) -> Result<Arc<HttpSession>, Reply> {
+    let Some(id) = parts.headers.get(SESSION_HEADER) else {
+        return Err(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, "Bad Request: Mcp-Session-Id header is required"));
+    };
+    let found = id.to_str().ok().and_then(|id| state.sessions.get(id));
+    found.ok_or_else(|| refuse(StatusCode::NOT_FOUND, SESSION_NOT_FOUND, "Session not found"))
+}
+
+/// A legacy request must not name a revision this server does not speak.
+fn check_version(parts: &Parts) -> Result<(), Reply> {
+    let Some(version) = parts.headers.get(super::VERSION_HEADER) else { return Ok(()) };
+    let version = version.to_str().unwrap_or("");
+    if LEGACY_VERSIONS.contains(&version) {
+        return Ok(());
+    }
+    let message = format!("Bad Request: unsupported MCP-Protocol-Version {version:?} (supported: {})", LEGACY_VERSIONS.join(", "));
+    Err(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, message))
+}
+
+pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, message: Message) -> Reply {
+    if let Message::Request(request) = &message
+        && request.method == "initialize"
+    {
+        return initialize(state, request.clone()).await;
+    }
+    let session = match session(state, parts).and_then(|s| check_version(parts).map(|()| s)) {
+        Ok(session) => session,
+        Err(reply) => return reply,
+    };
+    match message {
+        Message::Request(request) => serve(state, session, request).await,
+        Message::Notification(notification) => {
+            if notification.method == "notifications/cancelled"
+                && let Some(id) = cancelled_id(notification.params.as_ref().map(|p| p.get()))
+            {
+                session.cancel(&id);
+            }
+            reply::empty(StatusCode::ACCEPTED)
+        }
+        Message::Response(response) => {
+            if let Some(id) = &response.id {
+                let outcome = response.outcome.and_then(|raw| raw.parse_owned::<Value>().map_err(|e| ErrorObject::parse_error(e.to_string())));
+                session.answer(id, outcome);
+            }
+            reply::empty(StatusCode::ACCEPTED)
+        }
+    }
+}
+
+fn cancelled_id(params: Option<&str>) -> Option<RequestId> {
+    let params: Value = serde_json::from_str(params?).ok()?;
+    serde_json::from_value(params.get("requestId")?.clone()).ok()
+}
+
+async fn initialize(state: &Arc<HttpState>, request: Request) -> Reply {
+    let session = match state.sessions.create(state.server.connection()) {
+        Ok(session) => session,
+        Err(_) => {
+            let mut reply = refuse(StatusCode::SERVICE_UNAVAILABLE, SERVER_ERROR, format!("Service unavailable: the server holds its limit of {} sessions", state.options.max_sessions));
+            reply.headers_mut().insert(http::header::RETRY_AFTER, HeaderValue::from_static("5"));
+            return reply;
+        }
+    };
+    let mut rx = exchange::start(session.connection.clone(), request, session.ended.child_token(), None);
+    let Some(Out { data, code, .. }) = rx.recv().await else {
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, SERVER_ERROR, "Service unavailable: the server is shutting down");
+    };
+    if code.is_some() {
+        state.sessions.remove(&session.id).await;
+        return reply::json(StatusCode::OK, data);
+    }
+    let mut reply = reply::json(StatusCode::OK, data);
+    reply.headers_mut().insert(SESSION_HEADER, HeaderValue::from_str(&session.id).expect("hex is a valid header value"));
+    reply
+}
+
+async fn serve(state: &Arc<HttpState>, session: Arc<HttpSession>, request: Request) -> Reply {
+    let busy = session.busy();
+    let id = request.id.clone();
+    let cancel = session.register(&id);
+    let mut rx = exchange::start(session.connection.clone(), request, cancel, Some(Arc::downgrade(&session)));
+    let first = rx.recv().await;
+    if let Some(first) = &first
+        && first.last
+    {
+        session.unregister(&id);
+        return reply::json(StatusCode::OK, first.data.clone());
+    }
+    let stream = session.open_stream(state.sessions.stream_id());
+    let prime = primes(&session).then_some(state.options.retry.as_millis() as u64);
+    let live = stream.attach(None, prime).await.expect("a new stream has nothing to replay");
+    let pump_session = session.clone();
+    tokio::spawn(async move {
+        let mut next = first;
+        while let Some(out) = next {
+            stream.emit(out.data).await;
+            if out.last {
+                break;
+            }
+            next = rx.recv().await;
+        }
+        stream.finish().await;
+        pump_session.unregister(&id);
+        pump_session.finished(stream.id).await;
+        drop(busy);
+    });
+    let body = SseBody::new(None, Source::Events(live), state.options.keep_alive, &[&session.ended], None);
+    reply::event_stream(body.boxed())
+}
+
+/// The priming event and `retry` came with 2025-11-25; older clients are not sent them.
+fn primes(session: &HttpSession) -> bool {
+    session.connection.negotiated_version().is_some_and(|v| v.as_str() >= "2025-11-25")
+}
+
+/// GET: the session's standalone stream, or the resumption of any of its streams.
+pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
+    let session = match session(state, parts) {
+        Ok(session) => session,
+        Err(reply) => return reply,
+    };
+    if !guard::accepts(&parts.headers).1 {
+        return refuse(StatusCode::NOT_ACCEPTABLE, SERVER_ERROR, "Not Acceptable: Client must accept text/event-stream");
+    }
+    let last = parts.headers.get("last-event-id").and_then(|v| v.to_str().ok());
+    let (stream, after) = match last {
+        Some(last) => {
+            let found = parse_event_id(last).and_then(|(stream, seq)| Some((session.stream(stream)?, seq)));
+            match found {
+                Some((stream, seq)) => (stream, Some(seq)),
+                None => return refuse(StatusCode::NOT_FOUND, SERVER_ERROR, format!("Not Found: no stream to resume from event {last:?}")),
+            }
+        }
+        None => {
+            if session.standalone.is_read().await {
+                return refuse(StatusCode::CONFLICT, SERVER_ERROR, "Conflict: only one standalone SSE stream is allowed per session");
+            }
+            (session.standalone.clone(), None)
+        }
+    };
+    let prime = primes(&session).then_some(state.options.retry.as_millis() as u64);
+    let Some(live) = stream.attach(after, prime).await else {
+        return refuse(StatusCode::NOT_FOUND, SERVER_ERROR, "Not Found: the events after that id are no longer kept");
+    };
+    // A resumed request stream ends with its response; a standalone one also at shutdown.
+    let ends: &[&CancellationToken] = if last.is_none() { &[&session.ended, &state.shutdown] } else { &[&session.ended] };
+    let body = SseBody::new(None, Source::Events(live), state.options.keep_alive, ends, Some(Box::new(session.busy())));
+    reply::event_stream(body.boxed())
+}
+
+/// DELETE: ends the session.
+pub(crate) async fn delete(state: &Arc<HttpState>, parts: &Parts) -> Reply {
+    match session(state, parts) {
+        Ok(session) => {
+            state.sessions.remove(&session.id).await;
+            reply::empty(StatusCode::OK)
+        }
+        Err(reply) => reply,
+    }
+}

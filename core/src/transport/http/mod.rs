@@ -1,0 +1,232 @@
+//! Streamable HTTP, server side: one MCP endpoint serving both eras side by side.
+//!
+//! [`HttpHandler`] is the whole protocol behind the endpoint as a plain function of an
+//! `http::Request` to an `http::Response` with a streaming body, so it mounts in any web
+//! stack (the bindings adapt it to ASGI and to Node's `http`); [`serve`] is the built-in
+//! hyper server around it. A request is routed by era: one carrying the 2026-07-28
+//! `_meta` (or naming a modern revision in `MCP-Protocol-Version`) is served statelessly
+//! ([`modern`]); `initialize` opens a session and everything naming one is served in it
+//! ([`legacy`]). Both run the same [`Server`] code as stdio; only the way messages travel
+//! differs, and that is all this module holds.
+
+mod auth;
+mod body;
+mod events;
+mod exchange;
+mod guard;
+mod headers;
+mod idle;
+mod legacy;
+mod modern;
+mod reply;
+mod serve;
+mod sessions;
+mod stream;
+
+pub use auth::{AuthError, BearerAuth, BearerVerifier, METADATA_PATH};
+pub use events::{EventStore, MemoryEventStore, Replay};
+pub use guard::LOOPBACK_HOSTS;
+pub use reply::ResponseBody;
+pub use serve::{HttpServer, ServeOptions, serve};
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::request::Parts;
+use http::{Method, Request, Response, StatusCode};
+use http_body::Body;
+use http_body_util::{BodyExt, Limited};
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::server::era::{self, LEGACY_VERSIONS};
+use crate::server::{Connection, Server};
+use crate::wire::{self, ErrorObject, Message, Parsed, SharedStr};
+use reply::{SERVER_ERROR, refuse, rpc_error};
+use sessions::SessionTable;
+
+pub(crate) const SESSION_HEADER: &str = "mcp-session-id";
+pub(crate) const VERSION_HEADER: &str = "mcp-protocol-version";
+
+/// How the endpoint behaves.
+#[derive(Clone)]
+pub struct HttpOptions {
+    /// The endpoint's path.
+    pub endpoint: String,
+    /// Host names the server answers to (any port); empty allows every name. Loopback
+    /// names by default, against DNS rebinding.
+    pub allowed_hosts: Vec<String>,
+    /// Origins allowed besides those whose host is an allowed host.
+    pub allowed_origins: Vec<String>,
+    /// Largest accepted request body (larger: 413).
+    pub max_body: usize,
+    /// Most legacy sessions at once (more: 503).
+    pub max_sessions: usize,
+    /// A legacy session unused this long is ended.
+    pub session_idle: Duration,
+    /// A quiet SSE stream gets a comment this often.
+    pub keep_alive: Duration,
+    /// The reconnection delay advertised in priming events (2025-11-25).
+    pub retry: Duration,
+    /// Where resumable events are kept.
+    pub event_store: Arc<dyn EventStore>,
+    /// Require bearer tokens.
+    pub auth: Option<BearerAuth>,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        Self {
+            endpoint: "/mcp".into(),
+            allowed_hosts: LOOPBACK_HOSTS.iter().map(|h| (*h).to_owned()).collect(),
+            allowed_origins: Vec::new(),
+            max_body: 4 * 1024 * 1024,
+            max_sessions: 10_000,
+            session_idle: Duration::from_secs(30 * 60),
+            keep_alive: Duration::from_secs(15),
+            retry: Duration::from_secs(1),
+            event_store: Arc::new(MemoryEventStore::default()),
+            auth: None,
+        }
+    }
+}
+
+pub(crate) struct HttpState {
+    pub server: Server,
+    pub options: HttpOptions,
+    pub sessions: Arc<SessionTable>,
+    /// The connection that serves stateless requests (it never initializes).
+    pub stateless: Arc<Connection>,
+    /// Fires on shutdown: long-lived streams end, in-flight requests finish.
+    pub shutdown: CancellationToken,
+}
+
+/// The MCP endpoint as a function from request to response. Cheap to clone.
+#[derive(Clone)]
+pub struct HttpHandler {
+    state: Arc<HttpState>,
+}
+
+impl HttpHandler {
+    pub fn new(server: Server, options: HttpOptions) -> Self {
+        let sessions = Arc::new(SessionTable::new(options.max_sessions, options.session_idle, options.event_store.clone()));
+        let stateless = server.connection();
+        let state = HttpState { server, options, sessions, stateless, shutdown: CancellationToken::new() };
+        Self { state: Arc::new(state) }
+    }
+
+    /// Number of open legacy sessions.
+    pub fn session_count(&self) -> usize {
+        self.state.sessions.len()
+    }
+
+    /// First step of a shutdown: ends the streams that never end on their own
+    /// (standalone GET streams, `subscriptions/listen`); requests in flight go on.
+    pub fn stop_streams(&self) {
+        self.state.shutdown.cancel();
+    }
+
+    /// Last step of a shutdown, once requests in flight are answered: ends every session.
+    pub async fn end_sessions(&self) {
+        self.state.sessions.clear().await;
+    }
+
+    /// Answers one HTTP request. Must run inside a tokio runtime.
+    pub async fn handle<B>(&self, request: Request<B>) -> Response<ResponseBody>
+    where
+        B: Body<Data = Bytes> + Send,
+        B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        let state = &self.state;
+        let (parts, body) = request.into_parts();
+        if let Some(reply) = auth::metadata(&state.options, &parts) {
+            return reply;
+        }
+        if parts.uri.path() != state.options.endpoint {
+            return refuse(StatusCode::NOT_FOUND, SERVER_ERROR, "Not Found");
+        }
+        if let Err(reply) = guard::host_and_origin(&state.options, &parts) {
+            return reply;
+        }
+        if let Err(reply) = auth::check(&state.options, &parts).await {
+            return reply;
+        }
+        match parts.method {
+            Method::POST => post(state, &parts, body).await,
+            Method::GET | Method::DELETE if parts.headers.contains_key(SESSION_HEADER) => {
+                if parts.method == Method::GET { legacy::get(state, &parts).await } else { legacy::delete(state, &parts).await }
+            }
+            _ => reply::method_not_allowed("POST"),
+        }
+    }
+}
+
+async fn post<B>(state: &Arc<HttpState>, parts: &Parts, body: B) -> Response<ResponseBody>
+where
+    B: Body<Data = Bytes> + Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    if !guard::is_json(&parts.headers) {
+        return refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, SERVER_ERROR, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    if guard::accepts(&parts.headers) != (true, true) {
+        return refuse(StatusCode::NOT_ACCEPTABLE, SERVER_ERROR, "Not Acceptable: Client must accept both application/json and text/event-stream");
+    }
+    let text = match read_body(state, parts, body).await {
+        Ok(text) => text,
+        Err(reply) => return reply,
+    };
+    let message = match wire::parse(&text) {
+        Ok(Parsed::Single(envelope)) => wire::to_message(&text, envelope),
+        Ok(Parsed::Batch(_)) => {
+            return refuse(StatusCode::BAD_REQUEST, -32600, "Invalid request: JSON-RPC batches are not accepted over Streamable HTTP");
+        }
+        Err(error) => {
+            let id = error.id.as_ref().map(|id| id.to_owned());
+            return rpc_error(StatusCode::BAD_REQUEST, id.as_ref(), &error.to_error_object());
+        }
+    };
+    let header_version = parts.headers.get(VERSION_HEADER).and_then(|v| v.to_str().ok());
+    let names_modern = header_version.is_some_and(|v| !LEGACY_VERSIONS.contains(&v));
+    let has_session = parts.headers.contains_key(SESSION_HEADER);
+    match message {
+        Message::Request(request) => {
+            let params = match &request.params {
+                None => Map::new(),
+                Some(raw) => match raw.parse_owned::<Value>() {
+                    Ok(Value::Object(params)) => params,
+                    _ => {
+                        let error = ErrorObject::invalid_params("Invalid params: params must be an object");
+                        return rpc_error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
+                    }
+                },
+            };
+            let modern = era::is_modern(&request.method, &params) || (names_modern && request.method != "initialize");
+            if modern { modern::post(state, parts, request, &params).await } else { legacy::post(state, parts, Message::Request(request)).await }
+        }
+        message if has_session || !names_modern => legacy::post(state, parts, message).await,
+        Message::Notification(_) => reply::empty(StatusCode::ACCEPTED),
+        Message::Response(_) => refuse(StatusCode::BAD_REQUEST, -32600, "Invalid request: a 2026-07-28 client sends no responses"),
+    }
+}
+
+/// The body as text, within the size limit.
+async fn read_body<B>(state: &HttpState, parts: &Parts, body: B) -> Result<SharedStr, Response<ResponseBody>>
+where
+    B: Body<Data = Bytes> + Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let limit = state.options.max_body;
+    let too_large = || refuse(StatusCode::PAYLOAD_TOO_LARGE, SERVER_ERROR, format!("Payload Too Large: the body exceeds {limit} bytes"));
+    let declared = parts.headers.get(http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    let bytes = match Limited::new(body, limit).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(e) if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() => return Err(too_large()),
+        Err(e) => return Err(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, format!("Bad Request: could not read the body: {e}"))),
+    };
+    SharedStr::from_utf8(bytes).map_err(|_| rpc_error(StatusCode::BAD_REQUEST, None, &ErrorObject::parse_error("Parse error: the body is not UTF-8")))
+}

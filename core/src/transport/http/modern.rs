@@ -1,0 +1,58 @@
+//! The 2026-07-28 era of the endpoint: every POST stands alone (no session), carries its
+//! metadata in headers that must match the body, and is answered with JSON or with an SSE
+//! stream that lives exactly as long as the request.
+//!
+//! Closing that stream is the cancellation, so the response body holds the request's
+//! cancellation guard: when hyper drops the body, the handler stops. The JSON-RPC errors
+//! that the transport section names get their HTTP status (400 for -32020..-32022, 404
+//! for an unknown method).
+
+use std::sync::Arc;
+
+use http::request::Parts;
+use http::{Response, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use super::body::{CancelOnDrop, SseBody, Source};
+use super::exchange;
+use super::reply::{self, ResponseBody, modern_status, rpc_error};
+use super::{HttpState, headers};
+use crate::server::era;
+use crate::wire::Request;
+
+pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, request: Request, params: &Map<String, Value>) -> Response<ResponseBody> {
+    let method = request.method.as_str();
+    let schema = (method == "tools/call")
+        .then(|| params.get("name").and_then(Value::as_str).and_then(|name| state.server.tool_input_schema(name)))
+        .flatten();
+    let checked = headers::check(&parts.headers, method, params, schema.as_ref()).and_then(|()| era::check_modern(method, params).map(drop));
+    if let Err(error) = checked {
+        let status = if error.code == -32601 { StatusCode::NOT_FOUND } else { StatusCode::BAD_REQUEST };
+        return rpc_error(status, Some(&request.id), &error);
+    }
+    let cancel = CancellationToken::new();
+    if method == "subscriptions/listen" {
+        let (listen, shutdown) = (cancel.clone(), state.shutdown.clone());
+        tokio::spawn(async move {
+            tokio::select! {
+                _ = shutdown.cancelled() => listen.cancel(),
+                _ = listen.cancelled() => {}
+            }
+        });
+    }
+    let guard = CancelOnDrop(cancel.clone());
+    let end = cancel.clone();
+    let mut rx = exchange::start(state.stateless.clone(), request, cancel, None);
+    let Some(first) = rx.recv().await else {
+        return reply::empty(StatusCode::SERVICE_UNAVAILABLE);
+    };
+    if first.last {
+        let status = first.code.map_or(StatusCode::OK, modern_status);
+        return reply::json(status, first.data);
+    }
+    let head = crate::framing::sse::event(None, &first.data);
+    let body = SseBody::new(Some((head, false)), Source::Messages(rx), state.options.keep_alive, &[&end], Some(Box::new(guard)));
+    reply::event_stream(body.boxed())
+}

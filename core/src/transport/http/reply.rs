@@ -1,0 +1,74 @@
+//! The HTTP answers the endpoint gives: JSON bodies, JSON-RPC errors with the status the
+//! specification names for them, and the headers of an SSE response.
+//!
+//! Transport-level refusals (bad Accept, unknown session, ...) carry a JSON-RPC error
+//! without an id, as the specification allows, so a client can tell an MCP server's
+//! refusal from a proxy's.
+
+use std::convert::Infallible;
+
+use bytes::Bytes;
+use http::{HeaderValue, Response, StatusCode, header};
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Empty, Full};
+
+use crate::wire::{ErrorObject, RequestId, encode};
+
+/// The body of every response: a whole JSON text, nothing, or an event stream.
+pub type ResponseBody = BoxBody<Bytes, Infallible>;
+
+/// JSON-RPC codes for refusals that have no code of their own (the official SDKs' choice).
+pub(crate) const SERVER_ERROR: i64 = -32000;
+pub(crate) const SESSION_NOT_FOUND: i64 = -32001;
+
+pub(crate) fn empty(status: StatusCode) -> Response<ResponseBody> {
+    let mut response = Response::new(Empty::new().boxed());
+    *response.status_mut() = status;
+    response
+}
+
+pub(crate) fn json(status: StatusCode, body: Bytes) -> Response<ResponseBody> {
+    let mut response = Response::new(Full::new(body).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+/// A JSON-RPC error response (`id` left out when there is none to answer) with `status`.
+pub(crate) fn rpc_error(status: StatusCode, id: Option<&RequestId>, error: &ErrorObject) -> Response<ResponseBody> {
+    let mut buf = Vec::with_capacity(128);
+    encode::error(&mut buf, id, error);
+    json(status, Bytes::from(buf))
+}
+
+/// A refusal before any message was read.
+pub(crate) fn refuse(status: StatusCode, code: i64, message: impl Into<String>) -> Response<ResponseBody> {
+    rpc_error(status, None, &ErrorObject::new(code, message))
+}
+
+pub(crate) fn method_not_allowed(allow: &'static str) -> Response<ResponseBody> {
+    let mut response = refuse(StatusCode::METHOD_NOT_ALLOWED, SERVER_ERROR, format!("Method not allowed (allowed: {allow})"));
+    response.headers_mut().insert(header::ALLOW, HeaderValue::from_static(allow));
+    response
+}
+
+/// An event-stream response around `body`, with the headers that keep proxies from
+/// buffering or caching it.
+pub(crate) fn event_stream(body: ResponseBody) -> Response<ResponseBody> {
+    let mut response = Response::new(body);
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache, no-transform"));
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
+}
+
+/// The HTTP status of a request's JSON-RPC error on a 2026-07-28 request: an unknown
+/// method is 404, the transport-level protocol errors (-32020..-32022) are 400.
+pub(crate) fn modern_status(code: i64) -> StatusCode {
+    match code {
+        -32601 => StatusCode::NOT_FOUND,
+        -32022..=-32020 => StatusCode::BAD_REQUEST,
+        _ => StatusCode::OK,
+    }
+}

@@ -1,0 +1,134 @@
+//! The built-in server: hyper on a TCP listener, bound to 127.0.0.1 unless told otherwise.
+//!
+//! HTTP/1.1 with keep-alive and HTTP/2 on the same port, `TCP_NODELAY` on every
+//! connection (answers are small and latency matters more than packet count), a timeout
+//! for reading request headers, and an idle timeout after which a connection that moved no
+//! byte is closed gracefully (a request still running is answered first; SSE streams stay
+//! alive through their keep-alive comments). Shutdown stops accepting, ends long-lived
+//! streams and sessions, lets requests in flight finish, and gives up after a grace period.
+
+use std::convert::Infallible;
+use std::io;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::HttpHandler;
+use super::idle::Tracked;
+
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    pub addr: SocketAddr,
+    /// How long a client may take to send a request's headers.
+    pub header_timeout: Duration,
+    /// A connection that moves no byte this long is closed.
+    pub idle_timeout: Duration,
+    /// How long shutdown waits for requests in flight.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        Self {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            header_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(120),
+            shutdown_grace: Duration::from_secs(30),
+        }
+    }
+}
+
+/// A running server.
+pub struct HttpServer {
+    local_addr: SocketAddr,
+    stop: CancellationToken,
+    task: JoinHandle<()>,
+}
+
+impl HttpServer {
+    /// The address it listens on (the port the OS chose when asked for 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// Graceful shutdown; returns when the last connection is done or the grace expired.
+    pub async fn shutdown(self) {
+        self.stop.cancel();
+        let _ = self.task.await;
+    }
+
+    /// Runs until the server is shut down from elsewhere (never, for a plain binary).
+    pub async fn wait(self) {
+        let _ = self.task.await;
+    }
+}
+
+/// Binds and starts serving `handler`.
+pub async fn serve(handler: HttpHandler, options: ServeOptions) -> io::Result<HttpServer> {
+    let listener = TcpListener::bind(options.addr).await?;
+    let local_addr = listener.local_addr()?;
+    let stop = CancellationToken::new();
+    let task = tokio::spawn(accept_loop(listener, handler, options, stop.clone()));
+    Ok(HttpServer { local_addr, stop, task })
+}
+
+async fn accept_loop(listener: TcpListener, handler: HttpHandler, options: ServeOptions, stop: CancellationToken) {
+    let graceful = GracefulShutdown::new();
+    loop {
+        let accepted = tokio::select! {
+            _ = stop.cancelled() => break,
+            accepted = listener.accept() => accepted,
+        };
+        match accepted {
+            Ok((tcp, _)) => {
+                let watcher = graceful.watcher();
+                tokio::spawn(connection(tcp, handler.clone(), options.clone(), watcher));
+            }
+            Err(e) => {
+                tracing::warn!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    }
+    drop(listener);
+    handler.stop_streams();
+    tokio::select! {
+        _ = graceful.shutdown() => {}
+        _ = tokio::time::sleep(options.shutdown_grace) => tracing::warn!("shutdown grace expired with connections open"),
+    }
+    handler.end_sessions().await;
+}
+
+async fn connection(tcp: TcpStream, handler: HttpHandler, options: ServeOptions, watcher: hyper_util::server::graceful::Watcher) {
+    let _ = tcp.set_nodelay(true);
+    let (io, activity) = Tracked::new(tcp);
+    let service = service_fn(move |request| {
+        let handler = handler.clone();
+        async move { Ok::<_, Infallible>(handler.handle(request).await) }
+    });
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder.http1().timer(TokioTimer::new()).header_read_timeout(options.header_timeout).keep_alive(true);
+    builder.http2().timer(TokioTimer::new()).keep_alive_interval(Some(options.idle_timeout / 2));
+    let conn = builder.serve_connection(TokioIo::new(io), service);
+    let mut conn = std::pin::pin!(watcher.watch(conn.into_owned()));
+    loop {
+        let deadline = activity.last() + options.idle_timeout;
+        tokio::select! {
+            _ = &mut conn => return,
+            _ = tokio::time::sleep_until(deadline) => {
+                if activity.last() + options.idle_timeout <= tokio::time::Instant::now() {
+                    break;
+                }
+            }
+        }
+    }
+    tracing::debug!("closing an idle connection");
+    let _ = tokio::time::timeout(options.shutdown_grace, conn).await;
+}

@@ -1,0 +1,290 @@
+//! Legacy Streamable HTTP sessions (2025-03-26 .. 2025-11-25): the table of sessions that
+//! `initialize` opened, keyed by an unguessable `Mcp-Session-Id`.
+//!
+//! A session owns the server's [`Connection`] for that client, the streams it may resume,
+//! the requests it may still cancel, and the server-to-client requests waiting for the
+//! client's answer (which arrives in a POST of its own). The table is bounded (past the
+//! limit `initialize` gets 503) and sessions idle longer than the configured time are
+//! ended by a sweeper task, so abandoned clients cost nothing for long.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use serde_json::Value;
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+
+use super::events::EventStore;
+use super::exchange::{closed, notification};
+use super::stream::SseStream;
+use crate::peer::{BoxFuture, PeerError};
+use crate::server::Connection;
+use crate::server::outbound::Outbound;
+use crate::wire::{ErrorObject, RequestId, encode};
+
+type Answer = oneshot::Receiver<Result<Value, PeerError>>;
+
+/// Finished request streams a session keeps resumable.
+const KEEP_FINISHED: usize = 64;
+
+pub(crate) struct HttpSession {
+    pub id: String,
+    pub connection: Arc<Connection>,
+    /// Fires when the session ends (DELETE, expiry, shutdown).
+    pub ended: CancellationToken,
+    pub standalone: Arc<SseStream>,
+    streams: Mutex<HashMap<u64, Arc<SseStream>>>,
+    finished: Mutex<VecDeque<u64>>,
+    running: Mutex<HashMap<RequestId, CancellationToken>>,
+    waiting: Mutex<HashMap<i64, oneshot::Sender<Result<Value, PeerError>>>>,
+    next_request_id: AtomicI64,
+    last_active: Mutex<Instant>,
+    busy: AtomicUsize,
+    store: Arc<dyn EventStore>,
+}
+
+/// Marks a session busy (not to be expired) while held.
+pub(crate) struct Busy(Arc<HttpSession>);
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.touch();
+        self.0.busy.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+impl HttpSession {
+    pub fn busy(self: &Arc<Self>) -> Busy {
+        self.busy.fetch_add(1, Ordering::Relaxed);
+        self.touch();
+        Busy(self.clone())
+    }
+
+    fn touch(&self) {
+        *self.last_active.lock().unwrap() = Instant::now();
+    }
+
+    /// A new resumable stream of this session.
+    pub fn open_stream(&self, id: u64) -> Arc<SseStream> {
+        let stream = Arc::new(SseStream::new(id, self.store.clone()));
+        self.streams.lock().unwrap().insert(id, stream.clone());
+        stream
+    }
+
+    pub fn stream(&self, id: u64) -> Option<Arc<SseStream>> {
+        self.streams.lock().unwrap().get(&id).cloned()
+    }
+
+    /// A request's stream has its response. It stays resumable (the client may not have
+    /// read the end yet) among the session's most recent [`KEEP_FINISHED`] finished
+    /// streams; older ones are forgotten.
+    pub async fn finished(&self, id: u64) {
+        let evicted = {
+            let mut finished = self.finished.lock().unwrap();
+            finished.push_back(id);
+            if finished.len() > KEEP_FINISHED { finished.pop_front() } else { None }
+        };
+        if let Some(old) = evicted {
+            self.streams.lock().unwrap().remove(&old);
+            self.store.forget(old).await;
+        }
+    }
+
+    /// Registers a request, so `notifications/cancelled` can reach it; the token also
+    /// fires when the session ends.
+    pub fn register(&self, id: &RequestId) -> CancellationToken {
+        let token = self.ended.child_token();
+        self.running.lock().unwrap().insert(id.clone(), token.clone());
+        token
+    }
+
+    pub fn unregister(&self, id: &RequestId) {
+        self.running.lock().unwrap().remove(id);
+    }
+
+    /// `notifications/cancelled` from the client.
+    pub fn cancel(&self, id: &RequestId) {
+        if let Some(token) = self.running.lock().unwrap().remove(id) {
+            token.cancel();
+        }
+    }
+
+    /// A server-to-client request: its text, and where its answer will arrive.
+    pub fn outgoing_request(&self, method: &str, params: &Value) -> (Bytes, Answer) {
+        let id = self.next_request_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        self.waiting.lock().unwrap().insert(id, tx);
+        let mut buf = Vec::with_capacity(128);
+        encode::begin_request(&mut buf, &RequestId::Number(id), method);
+        encode::params(&mut buf, params).expect("a JSON value serialises");
+        encode::end(&mut buf);
+        (Bytes::from(buf), rx)
+    }
+
+    /// The client's answer to one of our requests; `false` when none waits for it.
+    pub fn answer(&self, id: &RequestId, outcome: Result<Value, ErrorObject>) -> bool {
+        let RequestId::Number(id) = id else { return false };
+        let Some(tx) = self.waiting.lock().unwrap().remove(id) else { return false };
+        let _ = tx.send(outcome.map_err(PeerError::Rpc));
+        true
+    }
+
+    async fn end(&self) {
+        self.ended.cancel();
+        self.waiting.lock().unwrap().clear();
+        let streams: Vec<u64> = self.streams.lock().unwrap().drain().map(|(id, _)| id).collect();
+        for id in streams {
+            self.store.forget(id).await;
+        }
+    }
+}
+
+/// Session-wide messages (list changes, resource updates) go to the standalone stream.
+struct StandaloneOutbound(Weak<HttpSession>);
+
+impl Outbound for StandaloneOutbound {
+    fn notify(&self, method: &str, params: Value) -> BoxFuture<Result<(), PeerError>> {
+        let session = self.0.upgrade();
+        let data = notification(method, &params);
+        Box::pin(async move {
+            let session = session.ok_or_else(closed)?;
+            session.standalone.emit(data).await;
+            Ok(())
+        })
+    }
+
+    fn request(&self, method: &str, params: Value) -> BoxFuture<Result<Value, PeerError>> {
+        let session = self.0.upgrade();
+        let method = method.to_owned();
+        Box::pin(async move {
+            let session = session.ok_or_else(closed)?;
+            let (data, answer) = session.outgoing_request(&method, &params);
+            session.standalone.emit(data).await;
+            answer.await.unwrap_or_else(|_| Err(closed()))
+        })
+    }
+}
+
+/// Too many sessions.
+pub(crate) struct Full;
+
+pub(crate) struct SessionTable {
+    sessions: Mutex<HashMap<String, Arc<HttpSession>>>,
+    limit: usize,
+    idle: Duration,
+    next_stream: AtomicU64,
+    store: Arc<dyn EventStore>,
+    sweeping: std::sync::Once,
+}
+
+impl SessionTable {
+    pub fn new(limit: usize, idle: Duration, store: Arc<dyn EventStore>) -> Self {
+        Self {
+            sessions: Mutex::default(),
+            limit,
+            idle,
+            next_stream: AtomicU64::new(1),
+            store,
+            sweeping: std::sync::Once::new(),
+        }
+    }
+
+    /// A stream id unique in this table (and so in its event store).
+    pub fn stream_id(&self) -> u64 {
+        self.next_stream.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Opens a session around `connection`, unless the table is full.
+    pub fn create(self: &Arc<Self>, connection: Arc<Connection>) -> Result<Arc<HttpSession>, Full> {
+        self.sweeping.call_once(|| {
+            tokio::spawn(sweep(Arc::downgrade(self)));
+        });
+        let mut sessions = self.sessions.lock().unwrap();
+        if sessions.len() >= self.limit {
+            return Err(Full);
+        }
+        let id = session_id();
+        let standalone_id = self.stream_id();
+        let session = Arc::new(HttpSession {
+            id: id.clone(),
+            connection,
+            ended: CancellationToken::new(),
+            standalone: Arc::new(SseStream::new(standalone_id, self.store.clone())),
+            streams: Mutex::default(),
+            finished: Mutex::default(),
+            running: Mutex::default(),
+            waiting: Mutex::default(),
+            next_request_id: AtomicI64::new(1),
+            last_active: Mutex::new(Instant::now()),
+            busy: AtomicUsize::new(0),
+            store: self.store.clone(),
+        });
+        session.streams.lock().unwrap().insert(standalone_id, session.standalone.clone());
+        session.connection.attach_outbound(Arc::new(StandaloneOutbound(Arc::downgrade(&session))));
+        sessions.insert(id, session.clone());
+        Ok(session)
+    }
+
+    pub fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
+        self.sessions.lock().unwrap().get(id).cloned()
+    }
+
+    pub fn len(&self) -> usize {
+        self.sessions.lock().unwrap().len()
+    }
+
+    /// Ends a session; `false` when there was none by that id.
+    pub async fn remove(&self, id: &str) -> bool {
+        let session = self.sessions.lock().unwrap().remove(id);
+        match session {
+            Some(session) => {
+                session.end().await;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Ends every session (server shutdown).
+    pub async fn clear(&self) {
+        let sessions: Vec<_> = self.sessions.lock().unwrap().drain().map(|(_, s)| s).collect();
+        for session in sessions {
+            session.end().await;
+        }
+    }
+
+    fn expired(&self) -> Vec<String> {
+        let now = Instant::now();
+        let sessions = self.sessions.lock().unwrap();
+        sessions
+            .values()
+            .filter(|s| s.busy.load(Ordering::Relaxed) == 0 && now.duration_since(*s.last_active.lock().unwrap()) >= self.idle)
+            .map(|s| s.id.clone())
+            .collect()
+    }
+}
+
+/// Ends idle sessions, checking a few times per idle period, until the table is gone.
+async fn sweep(table: Weak<SessionTable>) {
+    let period = match table.upgrade() {
+        Some(table) => (table.idle / 4).max(Duration::from_millis(10)),
+        None => return,
+    };
+    loop {
+        tokio::time::sleep(period).await;
+        let Some(table) = table.upgrade() else { return };
+        for id in table.expired() {
+            table.remove(&id).await;
+        }
+    }
+}
+
+/// 32 bytes from the OS CSPRNG, hex-encoded (visible ASCII, as the specification asks).
+fn session_id() -> String {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).expect("the OS has a random source");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,129 @@
+//! Hostile and broken input: each gets the status (and JSON-RPC error) the specification
+//! names, and the endpoint keeps serving afterwards.
+
+use ferrymcp_core::transport::http::HttpOptions;
+use http::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::support::{Harness, LEGACY, MODERN};
+
+const JSON: (&str, &str) = ("content-type", "application/json");
+const ACCEPT: (&str, &str) = ("accept", "application/json, text/event-stream");
+
+/// The refusal's JSON-RPC error code (the body is an error response without id).
+async fn code(reply: crate::support::Reply, revision: &str) -> i64 {
+    let message = reply.json(revision).await;
+    message["error"]["code"].as_i64().unwrap_or_else(|| panic!("no error code in {message}"))
+}
+
+/// The endpoint still answers a well-formed session request.
+async fn still_serves(harness: &Harness, session: &str) {
+    let list = json!({"jsonrpc": "2.0", "id": 99, "method": "tools/list"});
+    let reply = harness.post(&[("mcp-session-id", session)], &list).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert!(reply.json(LEGACY).await["result"]["tools"].is_array());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_bodies_and_headers_get_the_named_status() {
+    let harness = Harness::start().await;
+    let session = harness.initialize().await;
+    let with_session = ("mcp-session-id", session.as_str());
+
+    let reply = harness.send(Method::POST, &[JSON, ACCEPT, with_session], "{not json").await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+    assert_eq!(code(reply, LEGACY).await, -32700);
+
+    let reply = harness.send(Method::POST, &[JSON, ACCEPT, with_session], r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+    assert_eq!(code(reply, LEGACY).await, -32600);
+
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}).to_string();
+    let reply = harness.send(Method::POST, &[("content-type", "text/plain"), ACCEPT, with_session], ping.clone()).await;
+    assert_eq!(reply.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+
+    let reply = harness.send(Method::POST, &[JSON, with_session], ping.clone()).await;
+    assert_eq!(reply.status, StatusCode::NOT_ACCEPTABLE, "no Accept");
+    let reply = harness.send(Method::POST, &[JSON, ("accept", "application/json"), with_session], ping.clone()).await;
+    assert_eq!(reply.status, StatusCode::NOT_ACCEPTABLE, "Accept without text/event-stream");
+
+    let reply = harness.send(Method::POST, &[JSON, ACCEPT], ping.clone()).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "no session id");
+    let forged = "00".repeat(32);
+    let reply = harness.send(Method::POST, &[JSON, ACCEPT, ("mcp-session-id", &forged)], ping.clone()).await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND, "forged session id");
+    assert_eq!(code(reply, LEGACY).await, -32001);
+
+    let reply = harness.send(Method::POST, &[JSON, ACCEPT, with_session, ("origin", "http://evil.example.com")], ping.clone()).await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN, "bad Origin");
+    let reply = harness.send(Method::POST, &[JSON, ACCEPT, with_session, ("host", "evil.example.com")], ping.clone()).await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN, "rebound Host");
+    let reply = harness.send(Method::POST, &[JSON, ACCEPT, with_session, ("origin", "http://localhost:5173")], ping.clone()).await;
+    assert_eq!(reply.status, StatusCode::OK, "a loopback Origin is fine");
+
+    let reply = harness.send(Method::POST, &[JSON, ACCEPT, with_session, ("mcp-protocol-version", "1999-01-01")], ping.clone()).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "unknown legacy protocol version header");
+
+    let reply = harness.send(Method::PUT, &[JSON, ACCEPT, with_session], ping.clone()).await;
+    assert_eq!(reply.status, StatusCode::METHOD_NOT_ALLOWED);
+
+    still_serves(&harness, &session).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversize_body_is_413_and_the_server_carries_on() {
+    let options = HttpOptions { max_body: 1024, ..HttpOptions::default() };
+    let harness = Harness::with(options).await;
+    let session = harness.initialize().await;
+    let big = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "x".repeat(4096)}}});
+    let reply = harness.post(&[("mcp-session-id", &session)], &big).await;
+    assert_eq!(reply.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(code(reply, LEGACY).await, -32000);
+    still_serves(&harness, &session).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modern_headers_must_match_the_body() {
+    let harness = Harness::start().await;
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}});
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hi"}, "_meta": meta}});
+    let good: [(&str, &str); 3] = [("mcp-protocol-version", MODERN), ("mcp-method", "tools/call"), ("mcp-name", "echo")];
+    let reply = harness.post(&good, &call).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(reply.json(MODERN).await["result"]["content"][0]["text"], "hi");
+
+    let cases: [(&str, &[(&str, &str)]); 5] = [
+        ("Mcp-Name names another tool", &[("mcp-protocol-version", MODERN), ("mcp-method", "tools/call"), ("mcp-name", "other")]),
+        ("Mcp-Method names another method", &[("mcp-protocol-version", MODERN), ("mcp-method", "tools/list"), ("mcp-name", "echo")]),
+        ("no Mcp-Name", &[("mcp-protocol-version", MODERN), ("mcp-method", "tools/call")]),
+        ("no Mcp-Method", &[("mcp-protocol-version", MODERN), ("mcp-name", "echo")]),
+        ("no MCP-Protocol-Version", &[("mcp-method", "tools/call"), ("mcp-name", "echo")]),
+    ];
+    for (case, headers) in cases {
+        let reply = harness.post(headers, &call).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{case}");
+        let message = reply.json(MODERN).await;
+        assert_eq!(message["error"]["code"], -32020, "{case}: {message}");
+        assert_eq!(message["id"], 7, "{case}: the error answers the request");
+    }
+
+    let unknown = json!({"jsonrpc": "2.0", "id": 8, "method": "nope/nothing", "params": {"_meta": meta}});
+    let reply = harness.post(&[("mcp-protocol-version", MODERN), ("mcp-method", "nope/nothing")], &unknown).await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    assert_eq!(reply.json(MODERN).await["error"]["code"], -32601);
+
+    let future = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {"_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2099-01-01", "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let reply = harness.post(&[("mcp-protocol-version", "2099-01-01"), ("mcp-method", "tools/list")], &future).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+    let message = reply.json(MODERN).await;
+    assert_eq!(message["error"]["code"], -32022);
+    assert_eq!(message["error"]["data"]["supported"], json!([MODERN]));
+
+    for method in [Method::GET, Method::DELETE] {
+        let reply = harness.send(method, &[("mcp-protocol-version", MODERN), ACCEPT], "").await;
+        assert_eq!(reply.status, StatusCode::METHOD_NOT_ALLOWED);
+    }
+    let reply = harness.post(&good, &call).await;
+    assert_eq!(reply.json(MODERN).await["result"]["content"][0]["text"], Value::from("hi"), "still serving");
+}
