@@ -1,11 +1,12 @@
 //! Transports: where frames come from and go to.
 //!
 //! The peer engine speaks to a [`FrameSource`] and a [`FrameSink`], nothing else, so the
-//! same engine runs over stdio ([`stdio`]), a spawned server ([`child`]) and an in-memory
-//! pair ([`memory`]); HTTP plugs in the same way.
+//! same engine runs over stdio ([`stdio`]), a spawned server ([`child`]), an in-memory pair
+//! ([`memory`]) and Streamable HTTP ([`http_client`]).
 
 pub mod blocking;
 pub mod child;
+pub mod http_client;
 pub mod memory;
 pub mod stdio;
 
