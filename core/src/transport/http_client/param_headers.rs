@@ -87,11 +87,12 @@ fn is_tchar(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
-/// The header text of a parameter value; `None` when it is absent, null or not primitive.
+/// The text of a parameter value (before [`header_text`]); `None` when it is absent, null
+/// or not primitive.
 pub(crate) fn param_value(arguments: &Value, path: &[String]) -> Option<String> {
     let value = path.iter().try_fold(arguments, |node, key| node.get(key))?;
     match value {
-        Value::String(s) => Some(header_text(s).into_owned()),
+        Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
         Value::Bool(b) => Some(b.to_string()),
         _ => None,

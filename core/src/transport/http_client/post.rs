@@ -45,7 +45,7 @@ pub(crate) async fn send(conn: &Arc<Connection>, frame: Bytes) {
         _ => {
             one_way(conn, frame, headers).await;
             if method == Some("notifications/initialized") && conn.mode() == Mode::Streamable {
-                tokio::spawn(standalone::run(conn.clone()));
+                standalone::start(conn).await;
             }
         }
     }

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use reqwest::StatusCode;
+use reqwest::{Response, StatusCode};
 
 use super::connection::Connection;
 use super::sse::{self, Cursor, Drained};
@@ -16,14 +16,22 @@ use super::sse::{self, Cursor, Drained};
 /// Failed openings in a row before the stream is given up.
 const MAX_FAILURES: usize = 5;
 
-pub(crate) async fn run(conn: Arc<Connection>) {
+/// Opens the stream, and returns once the server has answered the GET, so what it sends
+/// unasked from then on (say, a request made while serving our next call) has somewhere
+/// to go; reading and reopening go on in a task of their own.
+pub(crate) async fn start(conn: &Arc<Connection>) {
+    let fresh = Cursor::default();
+    let opened = tokio::select! {
+        opened = sse::open_get(conn, &fresh) => opened,
+        () = conn.stop.cancelled() => return,
+    };
+    tokio::spawn(run(conn.clone(), opened));
+}
+
+async fn run(conn: Arc<Connection>, mut opened: reqwest::Result<Response>) {
     let mut cursor = Cursor::default();
     let mut failures = 0;
-    while failures < MAX_FAILURES {
-        let opened = tokio::select! {
-            opened = sse::open_get(&conn, &cursor) => opened,
-            () = conn.stop.cancelled() => return,
-        };
+    loop {
         match opened {
             Ok(response) if response.status() == StatusCode::METHOD_NOT_ALLOWED => return,
             Ok(response) if response.status().is_success() && sse::is_event_stream(&response) => {
@@ -42,8 +50,12 @@ pub(crate) async fn run(conn: Arc<Connection>) {
                 failures += 1;
             }
         }
-        if !sse::pause(&conn, cursor.retry()).await {
+        if failures >= MAX_FAILURES || !sse::pause(&conn, cursor.retry()).await {
             return;
         }
+        opened = tokio::select! {
+            opened = sse::open_get(&conn, &cursor) => opened,
+            () = conn.stop.cancelled() => return,
+        };
     }
 }
