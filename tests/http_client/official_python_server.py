@@ -4,11 +4,15 @@ HTTP tests: `python official_python_server.py PORT`.
 It keeps every SSE event in memory (an `EventStore`, which the SDK needs before it will
 resume a stream or let a handler close one) and suggests a short `retry`, so the tool
 `interrupted` can close its own response stream halfway through and the client has to
-reconnect with `Last-Event-ID` to get the rest.
+reconnect with `Last-Event-ID` to get the rest. `request_headers` shows a call the
+headers it came with.
 """
 
 import sys
 from itertools import count
+from typing import Annotated
+
+from pydantic import Field
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.streamable_http import EventMessage, EventStore
@@ -44,6 +48,13 @@ mcp = MCPServer("official-python-http")
 def echo(message: str) -> str:
     """Returns its argument."""
     return message
+
+
+@mcp.tool()
+def request_headers(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})], ctx: Context) -> dict:
+    """The HTTP headers of this very call (lower-case names); `region` is mirrored into
+    `Mcp-Param-Region`."""
+    return {name.lower(): value for name, value in (ctx.headers or {}).items()}
 
 
 @mcp.tool()

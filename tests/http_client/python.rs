@@ -1,7 +1,8 @@
 //! The official Python SDK (`mcp`, installed into `.venv` by `scripts/test.sh`) serving
 //! streamable-http (`official_python_server.py`): the client's probe finds its 2026-07-28
-//! side, a legacy client gets a session, and a response stream the server closes halfway
-//! is resumed with `Last-Event-ID` without losing an event.
+//! side, a legacy client gets a session, the headers the client sends (custom, bearer,
+//! `Mcp-*`, `Mcp-Param-*` from `x-mcp-header`) are the ones the server sees, and a response
+//! stream the server closes halfway is resumed with `Last-Event-ID` without losing an event.
 
 use std::process::Command;
 use std::sync::{Arc, Mutex};
@@ -49,6 +50,32 @@ async fn the_probe_finds_the_modern_era() {
     client.close().await;
 }
 
+/// What the server saw of one `request_headers` call.
+async fn seen_headers(client: &Client, region: &str) -> Value {
+    let result = client.call_tool("request_headers", json!({"region": region}), RequestOptions::default()).await.unwrap();
+    let result = serde_json::to_value(result).unwrap();
+    result.get("structuredContent").cloned().unwrap_or_else(|| serde_json::from_str(text(&result)).unwrap())
+}
+
+#[tokio::test]
+async fn custom_headers_bearer_token_and_the_modern_headers_reach_the_server() {
+    let Some(server) = official_python().await else { return };
+    let http = HttpClientOptions::new(server.url("/mcp")).header("X-Trace", "trace-7").bearer_token("s3cret");
+    let client = Client::connect_http(http, ClientOptions::default(), ClientCallbacks::default()).await.expect("connect");
+    assert!(client.server().modern);
+    let tools = client.list_tools().await.unwrap();
+    assert!(tools.iter().any(|t| t.name == "request_headers"), "{tools:?}");
+    let seen = seen_headers(&client, "Grüße").await;
+    assert_eq!(seen["x-trace"], "trace-7", "{seen}");
+    assert_eq!(seen["authorization"], "Bearer s3cret", "{seen}");
+    assert_eq!(seen["mcp-protocol-version"], "2026-07-28", "{seen}");
+    assert_eq!(seen["mcp-method"], "tools/call", "{seen}");
+    assert_eq!(seen["mcp-name"], "request_headers", "{seen}");
+    assert_eq!(seen["mcp-param-region"], "=?base64?R3LDvMOfZQ==?=", "{seen}");
+    assert_eq!(seen_headers(&client, "us-west1").await["mcp-param-region"], "us-west1");
+    client.close().await;
+}
+
 #[tokio::test]
 async fn a_legacy_client_gets_a_session() {
     let Some(server) = official_python().await else { return };
@@ -57,6 +84,9 @@ async fn a_legacy_client_gets_a_session() {
     assert_eq!(client.server().protocol_version, "2025-11-25");
     echo(&client).await;
     client.ping().await.unwrap();
+    let seen = seen_headers(&client, "eu").await;
+    assert!(seen["mcp-session-id"].as_str().is_some_and(|id| !id.is_empty()), "{seen}");
+    assert_eq!(seen["mcp-protocol-version"], "2025-11-25", "{seen}");
     client.close().await;
 }
 
