@@ -111,10 +111,18 @@ impl Connection {
         self.state.lock().unwrap().hooks.insert(id, hook);
     }
 
-    /// Hands one incoming message to the peer; `Some(id)` when it is a response.
+    /// Hands one incoming message to the peer; `Some(id)` when it is a response. Text that
+    /// is no JSON-RPC message is dropped with a warning: the peer would answer it with an
+    /// error, and there is no one on the server's side to read that.
     pub async fn deliver(&self, text: SharedStr) -> Option<Value> {
-        let head: Option<Head> = serde_json::from_str(&text).ok();
-        let response_id = head.filter(|head| head.method.is_none()).and_then(|head| head.id);
+        let head = match serde_json::from_str::<Head>(&text) {
+            Ok(head) => head,
+            Err(e) => {
+                tracing::warn!("dropped a message from the server that is not a JSON-RPC message ({e})");
+                return None;
+            }
+        };
+        let response_id = Some(head).filter(|head| head.method.is_none()).and_then(|head| head.id);
         if let Some(id) = response_id.as_ref().and_then(Value::as_i64) {
             let hook = self.state.lock().unwrap().hooks.remove(&id);
             if let Some(hook) = hook {

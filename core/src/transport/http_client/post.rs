@@ -105,10 +105,12 @@ async fn request(conn: Arc<Connection>, frame: Bytes, headers: HeaderMap, id: i6
         return resume::follow(&conn, response, id).await;
     }
     match response.bytes().await.map(SharedStr::from_utf8) {
-        Ok(Ok(text)) if !text.trim().is_empty() => {
-            conn.deliver(text).await;
+        Ok(Ok(text)) => {
+            if conn.deliver(text.clone()).await.and_then(|answered| answered.as_i64()) != Some(id) {
+                let body = quote(&text);
+                conn.fail(id, format!("POST {url} answered HTTP {status} without the response: {body:?}")).await;
+            }
         }
-        Ok(Ok(_)) => conn.fail(id, format!("POST {url} answered HTTP {status} with no body")).await,
         Ok(Err(e)) => conn.fail(id, format!("POST {url} answered with a body that is not UTF-8: {e}")).await,
         Err(e) => conn.fail(id, format!("reading the answer of POST {url} failed: {e}")).await,
     }
