@@ -27,6 +27,7 @@ use crate::protocol::{
 };
 use crate::server::MODERN_VERSIONS;
 use crate::transport::child::{self, ChildCommand, ChildProcess, ShutdownTimeouts};
+use crate::transport::http_client::{self, HttpClientOptions, tool_param_headers};
 use crate::transport::{FrameSink, FrameSource};
 
 /// Which era to speak.
@@ -92,6 +93,8 @@ pub struct Client {
     options: Arc<ClientOptions>,
     callbacks: ClientCallbacks,
     child: Option<ChildProcess>,
+    /// Over HTTP, tools with invalid `x-mcp-header` annotations are left out of lists.
+    http: bool,
 }
 
 impl Client {
@@ -111,7 +114,16 @@ impl Client {
                 return Err(e);
             }
         };
-        Ok(Client { peer, details: Arc::new(details), options: Arc::new(options), callbacks, child: None })
+        Ok(Client { peer, details: Arc::new(details), options: Arc::new(options), callbacks, child: None, http: false })
+    }
+
+    /// Connects to the MCP endpoint at `http.url` over Streamable HTTP (either era, or the
+    /// deprecated HTTP+SSE transport of old servers).
+    pub async fn connect_http(http: HttpClientOptions, options: ClientOptions, callbacks: ClientCallbacks) -> Result<Client, ClientError> {
+        let (source, sink) = http_client::connect(&http).map_err(|e| ClientError::Transport(e.to_string()))?;
+        let mut client = Self::connect(source, sink, options, callbacks).await?;
+        client.http = true;
+        Ok(client)
     }
 
     /// Starts a server process and connects to it over its stdio.
@@ -221,9 +233,22 @@ impl Client {
         }
     }
 
-    /// Every tool, across all pages.
+    /// Every tool, across all pages. Over HTTP a tool whose `x-mcp-header` annotations
+    /// break the rules is left out (with a warning), as 2026-07-28 requires, so one
+    /// malformed definition never makes the others unusable.
     pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
-        typed(Value::Array(self.list_all("tools/list", "tools").await?), "tools/list")
+        let mut tools = self.list_all("tools/list", "tools").await?;
+        if self.http {
+            tools.retain(|tool| match tool.get("inputSchema").map(tool_param_headers) {
+                Some(Err(why)) => {
+                    let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
+                    tracing::warn!("tool {name:?} rejected: {why}");
+                    false
+                }
+                _ => true,
+            });
+        }
+        typed(Value::Array(tools), "tools/list")
     }
 
     pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {

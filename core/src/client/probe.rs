@@ -7,16 +7,17 @@ use serde_json::{Value, json};
 use super::{ClientError, ClientOptions, EraPreference, ServerDetails};
 use crate::peer::{Peer, PeerError, RequestOptions};
 use crate::server::{LEGACY_VERSIONS, MODERN_VERSIONS};
+use crate::wire::ErrorObject;
 
 pub(crate) async fn handshake(peer: &Peer, options: &ClientOptions) -> Result<ServerDetails, ClientError> {
     match options.era {
         EraPreference::Legacy => initialize(peer, options).await,
-        EraPreference::Modern => match discover(peer, options, None).await {
+        EraPreference::Modern => match discover(peer, options, None, MODERN_VERSIONS[0], Retry::Allowed).await {
             Probe::Modern(details) => Ok(details),
             Probe::Failed(e) => Err(e),
             Probe::Legacy(why) => Err(ClientError::Protocol(format!("the server does not speak 2026-07-28: {why}"))),
         },
-        EraPreference::Auto => match discover(peer, options, Some(options.probe_timeout)).await {
+        EraPreference::Auto => match discover(peer, options, Some(options.probe_timeout), MODERN_VERSIONS[0], Retry::Allowed).await {
             Probe::Modern(details) => Ok(details),
             Probe::Failed(e) => Err(e),
             Probe::Legacy(why) => {
@@ -42,9 +43,24 @@ fn meta(options: &ClientOptions, version: &str) -> Value {
 }
 
 /// `server/discover`: a result, or a recognised modern error, means a modern server; any
-/// other error or no answer in time means a legacy one (never keyed to one code).
-async fn discover(peer: &Peer, options: &ClientOptions, timeout: Option<Duration>) -> Probe {
-    let version = MODERN_VERSIONS[0];
+/// other error or no answer in time means a legacy one (never keyed to one code). An
+/// unsupported-version error that lists a version we speak is retried once with it.
+/// Whether a refused `server/discover` may be sent once more with a version the server
+/// said it supports.
+#[derive(Clone, Copy)]
+enum Retry {
+    Allowed,
+    Spent,
+}
+
+/// Our first modern version among those an `UnsupportedProtocolVersionError` lists.
+fn supported_by_both(error: &ErrorObject) -> Option<&'static str> {
+    let data: Value = error.data.as_ref()?.parse_owned().ok()?;
+    let supported = data.get("supported")?.as_array()?;
+    MODERN_VERSIONS.iter().copied().find(|ours| supported.iter().any(|theirs| theirs == ours))
+}
+
+async fn discover(peer: &Peer, options: &ClientOptions, timeout: Option<Duration>, version: &'static str, retry: Retry) -> Probe {
     let params = json!({"_meta": meta(options, version)});
     let mut request = RequestOptions::default();
     request.timeout = timeout;
@@ -68,10 +84,13 @@ async fn discover(peer: &Peer, options: &ClientOptions, timeout: Option<Duration
                 instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
             })
         }
-        Err(PeerError::Rpc(e)) if e.code == -32022 => Probe::Failed(ClientError::Protocol(format!(
-            "the server supports none of our modern versions: {}",
-            e.data.map(|d| d.to_string()).unwrap_or_default()
-        ))),
+        Err(PeerError::Rpc(e)) if e.code == -32022 => match (supported_by_both(&e), retry) {
+            (Some(version), Retry::Allowed) => Box::pin(discover(peer, options, timeout, version, Retry::Spent)).await,
+            _ => Probe::Failed(ClientError::Protocol(format!(
+                "the server supports none of our modern versions: {}",
+                e.data.map(|d| d.to_string()).unwrap_or_default()
+            ))),
+        },
         Err(PeerError::Rpc(e)) if matches!(e.code, -32020 | -32021) => {
             Probe::Failed(ClientError::Protocol(format!("server/discover was refused: {e}")))
         }

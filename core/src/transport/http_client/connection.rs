@@ -1,0 +1,174 @@
+//! What every task of one HTTP connection shares: the HTTP client, the endpoint, the
+//! session, and the channel of incoming frames.
+//!
+//! Answers arrive on many HTTP responses at once (one per POST, the standalone GET
+//! stream, resumed streams); each task pushes the frames it reads into one channel, which
+//! is the connection's [`FrameSource`](crate::transport::FrameSource). A request that
+//! fails at the HTTP level is answered here with a JSON-RPC error for its id, so the
+//! caller waiting on it learns why at once.
+
+use std::collections::HashMap;
+use std::io;
+use std::sync::Mutex;
+
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue};
+use reqwest::{Method, RequestBuilder, Url};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::headers::{PROTOCOL_VERSION, SESSION_ID};
+use super::param_headers::{ParamHeader, tool_param_headers};
+use crate::peer::PeerError;
+use crate::wire::{ErrorObject, RequestId, SharedStr, encode};
+
+pub(crate) const EVENT_STREAM: &str = "text/event-stream";
+const ACCEPT_BOTH: &str = "application/json, text/event-stream";
+
+/// Which HTTP transport the server turned out to speak.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Streamable,
+    /// The deprecated 2024-11-05 HTTP+SSE transport: POST to this endpoint, answers on SSE.
+    LegacySse(Url),
+}
+
+/// Responses whose content the transport itself needs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Hook {
+    /// The negotiated version goes into `MCP-Protocol-Version` from then on.
+    Initialize,
+    /// Tool definitions say which parameters become `Mcp-Param-*` headers.
+    ToolsList,
+}
+
+pub(crate) struct State {
+    pub mode: Mode,
+    pub session: Option<HeaderValue>,
+    pub version: Option<String>,
+    pub tools: HashMap<String, Vec<ParamHeader>>,
+    hooks: HashMap<i64, Hook>,
+}
+
+pub(crate) struct Connection {
+    pub http: reqwest::Client,
+    pub url: Url,
+    /// The user's headers and the bearer token, sent with every request.
+    pub fixed: HeaderMap,
+    pub state: Mutex<State>,
+    frames: mpsc::Sender<io::Result<SharedStr>>,
+    /// Stops every background task and ends the source.
+    pub stop: CancellationToken,
+}
+
+#[derive(Deserialize)]
+struct Head {
+    id: Option<Value>,
+    method: Option<IgnoredAny>,
+}
+
+impl Connection {
+    pub fn new(
+        http: reqwest::Client,
+        url: Url,
+        fixed: HeaderMap,
+        frames: mpsc::Sender<io::Result<SharedStr>>,
+    ) -> Self {
+        let state = State { mode: Mode::Streamable, session: None, version: None, tools: HashMap::new(), hooks: HashMap::new() };
+        Self { http, url, fixed, state: Mutex::new(state), frames, stop: CancellationToken::new() }
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.state.lock().unwrap().mode.clone()
+    }
+
+    /// A request to `url` with the fixed headers, the session and the negotiated version.
+    pub fn request(&self, method: Method, url: Url) -> RequestBuilder {
+        let mut builder = self.http.request(method, url).headers(self.fixed.clone());
+        let state = self.state.lock().unwrap();
+        if let Some(session) = &state.session {
+            builder = builder.header(SESSION_ID, session.clone());
+        }
+        if let Some(version) = &state.version {
+            builder = builder.header(PROTOCOL_VERSION, version.as_str());
+        }
+        builder
+    }
+
+    /// A POST of one message, accepting JSON or SSE.
+    pub fn post(&self, url: Url, body: bytes::Bytes, headers: HeaderMap) -> RequestBuilder {
+        self.request(Method::POST, url)
+            .headers(headers)
+            .header(CONTENT_TYPE, "application/json")
+            .header(ACCEPT, ACCEPT_BOTH)
+            .body(body)
+    }
+
+    /// Remembers that the response to `id` must be looked at.
+    pub fn hook(&self, id: i64, hook: Hook) {
+        self.state.lock().unwrap().hooks.insert(id, hook);
+    }
+
+    /// Hands one incoming message to the peer; `Some(id)` when it is a response. Text that
+    /// is no JSON-RPC message is dropped with a warning: the peer would answer it with an
+    /// error, and there is no one on the server's side to read that.
+    pub async fn deliver(&self, text: SharedStr) -> Option<Value> {
+        let head = match serde_json::from_str::<Head>(&text) {
+            Ok(head) => head,
+            Err(e) => {
+                tracing::warn!("dropped a message from the server that is not a JSON-RPC message ({e})");
+                return None;
+            }
+        };
+        let response_id = Some(head).filter(|head| head.method.is_none()).and_then(|head| head.id);
+        if let Some(id) = response_id.as_ref().and_then(Value::as_i64) {
+            let hook = self.state.lock().unwrap().hooks.remove(&id);
+            if let Some(hook) = hook {
+                self.apply(hook, &text);
+            }
+        }
+        let _ = self.frames.send(Ok(text)).await;
+        response_id
+    }
+
+    fn apply(&self, hook: Hook, text: &str) {
+        let Ok(message) = serde_json::from_str::<Value>(text) else { return };
+        let Some(result) = message.get("result") else { return };
+        let mut state = self.state.lock().unwrap();
+        match hook {
+            Hook::Initialize => {
+                state.version = result.get("protocolVersion").and_then(Value::as_str).map(str::to_owned);
+            }
+            Hook::ToolsList => {
+                for tool in result.get("tools").and_then(Value::as_array).into_iter().flatten() {
+                    let Some(name) = tool.get("name").and_then(Value::as_str) else { continue };
+                    match tool.get("inputSchema").map(tool_param_headers) {
+                        Some(Ok(headers)) => state.tools.insert(name.to_owned(), headers),
+                        _ => state.tools.remove(name),
+                    };
+                }
+            }
+        }
+    }
+
+    /// Answers our request `id` with an error, for a failure the server could not report.
+    /// (Our ids are integers: the peer numbers its requests.)
+    pub async fn fail(&self, id: i64, why: String) {
+        self.fail_with(id, &ErrorObject::new(PeerError::CONNECTION_CLOSED, why)).await;
+    }
+
+    pub async fn fail_with(&self, id: i64, error: &ErrorObject) {
+        self.state.lock().unwrap().hooks.remove(&id);
+        let mut frame = Vec::with_capacity(96);
+        encode::error(&mut frame, Some(&RequestId::Number(id)), error);
+        let text = String::from_utf8(frame).expect("encoded JSON is UTF-8");
+        let _ = self.frames.send(Ok(SharedStr::from(text))).await;
+    }
+
+    /// Ends the connection with a transport error (the only stream answers came on broke).
+    pub async fn broken(&self, why: String) {
+        let _ = self.frames.send(Err(io::Error::other(why))).await;
+    }
+}

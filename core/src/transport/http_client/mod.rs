@@ -1,0 +1,151 @@
+//! The Streamable HTTP client transport, both eras, with the deprecated HTTP+SSE
+//! transport as a fallback.
+//!
+//! The peer engine sees a frame source and sink like any other transport: each outgoing
+//! frame becomes a POST ([`post`]) with the headers its message implies ([`headers`],
+//! [`param_headers`]), and every message the server sends back, on whichever response it
+//! travels, comes out of one channel ([`connection`]). Legacy sessions get their
+//! `Mcp-Session-Id`, a standalone GET stream ([`standalone`]), resumption with
+//! `Last-Event-ID` ([`resume`], [`sse`]) and a DELETE on close. Era detection needs no
+//! code of its own here: a modern request refused with a non-modern error reads as a
+//! legacy server to the client's probe, which falls back to `initialize`, and a refused
+//! `initialize` makes the transport try HTTP+SSE ([`legacy_sse`]).
+//!
+//! HTTP is reqwest's: one pooled client per connection (keep-alive reuse, `TCP_NODELAY`),
+//! plain `http://` only (no TLS stack is compiled in).
+
+mod connection;
+mod headers;
+mod legacy_sse;
+mod param_headers;
+mod post;
+mod resume;
+mod sse;
+mod standalone;
+
+pub use param_headers::{ParamHeader, tool_param_headers};
+
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::{Buf, Bytes};
+use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
+use reqwest::{Method, Url};
+use tokio::sync::mpsc;
+
+use super::{FrameSink, FrameSource, SourceItem};
+use crate::wire::SharedStr;
+use connection::{Connection, Mode};
+
+/// Incoming messages buffered before the readers of HTTP responses wait for the peer.
+const QUEUE: usize = 1024;
+/// How long closing waits for the server to acknowledge the session's DELETE.
+const DELETE_WAIT: Duration = Duration::from_secs(2);
+
+/// Where the server is and what to send it besides the protocol's own headers.
+#[derive(Clone, Debug)]
+pub struct HttpClientOptions {
+    pub url: String,
+    /// Sent with every request (`Authorization`, API keys, tracing headers...).
+    pub headers: Vec<(String, String)>,
+    /// Sent as `Authorization: Bearer <token>`.
+    pub bearer_token: Option<String>,
+    pub connect_timeout: Duration,
+}
+
+impl HttpClientOptions {
+    pub fn new(url: impl Into<String>) -> Self {
+        Self { url: url.into(), headers: Vec::new(), bearer_token: None, connect_timeout: Duration::from_secs(10) }
+    }
+
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
+        self.bearer_token = Some(token.into());
+        self
+    }
+}
+
+/// Messages from the server, whichever HTTP response they came on.
+pub struct HttpSource {
+    frames: mpsc::Receiver<io::Result<SharedStr>>,
+    conn: Arc<Connection>,
+}
+
+/// Messages to the server, one POST each.
+pub struct HttpSink {
+    conn: Arc<Connection>,
+}
+
+/// A transport to the MCP endpoint at `options.url`. Nothing is sent until the peer
+/// sends its first message. Must be called inside a tokio runtime.
+pub fn connect(options: &HttpClientOptions) -> io::Result<(HttpSource, HttpSink)> {
+    let invalid = |what: String| io::Error::new(io::ErrorKind::InvalidInput, what);
+    let url = Url::parse(&options.url).map_err(|e| invalid(format!("bad URL {:?}: {e}", options.url)))?;
+    let mut fixed = HeaderMap::new();
+    for (name, value) in &options.headers {
+        let name = HeaderName::from_bytes(name.as_bytes()).map_err(|e| invalid(format!("bad header name {name:?}: {e}")))?;
+        let value = HeaderValue::from_str(value).map_err(|e| invalid(format!("bad value for header {name}: {e}")))?;
+        fixed.append(name, value);
+    }
+    if let Some(token) = &options.bearer_token {
+        let mut value = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|e| invalid(format!("bad bearer token: {e}")))?;
+        value.set_sensitive(true);
+        fixed.insert(AUTHORIZATION, value);
+    }
+    let http = reqwest::Client::builder()
+        .tcp_nodelay(true)
+        .connect_timeout(options.connect_timeout)
+        .build()
+        .map_err(io::Error::other)?;
+    let (tx, frames) = mpsc::channel(QUEUE);
+    let conn = Arc::new(Connection::new(http, url, fixed, tx));
+    Ok((HttpSource { frames, conn: conn.clone() }, HttpSink { conn }))
+}
+
+impl FrameSource for HttpSource {
+    async fn next_frame(&mut self) -> io::Result<Option<SourceItem>> {
+        tokio::select! {
+            frame = self.frames.recv() => match frame {
+                Some(Ok(frame)) => Ok(Some(Ok(frame))),
+                Some(Err(e)) => Err(e),
+                None => Ok(None),
+            },
+            () = self.conn.stop.cancelled() => Ok(None),
+        }
+    }
+}
+
+impl FrameSink for HttpSink {
+    async fn send(&mut self, batch: Bytes) -> io::Result<()> {
+        let mut rest = batch;
+        while !rest.is_empty() {
+            let end = memchr::memchr(b'\n', &rest).unwrap_or(rest.len());
+            let frame = rest.split_to(end);
+            if !rest.is_empty() {
+                rest.advance(1);
+            }
+            if !frame.is_empty() {
+                post::send(&self.conn, frame).await;
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the legacy session (DELETE, as the specification asks) and every stream.
+    async fn close(&mut self) -> io::Result<()> {
+        let conn = &self.conn;
+        self.conn.stop.cancel();
+        let session = conn.state.lock().unwrap().session.is_some();
+        if session && conn.mode() == Mode::Streamable {
+            let delete = conn.request(Method::DELETE, conn.url.clone()).send();
+            let _ = tokio::time::timeout(DELETE_WAIT, delete).await;
+        }
+        conn.state.lock().unwrap().session = None;
+        Ok(())
+    }
+}

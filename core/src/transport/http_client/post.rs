@@ -1,0 +1,137 @@
+//! Sending one message: a POST, and whatever the server answers with.
+//!
+//! A request gets its own task, so a long answer never holds up the next message; its
+//! answer is plain JSON or an SSE stream, followed to the end. Notifications and
+//! responses are sent in order and expect 202. An HTTP failure of a request becomes a
+//! JSON-RPC error for its id (the server's own error object when the body holds one).
+//! The first `initialize` refused with 400, 404 or 405 and no modern error in the body
+//! means a server of the deprecated HTTP+SSE transport: the client switches to it and
+//! sends `initialize` again there.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use reqwest::StatusCode;
+use reqwest::header::HeaderMap;
+use serde_json::Value;
+
+use super::connection::{Connection, Hook, Mode};
+use super::headers::{SESSION_ID, message_headers};
+use super::{legacy_sse, resume, sse, standalone};
+use crate::wire::{ErrorObject, SharedStr};
+
+/// Longest piece of an error body quoted in a message.
+const QUOTE: usize = 300;
+
+/// Sends one frame (a whole JSON-RPC message, as the peer encoded it).
+pub(crate) async fn send(conn: &Arc<Connection>, frame: Bytes) {
+    let Ok(message) = serde_json::from_slice::<Value>(&frame) else { return };
+    let method = message.get("method").and_then(Value::as_str);
+    let id = message.get("id").and_then(Value::as_i64);
+    let headers = {
+        let state = conn.state.lock().unwrap();
+        message_headers(&message, state.version.as_deref(), &state.tools)
+    };
+    match (method, id) {
+        (Some(method), Some(id)) => {
+            let initialize = method == "initialize";
+            match method {
+                "initialize" => conn.hook(id, Hook::Initialize),
+                "tools/list" => conn.hook(id, Hook::ToolsList),
+                _ => {}
+            }
+            tokio::spawn(request(conn.clone(), frame, headers, id, initialize));
+        }
+        _ => {
+            one_way(conn, frame, headers).await;
+            if method == Some("notifications/initialized") && conn.mode() == Mode::Streamable {
+                standalone::start(conn).await;
+            }
+        }
+    }
+}
+
+fn target(conn: &Connection) -> reqwest::Url {
+    match conn.mode() {
+        Mode::Streamable => conn.url.clone(),
+        Mode::LegacySse(endpoint) => endpoint,
+    }
+}
+
+/// A notification or a response: the server acknowledges it, nothing comes back.
+async fn one_way(conn: &Connection, frame: Bytes, headers: HeaderMap) {
+    let url = target(conn);
+    match conn.post(url.clone(), frame, headers).send().await {
+        Ok(response) if response.status().is_success() => {}
+        Ok(response) => tracing::warn!("POST {url} of a notification or response answered HTTP {}", response.status()),
+        Err(e) => tracing::warn!("POST {url} of a notification or response failed: {e}"),
+    }
+}
+
+async fn request(conn: Arc<Connection>, frame: Bytes, headers: HeaderMap, id: i64, initialize: bool) {
+    let url = target(&conn);
+    let legacy_sse = matches!(conn.mode(), Mode::LegacySse(_));
+    let sent = tokio::select! {
+        sent = conn.post(url.clone(), frame.clone(), headers.clone()).send() => sent,
+        () = conn.stop.cancelled() => return,
+    };
+    let response = match sent {
+        Ok(response) => response,
+        Err(e) => return conn.fail(id, format!("POST {url} failed: {e}")).await,
+    };
+    let status = response.status();
+    if !status.is_success() {
+        let body = response.text().await.unwrap_or_default();
+        let refused = matches!(status, StatusCode::BAD_REQUEST | StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED);
+        if initialize && !legacy_sse && refused && !is_modern_error(&body) {
+            match legacy_sse::open(&conn).await {
+                Ok(()) => return Box::pin(request(conn, frame, headers, id, initialize)).await,
+                Err(why) => tracing::debug!("no HTTP+SSE fallback either: {why}"),
+            }
+        }
+        return match rpc_error(&body) {
+            Some(error) => conn.fail_with(id, &error).await,
+            None => conn.fail(id, format!("POST {url} answered HTTP {status}: {}", quote(&body))).await,
+        };
+    }
+    if initialize && let Some(session) = response.headers().get(SESSION_ID) {
+        conn.state.lock().unwrap().session = Some(session.clone());
+    }
+    if legacy_sse || status == StatusCode::ACCEPTED {
+        // The answer comes on a stream of its own.
+        return;
+    }
+    if sse::is_event_stream(&response) {
+        return resume::follow(&conn, response, id).await;
+    }
+    match response.bytes().await.map(SharedStr::from_utf8) {
+        Ok(Ok(text)) => {
+            if conn.deliver(text.clone()).await.and_then(|answered| answered.as_i64()) != Some(id) {
+                let body = quote(&text);
+                conn.fail(id, format!("POST {url} answered HTTP {status} without the response: {body:?}")).await;
+            }
+        }
+        Ok(Err(e)) => conn.fail(id, format!("POST {url} answered with a body that is not UTF-8: {e}")).await,
+        Err(e) => conn.fail(id, format!("reading the answer of POST {url} failed: {e}")).await,
+    }
+}
+
+/// The JSON-RPC error object in an error body, if it holds one.
+fn rpc_error(body: &str) -> Option<ErrorObject> {
+    let mut message: Value = serde_json::from_str(body).ok()?;
+    serde_json::from_value(message.get_mut("error")?.take()).ok()
+}
+
+/// Whether the body is an error only a 2026-07-28 server gives: an unsupported version, a
+/// missing capability, a header mismatch, or an unknown method.
+fn is_modern_error(body: &str) -> bool {
+    rpc_error(body).is_some_and(|e| matches!(e.code, -32022..=-32020 | -32601))
+}
+
+fn quote(body: &str) -> &str {
+    let body = body.trim();
+    match body.char_indices().nth(QUOTE) {
+        Some((at, _)) => &body[..at],
+        None => body,
+    }
+}

