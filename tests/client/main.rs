@@ -1,6 +1,8 @@
 //! The Rust client against real servers over real pipes: ferrymcp's own fixture in both
-//! eras, and the official reference server (npm `@modelcontextprotocol/server-everything`).
+//! eras (over stdio and over Streamable HTTP), and the official reference server (npm
+//! `@modelcontextprotocol/server-everything`).
 
 mod fixture;
+mod http;
 mod official;
 mod tapped;

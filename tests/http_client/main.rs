@@ -6,4 +6,3 @@
 mod hostile;
 mod python;
 mod reference;
-mod server;

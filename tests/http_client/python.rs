@@ -12,7 +12,7 @@ use ferrymcp_core::peer::{Progress, RequestOptions};
 use ferrymcp_core::transport::http_client::HttpClientOptions;
 use serde_json::{Value, json};
 
-use crate::server::{Server, installed};
+use ferrymcp_tests::listening::{Server, installed};
 
 async fn official_python() -> Option<Server> {
     let python = installed("../.venv/bin/python")?;

@@ -11,7 +11,7 @@ use ferrymcp_core::peer::{PeerError, PeerConfig, Progress, RequestOptions};
 use ferrymcp_core::transport::http_client::HttpClientOptions;
 use serde_json::{Value, json};
 
-use crate::server::{Server, installed};
+use ferrymcp_tests::listening::{Server, installed};
 
 const EVERYTHING: &str = "interop/node_modules/@modelcontextprotocol/server-everything/dist/index.js";
 

@@ -1,5 +1,7 @@
 //! Shared helpers for ferrymcp's cross-process tests: the official MCP schemas as
-//! validators, and a raw line-level driver for a server process.
+//! validators, a raw line-level driver for a server process, and server processes
+//! listening on a local port.
 
+pub mod listening;
 pub mod raw;
 pub mod schema;
