@@ -94,9 +94,14 @@ pub(crate) fn start(connection: Arc<Connection>, request: Request, cancel: Cance
     let incoming = Incoming { id: id.clone(), cancel: cancel.clone(), outbound };
     tokio::spawn(async move {
         let served = tokio::select! {
-            served = connection.serve_request(request, incoming) => served,
+            biased;
             _ = cancel.cancelled() => return,
+            served = connection.serve_request(request, incoming) => served,
         };
+        // A handler that saw the cancellation and returned is not answered either.
+        if cancel.is_cancelled() {
+            return;
+        }
         let mut buf = Vec::with_capacity(256);
         let code = match &served {
             Ok(result) => {

@@ -25,25 +25,27 @@ use crate::server::era::LEGACY_VERSIONS;
 use crate::wire::{ErrorObject, Message, Request, RequestId};
 
 type Reply = Response<ResponseBody>;
+/// Boxed: refusals are the rare path, and a response is large.
+type Refusal = Box<Reply>;
 
 /// The session a request names: 400 without one, 404 for one that is unknown or ended.
-fn session(state: &HttpState, parts: &Parts) -> Result<Arc<HttpSession>, Reply> {
+fn session(state: &HttpState, parts: &Parts) -> Result<Arc<HttpSession>, Refusal> {
     let Some(id) = parts.headers.get(SESSION_HEADER) else {
-        return Err(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, "Bad Request: Mcp-Session-Id header is required"));
+        return Err(Box::new(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, "Bad Request: Mcp-Session-Id header is required")));
     };
     let found = id.to_str().ok().and_then(|id| state.sessions.get(id));
-    found.ok_or_else(|| refuse(StatusCode::NOT_FOUND, SESSION_NOT_FOUND, "Session not found"))
+    found.ok_or_else(|| Box::new(refuse(StatusCode::NOT_FOUND, SESSION_NOT_FOUND, "Session not found")))
 }
 
 /// A legacy request must not name a revision this server does not speak.
-fn check_version(parts: &Parts) -> Result<(), Reply> {
+fn check_version(parts: &Parts) -> Result<(), Refusal> {
     let Some(version) = parts.headers.get(super::VERSION_HEADER) else { return Ok(()) };
     let version = version.to_str().unwrap_or("");
     if LEGACY_VERSIONS.contains(&version) {
         return Ok(());
     }
     let message = format!("Bad Request: unsupported MCP-Protocol-Version {version:?} (supported: {})", LEGACY_VERSIONS.join(", "));
-    Err(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, message))
+    Err(Box::new(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, message)))
 }
 
 pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, message: Message) -> Reply {
@@ -54,7 +56,7 @@ pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, message: Message
     }
     let session = match session(state, parts).and_then(|s| check_version(parts).map(|()| s)) {
         Ok(session) => session,
-        Err(reply) => return reply,
+        Err(reply) => return *reply,
     };
     match message {
         Message::Request(request) => serve(state, session, request).await,
@@ -146,7 +148,7 @@ fn primes(session: &HttpSession) -> bool {
 pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
     let session = match session(state, parts) {
         Ok(session) => session,
-        Err(reply) => return reply,
+        Err(reply) => return *reply,
     };
     if !guard::accepts(&parts.headers).1 {
         return refuse(StatusCode::NOT_ACCEPTABLE, SERVER_ERROR, "Not Acceptable: Client must accept text/event-stream");
@@ -184,6 +186,6 @@ pub(crate) async fn delete(state: &Arc<HttpState>, parts: &Parts) -> Reply {
             state.sessions.remove(&session.id).await;
             reply::empty(StatusCode::OK)
         }
-        Err(reply) => reply,
+        Err(reply) => *reply,
     }
 }
