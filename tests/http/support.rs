@@ -119,15 +119,27 @@ fn register_tools(server: &Server, gate: Arc<Semaphore>, cancelled: mpsc::Unboun
             done()
         })
         .unwrap();
+    let gated = gate.clone();
     server
         .add_tool(tool("gated", object(json!({"steps": {"type": "integer"}}))), move |args: Map<String, Value>, cx: Context| {
-            let gate = gate.clone();
+            let gate = gated.clone();
             async move {
                 let steps = args.get("steps").and_then(Value::as_u64).unwrap_or(3);
                 for step in 1..=steps {
                     gate.acquire().await.unwrap().forget();
                     cx.report_progress(step as f64, Some(steps as f64), None).await;
                 }
+                gate.acquire().await.unwrap().forget();
+                done()
+            }
+        })
+        .unwrap();
+    let polled = gate.clone();
+    server
+        .add_tool(tool("poll", object(json!({}))), move |_: Map<String, Value>, cx: Context| {
+            let gate = polled.clone();
+            async move {
+                cx.close_sse_stream();
                 gate.acquire().await.unwrap().forget();
                 done()
             }

@@ -118,13 +118,17 @@ async fn serve(state: &Arc<HttpState>, session: Arc<HttpSession>, request: Reque
         return reply::json(StatusCode::OK, first.data.clone());
     }
     let stream = session.open_stream(state.sessions.stream_id());
-    let prime = primes(&session).then_some(state.options.retry.as_millis() as u64);
+    let prime = session.primes().then_some(state.options.retry.as_millis() as u64);
     let live = stream.attach(None, prime).await.expect("a new stream has nothing to replay");
     let pump_session = session.clone();
     tokio::spawn(async move {
         let mut next = first;
         while let Some(out) = next {
-            stream.emit(out.data).await;
+            if out.is_close() {
+                stream.detach().await;
+            } else {
+                stream.emit(out.data).await;
+            }
             if out.last {
                 break;
             }
@@ -137,11 +141,6 @@ async fn serve(state: &Arc<HttpState>, session: Arc<HttpSession>, request: Reque
     });
     let body = SseBody::new(None, Source::Events(live), state.options.keep_alive, &[&session.ended], None);
     reply::event_stream(body.boxed())
-}
-
-/// The priming event and `retry` came with 2025-11-25; older clients are not sent them.
-fn primes(session: &HttpSession) -> bool {
-    session.connection.negotiated_version().is_some_and(|v| v.as_str() >= "2025-11-25")
 }
 
 /// GET: the session's standalone stream, or the resumption of any of its streams.
@@ -169,7 +168,7 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
             (session.standalone.clone(), None)
         }
     };
-    let prime = primes(&session).then_some(state.options.retry.as_millis() as u64);
+    let prime = session.primes().then_some(state.options.retry.as_millis() as u64);
     let Some(live) = stream.attach(after, prime).await else {
         return refuse(StatusCode::NOT_FOUND, SERVER_ERROR, "Not Found: the events after that id are no longer kept");
     };
