@@ -41,12 +41,16 @@ impl Harness {
     }
 
     pub async fn with(options: HttpOptions) -> Self {
+        Self::serving(options, ServeOptions::default()).await
+    }
+
+    pub async fn serving(options: HttpOptions, serve_options: ServeOptions) -> Self {
         let server = Server::new("http-test", "1.0.0");
         let gate = Arc::new(Semaphore::new(0));
         let (cancel_tx, cancel_rx) = mpsc::unbounded_channel();
         register_tools(&server, gate.clone(), cancel_tx);
         let handler = HttpHandler::new(server.clone(), options);
-        let http = serve(handler.clone(), ServeOptions::default()).await.unwrap();
+        let http = serve(handler.clone(), serve_options).await.unwrap();
         let url = format!("http://{}/mcp", http.local_addr());
         let client = Client::builder(TokioExecutor::new()).build_http();
         Self { server, handler, http: Some(http), url, client, gate, cancelled: tokio::sync::Mutex::new(cancel_rx) }
