@@ -16,7 +16,7 @@ suite="$here/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 log="$(mktemp)"
 "$fixture" --transport http --port 0 >"$log" 2>&1 &
 pid=$!
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -f "$log"' EXIT
+trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; rm -f "$log"' EXIT
 url=""
 for _ in $(seq 1 100); do
     url="$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$log")"
@@ -29,6 +29,6 @@ done
 status=0
 for requirements in 2025-11-25 2026-07-28; do
     echo "== conformance server --requirements $requirements ($url)"
-    "$node" "$suite" server --url "$url" --requirements "$requirements" || status=1
+    "$node" "$suite" server --url "$url" --requirements "$requirements" || { echo "run-server.sh: requirements $requirements not met" >&2; status=1; }
 done
 exit "$status"

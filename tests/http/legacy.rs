@@ -99,6 +99,24 @@ async fn a_dropped_stream_resumes_from_last_event_id_without_loss() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_handler_can_close_the_stream_for_the_client_to_poll() {
+    let harness = Harness::start().await;
+    let session = harness.initialize().await;
+    let mut stream = harness.post(&[("mcp-session-id", &session)], &call(7, "poll", json!({}))).await;
+    assert!(stream.is_sse());
+    let priming = stream.event().await.unwrap();
+    assert!(priming.data.is_empty() && priming.retry.is_some());
+    assert!(stream.event().await.is_none(), "the server closed the stream (SEP-1699)");
+    let last = priming.id.unwrap();
+    let resume = [("mcp-session-id", session.as_str()), ("last-event-id", last.as_str()), ("accept", "text/event-stream")];
+    let mut resumed = harness.send(Method::GET, &resume, "").await;
+    harness.gate.add_permits(1);
+    let (_, response) = resumed.message(LEGACY).await.unwrap();
+    assert_eq!(response["id"], 7);
+    assert_eq!(response["result"]["content"][0]["text"], "done");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_standalone_stream_carries_session_notifications_and_delete_ends_it() {
     let harness = Harness::start().await;
     let session = harness.initialize().await;

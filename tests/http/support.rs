@@ -41,12 +41,16 @@ impl Harness {
     }
 
     pub async fn with(options: HttpOptions) -> Self {
+        Self::serving(options, ServeOptions::default()).await
+    }
+
+    pub async fn serving(options: HttpOptions, serve_options: ServeOptions) -> Self {
         let server = Server::new("http-test", "1.0.0");
         let gate = Arc::new(Semaphore::new(0));
         let (cancel_tx, cancel_rx) = mpsc::unbounded_channel();
         register_tools(&server, gate.clone(), cancel_tx);
         let handler = HttpHandler::new(server.clone(), options);
-        let http = serve(handler.clone(), ServeOptions::default()).await.unwrap();
+        let http = serve(handler.clone(), serve_options).await.unwrap();
         let url = format!("http://{}/mcp", http.local_addr());
         let client = Client::builder(TokioExecutor::new()).build_http();
         Self { server, handler, http: Some(http), url, client, gate, cancelled: tokio::sync::Mutex::new(cancel_rx) }
@@ -119,15 +123,27 @@ fn register_tools(server: &Server, gate: Arc<Semaphore>, cancelled: mpsc::Unboun
             done()
         })
         .unwrap();
+    let gated = gate.clone();
     server
         .add_tool(tool("gated", object(json!({"steps": {"type": "integer"}}))), move |args: Map<String, Value>, cx: Context| {
-            let gate = gate.clone();
+            let gate = gated.clone();
             async move {
                 let steps = args.get("steps").and_then(Value::as_u64).unwrap_or(3);
                 for step in 1..=steps {
                     gate.acquire().await.unwrap().forget();
                     cx.report_progress(step as f64, Some(steps as f64), None).await;
                 }
+                gate.acquire().await.unwrap().forget();
+                done()
+            }
+        })
+        .unwrap();
+    let polled = gate.clone();
+    server
+        .add_tool(tool("poll", object(json!({}))), move |_: Map<String, Value>, cx: Context| {
+            let gate = polled.clone();
+            async move {
+                cx.close_sse_stream();
                 gate.acquire().await.unwrap().forget();
                 done()
             }

@@ -26,7 +26,7 @@ pub const TEST_IMAGE_BASE64: &str =
 pub const TEST_AUDIO_BASE64: &str = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
 
 /// Every fixture tool, in registration (and so `tools/list`) order.
-pub const TOOLS: [&str; 27] = [
+pub const TOOLS: [&str; 28] = [
     "test_simple_text",
     "test_image_content",
     "test_audio_content",
@@ -41,6 +41,7 @@ pub const TOOLS: [&str; 27] = [
     "test_elicitation_sep1034_defaults",
     "test_elicitation_sep1330_enums",
     "json_schema_2020_12_tool",
+    "test_custom_header",
     "test_missing_capability",
     "test_streaming_elicitation",
     "test_logging_tool",

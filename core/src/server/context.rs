@@ -131,6 +131,14 @@ impl Context {
         !self.is_cancelled() && self.inner.outbound.notify(method, params).await.is_ok()
     }
 
+    /// Closes this request's SSE stream while the request goes on (SEP-1699 polling): the
+    /// client reconnects with `Last-Event-ID` and gets what follows. Only legacy
+    /// Streamable HTTP sessions (2025-11-25) can; elsewhere nothing happens and this
+    /// returns `false`.
+    pub fn close_sse_stream(&self) -> bool {
+        self.inner.outbound.close_stream()
+    }
+
     /// Asks the user for input (`elicitation/create`); returns the `ElicitResult`.
     pub async fn elicit(&self, params: Value) -> Result<Value, HandlerError> {
         self.input(None, "elicitation/create", params).await

@@ -11,6 +11,13 @@ use crate::peer::{BoxFuture, CloseReason, Peer, PeerError, RequestOptions, WeakP
 pub trait Outbound: Send + Sync + 'static {
     fn notify(&self, method: &str, params: Value) -> BoxFuture<Result<(), PeerError>>;
     fn request(&self, method: &str, params: Value) -> BoxFuture<Result<Value, PeerError>>;
+
+    /// Ends the current connection of a resumable stream without ending the request
+    /// (SSE polling, SEP-1699); the client comes back with `Last-Event-ID`. Returns whether
+    /// the transport can do that (only legacy Streamable HTTP from 2025-11-25 can).
+    fn close_stream(&self) -> bool {
+        false
+    }
 }
 
 impl Outbound for Peer {

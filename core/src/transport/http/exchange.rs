@@ -23,13 +23,25 @@ use crate::wire::{ErrorObject, Request, encode};
 /// Messages a request may have in flight before its handler waits for the client.
 const QUEUE: usize = 32;
 
-/// One outgoing message of a request.
+/// One outgoing message of a request (or, with empty `data`, the handler asking for the
+/// stream's connection to be closed).
 pub(crate) struct Out {
     pub data: Bytes,
     /// This is the response: nothing follows.
     pub last: bool,
     /// The response's JSON-RPC error code, if it is an error.
     pub code: Option<i64>,
+}
+
+impl Out {
+    fn message(data: Bytes) -> Self {
+        Self { data, last: false, code: None }
+    }
+
+    /// The handler asked to close the connection (SEP-1699); the request goes on.
+    pub fn is_close(&self) -> bool {
+        self.data.is_empty()
+    }
 }
 
 /// The way back for one request: its response channel, and (legacy) its session for
@@ -48,7 +60,7 @@ impl Outbound for ResponseStream {
             if cancel.is_cancelled() {
                 return Err(PeerError::Cancelled);
             }
-            tx.send(Out { data, last: false, code: None }).await.map_err(|_| closed())
+            tx.send(Out::message(data)).await.map_err(|_| closed())
         })
     }
 
@@ -61,12 +73,17 @@ impl Outbound for ResponseStream {
         let (method, cancel) = (method.to_owned(), self.cancel.clone());
         Box::pin(async move {
             let (data, answer) = session.outgoing_request(&method, &params);
-            tx.send(Out { data, last: false, code: None }).await.map_err(|_| closed())?;
+            tx.send(Out::message(data)).await.map_err(|_| closed())?;
             tokio::select! {
                 answer = answer => answer.unwrap_or_else(|_| Err(closed())),
                 _ = cancel.cancelled() => Err(PeerError::Cancelled),
             }
         })
+    }
+
+    fn close_stream(&self) -> bool {
+        let resumable = self.session.as_ref().and_then(Weak::upgrade).is_some_and(|session| session.primes());
+        resumable && self.tx.try_send(Out::message(Bytes::new())).is_ok()
     }
 }
 
@@ -94,9 +111,14 @@ pub(crate) fn start(connection: Arc<Connection>, request: Request, cancel: Cance
     let incoming = Incoming { id: id.clone(), cancel: cancel.clone(), outbound };
     tokio::spawn(async move {
         let served = tokio::select! {
-            served = connection.serve_request(request, incoming) => served,
+            biased;
             _ = cancel.cancelled() => return,
+            served = connection.serve_request(request, incoming) => served,
         };
+        // A handler that saw the cancellation and returned is not answered either.
+        if cancel.is_cancelled() {
+            return;
+        }
         let mut buf = Vec::with_capacity(256);
         let code = match &served {
             Ok(result) => {

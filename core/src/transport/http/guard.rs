@@ -12,7 +12,8 @@ use http::{HeaderMap, StatusCode, header};
 use super::HttpOptions;
 use super::reply::{ResponseBody, SERVER_ERROR, refuse};
 
-type Refusal = http::Response<ResponseBody>;
+/// Boxed: refusals are the rare path, and a response is large.
+type Refusal = Box<http::Response<ResponseBody>>;
 
 /// The host names a server bound to loopback is reached by.
 pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
@@ -20,15 +21,15 @@ pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
 pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<(), Refusal> {
     let host = parts.headers.get(header::HOST).and_then(|h| h.to_str().ok()).or_else(|| parts.uri.authority().map(|a| a.as_str()));
     let Some(host) = host else {
-        return Err(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, "Bad Request: a Host header is required"));
+        return Err(Box::new(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, "Bad Request: a Host header is required")));
     };
     if !host_allowed(options, host) {
-        return Err(refuse(StatusCode::FORBIDDEN, SERVER_ERROR, format!("Forbidden: Host {host:?} is not allowed")));
+        return Err(Box::new(refuse(StatusCode::FORBIDDEN, SERVER_ERROR, format!("Forbidden: Host {host:?} is not allowed"))));
     }
     if let Some(origin) = parts.headers.get(header::ORIGIN) {
         let origin = origin.to_str().unwrap_or("");
         if !origin_allowed(options, origin) {
-            return Err(refuse(StatusCode::FORBIDDEN, SERVER_ERROR, format!("Forbidden: Origin {origin:?} is not allowed")));
+            return Err(Box::new(refuse(StatusCode::FORBIDDEN, SERVER_ERROR, format!("Forbidden: Origin {origin:?} is not allowed"))));
         }
     }
     Ok(())

@@ -25,25 +25,27 @@ use crate::server::era::LEGACY_VERSIONS;
 use crate::wire::{ErrorObject, Message, Request, RequestId};
 
 type Reply = Response<ResponseBody>;
+/// Boxed: refusals are the rare path, and a response is large.
+type Refusal = Box<Reply>;
 
 /// The session a request names: 400 without one, 404 for one that is unknown or ended.
-fn session(state: &HttpState, parts: &Parts) -> Result<Arc<HttpSession>, Reply> {
+fn session(state: &HttpState, parts: &Parts) -> Result<Arc<HttpSession>, Refusal> {
     let Some(id) = parts.headers.get(SESSION_HEADER) else {
-        return Err(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, "Bad Request: Mcp-Session-Id header is required"));
+        return Err(Box::new(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, "Bad Request: Mcp-Session-Id header is required")));
     };
     let found = id.to_str().ok().and_then(|id| state.sessions.get(id));
-    found.ok_or_else(|| refuse(StatusCode::NOT_FOUND, SESSION_NOT_FOUND, "Session not found"))
+    found.ok_or_else(|| Box::new(refuse(StatusCode::NOT_FOUND, SESSION_NOT_FOUND, "Session not found")))
 }
 
 /// A legacy request must not name a revision this server does not speak.
-fn check_version(parts: &Parts) -> Result<(), Reply> {
+fn check_version(parts: &Parts) -> Result<(), Refusal> {
     let Some(version) = parts.headers.get(super::VERSION_HEADER) else { return Ok(()) };
     let version = version.to_str().unwrap_or("");
     if LEGACY_VERSIONS.contains(&version) {
         return Ok(());
     }
     let message = format!("Bad Request: unsupported MCP-Protocol-Version {version:?} (supported: {})", LEGACY_VERSIONS.join(", "));
-    Err(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, message))
+    Err(Box::new(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, message)))
 }
 
 pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, message: Message) -> Reply {
@@ -54,7 +56,7 @@ pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, message: Message
     }
     let session = match session(state, parts).and_then(|s| check_version(parts).map(|()| s)) {
         Ok(session) => session,
-        Err(reply) => return reply,
+        Err(reply) => return *reply,
     };
     match message {
         Message::Request(request) => serve(state, session, request).await,
@@ -116,13 +118,17 @@ async fn serve(state: &Arc<HttpState>, session: Arc<HttpSession>, request: Reque
         return reply::json(StatusCode::OK, first.data.clone());
     }
     let stream = session.open_stream(state.sessions.stream_id());
-    let prime = primes(&session).then_some(state.options.retry.as_millis() as u64);
+    let prime = session.primes().then_some(state.options.retry.as_millis() as u64);
     let live = stream.attach(None, prime).await.expect("a new stream has nothing to replay");
     let pump_session = session.clone();
     tokio::spawn(async move {
         let mut next = first;
         while let Some(out) = next {
-            stream.emit(out.data).await;
+            if out.is_close() {
+                stream.detach().await;
+            } else {
+                stream.emit(out.data).await;
+            }
             if out.last {
                 break;
             }
@@ -137,16 +143,11 @@ async fn serve(state: &Arc<HttpState>, session: Arc<HttpSession>, request: Reque
     reply::event_stream(body.boxed())
 }
 
-/// The priming event and `retry` came with 2025-11-25; older clients are not sent them.
-fn primes(session: &HttpSession) -> bool {
-    session.connection.negotiated_version().is_some_and(|v| v.as_str() >= "2025-11-25")
-}
-
 /// GET: the session's standalone stream, or the resumption of any of its streams.
 pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
     let session = match session(state, parts) {
         Ok(session) => session,
-        Err(reply) => return reply,
+        Err(reply) => return *reply,
     };
     if !guard::accepts(&parts.headers).1 {
         return refuse(StatusCode::NOT_ACCEPTABLE, SERVER_ERROR, "Not Acceptable: Client must accept text/event-stream");
@@ -167,7 +168,7 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
             (session.standalone.clone(), None)
         }
     };
-    let prime = primes(&session).then_some(state.options.retry.as_millis() as u64);
+    let prime = session.primes().then_some(state.options.retry.as_millis() as u64);
     let Some(live) = stream.attach(after, prime).await else {
         return refuse(StatusCode::NOT_FOUND, SERVER_ERROR, "Not Found: the events after that id are no longer kept");
     };
@@ -184,6 +185,6 @@ pub(crate) async fn delete(state: &Arc<HttpState>, parts: &Parts) -> Reply {
             state.sessions.remove(&session.id).await;
             reply::empty(StatusCode::OK)
         }
-        Err(reply) => reply,
+        Err(reply) => *reply,
     }
 }

@@ -147,7 +147,7 @@ impl HttpHandler {
             return refuse(StatusCode::NOT_FOUND, SERVER_ERROR, "Not Found");
         }
         if let Err(reply) = guard::host_and_origin(&state.options, &parts) {
-            return reply;
+            return *reply;
         }
         if let Err(reply) = auth::check(&state.options, &parts).await {
             return reply;

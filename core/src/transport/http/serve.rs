@@ -15,9 +15,10 @@ use std::time::Duration;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::HttpHandler;
@@ -80,7 +81,8 @@ pub async fn serve(handler: HttpHandler, options: ServeOptions) -> io::Result<Ht
 }
 
 async fn accept_loop(listener: TcpListener, handler: HttpHandler, options: ServeOptions, stop: CancellationToken) {
-    let graceful = GracefulShutdown::new();
+    // Every connection task holds a clone of `alive`; when the last one ends, `done` closes.
+    let (alive, mut done) = mpsc::channel::<()>(1);
     loop {
         let accepted = tokio::select! {
             _ = stop.cancelled() => break,
@@ -88,8 +90,7 @@ async fn accept_loop(listener: TcpListener, handler: HttpHandler, options: Serve
         };
         match accepted {
             Ok((tcp, _)) => {
-                let watcher = graceful.watcher();
-                tokio::spawn(connection(tcp, handler.clone(), options.clone(), watcher));
+                tokio::spawn(connection(tcp, handler.clone(), options.clone(), stop.clone(), alive.clone()));
             }
             Err(e) => {
                 tracing::warn!("accept failed: {e}");
@@ -97,16 +98,17 @@ async fn accept_loop(listener: TcpListener, handler: HttpHandler, options: Serve
             }
         }
     }
-    drop(listener);
+    drop((listener, alive));
     handler.stop_streams();
-    tokio::select! {
-        _ = graceful.shutdown() => {}
-        _ = tokio::time::sleep(options.shutdown_grace) => tracing::warn!("shutdown grace expired with connections open"),
+    if tokio::time::timeout(options.shutdown_grace, done.recv()).await.is_err() {
+        tracing::warn!("shutdown grace expired with connections open");
     }
     handler.end_sessions().await;
 }
 
-async fn connection(tcp: TcpStream, handler: HttpHandler, options: ServeOptions, watcher: hyper_util::server::graceful::Watcher) {
+/// Serves one connection until the client closes it, or it idles, or the server stops:
+/// then it is shut down gracefully (a response in progress is finished first).
+async fn connection(tcp: TcpStream, handler: HttpHandler, options: ServeOptions, stop: CancellationToken, _alive: mpsc::Sender<()>) {
     let _ = tcp.set_nodelay(true);
     let (io, activity) = Tracked::new(tcp);
     let service = service_fn(move |request| {
@@ -117,18 +119,17 @@ async fn connection(tcp: TcpStream, handler: HttpHandler, options: ServeOptions,
     builder.http1().timer(TokioTimer::new()).header_read_timeout(options.header_timeout).keep_alive(true);
     builder.http2().timer(TokioTimer::new()).keep_alive_interval(Some(options.idle_timeout / 2));
     let conn = builder.serve_connection(TokioIo::new(io), service);
-    let mut conn = std::pin::pin!(watcher.watch(conn.into_owned()));
+    let mut conn = std::pin::pin!(conn);
+    let mut closing = false;
     loop {
         let deadline = activity.last() + options.idle_timeout;
         tokio::select! {
-            _ = &mut conn => return,
-            _ = tokio::time::sleep_until(deadline) => {
-                if activity.last() + options.idle_timeout <= tokio::time::Instant::now() {
-                    break;
-                }
-            }
+            _ = conn.as_mut() => return,
+            _ = stop.cancelled(), if !closing => closing = true,
+            _ = tokio::time::sleep_until(deadline), if !closing => closing = activity.last() + options.idle_timeout <= Instant::now(),
+        }
+        if closing {
+            conn.as_mut().graceful_shutdown();
         }
     }
-    tracing::debug!("closing an idle connection");
-    let _ = tokio::time::timeout(options.shutdown_grace, conn).await;
 }

@@ -63,6 +63,12 @@ impl HttpSession {
         Busy(self.clone())
     }
 
+    /// The priming event and `retry` (and so closing a stream for the client to resume)
+    /// came with 2025-11-25; older clients are not sent them.
+    pub fn primes(&self) -> bool {
+        self.connection.negotiated_version().is_some_and(|v| v.as_str() >= "2025-11-25")
+    }
+
     fn touch(&self) {
         *self.last_active.lock().unwrap() = Instant::now();
     }

@@ -53,6 +53,11 @@ impl SseStream {
         inner.live = None;
     }
 
+    /// Ends the current reader's connection; the stream goes on for the next one.
+    pub async fn detach(&self) {
+        self.inner.lock().await.live = None;
+    }
+
     /// Whether a reader is attached.
     pub async fn is_read(&self) -> bool {
         self.inner.lock().await.live.as_ref().is_some_and(|live| !live.is_closed())
