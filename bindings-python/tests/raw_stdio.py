@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import queue
+import signal
 import subprocess
 import threading
 from functools import cache
@@ -38,6 +39,12 @@ def check(revision: str, name: str, instance: Any) -> None:
     assert not errors, f"{instance} is not a valid {name} ({revision}): {errors}"
 
 
+def _default_sigint() -> None:
+    """Lets the child react to SIGINT even when the test runner was started with SIGINT
+    ignored (a background job of a non-interactive shell)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def modern_meta(**capabilities: Any) -> dict[str, Any]:
     return {
         "io.modelcontextprotocol/protocolVersion": MODERN,
@@ -52,7 +59,11 @@ class RawServer:
     def __init__(self, command: list[str], revision: str) -> None:
         self.revision = revision
         self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=_default_sigint,
         )
         self.notifications: list[dict[str, Any]] = []
         self._lines: queue.Queue[bytes] = queue.Queue()
@@ -103,6 +114,12 @@ class RawServer:
             return "(still running)"
         assert self.process.stderr is not None
         return self.process.stderr.read().decode(errors="replace")
+
+    def interrupt(self) -> tuple[int, str]:
+        """Ctrl-C: sends SIGINT and returns the exit code and what went to stderr."""
+        self.process.send_signal(signal.SIGINT)
+        code = self.process.wait(timeout=PATIENCE)
+        return code, self.stderr()
 
     def close(self) -> int:
         """Closes stdin (EOF) and returns the exit code."""
