@@ -66,6 +66,7 @@ class RawServer:
             preexec_fn=_default_sigint,
         )
         self.notifications: list[dict[str, Any]] = []
+        self.leftover: list[dict[str, Any]] = []
         self._lines: queue.Queue[bytes] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -122,10 +123,12 @@ class RawServer:
         return code, self.stderr()
 
     def close(self) -> int:
-        """Closes stdin (EOF) and returns the exit code."""
+        """Closes stdin (EOF) and returns the exit code; the messages the server wrote
+        after the last awaited response are left in `leftover`."""
         assert self.process.stdin is not None
         self.process.stdin.close()
         code = self.process.wait(timeout=PATIENCE)
+        self.leftover = [json.loads(line) for line in iter(lambda: self._lines.get(timeout=PATIENCE), b"")]
         for pipe in (self.process.stdout, self.process.stderr):
             if pipe is not None:
                 pipe.close()
