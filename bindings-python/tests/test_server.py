@@ -110,11 +110,17 @@ def test_resource_template_mistakes_fail_at_registration() -> None:
         def static(x: str) -> str:
             return x
 
-    with pytest.raises(ValueError, match="unbalanced braces"):
+    with pytest.raises(ValueError, match=r"resource 'broken://\{x' \(function 'broken'\): .*unclosed '\{'"):
 
         @server.resource("broken://{x")
         def broken(x: str) -> str:
             return x
+
+    with pytest.raises(ValueError, match=r"\(function 'stray'\): .*stray '\}'"):
+
+        @server.resource("stray://x}")
+        def stray() -> str:
+            return ""
 
 
 async def test_resources_and_templates_read_through_the_engine() -> None:
