@@ -1,6 +1,7 @@
 """The rest of the `Client` API through the engine: list-change and resource-updated
 notifications (with subscribe and unsubscribe), ping, the v1 camelCase names on the
-results a client gets, an `ErrorData` answer from a callback, `StdioServerParameters`
+results a client gets, what tools return as it reaches the client (each result checked
+against the official schema), an `ErrorData` answer from a callback, `StdioServerParameters`
 with environment and directory, and a server that dies during a call.
 
 Needs the native module.
@@ -15,11 +16,13 @@ import pytest
 
 pytest.importorskip("ferrymcp._native")
 
-from ferrymcp import Client, ConnectionClosed, Context, McpError, MCPServer, StdioServerParameters
+from ferrymcp import Audio, Client, ConnectionClosed, Context, Image, McpError, MCPServer, StdioServerParameters
 from ferrymcp.types import (
+    AudioContent,
     CallToolResult,
     EmptyResult,
     ErrorData,
+    ImageContent,
     PromptListChangedNotification,
     ResourceListChangedNotification,
     ResourceUpdatedNotification,
@@ -27,6 +30,7 @@ from ferrymcp.types import (
     TextContent,
     ToolListChangedNotification,
 )
+from raw_stdio import LEGACY, MODERN, check
 
 
 async def test_notifications_subscribe_and_unsubscribe() -> None:
@@ -94,6 +98,55 @@ async def test_ping_listing_and_the_v1_names_of_results() -> None:
             "CallToolResult(content=[TextContent(type='text', text='1.5')], structured_content={'result': 1.5}, "
             "is_error=False)"
         )
+
+
+PNG = b"\x89PNG\r\n\x1a\n"
+B64_PNG = "iVBORw0KGgo="
+
+
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+async def test_return_values_as_the_client_gets_them(mode: str) -> None:
+    server = MCPServer("s")
+
+    @server.tool()
+    def number() -> int:
+        return 7
+
+    @server.tool()
+    def mapping() -> dict[str, int]:
+        return {"a": 1}
+
+    @server.tool()
+    def picture() -> Image:
+        return Image(data=PNG)
+
+    @server.tool()
+    def mixed() -> list:  # type: ignore[type-arg]  # bare: under list[Any] both SDKs refuse an Image
+        return ["text", Image(data=PNG), Audio(data=b"RIFF", format="wav"), TextContent(text="block")]
+
+    @server.tool()
+    def full() -> CallToolResult:
+        return CallToolResult(content=[TextContent(text="custom")], structured_content={"k": 1}, is_error=True)
+
+    expected = {
+        "number": CallToolResult(content=[TextContent(text="7")], structured_content={"result": 7}),
+        "mapping": CallToolResult(content=[TextContent(text='{\n  "a": 1\n}')], structured_content={"a": 1}),
+        "picture": CallToolResult(content=[ImageContent(data=B64_PNG, mime_type="image/png")]),
+        "mixed": CallToolResult(
+            content=[
+                TextContent(text="text"),
+                ImageContent(data=B64_PNG, mime_type="image/png"),
+                AudioContent(data="UklGRg==", mime_type="audio/wav"),
+                TextContent(text="block"),
+            ]
+        ),
+        "full": CallToolResult(content=[TextContent(text="custom")], structured_content={"k": 1}, is_error=True),
+    }
+    async with Client(server, mode=mode) as client:
+        for name, result in expected.items():
+            got = await client.call_tool(name, {})
+            check(LEGACY if mode == "legacy" else MODERN, "CallToolResult", got.model_dump(by_alias=True, exclude_none=True))
+            assert got.model_copy(update={"meta": None, "result_type": None}) == result, name
 
 
 async def test_an_error_data_answer_reaches_a_legacy_tool_as_mcp_error() -> None:
