@@ -1,14 +1,15 @@
 //! Calling a Python handler from core, through the loop's inbox (see `bridge`).
 //!
 //! An async handler becomes a task on the asyncio loop the server runs on; a sync one runs
-//! in the loop's default executor (worker threads, never the loop itself, like the official
-//! SDK). When core drops the call (the client cancelled, or MRTR paused the handler) the
+//! on a worker thread of `ferrymcp._workers` (never the loop itself, like the official
+//! SDK; daemon threads, so a stuck handler cannot hold the process open). When core drops the call (the client cancelled, or MRTR paused the handler) the
 //! task is cancelled, so the coroutine sees `CancelledError`.
 
 use std::sync::{Arc, Mutex};
 
 use ferrymcp_core::server::HandlerError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyTuple;
 use serde_json::Value;
 use tokio::sync::oneshot;
@@ -59,7 +60,7 @@ impl PyCallable {
         let task = if self.is_async {
             event_loop.call_method1("create_task", (function.call1(args)?,))?
         } else {
-            let mut call = vec![py.None().into_bound(py), function.clone()];
+            let mut call = vec![workers(py)?.clone(), function.clone()];
             call.extend(args.iter());
             event_loop.call_method1("run_in_executor", PyTuple::new(py, call)?)?
         };
@@ -67,6 +68,15 @@ impl PyCallable {
         *started.lock().unwrap() = Some(task.unbind());
         Ok(())
     }
+}
+
+/// The daemon worker threads of `ferrymcp._workers`, which never keep the process from
+/// exiting (asyncio's default executor would).
+fn workers(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static WORKERS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    WORKERS
+        .get_or_try_init(py, || Ok::<_, PyErr>(py.import("ferrymcp._workers")?.getattr("WORKERS")?.unbind()))
+        .map(|w| w.bind(py))
 }
 
 fn send(reply: &Reply, outcome: Result<Value, HandlerError>) {

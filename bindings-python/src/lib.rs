@@ -12,6 +12,7 @@ mod convert;
 mod errors;
 mod runtime;
 mod server;
+mod template;
 
 use pyo3::prelude::*;
 
@@ -21,5 +22,6 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<server::NativeServer>()?;
     module.add_class::<context::NativeContext>()?;
     module.add_class::<client::NativeClient>()?;
+    module.add_function(wrap_pyfunction!(template::uri_template_variables, module)?)?;
     Ok(())
 }

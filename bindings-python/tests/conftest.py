@@ -1,7 +1,8 @@
 """Test setup: import ferrymcp from this source tree unless it is installed.
 
-CI installs the wheel (with the native module) and tests that; a source checkout
-without a build still runs the pure-Python tests against `python/`.
+CI installs the wheel (with the native module) and tests that. A source checkout without
+a build runs only the tests that need no engine against `python/`: declaring a resource
+already asks core to parse its URI template, and most tests serve through the engine.
 """
 
 import importlib.util

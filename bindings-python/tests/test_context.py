@@ -1,57 +1,243 @@
-"""`Context` spells the official SDK's methods and hands each to the native context."""
+"""`Context` end to end: a tool asks for it, a ferrymcp `Client` calls the tool through the
+engine (in memory, both eras), and the client's callbacks see what the tool sent; the
+request details a tool reads are checked against a hand-written request over stdio.
+
+On a 2026-07-28 request a tool that asks the client runs again for each `input_required`
+round, so the tools here record what they got only once they have everything.
+
+Needs the native module.
+"""
 
 import asyncio
+import json
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import RecordingContext
-from ferrymcp import Context, MCPServer
+
+pytest.importorskip("ferrymcp._native")
+
+from ferrymcp import Client, Context, MCPServer
 from ferrymcp.context import find_context_parameter
 from ferrymcp.elicitation import AcceptedElicitation, CancelledElicitation, DeclinedElicitation
-from ferrymcp.types import CreateMessageResult, ListRootsResult, SamplingMessage, TextContent
+from ferrymcp.types import (
+    CreateMessageResult,
+    ElicitResult,
+    Implementation,
+    ListRootsResult,
+    Root,
+    SamplingMessage,
+    TextContent,
+)
+from raw_stdio import LEGACY, MODERN, RawServer, check, modern_meta
+
+MODES = ["legacy", MODERN]
+CLIENT = Implementation(name="test-client", version="1.0")
+FORM = {"type": "object", "properties": {"name": {"type": "string"}}}
 
 
-def run(coro: Any) -> Any:
-    return asyncio.run(coro)
+class Asked:
+    """Client callbacks that answer as told and record what the server asked."""
+
+    def __init__(self, elicit: dict[str, Any] | None = None) -> None:
+        self.elicit_answer = elicit or {"action": "accept", "content": {"name": "Ada"}}
+        self.elicited: list[Any] = []
+        self.sampled: list[Any] = []
+        self.progress: list[tuple[float, Any, Any]] = []
+        self.logs: list[tuple[str, Any, Any]] = []
+
+    async def elicitation(self, context: Any, params: Any) -> ElicitResult:
+        self.elicited.append(params)
+        return ElicitResult.model_validate(self.elicit_answer)
+
+    async def sampling(self, context: Any, params: Any) -> CreateMessageResult:
+        self.sampled.append(params)
+        return CreateMessageResult(role="assistant", content=TextContent(text="Paris"), model="m")
+
+    async def roots(self, context: Any) -> ListRootsResult:
+        return ListRootsResult(roots=[Root(uri="file:///a")])
+
+    async def on_progress(self, progress: float, total: Any, message: Any) -> None:
+        self.progress.append((progress, total, message))
+
+    async def on_log(self, params: Any) -> None:
+        self.logs.append((params.level, params.data, params.logger))
+
+    def client(self, server: MCPServer, mode: str, **options: Any) -> Client:
+        return Client(
+            server,
+            mode=mode,
+            client_info=CLIENT,
+            elicitation_callback=self.elicitation,
+            sampling_callback=self.sampling,
+            list_roots_callback=self.roots,
+            logging_callback=self.on_log,
+            **options,
+        )
 
 
-def test_progress_and_logging() -> None:
-    native = RecordingContext()
-    ctx = Context(native, MCPServer("s"))
+async def settle() -> None:
+    """Lets callbacks the engine scheduled on the loop run."""
+    for _ in range(5):
+        await asyncio.sleep(0.01)
 
-    async def go() -> None:
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_progress_and_logging(mode: str) -> None:
+    server = MCPServer("s")
+
+    @server.tool()
+    async def chatty(ctx: Context) -> str:
         await ctx.report_progress(1, 10, "one")
         await ctx.info("hello")
         await ctx.debug({"k": 1}, logger_name="db")
         await ctx.log("warning", "careful")
         await ctx.warning("w")
         await ctx.error("e")
+        return "done"
 
-    run(go())
-    assert native.calls == [
-        ("report_progress", (1, 10, "one")),
-        ("log", ("info", "hello", None)),
-        ("log", ("debug", {"k": 1}, "db")),
-        ("log", ("warning", "careful", None)),
-        ("log", ("warning", "w", None)),
-        ("log", ("error", "e", None)),
+    asked = Asked()
+    async with asked.client(server, mode, log_level="debug") as client:
+        if mode == "legacy":
+            await client.set_logging_level("debug")
+        result = await client.call_tool("chatty", {}, progress_callback=asked.on_progress)
+        assert result.content == [TextContent(text="done")]
+        await settle()
+    assert asked.progress == [(1, 10, "one")]
+    assert asked.logs == [
+        ("info", "hello", None),
+        ("debug", {"k": 1}, "db"),
+        ("warning", "careful", None),
+        ("warning", "w", None),
+        ("error", "e", None),
     ]
 
 
-def test_request_details() -> None:
-    native = RecordingContext(request_id=42, progress_token=5)
-    ctx = Context(native, MCPServer("s"), lifespan_context={"db": "x"})
-    assert ctx.request_id == "42"
-    assert ctx.client_id == "test-client"
-    assert ctx.client_info is not None and ctx.client_info.version == "1.0"
-    assert ctx.client_capabilities is not None and ctx.client_capabilities.sampling is not None
-    assert ctx.request_context.meta.progress_token == 5 == ctx.request_context.meta.progressToken
-    assert ctx.request_context.lifespan_context == {"db": "x"}
-    assert ctx.session.client_params is not None and ctx.session.client_params.client_info.name == "test-client"
-    assert ctx.protocol_version == "2025-11-25"
-    assert ctx.is_cancelled() is False
-    native.cancelled = True
-    assert ctx.is_cancelled() is True
+async def test_progress_without_a_token_sends_nothing() -> None:
+    server = MCPServer("s")
+
+    @server.tool()
+    async def quiet(ctx: Context) -> str:
+        await ctx.report_progress(1, 2)
+        return str(ctx.request_context.meta.progress_token)
+
+    messages: list[Any] = []
+
+    async def on_message(message: Any) -> None:
+        messages.append(message)
+
+    async with Client(server, mode="legacy", message_handler=on_message) as client:
+        assert (await client.call_tool("quiet", {})).content[0].text == "None"
+        await settle()
+    assert messages == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_request_details(mode: str) -> None:
+    @asynccontextmanager
+    async def lifespan(server: MCPServer) -> AsyncIterator[dict[str, str]]:
+        yield {"db": "x"}
+
+    server = MCPServer("s", lifespan=lifespan)
+    seen: list[dict[str, Any]] = []
+
+    @server.tool()
+    async def details(ctx: Context) -> str:
+        meta = ctx.request_context.meta
+        capabilities = ctx.client_capabilities
+        seen.append(
+            {
+                "context": isinstance(ctx, Context) and ctx.mcp_server is server,
+                "request_id": isinstance(ctx.request_id, str) and ctx.request_id != "",
+                "client_id": ctx.client_id,
+                "client_info": ctx.client_info,
+                "sampling": capabilities is not None and capabilities.sampling is not None,
+                "token": meta.progress_token is not None and meta.progress_token == meta.progressToken,
+                "lifespan": ctx.request_context.lifespan_context,
+                "session_client": ctx.session.client_params.client_info.name if ctx.session.client_params else None,
+                "protocol_version": ctx.protocol_version,
+                "modern": ctx.is_modern,
+                "cancelled": ctx.is_cancelled(),
+            }
+        )
+        return "ok"
+
+    asked = Asked()
+    async with asked.client(server, mode) as client:
+        await client.call_tool("details", {}, progress_callback=asked.on_progress)
+    assert seen == [
+        {
+            "context": True,
+            "request_id": True,
+            "client_id": "test-client",
+            "client_info": CLIENT,
+            "sampling": True,
+            "token": True,
+            "lifespan": {"db": "x"},
+            "session_client": "test-client",
+            "protocol_version": "2025-11-25" if mode == "legacy" else MODERN,
+            "modern": mode != "legacy",
+            "cancelled": False,
+        }
+    ]
+
+
+DETAILS_SERVER = """
+from ferrymcp import Context, MCPServer
+
+mcp = MCPServer("raw")
+
+
+@mcp.tool()
+async def details(ctx: Context) -> dict:
+    return {"id": ctx.request_id, "token": ctx.request_context.meta.progress_token, "client": ctx.client_id}
+
+
+@mcp.tool()
+async def keyed(ctx: Context) -> str:
+    params = {"message": "Name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}
+    answer = await ctx.request_input("elicitation/create", params, key="user_name")
+    return answer["content"]["name"]
+
+
+mcp.run()
+"""
+
+
+@pytest.fixture
+def details_server(tmp_path: Path) -> list[str]:
+    script = tmp_path / "details.py"
+    script.write_text(DETAILS_SERVER)
+    return [sys.executable, str(script)]
+
+
+def test_the_request_id_and_progress_token_are_the_wire_ones(details_server: list[str]) -> None:
+    server = RawServer(details_server, LEGACY)
+    server.initialize()
+    params = {"name": "details", "arguments": {}, "_meta": {"progressToken": 5}}
+    answer = server.request(42, "CallToolRequest", "tools/call", params)["result"]
+    check(LEGACY, "CallToolResult", answer)
+    assert json.loads(answer["content"][0]["text"]) == {"id": "42", "token": 5, "client": "raw-client"}
+    assert server.close() == 0
+
+
+def test_a_keyed_input_is_that_key_of_the_input_required_round(details_server: list[str]) -> None:
+    server = RawServer(details_server, MODERN)
+    params: dict[str, Any] = {"name": "keyed", "arguments": {}, "_meta": modern_meta(elicitation={})}
+    first = server.request("r1", "CallToolRequest", "tools/call", params)["result"]
+    check(MODERN, "InputRequiredResult", first)
+    assert list(first["inputRequests"]) == ["user_name"]
+    assert first["inputRequests"]["user_name"]["method"] == "elicitation/create"
+    retry = {**params, "inputResponses": {"user_name": {"action": "accept", "content": {"name": "Zoe"}}}}
+    if "requestState" in first:
+        retry["requestState"] = first["requestState"]
+    second = server.request("r2", "CallToolRequest", "tools/call", retry)["result"]
+    check(MODERN, "CallToolResult", second)
+    assert second["content"] == [{"type": "text", "text": "Zoe"}]
+    assert server.close() == 0
 
 
 def test_outside_a_request() -> None:
@@ -61,15 +247,26 @@ def test_outside_a_request() -> None:
         _ = ctx.request_id
 
 
-def test_elicit_with_a_dict_schema() -> None:
-    native = RecordingContext({"elicit": {"action": "accept", "content": {"name": "Ada"}}})
-    schema = {"type": "object", "properties": {"name": {"type": "string"}}}
-    answer = run(Context(native).elicit("Who?", schema))
-    assert answer == AcceptedElicitation(data={"name": "Ada"})
-    assert native.calls == [("elicit", ({"mode": "form", "message": "Who?", "requestedSchema": schema},))]
+@pytest.mark.parametrize("mode", MODES)
+async def test_elicit_with_a_dict_schema(mode: str) -> None:
+    server = MCPServer("s")
+    answers: list[Any] = []
+
+    @server.tool()
+    async def ask(ctx: Context) -> str:
+        answers.append(await ctx.elicit("Who?", FORM))
+        return "asked"
+
+    asked = Asked()
+    async with asked.client(server, mode) as client:
+        await client.call_tool("ask", {})
+    assert answers == [AcceptedElicitation(data={"name": "Ada"})]
+    (params,) = asked.elicited
+    assert (params.mode, params.message, params.requested_schema) == ("form", "Who?", FORM)
 
 
-def test_elicit_with_a_pydantic_model_renders_like_the_official_sdk() -> None:
+@pytest.mark.parametrize("mode", MODES)
+async def test_elicit_with_a_pydantic_model_renders_like_the_official_sdk(mode: str) -> None:
     pydantic = pytest.importorskip("pydantic")
     elicitation = pytest.importorskip("mcp.server.elicitation")
 
@@ -78,64 +275,115 @@ def test_elicit_with_a_pydantic_model_renders_like_the_official_sdk() -> None:
         guests: int = 2
         note: str | None = None
 
-    native = RecordingContext({"elicit": {"action": "accept", "content": {"date": "today"}}})
-    answer = run(Context(native).elicit("Book", Booking))
+    server = MCPServer("s")
+    answers: list[Any] = []
+
+    @server.tool()
+    async def book(ctx: Context) -> str:
+        answers.append(await ctx.elicit("Book", Booking))
+        return "booked"
+
+    asked = Asked({"action": "accept", "content": {"date": "today"}})
+    async with asked.client(server, mode) as client:
+        await client.call_tool("book", {})
+    (answer,) = answers
     assert isinstance(answer, AcceptedElicitation) and answer.data == Booking(date="today")
-    sent = native.calls[0][1][0]["requestedSchema"]
-    assert sent == elicitation.render_elicitation_schema(Booking)
+    assert asked.elicited[0].requested_schema == elicitation.render_elicitation_schema(Booking)
 
 
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize(
     ("action", "expected"), [("decline", DeclinedElicitation()), ("cancel", CancelledElicitation())]
 )
-def test_elicit_refusals(action: str, expected: Any) -> None:
-    native = RecordingContext({"elicit": {"action": action}})
-    assert run(Context(native).elicit("?", {"type": "object", "properties": {}})) == expected
+async def test_elicit_refusals(mode: str, action: str, expected: Any) -> None:
+    server = MCPServer("s")
+    answers: list[Any] = []
+
+    @server.tool()
+    async def ask(ctx: Context) -> str:
+        answers.append(await ctx.elicit("?", {"type": "object", "properties": {}}))
+        return "asked"
+
+    async with Asked({"action": action}).client(server, mode) as client:
+        await client.call_tool("ask", {})
+    assert answers == [expected]
 
 
-def test_elicit_url() -> None:
-    native = RecordingContext({"elicit": {"action": "accept"}})
-    answer = run(Context(native).elicit_url("Sign in", "https://example.com", "e1"))
-    assert answer.action == "accept"
-    assert native.calls[0][1][0] == {
-        "mode": "url",
-        "message": "Sign in",
-        "url": "https://example.com",
-        "elicitationId": "e1",
-    }
+@pytest.mark.parametrize("mode", MODES)
+async def test_elicit_url(mode: str) -> None:
+    server = MCPServer("s")
+    answers: list[Any] = []
 
+    @server.tool()
+    async def sign_in(ctx: Context) -> str:
+        answers.append(await ctx.elicit_url("Sign in", "https://example.com", "e1"))
+        return "asked"
 
-def test_sampling_through_the_session_and_the_shortcut() -> None:
-    reply = {"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m"}
-    native = RecordingContext({"sample": reply})
-    ctx = Context(native)
-    messages = [SamplingMessage(role="user", content=TextContent(text="Capital?"))]
-    result = run(ctx.session.create_message(messages, max_tokens=50, system_prompt="Be brief"))
-    assert result == CreateMessageResult.model_validate(reply)
-    assert native.calls[0][1][0] == {
-        "messages": [{"role": "user", "content": {"type": "text", "text": "Capital?"}}],
-        "maxTokens": 50,
-        "systemPrompt": "Be brief",
-    }
-    assert run(ctx.sample("Capital?", max_tokens=50)).content == TextContent(text="Paris")
-
-
-def test_roots_resources_and_keyed_input() -> None:
-    native = RecordingContext(
-        {
-            "list_roots": {"roots": [{"uri": "file:///a"}]},
-            "read_resource": {
-                "contents": [{"uri": "r://x", "blob": "AAE=", "mimeType": "image/png"}, {"uri": "r://x", "text": "t"}]
-            },
-            "input": {"action": "accept", "content": {}},
-        }
+    asked = Asked({"action": "accept"})
+    async with asked.client(server, mode) as client:
+        await client.call_tool("sign_in", {})
+    assert [answer.action for answer in answers] == ["accept"]
+    (params,) = asked.elicited
+    assert (params.mode, params.message, params.url, params.elicitation_id) == (
+        "url",
+        "Sign in",
+        "https://example.com",
+        "e1",
     )
-    ctx = Context(native)
-    assert run(ctx.list_roots()) == ListRootsResult.model_validate({"roots": [{"uri": "file:///a"}]})
-    contents = run(ctx.read_resource("r://x"))
-    assert [c.content for c in contents] == [b"\x00\x01", "t"] and contents[0].mime_type == "image/png"
-    run(ctx.request_input("elicitation/create", {"message": "m"}, key="user_name"))
-    assert native.calls[-1] == ("input", ("user_name", "elicitation/create", {"message": "m"}))
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_sampling_through_the_session_and_the_shortcut(mode: str) -> None:
+    server = MCPServer("s")
+    results: list[Any] = []
+
+    @server.tool()
+    async def ask_model(ctx: Context) -> str:
+        messages = [SamplingMessage(role="user", content=TextContent(text="Capital?"))]
+        first = await ctx.session.create_message(messages, max_tokens=50, system_prompt="Be brief")
+        results.append((first, await ctx.sample("Capital?", max_tokens=50)))
+        return "asked"
+
+    asked = Asked()
+    async with asked.client(server, mode) as client:
+        await client.call_tool("ask_model", {})
+    expected = CreateMessageResult(role="assistant", content=TextContent(text="Paris"), model="m")
+    assert results == [(expected, expected)]
+    session_call, shortcut = asked.sampled
+    assert session_call.messages == shortcut.messages == [SamplingMessage(role="user", content=TextContent(text="Capital?"))]
+    assert (session_call.max_tokens, session_call.system_prompt) == (50, "Be brief")
+    assert (shortcut.max_tokens, shortcut.system_prompt) == (50, None)
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_roots_resources_and_keyed_input(mode: str) -> None:
+    server = MCPServer("s")
+    seen: list[Any] = []
+
+    @server.resource("r://png", mime_type="image/png")
+    def png() -> bytes:
+        return b"\x00\x01"
+
+    @server.resource("r://text")
+    def text() -> str:
+        return "t"
+
+    @server.tool()
+    async def gather(ctx: Context) -> str:
+        roots = await ctx.list_roots()
+        contents = await ctx.read_resource("r://png") + await ctx.read_resource("r://text")
+        keyed = await ctx.request_input("elicitation/create", {"message": "m", "requestedSchema": FORM}, key="k")
+        seen.append((roots, contents, keyed))
+        return "gathered"
+
+    asked = Asked()
+    async with asked.client(server, mode) as client:
+        await client.call_tool("gather", {})
+    ((roots, contents, keyed),) = seen
+    assert roots == ListRootsResult(roots=[Root(uri="file:///a")])
+    assert [(c.content, c.mime_type) for c in contents] == [(b"\x00\x01", "image/png"), ("t", "text/plain")]
+    assert keyed == {"action": "accept", "content": {"name": "Ada"}}
+    assert asked.elicited[0].message == "m"
 
 
 def test_the_context_parameter_is_found_by_type() -> None:
@@ -150,20 +398,12 @@ def test_the_context_parameter_is_found_by_type() -> None:
     assert [find_context_parameter(f) for f in (plain, generic, optional, none)] == ["ctx", "context", "c", None]
 
 
-def test_a_tool_receives_the_context() -> None:
+async def test_a_sync_tool_receives_the_context_on_its_worker_thread() -> None:
     server = MCPServer("s")
-    seen: list[Any] = []
 
     @server.tool()
-    async def probe(x: int, c: Context) -> str:
-        seen.append(c)
-        await c.report_progress(1)
-        return str(x)
+    def probe(x: int, c: Context) -> str:
+        return f"{x} from {c.client_id} ({type(c).__name__})"
 
-    entry = server._registry.get("tool", "probe")
-    assert entry is not None and entry.is_async
-    native = RecordingContext()
-    result = run(entry.handler({"x": 3}, native))
-    assert result["content"] == [{"type": "text", "text": "3"}]
-    assert isinstance(seen[0], Context) and seen[0].mcp_server is server
-    assert native.calls == [("report_progress", (1, None, None))]
+    async with Client(server, mode="legacy", client_info=CLIENT) as client:
+        assert (await client.call_tool("probe", {"x": 3})).content == [TextContent(text="3 from test-client (Context)")]

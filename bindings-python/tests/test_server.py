@@ -1,20 +1,19 @@
-"""`MCPServer` without the engine: declarations, their mistakes, and what it hands over.
+"""`MCPServer`: declarations, their mistakes, and what the engine then serves.
 
 Mistakes in a server's own definition fail when it is declared, naming the function and
-the problem; the registry hands everything to the native server when it starts and
-forwards later changes.
+the problem; what is declared, before the server starts or while it runs, is served by
+the engine to a ferrymcp `Client` connected in memory.
 """
 
 import asyncio
 from typing import Any
 
 import pytest
-from fakes import RecordingContext, RecordingServer
-from ferrymcp import Context, FastMCP, McpError, MCPServer, ToolAnnotations
+from ferrymcp import Client, Context, FastMCP, McpError, MCPServer, ToolAnnotations
 from ferrymcp.server.fastmcp import FastMCP as V1FastMCP
 from ferrymcp.exceptions import ResourceNotFound
 from ferrymcp.server.mcpserver import ResourceSecurity
-from ferrymcp.types import Icon
+from ferrymcp.types import Icon, Implementation, PromptReference, TextResourceContents
 
 
 def run(coro: Any) -> Any:
@@ -111,14 +110,20 @@ def test_resource_template_mistakes_fail_at_registration() -> None:
         def static(x: str) -> str:
             return x
 
-    with pytest.raises(ValueError, match="unbalanced braces"):
+    with pytest.raises(ValueError, match=r"resource 'broken://\{x' \(function 'broken'\): .*unclosed '\{'"):
 
         @server.resource("broken://{x")
         def broken(x: str) -> str:
             return x
 
+    with pytest.raises(ValueError, match=r"\(function 'stray'\): .*stray '\}'"):
 
-def test_resources_and_templates_read_through_their_handlers() -> None:
+        @server.resource("stray://x}")
+        def stray() -> str:
+            return ""
+
+
+async def test_resources_and_templates_read_through_the_engine() -> None:
     server = MCPServer("s")
 
     @server.resource("users://{user_id}/profile", mime_type="application/json")
@@ -133,28 +138,24 @@ def test_resources_and_templates_read_through_their_handlers() -> None:
     async def info(kind: str, ctx: Context) -> str:
         return f"{kind} for {ctx.client_id}"
 
-    template = server._registry.get("template", "users://{user_id}/profile")
-    assert template is not None and not template.is_async
-    read = template.handler("users://7/profile", {"user_id": "7"}, None)
-    assert read == {
-        "contents": [
-            {"uri": "users://7/profile", "mimeType": "application/json", "text": '{\n  "id": 7,\n  "kind": "int"\n}'}
-        ]
-    }
-    static = server._registry.get("resource", "logo://png")
-    assert static is not None and static.is_async
-    assert run(static.handler("logo://png", {}, None))["contents"][0]["blob"] == "iVBORw=="
-    ctx_template = server._registry.get("template", "info://{kind}")
-    assert ctx_template is not None
-    assert (
-        run(ctx_template.handler("info://a", {"kind": "a"}, RecordingContext()))["contents"][0]["text"]
-        == "a for test-client"
-    )
-    assert [t.uri_template for t in run(server.list_resource_templates())] == [
+    assert [t.uri_template for t in await server.list_resource_templates()] == [
         "users://{user_id}/profile",
         "info://{kind}",
     ]
-    assert [r.uri for r in run(server.list_resources())] == ["logo://png"]
+    assert [r.uri for r in await server.list_resources()] == ["logo://png"]
+    async with Client(server, mode="legacy", client_info=Implementation(name="test-client", version="1")) as client:
+        read = await client.read_resource("users://7/profile")
+        assert read.contents == [
+            TextResourceContents(
+                uri="users://7/profile", mime_type="application/json", text='{\n  "id": 7,\n  "kind": "int"\n}'
+            )
+        ]
+        assert (await client.read_resource("logo://png")).contents[0].blob == "iVBORw=="
+        assert (await client.read_resource("info://a")).contents[0].text == "a for test-client"
+        assert [t.uri_template for t in (await client.list_resource_templates()).resource_templates] == [
+            "users://{user_id}/profile",
+            "info://{kind}",
+        ]
 
 
 def test_prompts_and_missing_arguments() -> None:
@@ -173,7 +174,7 @@ def test_prompts_and_missing_arguments() -> None:
     assert raised.value.code == -32602
 
 
-def test_the_completion_handler_gets_the_official_arguments() -> None:
+async def test_the_completion_handler_gets_the_official_arguments() -> None:
     server = MCPServer("s")
     seen: list[Any] = []
 
@@ -182,25 +183,21 @@ def test_the_completion_handler_gets_the_official_arguments() -> None:
         seen.append((ref, argument, context))
         return [argument.value + "1"]
 
-    recorder = RecordingServer()
-    server._registry.attach(recorder)  # type: ignore[arg-type]
-    ((method, handler),) = recorder.calls
-    assert method == "set_completion_handler"
-    params = {
-        "ref": {"type": "ref/prompt", "name": "p"},
-        "argument": {"name": "a", "value": "x"},
-        "context": {"arguments": {"b": "1"}},
-    }
-    assert run(handler(params, None)) == {"completion": {"values": ["x1"]}}
+    async with Client(server, mode="legacy") as client:
+        done = await client.complete(PromptReference(name="p"), {"name": "a", "value": "x"}, {"b": "1"})
+    assert done.completion.values == ["x1"]
     ref, argument, context = seen[0]
     assert (ref.name, argument.name, context.arguments) == ("p", "a", {"b": "1"})
 
 
-def test_registrations_reach_the_native_server_in_order_and_after_it_starts() -> None:
+async def test_registrations_reach_the_engine_in_order_and_after_it_starts() -> None:
     server = MCPServer("s")
 
     @server.tool()
     def first() -> None: ...
+
+    @server.tool()
+    def second() -> None: ...
 
     @server.resource("r://x")
     def res() -> str:
@@ -210,27 +207,26 @@ def test_registrations_reach_the_native_server_in_order_and_after_it_starts() ->
     def prompt() -> str:
         return ""
 
-    recorder = RecordingServer()
-    server._registry.attach(recorder)  # type: ignore[arg-type]
-    assert [(m, d["name"]) for m, d in recorder.calls] == [
-        ("add_tool", "first"),
-        ("add_resource", "res"),
-        ("add_prompt", "prompt"),
-    ]
+    async with Client(server, mode="legacy") as client:
+        assert [t.name for t in (await client.list_tools()).tools] == ["first", "second"]
+        assert [r.uri for r in (await client.list_resources()).resources] == ["r://x"]
+        assert [p.name for p in (await client.list_prompts()).prompts] == ["prompt"]
 
-    @server.tool()
-    def later() -> None: ...
+        @server.tool()
+        def later() -> str:
+            return "late"
 
-    server.remove_tool("first")
-    server.remove_prompt("prompt")
-    server.remove_resource("r://x")
-    assert recorder.calls[3:] == [
-        ("add_tool", recorder.calls[3][1]),
-        ("remove_tool", "first"),
-        ("remove_prompt", "prompt"),
-        ("remove_resource", "r://x"),
-    ]
-    assert [t.name for t in run(server.list_tools())] == ["later"]
+        server.remove_tool("first")
+        server.remove_prompt("prompt")
+        server.remove_resource("r://x")
+        assert [t.name for t in (await client.list_tools()).tools] == ["second", "later"]
+        assert (await client.call_tool("later", {})).content[0].text == "late"
+        assert (await client.list_resources()).resources == []
+        assert (await client.list_prompts()).prompts == []
+        with pytest.raises(McpError) as gone:
+            await client.call_tool("first", {})
+        assert gone.value.code == -32602
+    assert [t.name for t in await server.list_tools()] == ["second", "later"]
     with pytest.raises(ValueError, match="Unknown tool: first"):
         server.remove_tool("first")
 
@@ -275,7 +271,8 @@ def test_explicit_input_schema_and_var_keyword_tools() -> None:
     assert run(server.call_tool("raw", {"a": "1", "b": 2})).content[0].text == "a,b"
 
 
-def test_template_variables_are_checked_as_the_official_sdk_checks_them() -> None:
+@pytest.mark.parametrize(("mode", "not_found"), [("legacy", -32002), ("2026-07-28", -32602)])
+async def test_template_variables_are_checked_as_the_official_sdk_checks_them(mode: str, not_found: int) -> None:
     server = MCPServer("s")
 
     @server.resource("files://{path}")
@@ -286,16 +283,14 @@ def test_template_variables_are_checked_as_the_official_sdk_checks_them() -> Non
     def raw(path: str) -> str:
         return path
 
-    checked = server._registry.get("template", "files://{path}")
-    exempt = server._registry.get("template", "raw://{path}")
-    assert checked is not None and exempt is not None
-    assert checked.handler("files://a", {"path": "a/b"}, None)["contents"][0]["text"] == "a/b"
-    # A refused variable is "not found"; the engine picks the era's code (-32002 or -32602).
-    for bad in ("../etc/passwd", "/etc/passwd", "C:\\x", "a\x00b"):
-        with pytest.raises(ResourceNotFound) as refused:
-            checked.handler("files://x", {"path": bad}, RecordingContext(is_modern=False))
-        assert refused.value.uri == "files://x"
-    assert exempt.handler("raw://x", {"path": "../up"}, None)["contents"][0]["text"] == "../up"
+    async with Client(server, mode=mode) as client:
+        assert (await client.read_resource("files://a%2Fb")).contents[0].text == "a/b"
+        # A refused variable is "not found", with the era's code.
+        for bad in ("..%2Fetc%2Fpasswd", "%2Fetc%2Fpasswd", "C:%5Cx", "a%00b"):
+            with pytest.raises(McpError) as refused:
+                await client.read_resource(f"files://{bad}")
+            assert refused.value.code == not_found, bad
+        assert (await client.read_resource("raw://..%2Fup")).contents[0].text == "../up"
 
 
 def test_the_path_checks_agree_with_the_official_sdk() -> None:

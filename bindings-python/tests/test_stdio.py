@@ -1,17 +1,13 @@
 """ferrymcp servers as processes: the seed quick-start and the Python conformance fixture
 served over stdio to the official SDK's client (PyPI `mcp` 2.3.0) and to ferrymcp's, in
-both eras; ferrymcp's client against an official server; and the process behaviour
-(EOF ends the server with exit code 0, Ctrl-C ends it promptly and quietly).
+both eras; and ferrymcp's client against an official server. How the processes start
+and stop is test_process.py's.
 
 Needs the native module, and `mcp` for the official peers.
 """
 
 import asyncio
-import os
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -142,32 +138,3 @@ async def test_the_ferrymcp_client_against_an_official_server(mode: str) -> None
             assert (await c.call_tool("ask_model", {})).content[0].text == "Paris"
         assert (await c.read_resource("echo://hi")).contents[0].text == "hi"
         assert (await c.get_prompt("review", {"code": "x = 1"})).messages[0].content.text.endswith("x = 1")
-
-
-# -- process behaviour -----------------------------------------------------------------------
-
-
-def _start(command: list[str]) -> subprocess.Popen[bytes]:
-    """The server as a child process that reacts to SIGINT even when the test runner
-    was started with SIGINT ignored (a background job of a non-interactive shell)."""
-    default_sigint = (lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) if os.name == "posix" else None
-    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
-    return subprocess.Popen(command, preexec_fn=default_sigint, **pipes)
-
-
-def test_stdin_eof_ends_the_server_with_exit_code_0(quickstart: list[str]) -> None:
-    process = _start(quickstart)
-    _, stderr = process.communicate(b"", timeout=20)
-    assert process.returncode == 0, stderr.decode()
-
-
-@pytest.mark.skipif(os.name != "posix", reason="SIGINT delivery")
-def test_ctrl_c_ends_the_server_promptly_and_quietly(quickstart: list[str]) -> None:
-    process = _start(quickstart)
-    time.sleep(1.0)
-    started = time.monotonic()
-    process.send_signal(signal.SIGINT)
-    _, stderr = process.communicate(timeout=10)
-    assert time.monotonic() - started < 3
-    assert process.returncode == 0
-    assert b"Traceback" not in stderr and b"KeyboardInterrupt" not in stderr

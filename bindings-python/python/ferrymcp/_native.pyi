@@ -80,6 +80,10 @@ class NativeServer:
     def notify_resources_changed(self) -> Awaitable[None]: ...
     def notify_resource_updated(self, uri: str) -> Awaitable[None]: ...
 
+def uri_template_variables(template: str) -> tuple[list[str], list[str]]:
+    """The variables and the query variables of an RFC 6570 URI template (core's
+    parser); `ValueError` when it does not parse."""
+
 class NativeClient:
     """A dual-era MCP client connected to one server."""
 

@@ -24,7 +24,8 @@ pub struct ClientCallbacks {
 }
 
 impl ClientCallbacks {
-    /// Adds the capabilities the set callbacks provide.
+    /// Adds the capabilities the set callbacks provide. An elicitation callback answers
+    /// both modes, form and URL, as the official SDKs' clients declare.
     pub(crate) fn declare(&self, capabilities: &mut Value) {
         if !capabilities.is_object() {
             *capabilities = json!({});
@@ -38,7 +39,7 @@ impl ClientCallbacks {
             declare(capabilities, "sampling", json!({}));
         }
         if self.elicitation.is_some() {
-            declare(capabilities, "elicitation", json!({"form": {}}));
+            declare(capabilities, "elicitation", json!({"form": {}, "url": {}}));
         }
         if self.roots.is_some() {
             declare(capabilities, "roots", json!({"listChanged": true}));

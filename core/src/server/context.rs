@@ -10,6 +10,7 @@ use super::ServerShared;
 use super::handlers::HandlerError;
 use super::mrtr::{Inputs, check_response};
 use super::outbound::Outbound;
+use crate::peer::PeerError;
 use crate::wire::{ErrorObject, RequestId};
 
 /// MCP logging levels, lowest first.
@@ -157,7 +158,9 @@ impl Context {
     /// Any client input, under an explicit key on a modern request (the key names the
     /// input in `inputRequests`; `None` numbers them). On a legacy session the request
     /// goes to the client and is awaited; on a modern one the handler pauses here and the
-    /// answer arrives with the client's retry.
+    /// answer arrives with the client's retry. A legacy client's JSON-RPC error is handed
+    /// to the handler as that error (the official SDKs raise it as `McpError`), so code and
+    /// data survive.
     pub async fn input(&self, key: Option<&str>, method: &str, params: Value) -> Result<Value, HandlerError> {
         self.require_capability(method, &params)?;
         let Some(inputs) = &self.inner.inputs else {
@@ -166,7 +169,10 @@ impl Context {
                 .outbound
                 .request(method, params)
                 .await
-                .map_err(|e| HandlerError::Failed(format!("{method} failed: {e}")));
+                .map_err(|e| match e {
+                    PeerError::Rpc(error) => HandlerError::Rpc(error),
+                    other => HandlerError::Failed(format!("{method} failed: {other}")),
+                });
         };
         let key = key.map_or_else(|| inputs.auto_key(), str::to_owned);
         if let Some(response) = inputs.response(&key) {

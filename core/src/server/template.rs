@@ -65,6 +65,17 @@ impl UriTemplate {
             .collect()
     }
 
+    /// The names of the query variables (`{?q}`, `{&q}`), which a URI may leave out.
+    pub fn query_variables(&self) -> Vec<&str> {
+        self.parts
+            .iter()
+            .flat_map(|p| match p {
+                Part::Expr { op: Some('?' | '&'), vars } => vars.iter().map(String::as_str).collect(),
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
     /// The variables if `uri` fits this template.
     pub fn matches(&self, uri: &str) -> Option<Map<String, Value>> {
         let mut vars = Map::new();
@@ -209,5 +220,13 @@ mod tests {
         assert!(UriTemplate::parse("x://{}").is_err());
         assert!(UriTemplate::parse("x://id}").is_err());
         assert_eq!(UriTemplate::parse("x://{a}/{+b}").unwrap().variables(), vec!["a", "b"]);
+    }
+
+    #[test]
+    fn query_variables_are_those_a_uri_may_leave_out() {
+        let template = UriTemplate::parse("api://{kind}/search{?q,lang}{&page}").unwrap();
+        assert_eq!(template.variables(), vec!["kind", "q", "lang", "page"]);
+        assert_eq!(template.query_variables(), vec!["q", "lang", "page"]);
+        assert!(UriTemplate::parse("static://x").unwrap().query_variables().is_empty());
     }
 }

@@ -19,7 +19,6 @@ from ferrymcp._convert import resource_result
 from ferrymcp._signature import EMPTY, function_name, is_async_callable, read_signature
 from ferrymcp.context import find_context_parameter
 from ferrymcp.exceptions import ResourceNotFound
-from ferrymcp.server import _uri_template
 from ferrymcp.server._registry import Registration
 from ferrymcp.server._resource_security import DEFAULT_RESOURCE_SECURITY, ResourceSecurity
 from ferrymcp.server._tools import ContextFactory, wire
@@ -44,18 +43,23 @@ def build_resource(
     resource_name = name or function_name(fn)
     if resource_name == "<lambda>":
         raise ValueError("You must provide a name for lambda functions")
-    template = _uri_template.parse(uri)
+    from ferrymcp._native import uri_template_variables
+
+    try:
+        variables, query_variables = uri_template_variables(uri)
+    except ValueError as error:
+        raise ValueError(f"resource {uri!r} (function {function_name(fn)!r}): {error}") from None
     context_param = find_context_parameter(fn)
     signature = read_signature(fn, skip=[context_param] if context_param else [])
     params = {param.name for param in signature.parameters}
     where = f"resource {uri!r} (function {signature.name!r})"
-    if template.is_template:
-        if set(template.variables) != params:
+    if variables:
+        if set(variables) != params:
             raise ValueError(
-                f"{where}: the URI template variables {sorted(template.variables)} do not match "
+                f"{where}: the URI template variables {sorted(variables)} do not match "
                 f"the function parameters {sorted(params)}"
             )
-        optional = [p.name for p in signature.parameters if p.name in template.query_variables and p.default is EMPTY]
+        optional = [p.name for p in signature.parameters if p.name in query_variables and p.default is EMPTY]
         if optional:
             raise ValueError(
                 f"{where}: query parameter(s) {optional} have no default value; a client may omit a "
@@ -70,7 +74,7 @@ def build_resource(
         raise ValueError(f"{where} has no URI template variables, so it cannot take a Context parameter")
 
     mime = mime_type or "text/plain"
-    definition: dict[str, Any] = {"uriTemplate" if template.is_template else "uri": uri, "name": resource_name}
+    definition: dict[str, Any] = {"uriTemplate" if variables else "uri": uri, "name": resource_name}
     if title is not None:
         definition["title"] = title
     definition["description"] = description or fn.__doc__ or ""
@@ -102,5 +106,5 @@ def build_resource(
             return resource_result(fn(**bind(uri, variables, native_ctx)), uri, mime)
 
         handler = read
-    kind = "template" if template.is_template else "resource"
+    kind = "template" if variables else "resource"
     return Registration(kind, uri, definition, handler, is_async_callable(fn), fn)

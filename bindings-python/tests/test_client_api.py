@@ -1,0 +1,205 @@
+"""The rest of the `Client` API through the engine: list-change and resource-updated
+notifications (with subscribe and unsubscribe), ping, the v1 camelCase names on the
+results a client gets, what tools return as it reaches the client (each result checked
+against the official schema), an `ErrorData` answer from a callback, `StdioServerParameters`
+with environment and directory, and a server that dies during a call.
+
+Needs the native module.
+"""
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("ferrymcp._native")
+
+from ferrymcp import Audio, Client, ConnectionClosed, Context, Image, McpError, MCPServer, StdioServerParameters
+from ferrymcp.types import (
+    AudioContent,
+    CallToolResult,
+    EmptyResult,
+    ErrorData,
+    ImageContent,
+    PromptListChangedNotification,
+    ResourceListChangedNotification,
+    ResourceUpdatedNotification,
+    ResourceUpdatedNotificationParams,
+    TextContent,
+    ToolListChangedNotification,
+)
+from raw_stdio import LEGACY, MODERN, check
+
+
+async def test_notifications_subscribe_and_unsubscribe() -> None:
+    server = MCPServer("s")
+
+    @server.resource("doc://a")
+    def doc() -> str:
+        return "a"
+
+    @server.tool()
+    async def touch(ctx: Context) -> str:
+        await ctx.notify_prompts_changed()
+        await ctx.notify_resources_changed()
+        await ctx.notify_resource_updated("doc://a")
+        await ctx.notify_tools_changed()
+        return "touched"
+
+    messages: list[Any] = []
+    tools_changed = asyncio.Event()
+
+    async def on_message(message: Any) -> None:
+        messages.append(message)
+        if isinstance(message, ToolListChangedNotification):
+            tools_changed.set()
+
+    async def touch_and_wait() -> None:
+        tools_changed.clear()
+        await client.call_tool("touch", {})
+        await asyncio.wait_for(tools_changed.wait(), 30)
+
+    async with Client(server, mode="legacy", message_handler=on_message) as client:
+        assert client.server_capabilities.resources is not None and client.server_capabilities.resources.subscribe
+        assert await client.subscribe_resource("doc://a") == EmptyResult()
+        await touch_and_wait()
+        assert await client.unsubscribe_resource("doc://a") == EmptyResult()
+        await touch_and_wait()
+    updated = ResourceUpdatedNotification(params=ResourceUpdatedNotificationParams(uri="doc://a"))
+    once = [PromptListChangedNotification(), ResourceListChangedNotification(), updated, ToolListChangedNotification()]
+    assert messages == once + [PromptListChangedNotification(), ResourceListChangedNotification(), ToolListChangedNotification()]
+
+
+async def test_ping_listing_and_the_v1_names_of_results() -> None:
+    server = MCPServer("s")
+
+    @server.tool()
+    def half(x: float) -> float:
+        """Halves."""
+        return x / 2
+
+    @server.resource("doc://a", mime_type="text/markdown")
+    def doc() -> str:
+        return "# a"
+
+    async with Client(server, mode="legacy") as client:
+        assert await client.send_ping() == EmptyResult()
+        (resource,) = (await client.list_resources()).resources
+        assert (str(resource.uri), resource.mime_type, resource.mimeType) == ("doc://a", "text/markdown", "text/markdown")
+        (tool,) = (await client.list_tools()).tools
+        assert tool.inputSchema is tool.input_schema and tool.input_schema["required"] == ["x"]
+        result = await client.call_tool("half", {"x": 3})
+        assert result.structuredContent == result.structured_content == {"result": 1.5}
+        assert result.isError is result.is_error is False
+        assert result == CallToolResult(content=[TextContent(text="1.5")], structured_content={"result": 1.5})
+        assert repr(result) == (
+            "CallToolResult(content=[TextContent(type='text', text='1.5')], structured_content={'result': 1.5}, "
+            "is_error=False)"
+        )
+
+
+PNG = b"\x89PNG\r\n\x1a\n"
+B64_PNG = "iVBORw0KGgo="
+
+
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+async def test_return_values_as_the_client_gets_them(mode: str) -> None:
+    server = MCPServer("s")
+
+    @server.tool()
+    def number() -> int:
+        return 7
+
+    @server.tool()
+    def mapping() -> dict[str, int]:
+        return {"a": 1}
+
+    @server.tool()
+    def picture() -> Image:
+        return Image(data=PNG)
+
+    @server.tool()
+    def mixed() -> list:  # type: ignore[type-arg]  # bare: under list[Any] both SDKs refuse an Image
+        return ["text", Image(data=PNG), Audio(data=b"RIFF", format="wav"), TextContent(text="block")]
+
+    @server.tool()
+    def full() -> CallToolResult:
+        return CallToolResult(content=[TextContent(text="custom")], structured_content={"k": 1}, is_error=True)
+
+    expected = {
+        "number": CallToolResult(content=[TextContent(text="7")], structured_content={"result": 7}),
+        "mapping": CallToolResult(content=[TextContent(text='{\n  "a": 1\n}')], structured_content={"a": 1}),
+        "picture": CallToolResult(content=[ImageContent(data=B64_PNG, mime_type="image/png")]),
+        "mixed": CallToolResult(
+            content=[
+                TextContent(text="text"),
+                ImageContent(data=B64_PNG, mime_type="image/png"),
+                AudioContent(data="UklGRg==", mime_type="audio/wav"),
+                TextContent(text="block"),
+            ]
+        ),
+        "full": CallToolResult(content=[TextContent(text="custom")], structured_content={"k": 1}, is_error=True),
+    }
+    async with Client(server, mode=mode) as client:
+        for name, result in expected.items():
+            got = await client.call_tool(name, {})
+            check(LEGACY if mode == "legacy" else MODERN, "CallToolResult", got.model_dump(by_alias=True, exclude_none=True))
+            assert got.model_copy(update={"meta": None, "result_type": None}) == result, name
+
+
+async def test_an_error_data_answer_reaches_a_legacy_tool_as_mcp_error() -> None:
+    server = MCPServer("s")
+
+    @server.tool()
+    async def ask(ctx: Context) -> str:
+        try:
+            await ctx.sample("q")
+        except McpError as error:
+            return f"{error.code}: {error.message} {error.data}"
+        return "answered"
+
+    async def sampling(context: Any, params: Any) -> ErrorData:
+        return ErrorData(code=-1, message="no model", data={"why": "offline"})
+
+    async with Client(server, mode="legacy", sampling_callback=sampling) as client:
+        assert (await client.call_tool("ask", {})).content == [TextContent(text="-1: no model {'why': 'offline'}")]
+    async with Client(server, mode="2026-07-28", sampling_callback=sampling) as client:
+        # A modern round trip has no way to carry an error back: the client's call fails.
+        with pytest.raises(McpError) as refused:
+            await client.call_tool("ask", {})
+        assert (refused.value.code, refused.value.message) == (-1, "no model")
+
+
+ENV_SERVER = """
+import os
+from ferrymcp import MCPServer
+
+mcp = MCPServer("env")
+
+
+@mcp.tool()
+def where() -> str:
+    return os.environ["FERRY_TEST"] + " in " + os.getcwd()
+
+
+@mcp.tool()
+def die() -> str:
+    os._exit(3)
+
+
+mcp.run()
+"""
+
+
+async def test_stdio_server_parameters_with_env_and_cwd_and_a_server_that_dies(tmp_path: Path) -> None:
+    script = tmp_path / "env_server.py"
+    script.write_text(ENV_SERVER)
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    params = StdioServerParameters(command=sys.executable, args=[str(script)], env={"FERRY_TEST": "set"}, cwd=workdir)
+    async with Client(params) as client:
+        assert (await client.call_tool("where", {})).content[0].text == f"set in {workdir}"
+        with pytest.raises(ConnectionClosed):
+            await client.call_tool("die", {})
