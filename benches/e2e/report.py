@@ -39,6 +39,8 @@ STDIO = [
     ("stdio", "rss_idle_kib", "RSS idle", "MB", False),
     ("stdio", "rss_peak_kib", "RSS peak", "MB", False),
 ]
+# The figures a ceiling bounds (its startup, latency tails and memory say nothing).
+CEILING_METRICS = {"sequential.calls_per_s", "in_flight.calls_per_s", "in_flight.server_cpu_us_per_call", "echo_1mib.mb_per_s"}
 HTTP = [
     ("sequential.calls_per_s", "seq calls/s", "", True),
     ("sequential.p50_us", "seq p50", "µs", False),
@@ -224,12 +226,14 @@ def markdown(values, errors, rounds, meta, note) -> str:
                 continue
             lines.append(f"| {impl.label} | {mode} | " + " | ".join(cell(values, (impl.key, scenario, m)) for m, *_ in HTTP) + " |")
     lines += ["", "## ferrymcp against the peer of the same language (per-round ratios, > 1 means ferrymcp is better)", "",
+              "Against the ceiling the ratio is the share of the ceiling ferrymcp reaches (CPU: ceiling's CPU / ours).", "",
               "| ours | peer | " + " | ".join(l for _, _, l, _, _ in STDIO) + " |", "|---" * (len(STDIO) + 2) + "|"]
     for impl in IMPLS:
         if impl.ours and impl.peer:
             for peer in [impl.peer] + (["fastmcp"] if impl.language == "python" else []) + ["ceiling"]:
-                lines.append(f"| {impl.label} | {BY_KEY[peer].label} | "
-                             + " | ".join(ratio_cell(ratios(values, impl.key, peer, s, m, h)) for s, m, _, _, h in STDIO) + " |")
+                lines.append(f"| {impl.label} | {BY_KEY[peer].label} | " + " | ".join(
+                    ratio_cell(ratios(values, impl.key, peer, s, m, h)) if peer != "ceiling" or m in CEILING_METRICS else "–"
+                    for s, m, _, _, h in STDIO) + " |")
     lines += ["", "## Issue-7 targets", "", "| target | figure (median) | verdict |", "|---|---|---|"]
     lines += [f"| {t} | {f} | {v} |" for t, f, v in targets(values)]
     if errors:
