@@ -106,7 +106,10 @@ def ratios(values, ours: str, peer: str, scenario: str, metric: str, higher: boo
 def ratio_cell(series: list[float]) -> str:
     if not series:
         return "–"
-    return f"{statistics.median(series):.2f}× ({min(series):.2f}–{max(series):.2f})"
+    def r(x: float) -> str:
+        return f"{x:.2f}" if x >= 0.1 else f"{x:.2g}"
+
+    return f"{r(statistics.median(series))}× ({r(min(series))}–{r(max(series))})"
 
 
 def median(values, key):
