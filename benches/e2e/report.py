@@ -117,7 +117,7 @@ def median(values, key):
     return statistics.median(series) if series else None
 
 
-def versions() -> dict:
+def versions(commit: str) -> dict:
     def out(argv):
         try:
             return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=60).stdout.strip()
@@ -134,7 +134,7 @@ def versions() -> dict:
     lock = (ROOT / "benches/peers/rmcp-echo/Cargo.lock").read_text()
     rmcp = lock.split('name = "rmcp"\nversion = "')[1].split('"')[0] if 'name = "rmcp"' in lock else "?"
     return {
-        "ferrymcp": out(["git", "describe", "--always", "--dirty"]),
+        "ferrymcp": commit,
         "mcp (PyPI)": pip_version("official", "mcp"),
         "fastmcp (PyPI)": pip_version("fastmcp", "fastmcp"),
         "@modelcontextprotocol/server (npm)": npm_version("@modelcontextprotocol/server"),
@@ -203,7 +203,7 @@ def markdown(values, errors, rounds, meta, note) -> str:
         "",
         f"Machine: {machine()}.",
         "",
-        "Versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()) + ".",
+        "Versions: " + ", ".join(f"{k} {v}" for k, v in versions(meta.get("commit", "?")).items()) + ".",
         "",
         "The machine is shared with other builds, so absolute figures are noisy; the ratios, "
         "taken between runs of the same round, are what to read. Cells are the median over "

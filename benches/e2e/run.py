@@ -46,7 +46,8 @@ def main() -> None:
     impls = [i for i in IMPLS if not args.only or i.key in args.only.split(",")]
     out_dir = ROOT / "benches/results/raw" / time.strftime("%Y%m%d-%H%M%S")
     out_dir.mkdir(parents=True)
-    (out_dir / "meta.json").write_text(json.dumps({"rounds": args.rounds, "seconds": args.seconds}))
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    (out_dir / "meta.json").write_text(json.dumps({"rounds": args.rounds, "seconds": args.seconds, "commit": commit}))
     out = open(out_dir / "runs.jsonl", "w")
     for round_ in range(args.rounds):
         order = impls if round_ % 2 == 0 else impls[::-1]
