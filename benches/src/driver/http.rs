@@ -55,8 +55,8 @@ pub async fn run(command: &[String], path: &str, era: Era, window: usize, durati
         .spawn()
         .map_err(|e| format!("cannot start {program}: {e}"))?;
     let pid = child.id().ok_or("the server exited at once")?;
-    let mut target = Target { addr: SocketAddr::from(([127, 0, 0, 1], port)), path: path.to_owned(), era, session: None };
-    let result = measure(&mut target, started, pid, &mut child, window, duration).await;
+    let target = Target { addr: SocketAddr::from(([127, 0, 0, 1], port)), path: path.to_owned(), era, session: None };
+    let result = measure(target, started, pid, &mut child, window, duration).await;
     stop(&mut child, pid).await;
     let mut run = result?;
     run.transport = match era {
@@ -67,25 +67,25 @@ pub async fn run(command: &[String], path: &str, era: Era, window: usize, durati
     Ok(run)
 }
 
-async fn measure(target: &mut Target, started: Instant, pid: u32, child: &mut Child, window: usize, duration: Duration) -> Result<Run> {
-    let mut sender = wait_for_listener(target, child).await?;
+async fn measure(mut target: Target, started: Instant, pid: u32, child: &mut Child, window: usize, duration: Duration) -> Result<Run> {
+    let mut sender = wait_for_listener(&target, child).await?;
     if target.era == Era::Legacy {
-        let (status, session, body) = post(&mut sender, target, messages::initialize(1), "initialize", None).await?;
+        let (status, session, body) = post(&mut sender, &target, messages::initialize(1), "initialize", None).await?;
         expect_result(status, &body)?;
         target.session = Some(session.ok_or("initialize answered without an Mcp-Session-Id")?);
-        let (status, _, _) = post(&mut sender, target, messages::initialized().to_owned(), "notifications/initialized", None).await?;
+        let (status, _, _) = post(&mut sender, &target, messages::initialized().to_owned(), "notifications/initialized", None).await?;
         if !status.is_success() {
             return Err(format!("notifications/initialized answered {status}").into());
         }
     } else {
-        call(&mut sender, target, 1).await?;
+        call(&mut sender, &target, 1).await?;
     }
     let startup = started.elapsed();
-    let (status, _, body) = post(&mut sender, target, messages::echo(2, "\"hello world\"", target.era), "tools/call", Some("echo")).await?;
+    let (status, _, body) = post(&mut sender, &target, messages::echo(2, "\"hello world\"", target.era), "tools/call", Some("echo")).await?;
     messages::check_echo(expect_result(status, &body)?, "hello world")?;
     tokio::time::sleep(Duration::from_millis(200)).await;
     let idle = procfs::sample(pid)?;
-    let target = Arc::new(Target { addr: target.addr, path: target.path.clone(), era: target.era, session: target.session.clone() });
+    let target = Arc::new(target);
     concurrent(&target, pid, window, duration / 4).await?;
     let sequential = concurrent(&target, pid, 1, duration).await?;
     let in_flight = concurrent(&target, pid, window, duration).await?;
@@ -207,10 +207,10 @@ fn expect_result(status: StatusCode, body: &Bytes) -> Result<&serde_json::value:
     for line in body.split(|&b| b == b'\n') {
         if let Some(data) = line.strip_prefix(b"data:") {
             let data = data.trim_ascii();
-            if data.starts_with(b"{") {
-                if let Some(result) = Reply::parse(data)?.and_then(|r| r.result) {
-                    return Ok(result);
-                }
+            if data.starts_with(b"{")
+                && let Some(result) = Reply::parse(data)?.and_then(|r| r.result)
+            {
+                return Ok(result);
             }
         }
     }
