@@ -1,10 +1,11 @@
 // What both Node echo servers of the benchmark share, so they differ only in the SDK they
 // import: the echo tool, the MCP_BENCH_TOOLS filler tools, and the transport.
 //   node echo-X.mjs            serves stdio
-//   node echo-X.mjs http PORT  serves Streamable HTTP on 127.0.0.1:PORT/mcp: 2026-07-28
-//                              requests (MCP-Protocol-Version header) statelessly through
-//                              createMcpHandler, the rest through one sessionful transport
-//                              per legacy session.
+//   node echo-X.mjs http PORT  serves Streamable HTTP on 127.0.0.1:PORT/mcp with the SDK's
+//                              Node adapter (`node`: @modelcontextprotocol/node or its
+//                              equivalent): 2026-07-28 requests (MCP-Protocol-Version
+//                              header) statelessly through createMcpHandler, the rest
+//                              through one sessionful transport per legacy session.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
@@ -21,40 +22,34 @@ export function echoServer(sdk, z) {
   return server;
 }
 
-export async function serve(sdk, z) {
+export async function serve(sdk, z, node) {
   const [transport, port] = process.argv.slice(2);
   if (transport === 'http') {
-    serveHttp(sdk, z, Number(port));
+    serveHttp(sdk, z, node, Number(port));
   } else {
     await echoServer(sdk, z).connect(new sdk.StdioServerTransport());
   }
 }
 
-function serveHttp(sdk, z, port) {
-  const modern = sdk.createMcpHandler(() => echoServer(sdk, z));
+function serveHttp(sdk, z, node, port) {
+  const modern = node.toNodeHandler(sdk.createMcpHandler(() => echoServer(sdk, z)));
   const sessions = new Map();
-  const legacy = async (request) => {
-    const id = request.headers.get('mcp-session-id');
+  const legacy = async (req, res) => {
+    const id = req.headers['mcp-session-id'];
     let transport = id && sessions.get(id);
     if (!transport) {
-      transport = new sdk.WebStandardStreamableHTTPServerTransport({
+      transport = new node.NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (session) => sessions.set(session, transport),
         onsessionclosed: (session) => sessions.delete(session),
       });
       await echoServer(sdk, z).connect(transport);
     }
-    return transport.handleRequest(request);
+    await transport.handleRequest(req, res);
   };
-  const server = createServer(async (req, res) => {
-    const chunks = [];
-    for await (const chunk of req) chunks.push(chunk);
-    const body = req.method === 'POST' ? Buffer.concat(chunks) : undefined;
-    const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers: req.headers, body });
-    const response = request.headers.get('mcp-protocol-version') === '2026-07-28' ? await modern.fetch(request) : await legacy(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (response.body) for await (const chunk of response.body) res.write(chunk);
-    res.end();
+  const server = createServer((req, res) => {
+    const serve = req.headers['mcp-protocol-version'] === '2026-07-28' ? modern : legacy;
+    serve(req, res).catch(() => res.writableEnded || res.writeHead(500).end());
   });
   server.on('connection', (socket) => socket.setNoDelay(true));
   server.listen(port, '127.0.0.1');
