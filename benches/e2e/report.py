@@ -275,8 +275,9 @@ def chart(values, path: Path) -> None:
         ax.set_xticks(range(len(heights)), labels, fontsize=7)
         ax.set_yscale("log")
         ax.set_title(title, fontsize=10)
-        for x, h in enumerate(heights):
-            ax.text(x, h, fmt(h), ha="center", va="bottom", fontsize=7)
+        for x, (h, high) in enumerate(zip(heights, highs)):
+            ax.text(x, (h + high) * 1.15, fmt(h), ha="center", va="bottom", fontsize=7)
+        ax.margins(y=0.15)
     fig.suptitle("ferrymcp (orange) beside the official SDKs (grey) and the ceilings (black); bars: median, whiskers: min–max", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
