@@ -1,1 +1,3 @@
 //! Shared inputs and helpers for the ferrymcp benchmarks.
+
+pub mod driver;

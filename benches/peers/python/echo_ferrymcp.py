@@ -1,8 +1,9 @@
 """The benchmark's echo server on ferrymcp: the official SDK's code with one import changed."""
 
-from ferrymcp.server.fastmcp import FastMCP
+from ferrymcp.server.mcpserver import MCPServer
+from serve import run
 
-mcp = FastMCP("echo")
+mcp = MCPServer("echo")
 
 
 @mcp.tool()
@@ -12,4 +13,4 @@ def echo(text: str) -> str:
 
 
 if __name__ == "__main__":
-    mcp.run()
+    run(mcp)

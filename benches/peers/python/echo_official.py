@@ -1,6 +1,7 @@
-"""The benchmark's echo server on the official Python SDK (PyPI `mcp`, v2)."""
+"""The benchmark's echo server on the official Python SDK (PyPI `mcp`, v2, `MCPServer`)."""
 
 from mcp.server.mcpserver import MCPServer
+from serve import run
 
 mcp = MCPServer("echo")
 
@@ -12,4 +13,4 @@ def echo(text: str) -> str:
 
 
 if __name__ == "__main__":
-    mcp.run()
+    run(mcp)

@@ -1,0 +1,51 @@
+"""The benchmark matrix: every implementation, how to start it, and which peer its ratios
+are taken against.
+
+Commands are relative to the repository root and use what scripts/bench.sh installed into
+benches/.deps/. An `http` command holds `{port}`, which mcp-load replaces with a free port.
+ferrymcp's own Streamable HTTP rows join with one `http=` each once the engine serves HTTP
+(`ferrymcp-everything --transport http --port {port}`, Python
+`mcp.run("streamable-http", host=, port=)`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEPS = "benches/.deps"
+BIN = "target/release"
+PY = "benches/peers/python"
+
+
+@dataclass(frozen=True)
+class Impl:
+    key: str
+    label: str
+    language: str  # python | node | rust | ceiling
+    ours: bool
+    stdio: list[str]
+    http: list[str] | None = None
+    peer: str | None = None  # the key ratios are taken against (ours only)
+
+
+IMPLS = [
+    Impl("mcp-python", "official Python SDK (mcp)", "python", False,
+         [f"{DEPS}/official/bin/python", f"{PY}/echo_official.py"],
+         http=[f"{DEPS}/official/bin/python", f"{PY}/echo_official.py", "http", "{port}"]),
+    Impl("fastmcp", "FastMCP", "python", False, [f"{DEPS}/fastmcp/bin/python", f"{PY}/echo_fastmcp.py"]),
+    Impl("ferrymcp-python", "ferrymcp (Python)", "python", True,
+         [f"{DEPS}/ferrymcp/bin/python", f"{PY}/echo_ferrymcp.py"], peer="mcp-python"),
+    Impl("ts-sdk", "official TypeScript SDK v2", "node", False, ["node", f"{DEPS}/node/echo-official.mjs"],
+         http=["node", f"{DEPS}/node/echo-official.mjs", "http", "{port}"]),
+    Impl("ferrymcp-node", "ferrymcp (Node)", "node", True, ["node", f"{DEPS}/node/echo-ferrymcp.mjs"], peer="ts-sdk"),
+    Impl("rmcp", "official Rust SDK (rmcp)", "rust", False, [f"{DEPS}/rmcp-target/release/rmcp-echo"],
+         http=[f"{DEPS}/rmcp-target/release/rmcp-echo", "http", "{port}"]),
+    Impl("ferrymcp-rust", "ferrymcp (Rust)", "rust", True, [f"{BIN}/ferrymcp-echo"], peer="rmcp"),
+    Impl("ceiling", "ceiling (C stdio, hyper HTTP)", "ceiling", False, [f"{DEPS}/stdio-ceiling"],
+         http=[f"{BIN}/http-ceiling", "{port}"]),
+]
+
+# The scenarios of one round, each run for every implementation that has it.
+SCENARIOS = ["stdio", "tools-list", "http-legacy", "http-modern"]
+
+TOOLS = 1000

@@ -1,0 +1,301 @@
+"""Turns one run.py output (runs.jsonl) into benches/results/latest.md and latest.png:
+medians with min–max over the rounds, ratios against the peer of the same language taken
+per round (so a slow moment of the shared machine hits both sides of a ratio), and the
+issue-7 targets marked met or missed.
+
+    python benches/e2e/report.py benches/results/raw/<stamp>/runs.jsonl [--note TEXT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from matrix import IMPLS, TOOLS
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "benches/results"
+BY_KEY = {i.key: i for i in IMPLS}
+
+# (scenario, metric path, label, unit, higher is better)
+STDIO = [
+    ("stdio", "startup_ms", "startup", "ms", False),
+    ("stdio", "sequential.calls_per_s", "seq calls/s", "", True),
+    ("stdio", "sequential.p50_us", "seq p50", "µs", False),
+    ("stdio", "sequential.p99_us", "seq p99", "µs", False),
+    ("stdio", "in_flight.calls_per_s", "64 in flight calls/s", "", True),
+    ("stdio", "in_flight.p50_us", "64 p50", "µs", False),
+    ("stdio", "in_flight.p99_us", "64 p99", "µs", False),
+    ("stdio", "in_flight.server_cpu_us_per_call", "CPU/call (64)", "µs", False),
+    ("stdio", "echo_1mib.mb_per_s", "1 MiB echo", "MB/s", True),
+    ("tools-list", "tools_list.p50_us", f"tools/list ({TOOLS})", "µs", False),
+    ("stdio", "rss_idle_kib", "RSS idle", "MB", False),
+    ("stdio", "rss_peak_kib", "RSS peak", "MB", False),
+]
+# The figures a ceiling bounds (its startup, latency tails and memory say nothing).
+CEILING_METRICS = {"sequential.calls_per_s", "in_flight.calls_per_s", "in_flight.server_cpu_us_per_call", "echo_1mib.mb_per_s"}
+HTTP = [
+    ("sequential.calls_per_s", "seq calls/s", "", True),
+    ("sequential.p50_us", "seq p50", "µs", False),
+    ("in_flight.calls_per_s", "64 concurrent calls/s", "", True),
+    ("in_flight.p50_us", "64 p50", "µs", False),
+    ("in_flight.p99_us", "64 p99", "µs", False),
+    ("in_flight.server_cpu_us_per_call", "CPU/call (64)", "µs", False),
+    ("rss_idle_kib", "RSS idle", "MB", False),
+    ("rss_peak_kib", "RSS peak", "MB", False),
+]
+
+
+def dig(run: dict, path: str):
+    for part in path.split("."):
+        if not isinstance(run, dict) or part not in run:
+            return None
+        run = run[part]
+    if path.endswith("_kib"):
+        return run * 1024 / 1e6  # MB
+    return run
+
+
+def load(path: Path):
+    values = defaultdict(dict)  # (impl, scenario, metric) -> {round: value}
+    errors = defaultdict(list)
+    rounds = set()
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        rounds.add(record["round"])
+        if "error" in record:
+            errors[(record["impl"], record["scenario"])].append(record["error"])
+            continue
+        run = record["run"]
+        for metric in {m for _, m, *_ in STDIO} | {m for m, *_ in HTTP}:
+            value = dig(run, metric)
+            if value is not None:
+                values[(record["impl"], record["scenario"], metric)][record["round"]] = value
+    return values, errors, sorted(rounds)
+
+
+def fmt(value: float) -> str:
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return f"{value:.2f}"
+
+
+def cell(values, key) -> str:
+    series = list(values.get(key, {}).values())
+    if not series:
+        return "–"
+    if len(series) == 1:
+        return fmt(series[0])
+    return f"{fmt(statistics.median(series))} ({fmt(min(series))}–{fmt(max(series))})"
+
+
+def ratios(values, ours: str, peer: str, scenario: str, metric: str, higher: bool) -> list[float]:
+    a, b = values.get((ours, scenario, metric), {}), values.get((peer, scenario, metric), {})
+    return [(a[r] / b[r]) if higher else (b[r] / a[r]) for r in a if r in b and a[r] and b[r]]
+
+
+def ratio_cell(series: list[float]) -> str:
+    if not series:
+        return "–"
+    def r(x: float) -> str:
+        return f"{x:.2f}" if x >= 0.1 else f"{x:.2g}"
+
+    return f"{r(statistics.median(series))}× ({r(min(series))}–{r(max(series))})"
+
+
+def median(values, key):
+    series = list(values.get(key, {}).values())
+    return statistics.median(series) if series else None
+
+
+def versions(commit: str) -> dict:
+    def out(argv):
+        try:
+            return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=60).stdout.strip()
+        except OSError:
+            return "?"
+
+    def pip_version(venv, package):
+        return out([f"benches/.deps/{venv}/bin/python", "-c", f"import importlib.metadata as m; print(m.version('{package}'))"])
+
+    def npm_version(package):
+        path = ROOT / "benches/.deps/node/node_modules" / package / "package.json"
+        return json.loads(path.read_text())["version"] if path.exists() else "?"
+
+    lock = (ROOT / "benches/peers/rmcp-echo/Cargo.lock").read_text()
+    rmcp = lock.split('name = "rmcp"\nversion = "')[1].split('"')[0] if 'name = "rmcp"' in lock else "?"
+    return {
+        "ferrymcp": commit,
+        "mcp (PyPI)": pip_version("official", "mcp"),
+        "fastmcp (PyPI)": pip_version("fastmcp", "fastmcp"),
+        "@modelcontextprotocol/server (npm)": npm_version("@modelcontextprotocol/server"),
+        "rmcp (crates.io)": rmcp,
+        "Python": platform.python_version(),
+        "Node.js": out(["node", "--version"]),
+        "rustc": out(["rustc", "--version"]),
+    }
+
+
+def machine() -> str:
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    mem = next((int(l.split()[1]) for l in open("/proc/meminfo") if l.startswith("MemTotal")), 0)
+    return f"{os.cpu_count()} CPUs ({cpu}), {mem / 2**20:.0f} GiB RAM, Linux {platform.release()}"
+
+
+def targets(values) -> list[tuple[str, str, str]]:
+    """Each issue-7 target: (target, figure, met / missed / not measured)."""
+    rows = []
+
+    def check(name, figure, ok):
+        rows.append((name, figure, "not measured" if ok is None else ("met" if ok else "**missed**")))
+
+    def m(impl, scenario, metric):
+        return median(values, (impl, scenario, metric))
+
+    py_tp, py_cpu = m("ferrymcp-python", "stdio", "in_flight.calls_per_s"), m("ferrymcp-python", "stdio", "in_flight.server_cpu_us_per_call")
+    check("Python, stdio, 64 in flight: >= 60,000 calls/s, <= 15 µs CPU/call",
+          f"{fmt(py_tp)} calls/s, {fmt(py_cpu)} µs" if py_tp else "–", py_tp and py_tp >= 60000 and py_cpu <= 15)
+    p50 = m("ferrymcp-python", "stdio", "sequential.p50_us")
+    check("Python, stdio, sequential p50 <= 0.10 ms", f"{fmt(p50)} µs" if p50 else "–", p50 and p50 <= 100)
+    start = m("ferrymcp-python", "stdio", "startup_ms")
+    check("Python, startup to first response <= 80 ms", f"{fmt(start)} ms" if start else "–", start and start <= 80)
+    rss = m("ferrymcp-python", "stdio", "rss_idle_kib")
+    check("Python, RSS idle <= 25 MB", f"{fmt(rss)} MB" if rss else "–", rss and rss <= 25)
+    n_tp, n_cpu = m("ferrymcp-node", "stdio", "in_flight.calls_per_s"), m("ferrymcp-node", "stdio", "in_flight.server_cpu_us_per_call")
+    check("Node, stdio, 64 in flight: >= 120,000 calls/s, <= 8 µs CPU/call",
+          f"{fmt(n_tp)} calls/s, {fmt(n_cpu)} µs" if n_tp else "–", n_tp and n_tp >= 120000 and n_cpu <= 8)
+    n_start = m("ferrymcp-node", "stdio", "startup_ms")
+    check("Node, startup <= 120 ms", f"{fmt(n_start)} ms" if n_start else "–", n_start and n_start <= 120)
+    for impl in ("ferrymcp-python", "ferrymcp-node", "ferrymcp-rust"):
+        t = m(impl, "tools-list", "tools_list.p50_us")
+        check(f"tools/list, 1000 tools, {BY_KEY[impl].label}: <= 1 ms", f"{fmt(t / 1000)} ms" if t else "–", t and t <= 1000)
+    for impl in ("ferrymcp-python", "ferrymcp-node", "ferrymcp-rust"):
+        r = ratios(values, impl, "ceiling", "stdio", "echo_1mib.mb_per_s", True)
+        share = statistics.median(r) if r else None
+        check(f"1 MiB echo, {BY_KEY[impl].label}: >= 90% of the stdio ceiling", f"{share:.0%} of the ceiling" if share else "–", share and share >= 0.9)
+    check("HTTP, Python, 64 concurrent: >= 30x the official Python SDK", "ferrymcp has no HTTP server on this branch", None)
+    check("HTTP, Node, 64 concurrent: >= 5x the official TypeScript SDK", "ferrymcp has no HTTP server on this branch", None)
+    ahead = ratios(values, "ferrymcp-rust", "rmcp", "stdio", "in_flight.calls_per_s", True)
+    to_ceiling = ratios(values, "ceiling", "ferrymcp-rust", "stdio", "in_flight.calls_per_s", True)
+    if ahead and to_ceiling:
+        a, c = statistics.median(ahead), statistics.median(to_ceiling)
+        check("Rust fixture, stdio: ahead of rmcp, within 1.5x of the ceiling (64 in flight)",
+              f"{a:.2f}× rmcp; ceiling is {c:.2f}× ahead", a > 1 and c <= 1.5)
+    check("Rust fixture, HTTP: ahead of rmcp, within 1.5x of the ceiling", "ferrymcp has no HTTP server on this branch", None)
+    return rows
+
+
+def markdown(values, errors, rounds, meta, note) -> str:
+    lines = [
+        "# End-to-end benchmark: ferrymcp against the official SDKs",
+        "",
+        f"Generated by `scripts/bench.sh` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. "
+        f"Rounds: {len(rounds)}; each timed phase: {meta.get('seconds', '?')} s.",
+        "",
+        f"Machine: {machine()}.",
+        "",
+        "Versions: " + ", ".join(f"{k} {v}" for k, v in versions(meta.get("commit", "?")).items()) + ".",
+        "",
+        "The machine is shared with other builds, so absolute figures are noisy; the ratios, "
+        "taken between runs of the same round, are what to read. Cells are the median over "
+        "the rounds with the min–max in brackets.",
+    ]
+    if note:
+        lines += ["", f"**Note:** {note}"]
+    lines += ["", "## stdio", "", "| implementation | " + " | ".join(f"{l}{' (' + u + ')' if u else ''}" for _, _, l, u, _ in STDIO) + " |",
+              "|---" * (len(STDIO) + 1) + "|"]
+    for impl in IMPLS:
+        lines.append(f"| {impl.label} | " + " | ".join(cell(values, (impl.key, s, m)) for s, m, *_ in STDIO) + " |")
+    lines += ["", "## Streamable HTTP (127.0.0.1)", "",
+              "| implementation | mode | " + " | ".join(f"{l}{' (' + u + ')' if u else ''}" for _, l, u, _ in HTTP) + " |",
+              "|---" * (len(HTTP) + 2) + "|"]
+    for impl in IMPLS:
+        for mode in ("legacy", "modern"):
+            scenario = f"http-{mode}"
+            if impl.http is None:
+                continue
+            if (impl.key, scenario) in errors and not any((impl.key, scenario, m) in values for m, *_ in HTTP):
+                reason = errors[(impl.key, scenario)][0].splitlines()[-1][:160].replace("|", "\\|")
+                lines.append(f"| {impl.label} | {mode} | not served: {reason} |" + " |" * (len(HTTP) - 1))
+                continue
+            lines.append(f"| {impl.label} | {mode} | " + " | ".join(cell(values, (impl.key, scenario, m)) for m, *_ in HTTP) + " |")
+    lines += ["", "## ferrymcp against the peer of the same language (per-round ratios, > 1 means ferrymcp is better)", "",
+              "Against the ceiling the ratio is the share of the ceiling ferrymcp reaches (CPU: ceiling's CPU / ours).", "",
+              "| ours | peer | " + " | ".join(l for _, _, l, _, _ in STDIO) + " |", "|---" * (len(STDIO) + 2) + "|"]
+    for impl in IMPLS:
+        if impl.ours and impl.peer:
+            for peer in [impl.peer] + (["fastmcp"] if impl.language == "python" else []) + ["ceiling"]:
+                lines.append(f"| {impl.label} | {BY_KEY[peer].label} | " + " | ".join(
+                    ratio_cell(ratios(values, impl.key, peer, s, m, h)) if peer != "ceiling" or m in CEILING_METRICS else "–"
+                    for s, m, _, _, h in STDIO) + " |")
+    lines += ["", "## Issue-7 targets", "", "| target | figure (median) | verdict |", "|---|---|---|"]
+    lines += [f"| {t} | {f} | {v} |" for t, f, v in targets(values)]
+    if errors:
+        lines += ["", "## Failed runs", ""]
+        for (impl, scenario), messages in sorted(errors.items()):
+            lines.append(f"- {BY_KEY[impl].label}, {scenario}: {len(messages)} run(s): `{messages[0].splitlines()[-1][:200]}`")
+    lines += ["", "![calls/s and CPU per call](latest.png)", ""]
+    return "\n".join(lines)
+
+
+def chart(values, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [
+        ("stdio", "in_flight.calls_per_s", "stdio, 64 in flight: calls/s (higher is better)"),
+        ("stdio", "in_flight.server_cpu_us_per_call", "stdio, 64 in flight: server CPU µs per call (lower is better)"),
+        ("http-legacy", "in_flight.calls_per_s", "HTTP (legacy session), 64 concurrent: calls/s"),
+    ]
+    fig, axes = plt.subplots(len(panels), 1, figsize=(11, 4 * len(panels)))
+    for ax, (scenario, metric, title) in zip(axes, panels):
+        labels, heights, lows, highs, colours = [], [], [], [], []
+        for impl in IMPLS:
+            series = list(values.get((impl.key, scenario, metric), {}).values())
+            if not series:
+                continue
+            med = statistics.median(series)
+            labels.append(impl.label.replace(" (", "\n("))
+            heights.append(med)
+            lows.append(med - min(series))
+            highs.append(max(series) - med)
+            colours.append("#e8731c" if impl.ours else ("#444444" if impl.language == "ceiling" else "#9aa7b8"))
+        ax.bar(range(len(heights)), heights, yerr=[lows, highs], color=colours, capsize=3)
+        ax.set_xticks(range(len(heights)), labels, fontsize=7)
+        ax.set_yscale("log")
+        ax.set_title(title, fontsize=10)
+        for x, (h, high) in enumerate(zip(heights, highs)):
+            ax.text(x, (h + high) * 1.15, fmt(h), ha="center", va="bottom", fontsize=7)
+        ax.margins(y=0.15)
+    fig.suptitle("ferrymcp (orange) beside the official SDKs (grey) and the ceilings (black); bars: median, whiskers: min–max", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("runs", type=Path)
+    parser.add_argument("--note", default="")
+    args = parser.parse_args()
+    values, errors, rounds = load(args.runs)
+    meta_path = args.runs.with_name("meta.json")
+    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "latest.md").write_text(markdown(values, errors, rounds, meta, args.note))
+    chart(values, RESULTS / "latest.png")
+    print(RESULTS / "latest.md")
+
+
+if __name__ == "__main__":
+    main()

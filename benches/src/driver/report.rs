@@ -1,0 +1,49 @@
+//! What one run prints: a single JSON object on stdout, read by the runner
+//! (`benches/e2e/report.py`). Absent phases are omitted, so a row that cannot have a figure
+//! (the ceilings have no tool list) simply lacks it.
+
+use serde::Serialize;
+
+use super::latency::Phase;
+
+#[derive(Debug, Default, Serialize)]
+pub struct Run {
+    /// `stdio`, or `http-legacy` / `http-modern`.
+    pub transport: String,
+    pub command: Vec<String>,
+    /// From spawning the server to the first answered request (`initialize`, or the first
+    /// call on modern HTTP).
+    pub startup_ms: f64,
+    /// Resident memory after the handshake and one call, then a short pause.
+    pub rss_idle_kib: u64,
+    /// The resident high-water mark after the call phases (before the 1 MiB echo).
+    pub rss_peak_kib: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sequential: Option<Phase>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_flight: Option<Phase>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub echo_1mib: Option<Throughput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tools_list: Option<ToolsList>,
+}
+
+/// Large echo calls, one at a time.
+#[derive(Debug, Serialize)]
+pub struct Throughput {
+    pub calls: usize,
+    pub payload_bytes: usize,
+    /// Payload bytes echoed per second (each counted once, though it crosses the pipe twice).
+    pub mb_per_s: f64,
+    pub rss_peak_kib: u64,
+}
+
+/// Full `tools/list` listings (every page), one at a time.
+#[derive(Debug, Serialize)]
+pub struct ToolsList {
+    pub tools: usize,
+    pub pages: usize,
+    pub listings: usize,
+    pub p50_us: f64,
+    pub p99_us: f64,
+}

@@ -1,0 +1,230 @@
+//! A server driven over stdio: spawned fresh, handshake, then timed phases.
+//!
+//! One thread does everything with blocking pipes. With N in flight it tops the window up,
+//! flushes once, then reads every reply already buffered before topping up again, so the
+//! writes batch naturally and no thread hand-off adds to a round trip. Request ids are
+//! consecutive, so a reply's send time is found by index.
+
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::latency::{Phase, percentile};
+use super::messages::{self, Era, Reply};
+use super::procfs;
+use super::report::{Throughput, ToolsList};
+use super::Result;
+
+const PIPE_BUFFER: usize = 1 << 20;
+
+pub struct StdioServer {
+    child: Child,
+    stdin: BufWriter<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    line: Vec<u8>,
+    next_id: u64,
+}
+
+impl StdioServer {
+    /// Spawns `command` and runs the legacy handshake; returns the server and the time
+    /// from spawn to the `initialize` answer.
+    pub fn start(command: &[String], server_stderr: Stdio) -> Result<(StdioServer, Duration)> {
+        let (program, args) = command.split_first().ok_or("no server command")?;
+        let started = Instant::now();
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(server_stderr)
+            .spawn()
+            .map_err(|e| format!("cannot start {program}: {e}"))?;
+        let stdin = BufWriter::with_capacity(PIPE_BUFFER, child.stdin.take().expect("piped stdin"));
+        let stdout = BufReader::with_capacity(PIPE_BUFFER, child.stdout.take().expect("piped stdout"));
+        let mut server = StdioServer { child, stdin, stdout, line: Vec::new(), next_id: 1 };
+        let id = server.id();
+        server.send(&messages::initialize(id))?;
+        server.flush()?;
+        server.recv()?;
+        let startup = started.elapsed();
+        server.send(messages::initialized())?;
+        server.flush()?;
+        Ok((server, startup))
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// One echo call whose answer is checked; returns the round-trip time.
+    pub fn checked_echo(&mut self, text: &str) -> Result<Duration> {
+        let text_json = serde_json::to_string(text)?;
+        let id = self.id();
+        let sent = Instant::now();
+        self.send(&messages::echo(id, &text_json, Era::Legacy))?;
+        self.flush()?;
+        self.recv()?;
+        let elapsed = sent.elapsed();
+        let reply = Reply::parse(&self.line)?.ok_or("no result")?;
+        messages::check_echo(reply.result.expect("a result"), text)?;
+        Ok(elapsed)
+    }
+
+    /// Echo calls one at a time for `duration`.
+    pub fn sequential(&mut self, text_json: &str, duration: Duration) -> Result<Phase> {
+        let before = procfs::sample(self.pid())?;
+        let start = Instant::now();
+        let mut latencies = Vec::new();
+        while start.elapsed() < duration {
+            let id = self.id();
+            let sent = Instant::now();
+            self.send(&messages::echo(id, text_json, Era::Legacy))?;
+            self.flush()?;
+            self.recv()?;
+            latencies.push(sent.elapsed());
+        }
+        let elapsed = start.elapsed();
+        Ok(Phase::new(latencies, elapsed, before, procfs::sample(self.pid())?))
+    }
+
+    /// Echo calls with `window` in flight for `duration`, then the stragglers drained.
+    pub fn in_flight(&mut self, text_json: &str, window: usize, duration: Duration) -> Result<Phase> {
+        let before = procfs::sample(self.pid())?;
+        let base = self.next_id;
+        let mut sent_at: Vec<Instant> = Vec::new();
+        let mut latencies = Vec::new();
+        let start = Instant::now();
+        let mut outstanding = 0;
+        loop {
+            if start.elapsed() < duration {
+                while outstanding < window {
+                    let id = self.id();
+                    self.send(&messages::echo(id, text_json, Era::Legacy))?;
+                    sent_at.push(Instant::now());
+                    outstanding += 1;
+                }
+                self.flush()?;
+            }
+            if outstanding == 0 {
+                break;
+            }
+            loop {
+                let id = self.recv()?;
+                let index = id.checked_sub(base).ok_or("a reply to an unknown id")? as usize;
+                latencies.push(sent_at.get(index).ok_or("a reply to an unknown id")?.elapsed());
+                outstanding -= 1;
+                if !self.has_buffered_line() {
+                    break;
+                }
+            }
+        }
+        let elapsed = start.elapsed();
+        Ok(Phase::new(latencies, elapsed, before, procfs::sample(self.pid())?))
+    }
+
+    /// Echo calls of `bytes` of text, one at a time: at least `calls` of them, and for at
+    /// least `duration`.
+    pub fn large_echo(&mut self, bytes: usize, calls: usize, duration: Duration) -> Result<Throughput> {
+        let text: String = "abcdefghijklmnopqrstuvwxyz0123456789".chars().cycle().take(bytes).collect();
+        let text_json = serde_json::to_string(&text)?;
+        self.checked_echo(&text)?;
+        let start = Instant::now();
+        let mut done = 0;
+        while done < calls || start.elapsed() < duration {
+            let id = self.id();
+            self.send(&messages::echo(id, &text_json, Era::Legacy))?;
+            self.flush()?;
+            self.recv()?;
+            done += 1;
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        Ok(Throughput {
+            calls: done,
+            payload_bytes: bytes,
+            mb_per_s: (bytes * done) as f64 / seconds / 1e6,
+            rss_peak_kib: procfs::sample(self.pid())?.hwm_kib,
+        })
+    }
+
+    /// Full listings (following `nextCursor`) one at a time, for `duration`.
+    pub fn tools_list(&mut self, duration: Duration) -> Result<ToolsList> {
+        let mut latencies = Vec::new();
+        let (mut tools, mut pages) = (0, 0);
+        let start = Instant::now();
+        while latencies.is_empty() || start.elapsed() < duration {
+            let sent = Instant::now();
+            let mut cursor: Option<String> = None;
+            (tools, pages) = (0, 0);
+            loop {
+                let id = self.id();
+                self.send(&messages::tools_list(id, cursor.as_deref()))?;
+                self.flush()?;
+                self.recv()?;
+                let reply = Reply::parse(&self.line)?.ok_or("no result")?;
+                let (count, next) = messages::tools_page(reply.result.expect("a result"))?;
+                tools += count;
+                pages += 1;
+                cursor = next;
+                if cursor.is_none() {
+                    break;
+                }
+            }
+            latencies.push(sent.elapsed());
+        }
+        latencies.sort_unstable();
+        Ok(ToolsList {
+            tools,
+            pages,
+            listings: latencies.len(),
+            p50_us: percentile(&latencies, 0.50),
+            p99_us: percentile(&latencies, 0.99),
+        })
+    }
+
+    /// Closes stdin and waits for the exit; kills the server if it lingers.
+    pub fn close(mut self) {
+        drop(self.stdin);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    fn id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id - 1
+    }
+
+    fn send(&mut self, frame: &str) -> Result<()> {
+        self.stdin.write_all(frame.as_bytes())?;
+        self.stdin.write_all(b"\n")?;
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        Ok(self.stdin.flush()?)
+    }
+
+    /// Reads frames until a response; returns its id and leaves the frame in `self.line`.
+    fn recv(&mut self) -> Result<u64> {
+        loop {
+            self.line.clear();
+            if self.stdout.read_until(b'\n', &mut self.line)? == 0 {
+                let status = self.child.wait()?;
+                return Err(format!("the server closed stdout ({status})").into());
+            }
+            if let Some(reply) = Reply::parse(&self.line)? {
+                return reply.id.ok_or_else(|| "a response without an integer id".into());
+            }
+        }
+    }
+
+    fn has_buffered_line(&self) -> bool {
+        memchr::memchr(b'\n', self.stdout.buffer()).is_some()
+    }
+}

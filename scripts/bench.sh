@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The end-to-end benchmark against the official SDKs (issue 7; benches/README.md explains
+# it). Installs every peer by package name into benches/.deps/ (ignored by git), builds
+# ferrymcp's Rust, Python and Node servers, runs the matrix with benches/e2e/run.py, and
+# writes benches/results/latest.md and latest.png with benches/e2e/report.py.
+#   scripts/bench.sh [--rounds 5] [--seconds 2] [--only KEY,KEY]   (arguments go to run.py)
+# BENCH_NOTE="..." adds a note to latest.md. Not part of the test command.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/env.sh
+deps=benches/.deps
+mkdir -p "$deps"
+command -v node >/dev/null || fail "Node.js 20+ is required."
+command -v cc >/dev/null || fail "a C compiler (cc) is required for the stdio ceiling."
+
+# The driver, ferrymcp's Rust echo server and the HTTP ceiling; the C stdio ceiling.
+cargo build --release -p ferrymcp-benches --bins
+cc -O2 -D_GNU_SOURCE -o "$deps/stdio-ceiling" benches/peers/ceiling/stdio_ceiling.c
+
+# Python: the official SDK (and the bench tools), FastMCP, and ferrymcp's wheel, each in its venv.
+for venv in official fastmcp ferrymcp; do
+  [ -x "$deps/$venv/bin/pip" ] || python3 -m venv --clear "$deps/$venv"
+done
+"$deps/official/bin/pip" install --quiet --disable-pip-version-check -r benches/peers/python/requirements-official.txt
+"$deps/fastmcp/bin/pip" install --quiet --disable-pip-version-check -r benches/peers/python/requirements-fastmcp.txt
+(cd bindings-python && "../$deps/official/bin/maturin" build --release --quiet -o ../target/wheels --interpreter "../$deps/ferrymcp/bin/python")
+"$deps/ferrymcp/bin/pip" install --quiet --disable-pip-version-check --force-reinstall target/wheels/ferrymcp-*.whl
+
+# Node: the official TypeScript SDK, and ferrymcp's npm package packed the way a user gets it.
+mkdir -p "$deps/node"
+cp benches/peers/node/package.json benches/peers/node/*.mjs "$deps/node/"
+(
+  cd bindings-node
+  npm install --no-audit --no-fund --loglevel=error
+  npx napi build --platform --release --output-dir native --js index.cjs --dts index.d.cts
+  strip --strip-unneeded native/*.node
+  rm -rf esm cjs
+  npx tsc -p tsconfig.json
+  npx tsc -p tsconfig.cjs.json
+  node scripts/mark-cjs.mjs
+  rm -f ../$deps/node/ferrymcp-*.tgz
+  npm pack --pack-destination "../$deps/node" --loglevel=error >/dev/null
+)
+(cd "$deps/node" && npm install --no-audit --no-fund --loglevel=error && npm install --no-audit --no-fund --no-save --loglevel=error ./ferrymcp-*.tgz)
+
+# Rust: the official SDK's echo server, a standalone project outside the workspace.
+CARGO_TARGET_DIR="$deps/rmcp-target" cargo build --release --manifest-path benches/peers/rmcp-echo/Cargo.toml
+
+runs="$(cd benches/e2e && "../../$deps/official/bin/python" run.py "$@")"
+(cd benches/e2e && "../../$deps/official/bin/python" report.py "$runs" --note "${BENCH_NOTE:-}")
