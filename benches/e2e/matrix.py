@@ -3,8 +3,8 @@ are taken against.
 
 Commands are relative to the repository root and use what scripts/bench.sh installed into
 benches/.deps/. An `http` command holds `{port}`, which mcp-load replaces with a free port.
-ferrymcp's own Streamable HTTP rows join with one `http=` each once the engine serves HTTP
-(`ferrymcp-everything --transport http --port {port}`, Python
+ferrymcp's Rust row serves Streamable HTTP (`ferrymcp-echo http {port}`); the Python and
+Node rows join with one `http=` each once those packages expose it (Python
 `mcp.run("streamable-http", host=, port=)`).
 """
 
@@ -40,7 +40,8 @@ IMPLS = [
     Impl("ferrymcp-node", "ferrymcp (Node)", "node", True, ["node", f"{DEPS}/node/echo-ferrymcp.mjs"], peer="ts-sdk"),
     Impl("rmcp", "official Rust SDK (rmcp)", "rust", False, [f"{DEPS}/rmcp-target/release/rmcp-echo"],
          http=[f"{DEPS}/rmcp-target/release/rmcp-echo", "http", "{port}"]),
-    Impl("ferrymcp-rust", "ferrymcp (Rust)", "rust", True, [f"{BIN}/ferrymcp-echo"], peer="rmcp"),
+    Impl("ferrymcp-rust", "ferrymcp (Rust)", "rust", True, [f"{BIN}/ferrymcp-echo"],
+         http=[f"{BIN}/ferrymcp-echo", "http", "{port}"], peer="rmcp"),
     Impl("ceiling", "ceiling (C stdio, hyper HTTP)", "ceiling", False, [f"{DEPS}/stdio-ceiling"],
          http=[f"{BIN}/http-ceiling", "{port}"]),
 ]

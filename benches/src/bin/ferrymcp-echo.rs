@@ -1,8 +1,12 @@
 //! ferrymcp-echo: the benchmark's echo server on ferrymcp's Rust API, the same server the
 //! Python, Node and peer rows run: one `echo(text) -> text` tool, plus `MCP_BENCH_TOOLS`
-//! filler tools (`tool_0000`, ...) for the `tools/list` measurement. Serves stdio.
+//! filler tools (`tool_0000`, ...) for the `tools/list` measurement. Serves stdio, or
+//! Streamable HTTP at `http://127.0.0.1:PORT/mcp` when started as `ferrymcp-echo http PORT`.
+
+use std::net::SocketAddr;
 
 use ferrymcp_core::server::Server;
+use ferrymcp_core::transport::http::{HttpHandler, HttpOptions, ServeOptions, serve};
 use serde_json::{Map, Value, json};
 
 #[tokio::main]
@@ -16,7 +20,17 @@ async fn main() -> std::io::Result<()> {
         let definition = json!({"name": format!("tool_{i:04}"), "description": format!("Benchmark filler tool number {i}."), "inputSchema": schema});
         server.add_tool(definition, |args: Map<String, Value>, _cx| async move { Ok(echo(&args)) }).expect("a valid tool");
     }
-    server.serve_stdio().await.map(drop)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.as_slice() {
+        [] => server.serve_stdio().await.map(drop),
+        [mode, port] if mode == "http" => {
+            let port = port.parse().map_err(|_| std::io::Error::other(format!("not a port: {port}")))?;
+            let options = ServeOptions { addr: SocketAddr::from(([127, 0, 0, 1], port)), ..ServeOptions::default() };
+            serve(HttpHandler::new(server, HttpOptions::default()), options).await?.wait().await;
+            Ok(())
+        }
+        _ => Err(std::io::Error::other("usage: ferrymcp-echo [http PORT]")),
+    }
 }
 
 fn echo(args: &Map<String, Value>) -> Value {
