@@ -47,7 +47,11 @@ pub(crate) enum Hook {
 pub(crate) struct State {
     pub mode: Mode,
     pub session: Option<HeaderValue>,
+    /// The legacy revision `initialize` negotiated, sent on every request after it.
     pub version: Option<String>,
+    /// The revision the last 2026-07-28 request named, for the notifications and
+    /// responses that follow it (they carry no `_meta` of their own).
+    pub modern_version: Option<String>,
     pub tools: HashMap<String, Vec<ParamHeader>>,
     hooks: HashMap<i64, Hook>,
 }
@@ -76,7 +80,14 @@ impl Connection {
         fixed: HeaderMap,
         frames: mpsc::Sender<io::Result<SharedStr>>,
     ) -> Self {
-        let state = State { mode: Mode::Streamable, session: None, version: None, tools: HashMap::new(), hooks: HashMap::new() };
+        let state = State {
+            mode: Mode::Streamable,
+            session: None,
+            version: None,
+            modern_version: None,
+            tools: HashMap::new(),
+            hooks: HashMap::new(),
+        };
         Self { http, url, fixed, state: Mutex::new(state), frames, stop: CancellationToken::new() }
     }
 

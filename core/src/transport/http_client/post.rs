@@ -16,7 +16,7 @@ use reqwest::header::HeaderMap;
 use serde_json::Value;
 
 use super::connection::{Connection, Hook, Mode};
-use super::headers::{SESSION_ID, message_headers};
+use super::headers::{SESSION_ID, message_headers, meta_version};
 use super::{legacy_sse, resume, sse, standalone};
 use crate::wire::{ErrorObject, SharedStr};
 
@@ -29,8 +29,16 @@ pub(crate) async fn send(conn: &Arc<Connection>, frame: Bytes) {
     let method = message.get("method").and_then(Value::as_str);
     let id = message.get("id").and_then(Value::as_i64);
     let headers = {
-        let state = conn.state.lock().unwrap();
-        message_headers(&message, state.version.as_deref(), &state.tools)
+        let mut state = conn.state.lock().unwrap();
+        if let Some(version) = meta_version(&message) {
+            state.modern_version = Some(version.to_owned());
+        }
+        // `initialize` itself goes without: no version is agreed before it.
+        let version = match method {
+            Some("initialize") => None,
+            _ => state.version.as_deref().or(state.modern_version.as_deref()),
+        };
+        message_headers(&message, version, &state.tools)
     };
     match (method, id) {
         (Some(method), Some(id)) => {
