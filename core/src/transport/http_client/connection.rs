@@ -21,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::param_headers::{ParamHeader, tool_param_headers};
+use super::session::Handshake;
 use crate::peer::PeerError;
 use crate::wire::{ErrorObject, RequestId, SharedStr, encode};
 
@@ -53,6 +54,7 @@ pub(crate) struct State {
     /// responses that follow it (they carry no `_meta` of their own).
     pub modern_version: Option<String>,
     pub tools: HashMap<String, Vec<ParamHeader>>,
+    pub handshake: Handshake,
     hooks: HashMap<i64, Hook>,
 }
 
@@ -65,6 +67,8 @@ pub(crate) struct Connection {
     frames: mpsc::Sender<io::Result<SharedStr>>,
     /// Stops every background task and ends the source.
     pub stop: CancellationToken,
+    /// Held while a forgotten session is replaced, so only one request replaces it.
+    pub renewing: tokio::sync::Mutex<()>,
 }
 
 #[derive(Deserialize)]
@@ -86,9 +90,15 @@ impl Connection {
             version: None,
             modern_version: None,
             tools: HashMap::new(),
+            handshake: Handshake::default(),
             hooks: HashMap::new(),
         };
-        Self { http, url, fixed, state: Mutex::new(state), frames, stop: CancellationToken::new() }
+        let renewing = tokio::sync::Mutex::new(());
+        Self { http, url, fixed, state: Mutex::new(state), frames, stop: CancellationToken::new(), renewing }
+    }
+
+    pub fn session(&self) -> Option<HeaderValue> {
+        self.state.lock().unwrap().session.clone()
     }
 
     pub fn mode(&self) -> Mode {

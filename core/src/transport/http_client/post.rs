@@ -6,7 +6,8 @@
 //! JSON-RPC error for its id (the server's own error object when the body holds one).
 //! The first `initialize` refused with 400, 404 or 405 and no modern error in the body
 //! means a server of the deprecated HTTP+SSE transport: the client switches to it and
-//! sends `initialize` again there.
+//! sends `initialize` again there. A 404 to a request of a session means the server
+//! forgot the session: a new one is made and the request sent again.
 
 use std::sync::Arc;
 
@@ -17,7 +18,7 @@ use serde_json::Value;
 
 use super::connection::{Connection, Hook, Mode};
 use super::headers::{SESSION_ID, message_headers, meta_version};
-use super::{legacy_sse, resume, sse, standalone};
+use super::{legacy_sse, resume, session, sse, standalone};
 use crate::wire::{ErrorObject, SharedStr};
 
 /// Longest piece of an error body quoted in a message.
@@ -40,15 +41,22 @@ pub(crate) async fn send(conn: &Arc<Connection>, frame: Bytes) {
         };
         message_headers(&message, version, &state.tools)
     };
+    match method {
+        Some("initialize") => conn.state.lock().unwrap().handshake.initialize = Some((frame.clone(), headers.clone())),
+        Some("notifications/initialized") => {
+            conn.state.lock().unwrap().handshake.initialized = Some((frame.clone(), headers.clone()));
+        }
+        _ => {}
+    }
     match (method, id) {
         (Some(method), Some(id)) => {
-            let initialize = method == "initialize";
             match method {
                 "initialize" => conn.hook(id, Hook::Initialize),
                 "tools/list" => conn.hook(id, Hook::ToolsList),
                 _ => {}
             }
-            tokio::spawn(request(conn.clone(), frame, headers, id, initialize));
+            let initialize = method == "initialize";
+            tokio::spawn(request(conn.clone(), Outgoing { frame, headers, id, initialize }, true));
         }
         _ => {
             one_way(conn, frame, headers).await;
@@ -76,9 +84,22 @@ async fn one_way(conn: &Connection, frame: Bytes, headers: HeaderMap) {
     }
 }
 
-async fn request(conn: Arc<Connection>, frame: Bytes, headers: HeaderMap, id: i64, initialize: bool) {
+/// One request, as sent.
+struct Outgoing {
+    frame: Bytes,
+    headers: HeaderMap,
+    id: i64,
+    initialize: bool,
+}
+
+/// Sends a request and routes its answer; `may_renew` allows one new session when the
+/// server has forgotten ours.
+async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
+    let Outgoing { frame, headers, id, initialize } = &outgoing;
+    let (id, initialize) = (*id, *initialize);
     let url = target(&conn);
     let legacy_sse = matches!(conn.mode(), Mode::LegacySse(_));
+    let session = conn.session();
     let sent = tokio::select! {
         sent = conn.post(url.clone(), frame.clone(), headers.clone()).send() => sent,
         () = conn.stop.cancelled() => return,
@@ -93,8 +114,14 @@ async fn request(conn: Arc<Connection>, frame: Bytes, headers: HeaderMap, id: i6
         let refused = matches!(status, StatusCode::BAD_REQUEST | StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED);
         if initialize && !legacy_sse && refused && !is_modern_error(&body) {
             match legacy_sse::open(&conn).await {
-                Ok(()) => return Box::pin(request(conn, frame, headers, id, initialize)).await,
+                Ok(()) => return Box::pin(request(conn, outgoing, may_renew)).await,
                 Err(why) => tracing::debug!("no HTTP+SSE fallback either: {why}"),
+            }
+        }
+        if let Some(stale) = session.filter(|_| status == StatusCode::NOT_FOUND && may_renew && !initialize) {
+            match session::renew(&conn, &stale).await {
+                Ok(()) => return Box::pin(request(conn, outgoing, false)).await,
+                Err(why) => return conn.fail(id, format!("the server ended the session (HTTP 404) and a new one failed: {why}")).await,
             }
         }
         return match rpc_error(&body) {
