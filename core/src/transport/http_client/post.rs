@@ -28,43 +28,42 @@ const QUOTE: usize = 300;
 pub(crate) async fn send(conn: &Arc<Connection>, frame: Bytes) {
     let Ok(message) = serde_json::from_slice::<Value>(&frame) else { return };
     let method = message.get("method").and_then(Value::as_str);
-    let id = message.get("id").and_then(Value::as_i64);
-    let headers = {
-        let mut state = conn.state.lock().unwrap();
-        if let Some(version) = meta_version(&message) {
-            state.modern_version = Some(version.to_owned());
-        }
-        // `initialize` itself goes without: no version is agreed before it.
-        let version = match method {
-            Some("initialize") => None,
-            _ => state.version.as_deref().or(state.modern_version.as_deref()),
-        };
-        message_headers(&message, version, &state.tools)
-    };
-    match method {
-        Some("initialize") => conn.state.lock().unwrap().handshake.initialize = Some((frame.clone(), headers.clone())),
-        Some("notifications/initialized") => {
-            conn.state.lock().unwrap().handshake.initialized = Some((frame.clone(), headers.clone()));
-        }
-        _ => {}
-    }
-    match (method, id) {
+    let headers = headers_for(conn, &message, method);
+    match (method, message.get("id").and_then(Value::as_i64)) {
         (Some(method), Some(id)) => {
-            match method {
-                "initialize" => conn.hook(id, Hook::Initialize),
-                "tools/list" => conn.hook(id, Hook::ToolsList),
-                _ => {}
-            }
             let initialize = method == "initialize";
+            if initialize {
+                conn.hook(id, Hook::Initialize);
+                conn.state.lock().unwrap().handshake.initialize = Some((frame.clone(), headers.clone()));
+            } else if method == "tools/list" {
+                conn.hook(id, Hook::ToolsList);
+            }
             tokio::spawn(request(conn.clone(), Outgoing { frame, headers, id, initialize }, true));
         }
-        _ => {
+        _ if method == Some("notifications/initialized") => {
+            conn.state.lock().unwrap().handshake.initialized = Some((frame.clone(), headers.clone()));
             one_way(conn, frame, headers).await;
-            if method == Some("notifications/initialized") && conn.mode() == Mode::Streamable {
+            if conn.mode() == Mode::Streamable {
                 standalone::start(conn).await;
             }
         }
+        _ => one_way(conn, frame, headers).await,
     }
+}
+
+/// The headers of `message`. A 2026-07-28 message names its version in `_meta`; one
+/// without (a notification, a response) gets the version of the session or of the last
+/// modern request; `initialize` gets none, as nothing is agreed before it.
+fn headers_for(conn: &Connection, message: &Value, method: Option<&str>) -> HeaderMap {
+    let mut state = conn.state.lock().unwrap();
+    if let Some(version) = meta_version(message) {
+        state.modern_version = Some(version.to_owned());
+    }
+    let version = match method {
+        Some("initialize") => None,
+        _ => state.version.as_deref().or(state.modern_version.as_deref()),
+    };
+    message_headers(message, version, &state.tools)
 }
 
 fn target(conn: &Connection) -> reqwest::Url {
