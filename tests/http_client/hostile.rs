@@ -14,6 +14,7 @@ use ferrymcp_core::transport::http_client::HttpClientOptions;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Notify;
 
 /// Status, content type and body for one request body.
 fn answer(request: &Value) -> (u16, &'static str, String) {
@@ -38,7 +39,7 @@ fn answer(request: &Value) -> (u16, &'static str, String) {
 /// What the client sent: each message with its headers (names in lower case).
 type Received = Arc<Mutex<Vec<(HashMap<String, String>, Value)>>>;
 
-async fn serve(stream: TcpStream, received: Received) {
+async fn serve(stream: TcpStream, received: Received, hung_up: Arc<Notify>) {
     let mut stream = BufReader::new(stream);
     loop {
         let mut headers = HashMap::new();
@@ -60,8 +61,9 @@ async fn serve(stream: TcpStream, received: Received) {
         let request: Value = serde_json::from_slice(&body).unwrap_or_default();
         received.lock().unwrap().push((headers, request.clone()));
         if request["params"]["name"] == "never" {
-            // Holds the call open until the client gives up on it.
-            return std::future::pending().await;
+            // No answer: wait for the client to give up and hang up.
+            let _ = stream.read(&mut [0; 1]).await;
+            return hung_up.notify_one();
         }
         let (status, kind, body) = match request.get("id") {
             Some(_) => answer(&request),
@@ -79,10 +81,11 @@ async fn each_broken_answer_fails_only_its_call_and_says_why() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let received = Received::default();
-    let log = received.clone();
+    let hung_up = Arc::new(Notify::new());
+    let (log, hang_up) = (received.clone(), hung_up.clone());
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
-            tokio::spawn(serve(stream, log.clone()));
+            tokio::spawn(serve(stream, log.clone(), hang_up.clone()));
         }
     });
     let client = Client::connect_http(HttpClientOptions::new(url), ClientOptions::default(), ClientCallbacks::default()).await.unwrap();
@@ -103,9 +106,12 @@ async fn each_broken_answer_fails_only_its_call_and_says_why() {
     }
 
     // A call the client stops waiting for is cancelled with a notification, which carries
-    // the headers a request would.
+    // the headers a request would, and its HTTP exchange is dropped (for 2026-07-28 that
+    // is the cancellation).
     let gave_up = client.call_tool("never", json!({}), RequestOptions::default().timeout(Duration::from_millis(100))).await;
     assert!(matches!(gave_up, Err(ClientError::Peer(PeerError::Timeout(_)))), "{gave_up:?}");
+    // (A guard against hanging, not a measure.)
+    tokio::time::timeout(Duration::from_secs(60), hung_up.notified()).await.expect("the cancelled call's connection stays open");
     let _ = client.call_tool("fine", json!({}), RequestOptions::default()).await.unwrap();
     client.close().await;
 

@@ -56,6 +56,8 @@ pub(crate) struct State {
     pub tools: HashMap<String, Vec<ParamHeader>>,
     pub handshake: Handshake,
     hooks: HashMap<i64, Hook>,
+    /// Our requests whose answers are still being read, to stop reading when cancelled.
+    running: HashMap<i64, CancellationToken>,
 }
 
 pub(crate) struct Connection {
@@ -92,6 +94,7 @@ impl Connection {
             tools: HashMap::new(),
             handshake: Handshake::default(),
             hooks: HashMap::new(),
+            running: HashMap::new(),
         };
         let renewing = tokio::sync::Mutex::new(());
         Self { http, url, fixed, state: Mutex::new(state), frames, stop: CancellationToken::new(), renewing }
@@ -125,6 +128,22 @@ impl Connection {
             .header(CONTENT_TYPE, "application/json")
             .header(ACCEPT, ACCEPT_BOTH)
             .body(body)
+    }
+
+    /// A token that stops reading the answer to `id` (when the request is cancelled).
+    pub fn track(&self, id: i64) -> CancellationToken {
+        let token = self.stop.child_token();
+        self.state.lock().unwrap().running.insert(id, token.clone());
+        token
+    }
+
+    /// Stops reading the answer to `id`, if it is still being read, and forgets it.
+    pub fn forget(&self, id: i64) {
+        let mut state = self.state.lock().unwrap();
+        state.hooks.remove(&id);
+        if let Some(token) = state.running.remove(&id) {
+            token.cancel();
+        }
     }
 
     /// Remembers that the response to `id` must be looked at.

@@ -1,7 +1,8 @@
 //! Sending one message: a POST, and whatever the server answers with.
 //!
 //! A request gets its own task, so a long answer never holds up the next message; its
-//! answer is plain JSON or an SSE stream, followed to the end. Notifications and
+//! answer is plain JSON or an SSE stream, followed to the end, or dropped (the stream
+//! closed) once the request is cancelled. Notifications and
 //! responses are sent in order and expect 202. An HTTP failure of a request becomes a
 //! JSON-RPC error for its id (the server's own error object when the body holds one).
 //! The first `initialize` refused with 400, 404 or 405 and no modern error in the body
@@ -38,7 +39,23 @@ pub(crate) async fn send(conn: &Arc<Connection>, frame: Bytes) {
             } else if method == "tools/list" {
                 conn.hook(id, Hook::ToolsList);
             }
-            tokio::spawn(request(conn.clone(), Outgoing { frame, headers, id, initialize }, true));
+            let cancelled = conn.track(id);
+            let conn = conn.clone();
+            tokio::spawn(async move {
+                tokio::select! {
+                    () = request(conn.clone(), Outgoing { frame, headers, id, initialize }, true) => {}
+                    () = cancelled.cancelled() => {}
+                }
+                conn.forget(id);
+            });
+        }
+        _ if method == Some("notifications/cancelled") => {
+            one_way(conn, frame, headers).await;
+            // Nobody waits for that answer any more; on a 2026-07-28 server closing its
+            // stream is the cancellation itself.
+            if let Some(id) = message.pointer("/params/requestId").and_then(Value::as_i64) {
+                conn.forget(id);
+            }
         }
         _ if method == Some("notifications/initialized") => {
             conn.state.lock().unwrap().handshake.initialized = Some((frame.clone(), headers.clone()));
