@@ -28,3 +28,7 @@ tests/conformance/run-server.sh target/release/ferrymcp-everything
 
 # The npm package, packed and installed the way a user gets it (bindings-node/scripts/test.sh).
 bash bindings-node/scripts/test.sh
+
+# The official conformance suite's client scenarios (both requirement sets, auth/* aside)
+# against the Rust client over Streamable HTTP: all must pass.
+bash tests/conformance/run-client.sh

@@ -1,13 +1,20 @@
 //! A server that misbehaves on purpose, raw HTTP/1.1 on a local socket: each broken
 //! answer must fail exactly the call it answers, with an error that says what was wrong,
-//! and the next call on the same client must work.
+//! and the next call on the same client must work. Every message the client sent is
+//! checked against the 2026-07-28 schema, with the headers it came with.
 
-use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions};
+use ferrymcp_tests::schema;
 use ferrymcp_core::peer::{PeerError, RequestOptions};
 use ferrymcp_core::transport::http_client::HttpClientOptions;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Notify;
 
 /// Status, content type and body for one request body.
 fn answer(request: &Value) -> (u16, &'static str, String) {
@@ -29,10 +36,13 @@ fn answer(request: &Value) -> (u16, &'static str, String) {
     }
 }
 
-async fn serve(stream: TcpStream) {
+/// What the client sent: each message with its headers (names in lower case).
+type Received = Arc<Mutex<Vec<(HashMap<String, String>, Value)>>>;
+
+async fn serve(stream: TcpStream, received: Received, hung_up: Arc<Notify>) {
     let mut stream = BufReader::new(stream);
     loop {
-        let mut length = 0;
+        let mut headers = HashMap::new();
         loop {
             let mut line = String::new();
             if stream.read_line(&mut line).await.unwrap_or(0) == 0 {
@@ -41,13 +51,20 @@ async fn serve(stream: TcpStream) {
             if line == "\r\n" {
                 break;
             }
-            if let Some((name, value)) = line.split_once(':') && name.eq_ignore_ascii_case("content-length") {
-                length = value.trim().parse().unwrap();
+            if let Some((name, value)) = line.split_once(':') {
+                headers.insert(name.to_ascii_lowercase(), value.trim().to_owned());
             }
         }
+        let length = headers.get("content-length").map_or(0, |n| n.parse().unwrap());
         let mut body = vec![0; length];
         stream.read_exact(&mut body).await.unwrap();
         let request: Value = serde_json::from_slice(&body).unwrap_or_default();
+        received.lock().unwrap().push((headers, request.clone()));
+        if request["params"]["name"] == "never" {
+            // No answer: wait for the client to give up and hang up.
+            let _ = stream.read(&mut [0; 1]).await;
+            return hung_up.notify_one();
+        }
         let (status, kind, body) = match request.get("id") {
             Some(_) => answer(&request),
             None => (202, "application/json", String::new()),
@@ -63,9 +80,12 @@ async fn serve(stream: TcpStream) {
 async fn each_broken_answer_fails_only_its_call_and_says_why() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let received = Received::default();
+    let hung_up = Arc::new(Notify::new());
+    let (log, hang_up) = (received.clone(), hung_up.clone());
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
-            tokio::spawn(serve(stream));
+            tokio::spawn(serve(stream, log.clone(), hang_up.clone()));
         }
     });
     let client = Client::connect_http(HttpClientOptions::new(url), ClientOptions::default(), ClientCallbacks::default()).await.unwrap();
@@ -84,5 +104,42 @@ async fn each_broken_answer_fails_only_its_call_and_says_why() {
         let fine = client.call_tool("fine", json!({}), RequestOptions::default()).await.expect("the client still works");
         assert_eq!(serde_json::to_value(fine).unwrap()["content"][0]["text"], "fine");
     }
+
+    // A call the client stops waiting for is cancelled with a notification, which carries
+    // the headers a request would, and its HTTP exchange is dropped (for 2026-07-28 that
+    // is the cancellation).
+    let gave_up = client.call_tool("never", json!({}), RequestOptions::default().timeout(Duration::from_millis(100))).await;
+    assert!(matches!(gave_up, Err(ClientError::Peer(PeerError::Timeout(_)))), "{gave_up:?}");
+    // (A guard against hanging, not a measure.)
+    tokio::time::timeout(Duration::from_secs(60), hung_up.notified()).await.expect("the cancelled call's connection stays open");
+    let _ = client.call_tool("fine", json!({}), RequestOptions::default()).await.unwrap();
     client.close().await;
+
+    let received = received.lock().unwrap();
+    let cancelled = received.iter().find(|(_, m)| m["method"] == "notifications/cancelled").expect("a cancellation");
+    assert_eq!(cancelled.0["mcp-method"], "notifications/cancelled");
+    assert_eq!(cancelled.0["mcp-protocol-version"], "2026-07-28");
+    for (headers, message) in received.iter() {
+        schema::assert_valid("2026-07-28", "JSONRPCMessage", message);
+        assert_eq!(headers.get("mcp-method").map(String::as_str), message["method"].as_str(), "{message}");
+        assert_eq!(headers["accept"], "application/json, text/event-stream");
+        assert_eq!(headers["content-type"], "application/json");
+        if let Some(name) = message["params"]["name"].as_str() {
+            assert_eq!(headers["mcp-name"], name);
+        }
+    }
+}
+
+#[tokio::test]
+async fn what_cannot_work_is_refused_before_anything_is_sent() {
+    for (http, says) in [
+        (HttpClientOptions::new("not a url"), "bad URL"),
+        (HttpClientOptions::new("https://127.0.0.1:1/mcp"), "only http:// URLs"),
+        (HttpClientOptions::new("http://127.0.0.1:1/mcp").header("X-Bad", "line\nbreak"), "bad value for header x-bad"),
+        (HttpClientOptions::new("http://127.0.0.1:1/mcp").header("Bad Name", "v"), "bad header name"),
+    ] {
+        let refused = Client::connect_http(http, ClientOptions::default(), ClientCallbacks::default()).await;
+        let error = refused.err().expect(says);
+        assert!(matches!(error, ClientError::Transport(_)) && error.to_string().contains(says), "{error}");
+    }
 }

@@ -90,6 +90,33 @@ async fn a_legacy_client_gets_a_session() {
     client.close().await;
 }
 
+/// Ends a session from outside, as an operator or a restart would.
+async fn delete_session(server: &Server, session: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", server.port)).await.unwrap();
+    let request = format!(
+        "DELETE /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nMcp-Session-Id: {session}\r\nMCP-Protocol-Version: 2025-11-25\r\nConnection: close\r\n\r\n",
+        server.port
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    answer.lines().next().unwrap_or_default().to_owned()
+}
+
+#[tokio::test]
+async fn a_session_the_server_forgot_is_replaced_and_the_call_goes_through() {
+    let Some(server) = official_python().await else { return };
+    let client = connect(&server, EraPreference::Legacy).await;
+    let first = seen_headers(&client, "eu").await["mcp-session-id"].as_str().unwrap().to_owned();
+    let status = delete_session(&server, &first).await;
+    assert!(status.contains(" 200 "), "{status}");
+    let second = seen_headers(&client, "eu").await["mcp-session-id"].as_str().unwrap().to_owned();
+    assert_ne!(first, second, "a new session");
+    echo(&client).await;
+    client.close().await;
+}
+
 #[tokio::test]
 async fn a_closed_response_stream_is_resumed_without_losing_an_event() {
     let Some(server) = official_python().await else { return };

@@ -1,6 +1,7 @@
 //! The official TypeScript reference server, `@modelcontextprotocol/server-everything`: a
 //! legacy-era server, so the client's modern probe must fall back to `initialize` over
-//! Streamable HTTP, and to the HTTP+SSE transport when the server only speaks that.
+//! Streamable HTTP, and to the HTTP+SSE transport when the server only speaks that. Its
+//! progress, requests to the client and unasked log messages travel on SSE streams.
 
 use std::process::Command;
 use std::sync::{Arc, Mutex};
@@ -79,6 +80,30 @@ async fn streamable_http_falls_back_to_a_legacy_session() {
     let elicited = client.call_tool("trigger-elicitation-request", json!({}), RequestOptions::default()).await.unwrap();
     let elicited = text(&serde_json::to_value(elicited).unwrap());
     assert!(elicited.contains("Ada Lovelace"), "{elicited}");
+    client.close().await;
+}
+
+#[tokio::test]
+async fn messages_the_server_sends_unasked_arrive_on_the_standalone_stream() {
+    let Some(server) = reference("streamableHttp").await else { return };
+    let (tx, logged) = tokio::sync::oneshot::channel::<Value>();
+    let tx = Mutex::new(Some(tx));
+    let callbacks = ClientCallbacks {
+        notification: Some(Arc::new(move |method: &str, params: Value| {
+            if method == "notifications/message" && let Some(tx) = tx.lock().unwrap().take() {
+                let _ = tx.send(params);
+            }
+        })),
+        ..callbacks()
+    };
+    let options = ClientOptions { log_level: Some("debug".into()), ..ClientOptions::default() };
+    let client = Client::connect_http(HttpClientOptions::new(server.url("/mcp")), options, callbacks).await.expect("connect");
+    // The tool answers at once; the log message it starts is sent with no request to
+    // ride on, so only the GET stream can carry it.
+    client.call_tool("toggle-simulated-logging", json!({}), RequestOptions::default()).await.unwrap();
+    // (A guard against hanging, not a measure: the server sends one at once.)
+    let message = tokio::time::timeout(Duration::from_secs(60), logged).await.expect("no log message came").unwrap();
+    assert!(message["level"].is_string() && !message["data"].is_null(), "{message}");
     client.close().await;
 }
 

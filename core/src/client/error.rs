@@ -15,7 +15,8 @@ pub enum ClientError {
     /// The server asked for input the host could not give.
     #[error("{0}")]
     Input(ErrorObject),
-    #[error("could not start the server: {0}")]
+    /// The transport could not be set up (the server would not start, a bad URL).
+    #[error("could not reach the server: {0}")]
     Transport(String),
     /// The call is not possible on this connection (wrong era, bad arguments).
     #[error("{0}")]

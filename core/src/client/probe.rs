@@ -62,8 +62,7 @@ fn supported_by_both(error: &ErrorObject) -> Option<&'static str> {
 
 async fn discover(peer: &Peer, options: &ClientOptions, timeout: Option<Duration>, version: &'static str, retry: Retry) -> Probe {
     let params = json!({"_meta": meta(options, version)});
-    let mut request = RequestOptions::default();
-    request.timeout = timeout;
+    let request = RequestOptions { timeout, ..RequestOptions::default() };
     match peer.request("server/discover", Some(&params), request).await {
         Ok(raw) => {
             let Ok(result) = raw.parse_owned::<Value>() else {

@@ -21,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::param_headers::{ParamHeader, tool_param_headers};
+use super::session::Handshake;
 use crate::peer::PeerError;
 use crate::wire::{ErrorObject, RequestId, SharedStr, encode};
 
@@ -47,9 +48,16 @@ pub(crate) enum Hook {
 pub(crate) struct State {
     pub mode: Mode,
     pub session: Option<HeaderValue>,
+    /// The legacy revision `initialize` negotiated, sent on every request after it.
     pub version: Option<String>,
+    /// The revision the last 2026-07-28 request named, for the notifications and
+    /// responses that follow it (they carry no `_meta` of their own).
+    pub modern_version: Option<String>,
     pub tools: HashMap<String, Vec<ParamHeader>>,
+    pub handshake: Handshake,
     hooks: HashMap<i64, Hook>,
+    /// Our requests whose answers are still being read, to stop reading when cancelled.
+    running: HashMap<i64, CancellationToken>,
 }
 
 pub(crate) struct Connection {
@@ -61,6 +69,8 @@ pub(crate) struct Connection {
     frames: mpsc::Sender<io::Result<SharedStr>>,
     /// Stops every background task and ends the source.
     pub stop: CancellationToken,
+    /// Held while a forgotten session is replaced, so only one request replaces it.
+    pub renewing: tokio::sync::Mutex<()>,
 }
 
 #[derive(Deserialize)]
@@ -76,8 +86,22 @@ impl Connection {
         fixed: HeaderMap,
         frames: mpsc::Sender<io::Result<SharedStr>>,
     ) -> Self {
-        let state = State { mode: Mode::Streamable, session: None, version: None, tools: HashMap::new(), hooks: HashMap::new() };
-        Self { http, url, fixed, state: Mutex::new(state), frames, stop: CancellationToken::new() }
+        let state = State {
+            mode: Mode::Streamable,
+            session: None,
+            version: None,
+            modern_version: None,
+            tools: HashMap::new(),
+            handshake: Handshake::default(),
+            hooks: HashMap::new(),
+            running: HashMap::new(),
+        };
+        let renewing = tokio::sync::Mutex::new(());
+        Self { http, url, fixed, state: Mutex::new(state), frames, stop: CancellationToken::new(), renewing }
+    }
+
+    pub fn session(&self) -> Option<HeaderValue> {
+        self.state.lock().unwrap().session.clone()
     }
 
     pub fn mode(&self) -> Mode {
@@ -104,6 +128,22 @@ impl Connection {
             .header(CONTENT_TYPE, "application/json")
             .header(ACCEPT, ACCEPT_BOTH)
             .body(body)
+    }
+
+    /// A token that stops reading the answer to `id` (when the request is cancelled).
+    pub fn track(&self, id: i64) -> CancellationToken {
+        let token = self.stop.child_token();
+        self.state.lock().unwrap().running.insert(id, token.clone());
+        token
+    }
+
+    /// Stops reading the answer to `id`, if it is still being read, and forgets it.
+    pub fn forget(&self, id: i64) {
+        let mut state = self.state.lock().unwrap();
+        state.hooks.remove(&id);
+        if let Some(token) = state.running.remove(&id) {
+            token.cancel();
+        }
     }
 
     /// Remembers that the response to `id` must be looked at.

@@ -31,8 +31,7 @@ pub(crate) fn message_headers(
 ) -> HeaderMap {
     let mut headers = HeaderMap::new();
     let params = message.get("params");
-    let meta_version = params.and_then(|p| p.get("_meta")).and_then(|m| m.get(META_VERSION)).and_then(Value::as_str);
-    if let Some(version) = meta_version.or(version) {
+    if let Some(version) = meta_version(message).or(version) {
         insert(&mut headers, PROTOCOL_VERSION, version);
     }
     let Some(method) = message.get("method").and_then(Value::as_str) else {
@@ -57,6 +56,11 @@ pub(crate) fn message_headers(
         }
     }
     headers
+}
+
+/// The protocol version a 2026-07-28 message names in its `_meta`.
+pub(crate) fn meta_version(message: &Value) -> Option<&str> {
+    message.get("params")?.get("_meta")?.get(META_VERSION)?.as_str()
 }
 
 /// Inserts a header; names are checked tokens and values pass through [`header_text`], so

@@ -5,8 +5,9 @@
 //! frame becomes a POST ([`post`]) with the headers its message implies ([`headers`],
 //! [`param_headers`]), and every message the server sends back, on whichever response it
 //! travels, comes out of one channel ([`connection`]). Legacy sessions get their
-//! `Mcp-Session-Id`, a standalone GET stream ([`standalone`]), resumption with
-//! `Last-Event-ID` ([`resume`], [`sse`]) and a DELETE on close. Era detection needs no
+//! `Mcp-Session-Id` (renewed when the server forgets it, [`session`]), a standalone GET
+//! stream ([`standalone`]), resumption with `Last-Event-ID` ([`resume`], [`sse`]) and a
+//! DELETE on close. Era detection needs no
 //! code of its own here: a modern request refused with a non-modern error reads as a
 //! legacy server to the client's probe, which falls back to `initialize`, and a refused
 //! `initialize` makes the transport try HTTP+SSE ([`legacy_sse`]).
@@ -20,6 +21,7 @@ mod legacy_sse;
 mod param_headers;
 mod post;
 mod resume;
+mod session;
 mod sse;
 mod standalone;
 
@@ -86,6 +88,9 @@ pub struct HttpSink {
 pub fn connect(options: &HttpClientOptions) -> io::Result<(HttpSource, HttpSink)> {
     let invalid = |what: String| io::Error::new(io::ErrorKind::InvalidInput, what);
     let url = Url::parse(&options.url).map_err(|e| invalid(format!("bad URL {:?}: {e}", options.url)))?;
+    if url.scheme() != "http" {
+        return Err(invalid(format!("{url}: only http:// URLs are supported (no TLS is built in)")));
+    }
     let mut fixed = HeaderMap::new();
     for (name, value) in &options.headers {
         let name = HeaderName::from_bytes(name.as_bytes()).map_err(|e| invalid(format!("bad header name {name:?}: {e}")))?;

@@ -1,12 +1,14 @@
 //! Sending one message: a POST, and whatever the server answers with.
 //!
 //! A request gets its own task, so a long answer never holds up the next message; its
-//! answer is plain JSON or an SSE stream, followed to the end. Notifications and
+//! answer is plain JSON or an SSE stream, followed to the end, or dropped (the stream
+//! closed) once the request is cancelled. Notifications and
 //! responses are sent in order and expect 202. An HTTP failure of a request becomes a
 //! JSON-RPC error for its id (the server's own error object when the body holds one).
 //! The first `initialize` refused with 400, 404 or 405 and no modern error in the body
 //! means a server of the deprecated HTTP+SSE transport: the client switches to it and
-//! sends `initialize` again there.
+//! sends `initialize` again there. A 404 to a request of a session means the server
+//! forgot the session: a new one is made and the request sent again.
 
 use std::sync::Arc;
 
@@ -16,8 +18,8 @@ use reqwest::header::HeaderMap;
 use serde_json::Value;
 
 use super::connection::{Connection, Hook, Mode};
-use super::headers::{SESSION_ID, message_headers};
-use super::{legacy_sse, resume, sse, standalone};
+use super::headers::{SESSION_ID, message_headers, meta_version};
+use super::{legacy_sse, resume, session, sse, standalone};
 use crate::wire::{ErrorObject, SharedStr};
 
 /// Longest piece of an error body quoted in a message.
@@ -27,28 +29,58 @@ const QUOTE: usize = 300;
 pub(crate) async fn send(conn: &Arc<Connection>, frame: Bytes) {
     let Ok(message) = serde_json::from_slice::<Value>(&frame) else { return };
     let method = message.get("method").and_then(Value::as_str);
-    let id = message.get("id").and_then(Value::as_i64);
-    let headers = {
-        let state = conn.state.lock().unwrap();
-        message_headers(&message, state.version.as_deref(), &state.tools)
-    };
-    match (method, id) {
+    let headers = headers_for(conn, &message, method);
+    match (method, message.get("id").and_then(Value::as_i64)) {
         (Some(method), Some(id)) => {
             let initialize = method == "initialize";
-            match method {
-                "initialize" => conn.hook(id, Hook::Initialize),
-                "tools/list" => conn.hook(id, Hook::ToolsList),
-                _ => {}
+            if initialize {
+                conn.hook(id, Hook::Initialize);
+                conn.state.lock().unwrap().handshake.initialize = Some((frame.clone(), headers.clone()));
+            } else if method == "tools/list" {
+                conn.hook(id, Hook::ToolsList);
             }
-            tokio::spawn(request(conn.clone(), frame, headers, id, initialize));
+            let cancelled = conn.track(id);
+            let conn = conn.clone();
+            tokio::spawn(async move {
+                tokio::select! {
+                    () = request(conn.clone(), Outgoing { frame, headers, id, initialize }, true) => {}
+                    () = cancelled.cancelled() => {}
+                }
+                conn.forget(id);
+            });
         }
-        _ => {
+        _ if method == Some("notifications/cancelled") => {
             one_way(conn, frame, headers).await;
-            if method == Some("notifications/initialized") && conn.mode() == Mode::Streamable {
+            // Nobody waits for that answer any more; on a 2026-07-28 server closing its
+            // stream is the cancellation itself.
+            if let Some(id) = message.pointer("/params/requestId").and_then(Value::as_i64) {
+                conn.forget(id);
+            }
+        }
+        _ if method == Some("notifications/initialized") => {
+            conn.state.lock().unwrap().handshake.initialized = Some((frame.clone(), headers.clone()));
+            one_way(conn, frame, headers).await;
+            if conn.mode() == Mode::Streamable {
                 standalone::start(conn).await;
             }
         }
+        _ => one_way(conn, frame, headers).await,
     }
+}
+
+/// The headers of `message`. A 2026-07-28 message names its version in `_meta`; one
+/// without (a notification, a response) gets the version of the session or of the last
+/// modern request; `initialize` gets none, as nothing is agreed before it.
+fn headers_for(conn: &Connection, message: &Value, method: Option<&str>) -> HeaderMap {
+    let mut state = conn.state.lock().unwrap();
+    if let Some(version) = meta_version(message) {
+        state.modern_version = Some(version.to_owned());
+    }
+    let version = match method {
+        Some("initialize") => None,
+        _ => state.version.as_deref().or(state.modern_version.as_deref()),
+    };
+    message_headers(message, version, &state.tools)
 }
 
 fn target(conn: &Connection) -> reqwest::Url {
@@ -68,9 +100,22 @@ async fn one_way(conn: &Connection, frame: Bytes, headers: HeaderMap) {
     }
 }
 
-async fn request(conn: Arc<Connection>, frame: Bytes, headers: HeaderMap, id: i64, initialize: bool) {
+/// One request, as sent.
+struct Outgoing {
+    frame: Bytes,
+    headers: HeaderMap,
+    id: i64,
+    initialize: bool,
+}
+
+/// Sends a request and routes its answer; `may_renew` allows one new session when the
+/// server has forgotten ours.
+async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
+    let Outgoing { frame, headers, id, initialize } = &outgoing;
+    let (id, initialize) = (*id, *initialize);
     let url = target(&conn);
     let legacy_sse = matches!(conn.mode(), Mode::LegacySse(_));
+    let session = conn.session();
     let sent = tokio::select! {
         sent = conn.post(url.clone(), frame.clone(), headers.clone()).send() => sent,
         () = conn.stop.cancelled() => return,
@@ -85,8 +130,14 @@ async fn request(conn: Arc<Connection>, frame: Bytes, headers: HeaderMap, id: i6
         let refused = matches!(status, StatusCode::BAD_REQUEST | StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED);
         if initialize && !legacy_sse && refused && !is_modern_error(&body) {
             match legacy_sse::open(&conn).await {
-                Ok(()) => return Box::pin(request(conn, frame, headers, id, initialize)).await,
+                Ok(()) => return Box::pin(request(conn, outgoing, may_renew)).await,
                 Err(why) => tracing::debug!("no HTTP+SSE fallback either: {why}"),
+            }
+        }
+        if let Some(stale) = session.filter(|_| status == StatusCode::NOT_FOUND && may_renew && !initialize) {
+            match session::renew(&conn, &stale).await {
+                Ok(()) => return Box::pin(request(conn, outgoing, false)).await,
+                Err(why) => return conn.fail(id, format!("the server ended the session (HTTP 404) and a new one failed: {why}")).await,
             }
         }
         return match rpc_error(&body) {
