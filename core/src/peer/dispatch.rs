@@ -26,14 +26,24 @@ use crate::wire::{
     Response, SharedStr,
 };
 
+/// Frames read between two checks of the shutdown flag while frames keep coming.
+const SHUTDOWN_CHECK: u32 = 32;
+
 pub(crate) async fn run<S: FrameSource>(shared: Arc<Shared>, mut source: S) {
     let shutdown = shared.shutdown.clone();
     let mut shutdown = std::pin::pin!(shutdown.cancelled());
+    let mut frames = 0u32;
     let reason = loop {
+        // A frame that is ready is taken without polling the shutdown future; under a
+        // flood that never lets the source wait, shutdown is still checked now and then.
+        frames = frames.wrapping_add(1);
+        if frames % SHUTDOWN_CHECK == 0 && shared.shutdown.is_cancelled() {
+            break CloseReason::Local;
+        }
         let item = tokio::select! {
             biased;
-            _ = &mut shutdown => break CloseReason::Local,
             item = source.next_frame() => item,
+            _ = &mut shutdown => break CloseReason::Local,
         };
         match item {
             Ok(Some(Ok(frame))) => on_frame(&shared, frame).await,

@@ -35,7 +35,12 @@ impl Outbox {
     }
 
     /// Appends one frame, encoded by `encode` straight into the buffer (plus its newline).
+    /// Only a sender that finds no room registers to be woken (then tries once more, so a
+    /// writer that took the buffer in between is not missed).
     pub async fn push_with(&self, encode: impl Fn(&mut Vec<u8>)) -> Result<(), Closed> {
+        if self.try_push_with(&encode, false)? {
+            return Ok(());
+        }
         loop {
             let mut waiting = pin!(self.room.notified());
             waiting.as_mut().enable();

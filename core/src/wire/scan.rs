@@ -16,6 +16,9 @@ use serde_json::value::RawValue;
 
 use super::envelope::Members;
 
+/// The opening of nearly every message.
+const VERSION_FIRST: &str = r#"{"jsonrpc":"2.0","#;
+
 /// Values nested deeper than this are left to serde_json.
 const MAX_DEPTH: u32 = 64;
 
@@ -23,40 +26,21 @@ const MAX_DEPTH: u32 = 64;
 pub(super) fn members(text: &str) -> Option<Members<'_>> {
     let mut s = Scanner { text, bytes: text.as_bytes(), at: 0 };
     let mut m = Members::default();
-    s.skip_ws();
-    s.expect(b'{')?;
-    s.skip_ws();
-    if s.peek() == Some(b'}') {
+    // Every encoder we know of starts with the version, so it is matched whole.
+    if text.starts_with(VERSION_FIRST) {
+        s.at = VERSION_FIRST.len() - 1;
+        m.jsonrpc = Some(s.raw(VERSION_FIRST.len() - 6));
         s.at += 1;
+        s.skip_ws();
+        s.members(&mut m)?;
     } else {
-        loop {
-            s.expect(b'"')?;
-            let key = s.plain_key()?;
-            s.skip_ws();
-            s.expect(b':')?;
-            s.skip_ws();
-            let start = s.at;
-            s.value()?;
-            let value = s.raw(start);
-            let mut unknown = None;
-            let (slot, name) = match key {
-                b"jsonrpc" => (&mut m.jsonrpc, "jsonrpc"),
-                b"id" => (&mut m.id, "id"),
-                b"method" => (&mut m.method, "method"),
-                b"params" => (&mut m.params, "params"),
-                b"result" => (&mut m.result, "result"),
-                b"error" => (&mut m.error, "error"),
-                _ => (&mut unknown, ""),
-            };
-            if slot.replace(value).is_some() {
-                m.duplicate.get_or_insert(name);
-            }
-            s.skip_ws();
-            match s.next()? {
-                b',' => s.skip_ws(),
-                b'}' => break,
-                _ => return None,
-            }
+        s.skip_ws();
+        s.expect(b'{')?;
+        s.skip_ws();
+        if s.peek() == Some(b'}') {
+            s.at += 1;
+        } else {
+            s.members(&mut m)?;
         }
     }
     s.skip_ws();
@@ -70,6 +54,39 @@ struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
+    /// The members of the top-level object up to its closing brace, from the first name.
+    fn members(&mut self, m: &mut Members<'a>) -> Option<()> {
+        loop {
+            self.expect(b'"')?;
+            let key = self.plain_key()?;
+            self.skip_ws();
+            self.expect(b':')?;
+            self.skip_ws();
+            let start = self.at;
+            self.value()?;
+            let value = self.raw(start);
+            let mut unknown = None;
+            let (slot, name) = match key {
+                b"jsonrpc" => (&mut m.jsonrpc, "jsonrpc"),
+                b"id" => (&mut m.id, "id"),
+                b"method" => (&mut m.method, "method"),
+                b"params" => (&mut m.params, "params"),
+                b"result" => (&mut m.result, "result"),
+                b"error" => (&mut m.error, "error"),
+                _ => (&mut unknown, ""),
+            };
+            if slot.replace(value).is_some() {
+                m.duplicate.get_or_insert(name);
+            }
+            self.skip_ws();
+            match self.next()? {
+                b',' => self.skip_ws(),
+                b'}' => return Some(()),
+                _ => return None,
+            }
+        }
+    }
+
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.at).copied()
     }
@@ -84,6 +101,7 @@ impl<'a> Scanner<'a> {
         (self.next()? == byte).then_some(())
     }
 
+    #[inline]
     fn skip_ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.at += 1;
@@ -108,6 +126,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Skips one string (the opening quote is consumed), checking its escapes.
+    #[inline]
     fn string(&mut self) -> Option<()> {
         loop {
             self.at += plain_run(&self.bytes[self.at..]);
@@ -119,6 +138,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    #[cold]
     fn escape(&mut self) -> Option<()> {
         match self.next()? {
             b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(()),
