@@ -1,7 +1,7 @@
 //! Sending: requests that wait for their answer, and notifications.
 //!
-//! A request is encoded once into its frame, registered in the pending table with its
-//! deadline, queued for the writer and awaited (the connection's sweeper fails it when the
+//! A request is registered in the pending table with its deadline, encoded straight into
+//! the outbox and awaited (the connection's sweeper fails it when the
 //! deadline passes). If the caller stops waiting (timeout, cancel, or the future is dropped)
 //! a guard removes the entry and tells the other side with `notifications/cancelled`, as MCP
 //! asks.
@@ -28,7 +28,6 @@ impl Peer {
     ) -> Result<RawJson, PeerError> {
         let shared = &self.shared;
         let id = shared.next_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let frame = encode_request(id, method, params, options.on_progress.is_some())?;
         let progress = options.on_progress.clone().map(|cb| Arc::new(ProgressState::new(cb)));
         let timeout = options.timeout.unwrap_or(shared.config.request_timeout);
         let deadline =
@@ -41,7 +40,9 @@ impl Peer {
         if let Some(reason) = shared.close_reason() {
             return Err(PeerError::Closed(reason));
         }
-        shared.out.push(&frame).await.map_err(|_| self.closed_error())?;
+        let with_progress = options.on_progress.is_some();
+        let encode = |buf: &mut Vec<u8>| encode_request(buf, id, method, params, with_progress);
+        shared.out.push_encoded(encode).await.map_err(|_| self.closed_error())??;
         guard.sent = true;
 
         let waited = match &options.cancel {
@@ -90,14 +91,14 @@ impl Peer {
 }
 
 fn encode_request<P: Serialize + ?Sized>(
+    buf: &mut Vec<u8>,
     id: i64,
     method: &str,
     params: Option<&P>,
     with_progress: bool,
-) -> Result<Vec<u8>, PeerError> {
+) -> Result<(), PeerError> {
     let bad = |e: serde_json::Error| PeerError::Params(e.to_string());
-    let mut frame = Vec::with_capacity(192 + method.len());
-    encode::begin_request(&mut frame, &RequestId::Number(id), method);
+    encode::begin_request(buf, &RequestId::Number(id), method);
     if with_progress {
         let mut value = match params {
             Some(p) => serde_json::to_value(p).map_err(bad)?,
@@ -111,12 +112,12 @@ fn encode_request<P: Serialize + ?Sized>(
             return Err(PeerError::Params("params._meta must be an object".into()));
         };
         meta.insert("progressToken".into(), Value::from(id));
-        encode::params(&mut frame, &value).map_err(bad)?;
+        encode::params(buf, &value).map_err(bad)?;
     } else if let Some(params) = params {
-        encode::params(&mut frame, params).map_err(bad)?;
+        encode::params(buf, params).map_err(bad)?;
     }
-    encode::end(&mut frame);
-    Ok(frame)
+    encode::end(buf);
+    Ok(())
 }
 
 fn answer(received: Result<Outcome, oneshot::error::RecvError>) -> Outcome {
