@@ -165,10 +165,10 @@ impl fmt::Display for ParseError<'_> {
 /// anything the scan will not vouch for), and names the syntax error when there is one.
 pub fn parse(text: &str) -> Result<Parsed<'_>, ParseError<'_>> {
     if let Some(members) = scan::members(text) {
-        return classify(members).map(Parsed::Single);
+        return classify(&members).map(Parsed::Single);
     }
     match serde_json::from_str::<Top<'_>>(text) {
-        Ok(Top::Object(members)) => classify(members).map(Parsed::Single),
+        Ok(Top::Object(members)) => classify(&members).map(Parsed::Single),
         Ok(Top::Array(items)) if items.is_empty() => {
             Err(ParseError::new(InvalidReason::EmptyBatch, None, false))
         }
@@ -185,7 +185,7 @@ pub fn parse(text: &str) -> Result<Parsed<'_>, ParseError<'_>> {
     }
 }
 
-fn classify(m: Members<'_>) -> Result<Envelope<'_>, ParseError<'_>> {
+fn classify<'a>(m: &Members<'a>) -> Result<Envelope<'a>, ParseError<'a>> {
     let response_like = m.method.is_none() && (m.result.is_some() || m.error.is_some());
     let id = m.id.map(parse_id);
     let valid_id = match &id {

@@ -23,6 +23,7 @@ const VERSION_FIRST: &str = r#"{"jsonrpc":"2.0","#;
 const MAX_DEPTH: u32 = 64;
 
 /// The members of `text` when it is one well-formed JSON object this scanner can vouch for.
+#[inline]
 pub(super) fn members(text: &str) -> Option<Members<'_>> {
     let mut s = Scanner { text, bytes: text.as_bytes(), at: 0 };
     let mut m = Members::default();
