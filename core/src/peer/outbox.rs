@@ -33,7 +33,13 @@ struct State {
     held: bool,
     /// The writer was woken for what is in the buffer.
     woken: bool,
+    /// The size of the last batch taken: a fresh buffer starts that big instead of growing
+    /// (and copying) its way up again.
+    last_batch: usize,
 }
+
+/// The most a fresh buffer reserves up front.
+const MAX_RESERVE: usize = 64 * 1024;
 
 /// The outbox is closed: nothing more will be written.
 #[derive(Debug)]
@@ -41,7 +47,7 @@ pub(crate) struct Closed;
 
 impl Outbox {
     pub fn new(limit: usize) -> Self {
-        let state = State { buf: Vec::new(), closed: false, held: false, woken: false };
+        let state = State { buf: Vec::new(), closed: false, held: false, woken: false, last_batch: 0 };
         Self { state: Mutex::new(state), ready: Notify::new(), room: Notify::new(), limit }
     }
 
@@ -95,6 +101,10 @@ impl Outbox {
         }
         let room = state.buf.is_empty() || force || state.buf.len() < self.limit;
         let encoded = room.then(|| {
+            if state.buf.capacity() == 0 {
+                let reserve = state.last_batch.min(MAX_RESERVE);
+                state.buf.reserve(reserve);
+            }
             let start = state.buf.len();
             let encoded = encode(&mut state.buf);
             match encoded {
@@ -137,6 +147,7 @@ impl Outbox {
                 let mut state = self.state.lock().unwrap();
                 if !state.buf.is_empty() {
                     state.woken = false;
+                    state.last_batch = state.buf.len();
                     let batch = std::mem::take(&mut state.buf);
                     drop(state);
                     self.room.notify_waiters();

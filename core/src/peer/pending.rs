@@ -40,7 +40,7 @@ impl Deadline {
     }
 
     /// Moves the deadline past `now` if progress was seen since; `false` when it expired.
-    fn extend(&mut self, now: Instant, progress: Option<&ProgressState>) -> bool {
+    pub(super) fn extend(&mut self, now: Instant, progress: Option<&ProgressState>) -> bool {
         let extended = progress
             .filter(|_| self.reset_on_progress)
             .and_then(ProgressState::last_seen)
