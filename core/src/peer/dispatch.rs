@@ -106,7 +106,7 @@ pub(crate) async fn on_invalid(shared: &Arc<Shared>, error: ParseError<'_>, repl
     if error.response_like {
         if let Some(Id::Number(id)) = error.id {
             let failure = PeerError::MalformedResponse(error.reason.to_string());
-            shared.pending.complete(id, Err(failure));
+            let _ = shared.pending.complete(id, Err(failure));
         }
         return;
     }
@@ -188,7 +188,11 @@ fn on_notification(shared: &Arc<Shared>, notification: Notification) {
 fn on_response(shared: &Arc<Shared>, response: Response) {
     let outcome = response.outcome.map_err(PeerError::Rpc);
     match response.id {
-        Some(RequestId::Number(id)) if shared.pending.complete(id, outcome.clone()) => {}
+        Some(RequestId::Number(id)) => {
+            if shared.pending.complete(id, outcome).is_err() {
+                tracing::warn!("dropped a response to unknown request id {id}");
+            }
+        }
         Some(id) => tracing::warn!("dropped a response to unknown request id {id}"),
         None => tracing::warn!("the other side reported an error: {outcome:?}"),
     }

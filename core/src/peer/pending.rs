@@ -104,15 +104,15 @@ impl PendingTable {
         self.shard(id).lock().unwrap().remove(&id).is_some()
     }
 
-    /// Delivers an answer; `false` when no request waits for `id`.
-    pub fn complete(&self, id: i64, outcome: Outcome) -> bool {
+    /// Delivers an answer; hands it back when no request waits for `id`.
+    pub fn complete(&self, id: i64, outcome: Outcome) -> Result<(), Outcome> {
         let entry = self.shard(id).lock().unwrap().remove(&id);
         match entry {
             Some(entry) => {
                 let _ = entry.tx.send(outcome);
-                true
+                Ok(())
             }
-            None => false,
+            None => Err(outcome),
         }
     }
 
