@@ -7,8 +7,9 @@
 //! `params`/`result`, and every variant validates the whole message (the skipped values
 //! included). The setup checks that all variants agree on each message before timing them.
 //!
-//! - `ferrymcp`: `ferrymcp_core::wire::parse`, what the engine runs on every frame (one pass
-//!   of serde_json collecting `&RawValue` members, then the full classification).
+//! - `ferrymcp`: `ferrymcp_core::wire::parse`, what the engine runs on every frame (a
+//!   hand-rolled scan of the members, serde_json for what it will not vouch for, then the
+//!   full classification).
 //! - `serde_json_derive`: a plain `#[derive(Deserialize)]` of `Option<&RawValue>` members,
 //!   the floor of what serde_json can do here (shows the cost of ferrymcp's own checks).
 //! - `simd_json_tape`: copy of the frame into a reused padded buffer (counted: simd-json

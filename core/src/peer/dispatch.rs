@@ -7,6 +7,8 @@
 //! anything malformed is answered with a precise error while the stream carries on.
 
 use std::any::Any;
+use std::future::{Future, poll_fn};
+use std::pin::pin;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -26,15 +28,44 @@ use crate::wire::{
     Response, SharedStr,
 };
 
+/// Frames answered in a burst before the writer is released and shutdown is checked.
+const BURST: u32 = 32;
+
 pub(crate) async fn run<S: FrameSource>(shared: Arc<Shared>, mut source: S) {
     let shutdown = shared.shutdown.clone();
-    let mut shutdown = std::pin::pin!(shutdown.cancelled());
+    let mut shutdown = pin!(shutdown.cancelled());
+    let (mut frames, mut holding) = (0u32, false);
     let reason = loop {
-        let item = tokio::select! {
-            biased;
-            _ = &mut shutdown => break CloseReason::Local,
-            item = source.next_frame() => item,
+        // Frames that are ready are answered as one burst (the writer is held back), and
+        // taken without polling the shutdown future. Under a flood that never lets the
+        // source wait, the writer is still released and shutdown checked every burst.
+        frames = frames.wrapping_add(1);
+        if frames % BURST == 0 {
+            shared.out.release();
+            holding = false;
+            if shared.shutdown.is_cancelled() {
+                break CloseReason::Local;
+            }
+        }
+        let item = {
+            let mut next = pin!(source.next_frame());
+            poll_fn(|cx| {
+                if let Poll::Ready(item) = next.as_mut().poll(cx) {
+                    return Poll::Ready(Some(item));
+                }
+                // The source has to wait: the answers so far go out now.
+                if std::mem::take(&mut holding) {
+                    shared.out.release();
+                }
+                shutdown.as_mut().poll(cx).map(|()| None)
+            })
+            .await
         };
+        let Some(item) = item else { break CloseReason::Local };
+        if !holding {
+            shared.out.hold();
+            holding = true;
+        }
         match item {
             Ok(Some(Ok(frame))) => on_frame(&shared, frame).await,
             Ok(Some(Err(bad))) => {
@@ -45,6 +76,7 @@ pub(crate) async fn run<S: FrameSource>(shared: Arc<Shared>, mut source: S) {
             Err(e) => break CloseReason::Transport(e.to_string()),
         }
     };
+    shared.out.release();
     shared.finish(reason);
 }
 
@@ -74,7 +106,7 @@ pub(crate) async fn on_invalid(shared: &Arc<Shared>, error: ParseError<'_>, repl
     if error.response_like {
         if let Some(Id::Number(id)) = error.id {
             let failure = PeerError::MalformedResponse(error.reason.to_string());
-            shared.pending.complete(id, Err(failure));
+            let _ = shared.pending.complete(id, Err(failure));
         }
         return;
     }
@@ -156,7 +188,11 @@ fn on_notification(shared: &Arc<Shared>, notification: Notification) {
 fn on_response(shared: &Arc<Shared>, response: Response) {
     let outcome = response.outcome.map_err(PeerError::Rpc);
     match response.id {
-        Some(RequestId::Number(id)) if shared.pending.complete(id, outcome.clone()) => {}
+        Some(RequestId::Number(id)) => {
+            if shared.pending.complete(id, outcome).is_err() {
+                tracing::warn!("dropped a response to unknown request id {id}");
+            }
+        }
         Some(id) => tracing::warn!("dropped a response to unknown request id {id}"),
         None => tracing::warn!("the other side reported an error: {outcome:?}"),
     }

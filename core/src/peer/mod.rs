@@ -4,12 +4,13 @@
 //! incoming frame, and a writer that coalesces outgoing frames into few writes. Incoming
 //! requests run concurrently (a handler that finishes at once is answered inline; one that
 //! waits becomes its own task), so a slow handler never delays another request, a ping or a
-//! cancellation. Outgoing requests are correlated through a pending table and wait with a
-//! timeout that progress may extend.
+//! cancellation. Outgoing requests are correlated through a pending table; a sweeper task
+//! enforces their timeouts, which progress may extend.
 
 mod batch;
 mod config;
 mod context;
+mod deadlines;
 mod dispatch;
 mod error;
 mod handler;
@@ -51,6 +52,7 @@ pub(crate) struct Shared {
     is_closed: AtomicBool,
     next_id: AtomicI64,
     pending: pending::PendingTable,
+    deadlines: deadlines::Deadlines,
     /// Incoming requests whose handlers are still running, for cancellation.
     running: DashMap<RequestId, CancellationToken>,
     in_flight: AtomicUsize,
@@ -97,6 +99,7 @@ impl Peer {
             is_closed: AtomicBool::new(false),
             next_id: AtomicI64::new(1),
             pending: pending::PendingTable::default(),
+            deadlines: deadlines::Deadlines::default(),
             running: DashMap::new(),
             in_flight: AtomicUsize::new(0),
             handler,
@@ -108,6 +111,7 @@ impl Peer {
         });
         tokio::spawn(writer::run(shared.clone(), sink));
         tokio::spawn(dispatch::run(shared.clone(), source));
+        tokio::spawn(deadlines::run(shared.clone()));
         Peer { shared }
     }
 

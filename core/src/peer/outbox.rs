@@ -5,9 +5,15 @@
 //! the sink by value, so one write carries everything queued since the last one. Order is
 //! the order frames enter the buffer. Back-pressure is by bytes: past the limit a sender
 //! waits until the writer has taken the buffer (a frame always fits into an empty one).
+//!
+//! The reader may *hold* the writer back while it answers a burst of frames that arrived
+//! together, so the answers leave in one write instead of waking the writer (often on the
+//! other worker thread) for the first of them. It releases the hold as soon as its source
+//! has to wait, and a full buffer wakes the writer regardless.
 
+use std::convert::Infallible;
 use std::pin::pin;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use tokio::sync::Notify;
 
@@ -23,7 +29,17 @@ pub(crate) struct Outbox {
 struct State {
     buf: Vec<u8>,
     closed: bool,
+    /// The reader is answering a burst: do not wake the writer yet.
+    held: bool,
+    /// The writer was woken for what is in the buffer.
+    woken: bool,
+    /// The size of the last batch taken: a fresh buffer starts that big instead of growing
+    /// (and copying) its way up again.
+    last_batch: usize,
 }
+
+/// The most a fresh buffer reserves up front.
+const MAX_RESERVE: usize = 64 * 1024;
 
 /// The outbox is closed: nothing more will be written.
 #[derive(Debug)]
@@ -31,16 +47,32 @@ pub(crate) struct Closed;
 
 impl Outbox {
     pub fn new(limit: usize) -> Self {
-        Self { state: Mutex::new(State { buf: Vec::new(), closed: false }), ready: Notify::new(), room: Notify::new(), limit }
+        let state = State { buf: Vec::new(), closed: false, held: false, woken: false, last_batch: 0 };
+        Self { state: Mutex::new(state), ready: Notify::new(), room: Notify::new(), limit }
     }
 
     /// Appends one frame, encoded by `encode` straight into the buffer (plus its newline).
     pub async fn push_with(&self, encode: impl Fn(&mut Vec<u8>)) -> Result<(), Closed> {
+        let Ok(()) = self.push_encoded(infallible(encode)).await?;
+        Ok(())
+    }
+
+    /// Appends one frame from an encoder that may fail; a failed frame leaves nothing
+    /// behind and its error is handed back. Only a sender that finds no room registers to
+    /// be woken (then tries once more, so a writer that took the buffer in between is not
+    /// missed).
+    pub async fn push_encoded<E>(
+        &self,
+        encode: impl Fn(&mut Vec<u8>) -> Result<(), E>,
+    ) -> Result<Result<(), E>, Closed> {
+        if let Some(encoded) = self.try_push_encoded(&encode, false)? {
+            return Ok(encoded);
+        }
         loop {
             let mut waiting = pin!(self.room.notified());
             waiting.as_mut().enable();
-            if self.try_push_with(&encode, false)? {
-                return Ok(());
+            if let Some(encoded) = self.try_push_encoded(&encode, false)? {
+                return Ok(encoded);
             }
             waiting.await;
         }
@@ -54,21 +86,58 @@ impl Outbox {
     /// Appends without waiting; `force` ignores the limit (for cancellations sent from a
     /// destructor, which cannot wait). `Ok(false)` when there is no room.
     pub fn try_push_with(&self, encode: impl Fn(&mut Vec<u8>), force: bool) -> Result<bool, Closed> {
+        Ok(self.try_push_encoded(&infallible(encode), force)?.is_some())
+    }
+
+    /// `Ok(None)` when there is no room.
+    fn try_push_encoded<E>(
+        &self,
+        encode: &impl Fn(&mut Vec<u8>) -> Result<(), E>,
+        force: bool,
+    ) -> Result<Option<Result<(), E>>, Closed> {
         let mut state = self.state.lock().unwrap();
         if state.closed {
             return Err(Closed);
         }
-        let was_empty = state.buf.is_empty();
-        if !(was_empty || force || state.buf.len() < self.limit) {
-            return Ok(false);
-        }
-        encode(&mut state.buf);
-        state.buf.push(b'\n');
+        let room = state.buf.is_empty() || force || state.buf.len() < self.limit;
+        let encoded = room.then(|| {
+            if state.buf.capacity() == 0 {
+                let reserve = state.last_batch.min(MAX_RESERVE);
+                state.buf.reserve(reserve);
+            }
+            let start = state.buf.len();
+            let encoded = encode(&mut state.buf);
+            match encoded {
+                Ok(()) => state.buf.push(b'\n'),
+                Err(_) => state.buf.truncate(start),
+            }
+            encoded
+        });
+        // A full buffer wakes the writer even while the reader holds it back.
+        let wake = !state.woken && !state.buf.is_empty() && !(room && state.held);
+        self.wake_writer(state, wake);
+        Ok(encoded)
+    }
+
+    /// The reader starts answering a burst of frames.
+    pub fn hold(&self) {
+        self.state.lock().unwrap().held = true;
+    }
+
+    /// The burst is over: whatever it queued goes to the writer now.
+    pub fn release(&self) {
+        let mut state = self.state.lock().unwrap();
+        state.held = false;
+        let wake = !state.woken && !state.buf.is_empty();
+        self.wake_writer(state, wake);
+    }
+
+    fn wake_writer(&self, mut state: MutexGuard<'_, State>, wake: bool) {
+        state.woken |= wake;
         drop(state);
-        if was_empty {
+        if wake {
             self.ready.notify_one();
         }
-        Ok(true)
     }
 
     /// The writer's side: everything queued, or `None` once closed and drained.
@@ -77,6 +146,8 @@ impl Outbox {
             {
                 let mut state = self.state.lock().unwrap();
                 if !state.buf.is_empty() {
+                    state.woken = false;
+                    state.last_batch = state.buf.len();
                     let batch = std::mem::take(&mut state.buf);
                     drop(state);
                     self.room.notify_waiters();
@@ -98,6 +169,13 @@ impl Outbox {
     }
 }
 
+fn infallible(encode: impl Fn(&mut Vec<u8>)) -> impl Fn(&mut Vec<u8>) -> Result<(), Infallible> {
+    move |buf| {
+        encode(buf);
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,6 +189,38 @@ mod tests {
         assert!(outbox.push(b"late").await.is_err());
         assert_eq!(outbox.take().await.unwrap(), b"a\nbc\n");
         assert_eq!(outbox.take().await, None);
+    }
+
+    #[tokio::test]
+    async fn a_hold_keeps_the_writer_asleep_until_released_or_full() {
+        let outbox = std::sync::Arc::new(Outbox::new(4));
+        let writer = || {
+            let outbox = outbox.clone();
+            tokio::spawn(async move { outbox.take().await })
+        };
+        let first = writer();
+        tokio::task::yield_now().await;
+        outbox.hold();
+        outbox.push(b"ab").await.unwrap();
+        tokio::task::yield_now().await;
+        assert!(!first.is_finished());
+        outbox.release();
+        assert_eq!(first.await.unwrap().unwrap(), b"ab\n");
+
+        let second = writer();
+        tokio::task::yield_now().await;
+        outbox.hold();
+        outbox.push(b"12345").await.unwrap();
+        tokio::task::yield_now().await;
+        assert!(!second.is_finished());
+        // A sender that finds no room wakes the writer through the hold.
+        let waiting = tokio::spawn({
+            let outbox = outbox.clone();
+            async move { outbox.push(b"x").await }
+        });
+        assert_eq!(second.await.unwrap().unwrap(), b"12345\n");
+        waiting.await.unwrap().unwrap();
+        assert_eq!(outbox.take().await.unwrap(), b"x\n");
     }
 
     #[tokio::test]

@@ -1,18 +1,19 @@
 //! Sending: requests that wait for their answer, and notifications.
 //!
-//! A request is encoded once into its frame, registered in the pending table, queued for
-//! the writer and awaited. If the caller stops waiting (timeout, cancel, or the future is
-//! dropped) a guard removes the entry and tells the other side with
-//! `notifications/cancelled`, as MCP asks.
+//! A request is registered in the pending table with its deadline, encoded straight into
+//! the outbox and awaited (the connection's sweeper fails it when the
+//! deadline passes). If the caller stops waiting (timeout, cancel, or the future is dropped)
+//! a guard removes the entry and tells the other side with `notifications/cancelled`, as MCP
+//! asks.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::oneshot;
 
-use super::pending::{Entry, Outcome};
+use super::pending::{Deadline, Entry, Outcome};
 use super::progress::ProgressState;
 use super::{Peer, PeerError, RequestOptions, Shared};
 use crate::wire::{RawJson, RequestId, encode};
@@ -27,23 +28,33 @@ impl Peer {
     ) -> Result<RawJson, PeerError> {
         let shared = &self.shared;
         let id = shared.next_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let frame = encode_request(id, method, params, options.on_progress.is_some())?;
         let progress = options.on_progress.clone().map(|cb| Arc::new(ProgressState::new(cb)));
+        let timeout = options.timeout.unwrap_or(shared.config.request_timeout);
+        let deadline =
+            Deadline::new(Instant::now(), timeout, options.reset_timeout_on_progress, options.max_total_timeout);
+        let at = deadline.at;
         let (tx, rx) = oneshot::channel();
-        shared.pending.insert(id, Entry { tx, progress: progress.clone() });
-        let mut guard = PendingGuard { shared, id, sent: false, answered: false, reason: "cancelled" };
+        shared.pending.insert(id, Entry { tx, progress, deadline });
+        shared.deadlines.watch(at);
+        let mut guard = PendingGuard { shared, id, sent: false, answered: false, expired: false, reason: "cancelled" };
         if let Some(reason) = shared.close_reason() {
             return Err(PeerError::Closed(reason));
         }
-        shared.out.push(&frame).await.map_err(|_| self.closed_error())?;
+        let with_progress = options.on_progress.is_some();
+        let encode = |buf: &mut Vec<u8>| encode_request(buf, id, method, params, with_progress);
+        shared.out.push_encoded(encode).await.map_err(|_| self.closed_error())??;
         guard.sent = true;
 
-        let waited = tokio::select! {
-            outcome = wait(rx, &options, progress.as_deref(), shared.config.request_timeout) => outcome,
-            _ = cancelled(&options) => Err(PeerError::Cancelled),
+        let waited = match &options.cancel {
+            None => answer(rx.await),
+            Some(token) => tokio::select! {
+                received = rx => answer(received),
+                _ = token.cancelled() => Err(PeerError::Cancelled),
+            },
         };
         match &waited {
-            Err(PeerError::Timeout(_)) => guard.reason = "timed out",
+            // The sweeper removed the entry; the other side still has to hear of it.
+            Err(PeerError::Timeout(_)) => (guard.expired, guard.reason) = (true, "timed out"),
             Err(PeerError::Cancelled) => {}
             // The answer (or the close) already removed the entry.
             _ => guard.answered = true,
@@ -80,14 +91,14 @@ impl Peer {
 }
 
 fn encode_request<P: Serialize + ?Sized>(
+    buf: &mut Vec<u8>,
     id: i64,
     method: &str,
     params: Option<&P>,
     with_progress: bool,
-) -> Result<Vec<u8>, PeerError> {
+) -> Result<(), PeerError> {
     let bad = |e: serde_json::Error| PeerError::Params(e.to_string());
-    let mut frame = Vec::with_capacity(192 + method.len());
-    encode::begin_request(&mut frame, &RequestId::Number(id), method);
+    encode::begin_request(buf, &RequestId::Number(id), method);
     if with_progress {
         let mut value = match params {
             Some(p) => serde_json::to_value(p).map_err(bad)?,
@@ -101,51 +112,16 @@ fn encode_request<P: Serialize + ?Sized>(
             return Err(PeerError::Params("params._meta must be an object".into()));
         };
         meta.insert("progressToken".into(), Value::from(id));
-        encode::params(&mut frame, &value).map_err(bad)?;
+        encode::params(buf, &value).map_err(bad)?;
     } else if let Some(params) = params {
-        encode::params(&mut frame, params).map_err(bad)?;
+        encode::params(buf, params).map_err(bad)?;
     }
-    encode::end(&mut frame);
-    Ok(frame)
+    encode::end(buf);
+    Ok(())
 }
 
-async fn cancelled(options: &RequestOptions) {
-    match &options.cancel {
-        Some(token) => token.cancelled().await,
-        None => std::future::pending().await,
-    }
-}
-
-/// Waits for the answer; progress may push the deadline out (up to the total cap).
-async fn wait(
-    mut rx: oneshot::Receiver<Outcome>,
-    options: &RequestOptions,
-    progress: Option<&ProgressState>,
-    default_timeout: Duration,
-) -> Outcome {
-    let timeout = options.timeout.unwrap_or(default_timeout);
-    let start = Instant::now();
-    let cap = options.max_total_timeout.map(|max| start + max);
-    let mut deadline = start + timeout;
-    loop {
-        match tokio::time::timeout_at(deadline.into(), &mut rx).await {
-            Ok(Ok(outcome)) => return outcome,
-            Ok(Err(_)) => return Err(PeerError::Closed(super::CloseReason::Local)),
-            Err(_) => {
-                let extended = options
-                    .reset_timeout_on_progress
-                    .then(|| progress.and_then(ProgressState::last_seen))
-                    .flatten()
-                    .map(|seen| seen + timeout)
-                    .map(|next| cap.map_or(next, |cap| next.min(cap)))
-                    .filter(|next| *next > deadline);
-                match extended {
-                    Some(next) => deadline = next,
-                    None => return Err(PeerError::Timeout(start.elapsed())),
-                }
-            }
-        }
-    }
+fn answer(received: Result<Outcome, oneshot::error::RecvError>) -> Outcome {
+    received.unwrap_or(Err(PeerError::Closed(super::CloseReason::Local)))
 }
 
 /// Removes a pending entry however the wait ends, and tells the other side when we stop
@@ -155,6 +131,8 @@ struct PendingGuard<'a> {
     id: i64,
     sent: bool,
     answered: bool,
+    /// The sweeper already removed the entry (the request timed out).
+    expired: bool,
     reason: &'static str,
 }
 
@@ -163,7 +141,7 @@ impl Drop for PendingGuard<'_> {
         if self.answered {
             return;
         }
-        let still_pending = self.shared.pending.remove(self.id);
+        let still_pending = self.shared.pending.remove(self.id) || self.expired;
         if !(self.sent && still_pending) || self.shared.close_reason().is_some() {
             return;
         }

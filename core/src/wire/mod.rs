@@ -12,6 +12,7 @@ mod error_object;
 mod id;
 mod message;
 mod recover;
+mod scan;
 mod text;
 
 pub use envelope::{Envelope, Id, InvalidReason, ParseError, Parsed, parse};
