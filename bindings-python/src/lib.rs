@@ -10,6 +10,7 @@ mod client;
 mod context;
 mod convert;
 mod errors;
+mod http;
 mod runtime;
 mod server;
 mod template;
@@ -20,6 +21,7 @@ use pyo3::prelude::*;
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add_class::<server::NativeServer>()?;
+    module.add_class::<http::NativeHttpServer>()?;
     module.add_class::<context::NativeContext>()?;
     module.add_class::<client::NativeClient>()?;
     module.add_function(wrap_pyfunction!(template::uri_template_variables, module)?)?;

@@ -15,6 +15,7 @@ use crate::call::{LoopCell, PyCallable};
 use crate::context::NativeContext;
 use crate::convert::{from_py, object_to_py};
 use crate::errors::registry_error;
+use crate::http::{self, HttpSettings};
 use crate::bridge::{awaitable, fail, handle_for, ok, running_loop};
 
 #[pyclass(module = "ferrymcp._native", frozen)]
@@ -161,6 +162,25 @@ impl NativeServer {
                 Err(e) => fail(move |_| PyOSError::new_err(e.to_string())),
             }
         })
+    }
+
+    /// Serves Streamable HTTP (both eras) at `host:port` + `endpoint`; the awaitable
+    /// gives the running `NativeHttpServer` once it listens.
+    #[pyo3(signature = (host, port, endpoint, max_body = None, max_sessions = None, session_idle = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn serve_http<'py>(
+        &self,
+        py: Python<'py>,
+        host: String,
+        port: u16,
+        endpoint: String,
+        max_body: Option<usize>,
+        max_sessions: Option<usize>,
+        session_idle: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.capture_loop(py)?;
+        let settings = HttpSettings { host, port, endpoint, max_body, max_sessions, session_idle };
+        http::start(py, self.server.clone(), settings)
     }
 
     fn notify_tools_changed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

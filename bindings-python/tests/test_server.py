@@ -248,12 +248,14 @@ def test_the_server_info_and_options_given_to_the_engine() -> None:
         MCPServer("n", cache_hints={"tools/call": CacheHint()})
 
 
-def test_http_transports_name_the_issue_that_brings_them() -> None:
+def test_http_transports_still_to_come_name_the_issue_that_brings_them() -> None:
     server = MCPServer("s")
     with pytest.raises(NotImplementedError, match="issue 6"):
         server.streamable_http_app()
     with pytest.raises(NotImplementedError, match="issue 6"):
-        server.run("streamable-http")
+        server.run("sse")
+    with pytest.raises(TypeError, match="stateless_http"):
+        server.run("streamable-http", stateless_http=True)
     with pytest.raises(ValueError, match="Unknown transport"):
         server.run("carrier-pigeon")  # type: ignore[arg-type]
 

@@ -3,7 +3,8 @@ ferrymcp's engine.
 
 A server written for the official SDK runs unchanged with its imports pointed here:
 `@mcp.tool()`, `@mcp.resource(uri)`, `@mcp.prompt()`, `@mcp.completion()`, `add_tool`,
-`remove_tool`, `mcp.run()`. Declarations are checked as they are made (a parameter type
+`remove_tool`, `mcp.run()` (stdio, or `mcp.run("streamable-http", host=, port=)` on the
+engine's HTTP server). Declarations are checked as they are made (a parameter type
 with no JSON Schema, a name used twice, template variables that are not the parameters
 all raise `ValueError` naming the function) and kept in a registry; the native server is
 built when the server first runs and everything is handed to it, and later declarations
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -49,7 +50,17 @@ if TYPE_CHECKING:
 
 LifespanResultT = TypeVar("LifespanResultT")
 _CallableT = TypeVar("_CallableT", bound=Callable[..., Any])
-_HTTP_ISSUE = "HTTP transports (streamable-http, sse) come with ferrymcp issue 6; only stdio is available yet"
+_HTTP_ISSUE = "the ASGI app and the deprecated HTTP+SSE transport come later (ferrymcp issue 6); run('streamable-http') serves HTTP today"
+# `run("streamable-http", ...)` options and their defaults, as the official SDK names them;
+# a value not passed to `run` is taken from the server's settings (`FastMCP(port=...)`).
+_HTTP_DEFAULTS: dict[str, Any] = {
+    "host": "127.0.0.1",
+    "port": 8000,
+    "streamable_http_path": "/mcp",
+    "max_request_body_size": None,
+    "max_sessions": None,
+    "session_idle_timeout": None,
+}
 _CACHEABLE = (
     "server/discover",
     "tools/list",
@@ -391,22 +402,53 @@ class MCPServer(Generic[LifespanResultT]):
                 await native.serve_stdio()
 
     def run(self, transport: Literal["stdio", "sse", "streamable-http"] = "stdio", **kwargs: Any) -> None:
-        """Serves until the client goes away (stdin EOF: returns normally) or Ctrl-C
-        (returns quietly)."""
-        if transport == "stdio":
-            import asyncio
+        """Serves until the client goes away (stdio: stdin EOF) or Ctrl-C / SIGTERM, then
+        returns quietly (HTTP: after a graceful shutdown)."""
+        import asyncio
 
+        if transport == "stdio":
             try:
                 asyncio.run(self.run_stdio_async())
             except KeyboardInterrupt:
                 pass
             return
-        if transport in ("sse", "streamable-http"):
+        if transport == "streamable-http":
+            asyncio.run(_until_signalled(self.run_streamable_http_async(**kwargs)))
+            return
+        if transport == "sse":
             raise NotImplementedError(_HTTP_ISSUE)
         raise ValueError(f"Unknown transport: {transport}")
 
+    def _http_settings(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(kwargs) - set(_HTTP_DEFAULTS))
+        if unknown:
+            raise TypeError(f"run('streamable-http') does not take {unknown}; it takes {sorted(_HTTP_DEFAULTS)}")
+        chosen = {key: kwargs.get(key, getattr(self.settings, key, default)) for key, default in _HTTP_DEFAULTS.items()}
+        return {
+            "host": chosen["host"],
+            "port": int(chosen["port"]),
+            "endpoint": chosen["streamable_http_path"],
+            "max_body": chosen["max_request_body_size"],
+            "max_sessions": chosen["max_sessions"],
+            "session_idle": chosen["session_idle_timeout"],
+        }
+
     async def run_streamable_http_async(self, **kwargs: Any) -> None:
-        raise NotImplementedError(_HTTP_ISSUE)
+        """Serves Streamable HTTP (both eras) on the engine's server until cancelled, then
+        shuts it down gracefully (requests in flight are answered). Announces the URL on
+        stderr once listening."""
+        import asyncio
+
+        settings = self._http_settings(kwargs)
+        async with self._serving() as native:
+            server = await native.serve_http(**settings)
+            try:
+                host, port = server.address
+                host = f"[{host}]" if ":" in host else host
+                print(f"listening on http://{host}:{port}{settings['endpoint']}", file=sys.stderr, flush=True)
+                await asyncio.get_running_loop().create_future()
+            finally:
+                await server.shutdown()
 
     async def run_sse_async(self, **kwargs: Any) -> None:
         raise NotImplementedError(_HTTP_ISSUE)
@@ -440,6 +482,31 @@ class MCPServer(Generic[LifespanResultT]):
         native = self._registry.native
         if native is not None:
             await native.notify_resource_updated(str(uri))
+
+
+async def _until_signalled(serving: Coroutine[Any, Any, None]) -> None:
+    """Runs `serving` until SIGINT or SIGTERM cancels it (outside the main thread, where
+    signals cannot be caught, until it ends), so Ctrl-C is a clean stop, not a traceback."""
+    import asyncio
+    import signal
+
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(serving)
+    caught = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(signum, task.cancel)
+            caught.append(signum)
+        except (ValueError, RuntimeError, NotImplementedError):
+            pass
+    try:
+        await task
+    except asyncio.CancelledError:
+        if not task.cancelled():
+            raise
+    finally:
+        for signum in caught:
+            loop.remove_signal_handler(signum)
 
 
 async def _run(entry: Registration, arguments: dict[str, Any], native_ctx: Any) -> Any:
