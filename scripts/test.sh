@@ -26,6 +26,8 @@ tests/conformance/run-client.sh target/release/conformance-client
 # client against the Rust fixture built above.
 (cd bindings-python && ../.venv/bin/maturin build --release --quiet -o ../target/wheels --interpreter ../.venv/bin/python)
 .venv/bin/pip install --quiet --force-reinstall --no-deps target/wheels/ferrymcp-*.whl
+# The conformance suite again, against the Python fixture on the installed wheel.
+tests/conformance/run-server.sh .venv/bin/python tests/fixtures/python/everything.py
 .venv/bin/python -m pytest -q bindings-python/tests
 .venv/bin/python -m pytest -q tests/interop/python
 

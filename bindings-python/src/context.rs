@@ -1,9 +1,13 @@
-//! The handler context as Python sees it: properties and awaitables over core's Context.
+//! The handler context as Python sees it: properties and awaitables over core's Context
+//! (client input goes through `asks`, which batches it).
 
-use ferrymcp_core::server::Context;
+use ferrymcp_core::server::{Context, HandlerError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::Value;
+use tokio::sync::oneshot;
+
+use crate::asks::{Ask, Asks};
 
 use crate::convert::{from_py, to_py};
 use crate::errors::handler_error;
@@ -25,6 +29,7 @@ impl<'py> IntoPyObject<'py> for Json {
 #[pyclass(module = "ferrymcp._native", frozen)]
 pub struct NativeContext {
     pub cx: Context,
+    pub asks: Asks,
 }
 
 #[pymethods]
@@ -63,6 +68,11 @@ impl NativeContext {
         self.cx.is_cancelled()
     }
 
+    /// Closes this request's SSE stream (legacy Streamable HTTP only; see core).
+    fn close_sse_stream(&self) -> bool {
+        self.cx.close_sse_stream()
+    }
+
     #[pyo3(signature = (progress, total = None, message = None))]
     fn report_progress<'py>(&self, py: Python<'py>, progress: f64, total: Option<f64>, message: Option<String>) -> PyResult<Bound<'py, PyAny>> {
         let cx = self.cx.clone();
@@ -90,9 +100,11 @@ impl NativeContext {
     /// Any client input; `key` names it in a 2026-07-28 `inputRequests`.
     #[pyo3(signature = (key, method, params))]
     fn input<'py>(&self, py: Python<'py>, key: Option<String>, method: String, params: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
-        let (cx, params) = (self.cx.clone(), from_py(params.as_any())?);
+        let (reply, answer) = oneshot::channel();
+        self.asks.queue(py, Ask { key, method, params: from_py(params.as_any())?, reply })?;
         awaitable(py, async move {
-            match cx.input(key.as_deref(), &method, params).await {
+            let ended = || HandlerError::Failed("the request ended before its input arrived".into());
+            match answer.await.unwrap_or_else(|_| Err(ended())) {
                 Ok(answer) => ok(Json(answer)),
                 Err(e) => fail(move |py| handler_error(py, e)),
             }

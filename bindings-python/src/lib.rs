@@ -4,6 +4,7 @@
 //! Python objects, core errors become `ferrymcp` exceptions, and core futures become
 //! asyncio awaitables. Everything that is protocol stays in core.
 
+mod asks;
 mod bridge;
 mod call;
 mod client;

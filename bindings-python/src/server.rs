@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use serde_json::{Map, Value};
 
+use crate::asks;
 use crate::call::{LoopCell, PyCallable};
 use crate::context::NativeContext;
 use crate::convert::{from_py, object_to_py};
@@ -27,39 +28,41 @@ pub struct NativeServer {
 /// A Python callable as every kind of core handler.
 struct PyHandler(Arc<PyCallable>);
 
-fn with_context<'py>(py: Python<'py>, mut args: Vec<Bound<'py, PyAny>>, cx: Context) -> PyResult<Bound<'py, PyTuple>> {
-    args.push(Bound::new(py, NativeContext { cx })?.into_any());
-    PyTuple::new(py, args)
+impl PyHandler {
+    /// Calls the function with `args(py)` and a context, making the input it asks for.
+    fn run(&self, cx: Context, args: impl for<'py> FnOnce(Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> + Send + 'static) -> HandlerFuture {
+        let callable = self.0.clone();
+        Box::pin(asks::serve(cx.clone(), move |asks| {
+            callable.call(move |py| {
+                let mut args = args(py)?;
+                args.push(Bound::new(py, NativeContext { cx, asks })?.into_any());
+                PyTuple::new(py, args)
+            })
+        }))
+    }
 }
 
 impl ToolHandler for PyHandler {
     fn call(&self, arguments: Map<String, Value>, cx: Context) -> HandlerFuture {
-        let callable = self.0.clone();
-        Box::pin(callable.call(move |py| with_context(py, vec![object_to_py(py, &arguments)?.into_any()], cx)))
+        self.run(cx, move |py| Ok(vec![object_to_py(py, &arguments)?.into_any()]))
     }
 }
 
 impl ResourceHandler for PyHandler {
     fn read(&self, uri: String, variables: Map<String, Value>, cx: Context) -> HandlerFuture {
-        let callable = self.0.clone();
-        Box::pin(callable.call(move |py| {
-            let args = vec![uri.into_pyobject(py)?.into_any(), object_to_py(py, &variables)?.into_any()];
-            with_context(py, args, cx)
-        }))
+        self.run(cx, move |py| Ok(vec![uri.into_pyobject(py)?.into_any(), object_to_py(py, &variables)?.into_any()]))
     }
 }
 
 impl PromptHandler for PyHandler {
     fn get(&self, arguments: Map<String, Value>, cx: Context) -> HandlerFuture {
-        let callable = self.0.clone();
-        Box::pin(callable.call(move |py| with_context(py, vec![object_to_py(py, &arguments)?.into_any()], cx)))
+        self.run(cx, move |py| Ok(vec![object_to_py(py, &arguments)?.into_any()]))
     }
 }
 
 impl CompletionHandler for PyHandler {
     fn complete(&self, params: Map<String, Value>, cx: Context) -> HandlerFuture {
-        let callable = self.0.clone();
-        Box::pin(callable.call(move |py| with_context(py, vec![object_to_py(py, &params)?.into_any()], cx)))
+        self.run(cx, move |py| Ok(vec![object_to_py(py, &params)?.into_any()]))
     }
 }
 

@@ -269,7 +269,11 @@ class Context(Generic[LifespanContextT, RequestT]):
         await self.mcp_server.notify_resource_updated(str(uri))
 
     async def close_sse_stream(self) -> None:
-        """Nothing to close on stdio or in memory."""
+        """Closes this request's SSE stream while the tool goes on (SEP-1699 polling): the
+        client reconnects with `Last-Event-ID` and gets the rest. Only a 2025-11-25
+        Streamable HTTP session has such a stream; elsewhere nothing happens."""
+        if self._native is not None:
+            self._native.close_sse_stream()
 
 
 def _read_contents(item: dict[str, Any]) -> ReadResourceContents:
