@@ -3,9 +3,9 @@ are taken against.
 
 Commands are relative to the repository root and use what scripts/bench.sh installed into
 benches/.deps/. An `http` command holds `{port}`, which mcp-load replaces with a free port.
-ferrymcp's Rust row serves Streamable HTTP (`ferrymcp-echo http {port}`); the Python and
-Node rows join with one `http=` each once those packages expose it (Python
-`mcp.run("streamable-http", host=, port=)`).
+ferrymcp's Rust and Python rows serve Streamable HTTP (`ferrymcp-echo http {port}`, Python
+`mcp.run("streamable-http", host=, port=)`); the Node row joins with one `http=` once the
+Node package exposes it.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ IMPLS = [
          http=[f"{DEPS}/official/bin/python", f"{PY}/echo_official.py", "http", "{port}"]),
     Impl("fastmcp", "FastMCP", "python", False, [f"{DEPS}/fastmcp/bin/python", f"{PY}/echo_fastmcp.py"]),
     Impl("ferrymcp-python", "ferrymcp (Python)", "python", True,
-         [f"{DEPS}/ferrymcp/bin/python", f"{PY}/echo_ferrymcp.py"], peer="mcp-python"),
+         [f"{DEPS}/ferrymcp/bin/python", f"{PY}/echo_ferrymcp.py"],
+         http=[f"{DEPS}/ferrymcp/bin/python", f"{PY}/echo_ferrymcp.py", "http", "{port}"], peer="mcp-python"),
     Impl("ts-sdk", "official TypeScript SDK v2", "node", False, ["node", f"{DEPS}/node/echo-official.mjs"],
          http=["node", f"{DEPS}/node/echo-official.mjs", "http", "{port}"]),
     Impl("ferrymcp-node", "ferrymcp (Node)", "node", True, ["node", f"{DEPS}/node/echo-ferrymcp.mjs"], peer="ts-sdk"),

@@ -182,15 +182,30 @@ def targets(values) -> list[tuple[str, str, str]]:
         r = ratios(values, impl, "ceiling", "stdio", "echo_1mib.mb_per_s", True)
         share = statistics.median(r) if r else None
         check(f"1 MiB echo, {BY_KEY[impl].label}: >= 90% of the stdio ceiling", f"{share:.0%} of the ceiling" if share else "–", share and share >= 0.9)
-    check("HTTP, Python, 64 concurrent: >= 30x the official Python SDK", "ferrymcp has no HTTP server on this branch", None)
-    check("HTTP, Node, 64 concurrent: >= 5x the official TypeScript SDK", "ferrymcp has no HTTP server on this branch", None)
+    for impl, peer, times in (("ferrymcp-python", "mcp-python", 30), ("ferrymcp-node", "ts-sdk", 5)):
+        language = BY_KEY[impl].language.capitalize()
+        name = f"HTTP, {language}, 64 concurrent: >= {times}x the {BY_KEY[peer].label}"
+        per_mode = {mode: ratios(values, impl, peer, f"http-{mode}", "in_flight.calls_per_s", True) for mode in ("legacy", "modern")}
+        if not any(per_mode.values()):
+            check(name, f"{BY_KEY[impl].label} serves no HTTP yet", None)
+            continue
+        got = {mode: statistics.median(r) for mode, r in per_mode.items() if r}
+        check(name, "; ".join(f"{mode} {x:.1f}×" for mode, x in got.items()), all(x >= times for x in got.values()))
     ahead = ratios(values, "ferrymcp-rust", "rmcp", "stdio", "in_flight.calls_per_s", True)
     to_ceiling = ratios(values, "ceiling", "ferrymcp-rust", "stdio", "in_flight.calls_per_s", True)
     if ahead and to_ceiling:
         a, c = statistics.median(ahead), statistics.median(to_ceiling)
         check("Rust fixture, stdio: ahead of rmcp, within 1.5x of the ceiling (64 in flight)",
               f"{a:.2f}× rmcp; ceiling is {c:.2f}× ahead", a > 1 and c <= 1.5)
-    check("Rust fixture, HTTP: ahead of rmcp, within 1.5x of the ceiling", "ferrymcp has no HTTP server on this branch", None)
+    for mode in ("legacy", "modern"):
+        ahead = ratios(values, "ferrymcp-rust", "rmcp", f"http-{mode}", "in_flight.calls_per_s", True)
+        to_ceiling = ratios(values, "ceiling", "ferrymcp-rust", f"http-{mode}", "in_flight.calls_per_s", True)
+        name = f"Rust fixture, HTTP ({mode}): ahead of rmcp, within 1.5x of the ceiling (64 concurrent)"
+        if ahead and to_ceiling:
+            a, c = statistics.median(ahead), statistics.median(to_ceiling)
+            check(name, f"{a:.2f}× rmcp; ceiling is {c:.2f}× ahead", a > 1 and c <= 1.5)
+        else:
+            check(name, "–", None)
     return rows
 
 
@@ -205,9 +220,9 @@ def markdown(values, errors, rounds, meta, note) -> str:
         "",
         "Versions: " + ", ".join(f"{k} {v}" for k, v in versions(meta.get("commit", "?")).items()) + ".",
         "",
-        "The machine is shared with other builds, so absolute figures are noisy; the ratios, "
-        "taken between runs of the same round, are what to read. Cells are the median over "
-        "the rounds with the min–max in brackets.",
+        "Absolute figures move with the machine (it may be shared with other work); the "
+        "ratios, taken between runs of the same round, are what to read. Cells are the median "
+        "over the rounds with the min–max in brackets.",
     ]
     if note:
         lines += ["", f"**Note:** {note}"]
