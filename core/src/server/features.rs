@@ -134,18 +134,22 @@ fn over_template(template: &Value, resource: Value) -> Value {
     Value::Object(merged)
 }
 
-/// One page of `all`, from the request's cursor.
-fn page(server: &ServerShared, params: &Map<String, Value>, key: &str, all: Vec<Value>) -> Outcome {
+/// One page of `all`, from the request's cursor; the page's items move out of `all` (the
+/// list was built for this request), so nothing is copied twice.
+fn page(server: &ServerShared, params: &Map<String, Value>, key: &str, mut all: Vec<Value>) -> Outcome {
     let start = match params.get("cursor") {
         None | Some(Value::Null) => 0,
         Some(cursor) => decode_cursor(cursor).filter(|n| *n <= all.len()).ok_or_else(|| {
             ErrorObject::invalid_params(format!("Invalid params: unknown cursor {cursor}"))
         })?,
     };
-    let end = server.options.page_size.map_or(all.len(), |size| (start + size).min(all.len()));
+    let total = all.len();
+    let end = server.options.page_size.map_or(total, |size| (start + size).min(total));
+    all.truncate(end);
+    all.drain(..start);
     let mut result = Map::new();
-    result.insert(key.to_owned(), Value::Array(all[start..end].to_vec()));
-    if end < all.len() {
+    result.insert(key.to_owned(), Value::Array(all));
+    if end < total {
         result.insert("nextCursor".into(), json!(B64.encode(format!("offset:{end}"))));
     }
     Ok(Value::Object(result))
