@@ -16,26 +16,28 @@ use super::context::Context;
 use super::era::{META_SERVER_INFO, MODERN_VERSIONS};
 use super::handlers::HandlerError;
 use super::mrtr::UntilInput;
+use super::reply::{Page, Reply};
 use crate::wire::{ErrorObject, RawJson};
 
 type Outcome = Result<Value, ErrorObject>;
 
 /// Serves one feature request.
-pub(crate) async fn serve(server: &Arc<ServerShared>, method: &str, params: Map<String, Value>, cx: Context) -> Outcome {
-    match method {
-        "tools/list" => list(server, &params, "tools", |r| r.tools.values().map(|t| t.definition.clone()).collect()),
-        "resources/list" => list_resources(server, &params, cx).await,
-        "resources/templates/list" => list(server, &params, "resourceTemplates", |r| {
-            r.templates.values().map(|e| e.definition.clone()).collect()
-        }),
-        "prompts/list" => list(server, &params, "prompts", |r| r.prompts.values().map(|e| e.definition.clone()).collect()),
+pub(crate) async fn serve(server: &Arc<ServerShared>, method: &str, params: Map<String, Value>, cx: Context) -> Result<Reply, ErrorObject> {
+    let value = match method {
+        "tools/list" => return list(server, &params, "tools", |r| r.tools.values().map(|t| t.listed.clone()).collect()),
+        "resources/list" => return list_resources(server, &params, cx).await,
+        "resources/templates/list" => {
+            return list(server, &params, "resourceTemplates", |r| r.templates.values().map(|e| e.listed.clone()).collect());
+        }
+        "prompts/list" => return list(server, &params, "prompts", |r| r.prompts.values().map(|e| e.listed.clone()).collect()),
         "tools/call" => call_tool(server, params, cx).await,
         "resources/read" => read_resource(server, params, cx).await,
         "prompts/get" => get_prompt(server, params, cx).await,
         "completion/complete" => complete(server, params, cx).await,
         "server/discover" => Ok(discover(server)),
         _ => Err(ErrorObject::method_not_found(method)),
-    }
+    };
+    value.map(Reply::Value)
 }
 
 pub(crate) fn capabilities(server: &ServerShared) -> Value {
@@ -61,8 +63,8 @@ fn discover(server: &ServerShared) -> Value {
 
 /// Adds what every 2026-07-28 result carries: `resultType`, `serverInfo`, and cache hints
 /// on cacheable complete results.
-pub(crate) fn stamp(server: &ServerShared, method: &str, result: &mut Value) {
-    let Value::Object(map) = result else { return };
+pub(crate) fn stamp(server: &ServerShared, method: &str, result: &mut Reply) {
+    let Some(map) = result.members_mut() else { return };
     let complete = map.entry("resultType").or_insert_with(|| json!("complete")) == "complete";
     let meta = map.entry("_meta").or_insert_with(|| json!({}));
     if let Value::Object(meta) = meta {
@@ -84,19 +86,19 @@ pub(crate) fn stamp(server: &ServerShared, method: &str, result: &mut Value) {
 fn list(
     server: &ServerShared,
     params: &Map<String, Value>,
-    key: &str,
-    items: impl FnOnce(&super::registry::Registry) -> Vec<Value>,
-) -> Outcome {
+    key: &'static str,
+    items: impl FnOnce(&super::registry::Registry) -> Vec<RawJson>,
+) -> Result<Reply, ErrorObject> {
     let all = items(&server.registry.read().unwrap());
     page(server, params, key, all)
 }
 
 /// The static resources, then what each listing template lists (in registration order),
 /// each listed resource over its template's metadata.
-async fn list_resources(server: &ServerShared, params: &Map<String, Value>, cx: Context) -> Outcome {
+async fn list_resources(server: &ServerShared, params: &Map<String, Value>, cx: Context) -> Result<Reply, ErrorObject> {
     let (mut all, listers) = {
         let registry = server.registry.read().unwrap();
-        let statics: Vec<Value> = registry.resources.values().map(|e| e.definition.clone()).collect();
+        let statics: Vec<RawJson> = registry.resources.values().map(|e| e.listed.clone()).collect();
         let listers: Vec<_> = registry
             .templates
             .values()
@@ -114,7 +116,9 @@ async fn list_resources(server: &ServerShared, params: &Map<String, Value>, cx: 
             Ok(other) => return Err(ErrorObject::internal(format!("Listing template {template} returned {other}, not resources"))),
             Err(error) => return Err(handler_error(error, |m| format!("Listing template {template} failed: {m}"), cx.is_modern())),
         };
-        all.extend(listed.into_iter().map(|resource| over_template(&definition, resource)));
+        for resource in listed {
+            all.push(RawJson::to_json(&over_template(&definition, resource)).map_err(|e| ErrorObject::internal(e.to_string()))?);
+        }
     }
     page(server, params, "resources", all)
 }
@@ -134,9 +138,8 @@ fn over_template(template: &Value, resource: Value) -> Value {
     Value::Object(merged)
 }
 
-/// One page of `all`, from the request's cursor; the page's items move out of `all` (the
-/// list was built for this request), so nothing is copied twice.
-fn page(server: &ServerShared, params: &Map<String, Value>, key: &str, mut all: Vec<Value>) -> Outcome {
+/// One page of `all`, from the request's cursor.
+fn page(server: &ServerShared, params: &Map<String, Value>, key: &'static str, mut all: Vec<RawJson>) -> Result<Reply, ErrorObject> {
     let start = match params.get("cursor") {
         None | Some(Value::Null) => 0,
         Some(cursor) => decode_cursor(cursor).filter(|n| *n <= all.len()).ok_or_else(|| {
@@ -147,12 +150,11 @@ fn page(server: &ServerShared, params: &Map<String, Value>, key: &str, mut all: 
     let end = server.options.page_size.map_or(total, |size| (start + size).min(total));
     all.truncate(end);
     all.drain(..start);
-    let mut result = Map::new();
-    result.insert(key.to_owned(), Value::Array(all));
+    let mut members = Map::new();
     if end < total {
-        result.insert("nextCursor".into(), json!(B64.encode(format!("offset:{end}"))));
+        members.insert("nextCursor".into(), json!(B64.encode(format!("offset:{end}"))));
     }
-    Ok(Value::Object(result))
+    Ok(Reply::Page(Page { key, items: all, members }))
 }
 
 fn decode_cursor(cursor: &Value) -> Option<usize> {

@@ -16,6 +16,7 @@ mod mrtr;
 mod notify;
 pub(crate) mod outbound;
 mod registry;
+mod reply;
 mod session;
 mod template;
 

@@ -4,6 +4,8 @@
 //! Mistakes in a definition fail here, at registration, with a message that names the
 //! tool, resource or prompt: a duplicate name, an input schema that does not compile, a
 //! URI template that does not parse. Lists keep registration order, so pages are stable.
+//! Each entry also keeps its definition serialised once (`listed`), the text a `*/list`
+//! page is joined from; entries never change after registration, so it never goes stale.
 
 use std::sync::Arc;
 
@@ -12,6 +14,7 @@ use serde_json::{Map, Value, json};
 
 use super::handlers::{PromptHandler, ResourceHandler, ResourceLister, ToolHandler};
 use super::template::UriTemplate;
+use crate::wire::RawJson;
 
 /// A definition that cannot be registered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -34,25 +37,27 @@ fn invalid(what: impl Into<String>, problem: impl Into<String>) -> RegistryError
 
 pub(crate) struct ToolEntry {
     pub definition: Value,
+    pub listed: RawJson,
     pub input: Arc<jsonschema::Validator>,
     pub output: Option<Arc<jsonschema::Validator>>,
     pub handler: Arc<dyn ToolHandler>,
 }
 
 pub(crate) struct ResourceEntry {
-    pub definition: Value,
+    pub listed: RawJson,
     pub handler: Arc<dyn ResourceHandler>,
 }
 
 pub(crate) struct TemplateEntry {
     pub definition: Value,
+    pub listed: RawJson,
     pub template: UriTemplate,
     pub handler: Arc<dyn ResourceHandler>,
     pub lister: Option<Arc<dyn ResourceLister>>,
 }
 
 pub(crate) struct PromptEntry {
-    pub definition: Value,
+    pub listed: RawJson,
     pub required: Vec<String>,
     pub handler: Arc<dyn PromptHandler>,
 }
@@ -92,7 +97,8 @@ impl Registry {
             Some(schema) => Some(compile(schema, &format!("{what} outputSchema"))?),
             None => None,
         };
-        let entry = ToolEntry { definition: Value::Object(definition), input, output, handler };
+        let definition = Value::Object(definition);
+        let entry = ToolEntry { listed: listed(&definition), definition, input, output, handler };
         self.tools.insert(name, Arc::new(entry));
         Ok(())
     }
@@ -106,7 +112,7 @@ impl Registry {
         if self.resources.contains_key(&uri) {
             return Err(RegistryError::DuplicateResource(uri));
         }
-        let entry = ResourceEntry { definition: Value::Object(definition), handler };
+        let entry = ResourceEntry { listed: listed(&Value::Object(definition)), handler };
         self.resources.insert(uri, Arc::new(entry));
         Ok(())
     }
@@ -126,7 +132,8 @@ impl Registry {
             return Err(RegistryError::DuplicateTemplate(text));
         }
         let template = UriTemplate::parse(&text).map_err(|e| invalid(format!("resource template {text:?}"), e))?;
-        let entry = TemplateEntry { definition: Value::Object(definition), template, handler, lister };
+        let definition = Value::Object(definition);
+        let entry = TemplateEntry { listed: listed(&definition), definition, template, handler, lister };
         self.templates.insert(text, Arc::new(entry));
         Ok(())
     }
@@ -148,7 +155,7 @@ impl Registry {
                 required.push(arg_name.to_owned());
             }
         }
-        let entry = PromptEntry { definition: Value::Object(definition), required, handler };
+        let entry = PromptEntry { listed: listed(&Value::Object(definition)), required, handler };
         self.prompts.insert(name, Arc::new(entry));
         Ok(())
     }
@@ -162,6 +169,10 @@ impl Registry {
             .values()
             .find_map(|entry| entry.template.matches(uri).map(|vars| (entry.handler.clone(), vars)))
     }
+}
+
+fn listed(definition: &Value) -> RawJson {
+    RawJson::from_value(definition)
 }
 
 fn required_str(definition: &Map<String, Value>, key: &str, what: &str) -> Result<String, RegistryError> {

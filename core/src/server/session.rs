@@ -15,8 +15,9 @@ use super::features::{self, capabilities, stamp};
 use super::mrtr::Inputs;
 use super::notify;
 use super::outbound::Outbound;
+use super::reply::Reply;
 use crate::peer::{BoxFuture, Handler, HandlerResult, NotificationContext, Peer, RequestContext};
-use crate::wire::{ErrorObject, Notification, RawJson, Request, RequestId};
+use crate::wire::{ErrorObject, Notification, Request, RequestId};
 
 /// The state `initialize` opens on a connection.
 #[derive(Default)]
@@ -108,18 +109,18 @@ impl Connection {
             },
         };
         let method = request.method.as_str();
-        let result = if era::is_modern(method, &params) {
+        let reply = if era::is_modern(method, &params) {
             let meta = era::check_modern(method, &params)?;
-            let mut result = self.modern(method, params, meta, &incoming).await?;
-            stamp(&self.server, method, &mut result);
-            result
+            let mut reply = self.modern(method, params, meta, &incoming).await?;
+            stamp(&self.server, method, &mut reply);
+            reply
         } else {
             self.legacy(method, params, &incoming).await?
         };
-        RawJson::to_json(&result).map_err(|e| ErrorObject::internal(e.to_string()))
+        reply.encode().map_err(|e| ErrorObject::internal(e.to_string()))
     }
 
-    async fn modern(&self, method: &str, mut params: Map<String, Value>, meta: ModernMeta, incoming: &Incoming) -> Result<Value, ErrorObject> {
+    async fn modern(&self, method: &str, mut params: Map<String, Value>, meta: ModernMeta, incoming: &Incoming) -> Result<Reply, ErrorObject> {
         let responses = features::gather_inputs(&self.server, method, &mut params)?;
         let cx = self.context(incoming, &params, |inner| {
             inner.protocol_version = meta.version;
@@ -129,15 +130,15 @@ impl Connection {
             inner.inputs = Some(Arc::new(Inputs::new(responses)));
         });
         if method == "subscriptions/listen" {
-            return notify::listen(&self.server, params, cx).await;
+            return notify::listen(&self.server, params, cx).await.map(Reply::Value);
         }
         features::serve(&self.server, method, params, cx).await
     }
 
-    async fn legacy(&self, method: &str, params: Map<String, Value>, incoming: &Incoming) -> Result<Value, ErrorObject> {
+    async fn legacy(&self, method: &str, params: Map<String, Value>, incoming: &Incoming) -> Result<Reply, ErrorObject> {
         match method {
-            "initialize" => return self.initialize(params),
-            "ping" => return Ok(json!({})),
+            "initialize" => return self.initialize(params).map(Reply::Value),
+            "ping" => return Ok(json!({}).into()),
             _ => {}
         }
         if !self.session.lock().unwrap().initialized {
@@ -150,7 +151,7 @@ impl Connection {
                 let level = params.get("level").and_then(Value::as_str).and_then(level_rank);
                 let level = level.ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown log level"))?;
                 self.session.lock().unwrap().log_level = level;
-                Ok(json!({}))
+                Ok(json!({}).into())
             }
             "resources/subscribe" | "resources/unsubscribe" => {
                 let uri = params.get("uri").and_then(Value::as_str);
@@ -161,7 +162,7 @@ impl Connection {
                 } else {
                     session.subscriptions.remove(uri);
                 }
-                Ok(json!({}))
+                Ok(json!({}).into())
             }
             _ => {
                 let cx = {

@@ -14,6 +14,7 @@ mod message;
 mod recover;
 mod scan;
 mod text;
+pub mod write;
 
 pub use envelope::{Envelope, Id, InvalidReason, ParseError, Parsed, parse};
 pub use error_object::{ErrorCode, ErrorObject};
