@@ -3,7 +3,13 @@
 //! An async handler becomes a task on the asyncio loop the server runs on; a sync one runs
 //! on a worker thread of `ferrymcp._workers` (never the loop itself, like the official
 //! SDK; daemon threads, so a stuck handler cannot hold the process open). When core drops the call (the client cancelled, or MRTR paused the handler) the
-//! task is cancelled, so the coroutine sees `CancelledError`.
+//! task is cancelled, so the coroutine sees `CancelledError`; a sync handler not started
+//! yet is skipped.
+//!
+//! A sync handler's worker converts its result and hands it to core itself, with no
+//! asyncio future around the job and no trip back through the loop: that return trip (the
+//! executor's future chained to an asyncio one, `call_soon_threadsafe`, the loop waking
+//! to run the done callback) was most of a sync call's Python-side cost.
 
 use std::sync::{Arc, Mutex};
 
@@ -57,13 +63,12 @@ impl PyCallable {
     fn start(&self, py: Python<'_>, event_loop: &Bound<'_, PyAny>, args: impl Args, reply: &Reply, started: &Mutex<Option<Py<PyAny>>>) -> PyResult<()> {
         let args = args(py)?;
         let function = self.function.bind(py);
-        let task = if self.is_async {
-            event_loop.call_method1("create_task", (function.call1(args)?,))?
-        } else {
-            let mut call = vec![workers(py)?.clone(), function.clone()];
-            call.extend(args.iter());
-            event_loop.call_method1("run_in_executor", PyTuple::new(py, call)?)?
-        };
+        if !self.is_async {
+            let job = SyncCall { function: function.clone().unbind(), args: args.unbind(), reply: reply.clone() };
+            workers(py)?.call_method1("run", (job,))?;
+            return Ok(());
+        }
+        let task = event_loop.call_method1("create_task", (function.call1(args)?,))?;
         task.call_method1("add_done_callback", (Completion(reply.clone()),))?;
         *started.lock().unwrap() = Some(task.unbind());
         Ok(())
@@ -94,6 +99,26 @@ impl Completion {
     fn __call__(&self, py: Python<'_>, task: &Bound<'_, PyAny>) {
         let outcome = task.call_method0("result").and_then(|r| from_py(&r)).map_err(|e| from_exception(py, e));
         send(&self.0, outcome);
+    }
+}
+
+/// A sync handler's call, run by a worker thread (with the GIL) from start to reply.
+#[pyclass(frozen)]
+struct SyncCall {
+    function: Py<PyAny>,
+    args: Py<PyTuple>,
+    reply: Reply,
+}
+
+#[pymethods]
+impl SyncCall {
+    fn __call__(&self, py: Python<'_>) {
+        let waiting = self.reply.lock().unwrap().as_ref().is_some_and(|tx| !tx.is_closed());
+        if !waiting {
+            return;
+        }
+        let outcome = self.function.bind(py).call1(self.args.bind(py)).and_then(|r| from_py(&r)).map_err(|e| from_exception(py, e));
+        send(&self.reply, outcome);
     }
 }
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from typing import Any
 
-_Job = tuple["Future[Any]", Callable[..., Any], tuple[Any, ...], dict[str, Any]]
+_Job = tuple["Future[Any] | None", Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 
 
 class DaemonWorkers(Executor):
@@ -36,19 +36,29 @@ class DaemonWorkers(Executor):
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         future: Future[Any] = Future()
-        self._jobs.put((future, fn, args, kwargs))
+        self._put((future, fn, args, kwargs))
+        return future
+
+    def run(self, job: Callable[[], None]) -> None:
+        """Runs `job()` on a worker with no future around it: for a job that reports its
+        own outcome and never raises (the native module's sync handler calls)."""
+        self._put((None, job, (), {}))
+
+    def _put(self, job: _Job) -> None:
+        self._jobs.put(job)
         if not self._idle.acquire(blocking=False):
             with self._lock:
                 if self._threads < self._max_workers:
                     self._threads += 1
                     name = f"ferrymcp-worker-{self._threads}"
                     threading.Thread(target=self._work, name=name, daemon=True).start()
-        return future
 
     def _work(self) -> None:
         while True:
             future, fn, args, kwargs = self._jobs.get()
-            if future.set_running_or_notify_cancel():
+            if future is None:
+                fn()
+            elif future.set_running_or_notify_cancel():
                 try:
                     result = fn(*args, **kwargs)
                 except BaseException as exc:
