@@ -71,7 +71,9 @@ impl JsHandler {
 }
 
 fn text(map: &Map<String, Value>) -> String {
-    serde_json::to_string(map).unwrap_or_else(|_| "{}".into())
+    let mut buf = Vec::new();
+    ferrymcp_core::wire::write::object(&mut buf, map);
+    String::from_utf8(buf).expect("JSON text is UTF-8")
 }
 
 impl ToolHandler for JsHandler {
