@@ -16,7 +16,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use ferrymcp_core::transport::http::{BearerAuth, HttpHandler, HttpOptions, LOOPBACK_HOSTS, METADATA_PATH, ResponseBody};
+use ferrymcp_core::transport::http::{
+    BearerAuth, HttpHandler, HttpOptions, LOOPBACK_HOSTS, METADATA_PATH, ResponseBody,
+};
 use http::{Method, Request, Uri};
 use http_body_util::{BodyExt, Full};
 use napi::bindgen_prelude::Buffer;
@@ -83,7 +85,9 @@ pub(crate) fn options(config: HttpConfig, verifier: Option<JsVerifierFn>, loopba
             scopes_supported: auth.scopes_supported.unwrap_or_default(),
             resource: auth.resource,
         }),
-        _ => return Err(mcp_error(INVALID_PARAMS, "bearer authorization needs both its settings and a verifier", None)),
+        _ => {
+            return Err(mcp_error(INVALID_PARAMS, "bearer authorization needs both its settings and a verifier", None));
+        }
     };
     Ok(HttpOptions {
         endpoint,
@@ -125,7 +129,13 @@ impl NativeHttpHandler {
     /// Node's `rawHeaders`); `body` is the whole body, or its first `maxBodyBytes + 1`
     /// bytes when longer (core answers 413 then).
     #[napi]
-    pub async fn handle(&self, method: String, url: String, headers: Vec<String>, body: Buffer) -> napi::Result<NativeHttpResponse> {
+    pub async fn handle(
+        &self,
+        method: String,
+        url: String,
+        headers: Vec<String>,
+        body: Buffer,
+    ) -> napi::Result<NativeHttpResponse> {
         let request = self.request(&method, &url, &headers, Bytes::from(body.to_vec()))?;
         let handler = self.handler.clone();
         no_panic(async move {
@@ -134,7 +144,9 @@ impl NativeHttpHandler {
             let headers = parts
                 .headers
                 .iter()
-                .flat_map(|(name, value)| [name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned()])
+                .flat_map(|(name, value)| {
+                    [name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned()]
+                })
                 .collect();
             Ok(NativeHttpResponse {
                 status: parts.status.as_u16(),
@@ -147,7 +159,8 @@ impl NativeHttpHandler {
     }
 
     fn request(&self, method: &str, url: &str, headers: &[String], body: Bytes) -> napi::Result<Request<Full<Bytes>>> {
-        let method = Method::from_bytes(method.as_bytes()).map_err(|_| internal(format!("invalid HTTP method {method:?}")))?;
+        let method =
+            Method::from_bytes(method.as_bytes()).map_err(|_| internal(format!("invalid HTTP method {method:?}")))?;
         let mut uri: Uri = url.parse().map_err(|e| internal(format!("invalid request URL {url:?}: {e}")))?;
         if let Some(endpoint) = self.mounted_at.as_deref().filter(|_| !uri.path().starts_with(METADATA_PATH)) {
             uri = at_endpoint(uri, endpoint)?;

@@ -41,7 +41,6 @@ abstract class HttpServerTransport {
   readonly sessionId: string | undefined = undefined;
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: unknown) => void;
   readonly #settings: NativeHttpSettings;
   #handler?: Handler;
   #closed?: () => void;
@@ -112,7 +111,7 @@ export class NodeStreamableHTTPServerTransport extends HttpServerTransport {
     super(options, 'NodeStreamableHTTPServerTransport');
   }
 
-  async handleRequest(req: IncomingMessage & { auth?: unknown }, res: ServerResponse, parsed?: unknown): Promise<void> {
+  async handleRequest(req: IncomingMessage, res: ServerResponse, parsed?: unknown): Promise<void> {
     const body = parsedBody(parsed) ?? (await readIncoming(req, this.maxBody));
     const response = await this.handle(req.method ?? 'GET', req.url ?? '/', req.rawHeaders, body);
     await pipe(response, res);

@@ -93,6 +93,10 @@ function v1Client(url, requestInit) {
 
 const text = (result) => result.content.map((c) => c.text).join('\n');
 
+/** `promise`, or a failure after `ms`. */
+const within = (promise, ms) =>
+  Promise.race([promise, new Promise((_, reject) => setTimeout(() => reject(new Error(`nothing within ${ms} ms`)), ms).unref())]);
+
 /** What every client checks against every way of serving (v1's `callTool` takes a result schema second). */
 async function exercise(client, v1 = false) {
   const { tools } = await client.listTools();
@@ -171,6 +175,7 @@ for (const [way, serve] of Object.entries(WAYS)) {
 
     test('closing the response stream cancels the request in core', async () => {
       const { url, observed } = await served;
+      const cancelled = observed.cancelled();
       const abort = new AbortController();
       const response = await modernCall(url, 'slow', {}, { signal: abort.signal });
       assert.equal(response.status, 200);
@@ -179,9 +184,31 @@ for (const [way, serve] of Object.entries(WAYS)) {
       const first = new TextDecoder().decode((await reader.read()).value);
       assert.match(first, /notifications\/progress/);
       abort.abort();
-      const reason = await Promise.race([observed.cancelled, new Promise((_, reject) => setTimeout(() => reject(new Error('not cancelled')), 10_000))]);
-      assert.equal(typeof reason, 'string');
+      assert.equal(typeof (await within(cancelled, 10_000)), 'string');
     });
+
+    for (const [era, connect] of [['modern', (url) => v2Client(url, 'modern')], ['legacy (v1)', (url) => v1Client(url)]]) {
+      test(`the official client aborting a call (${era}) cancels it in core`, async () => {
+        const { url, observed } = await served;
+        const { client, transport } = connect(url);
+        await client.connect(transport);
+        try {
+          const cancelled = observed.cancelled();
+          const abort = new AbortController();
+          let started;
+          const progressed = new Promise((resolve) => (started = resolve));
+          const call = { name: 'slow', arguments: {} };
+          const options = { signal: abort.signal, onprogress: started };
+          const calling = era === 'modern' ? client.callTool(call, options) : client.callTool(call, undefined, options);
+          await within(progressed, 10_000);
+          abort.abort();
+          await assert.rejects(calling);
+          assert.equal(typeof (await within(cancelled, 10_000)), 'string');
+        } finally {
+          await client.close();
+        }
+      });
+    }
 
     test('a request from a foreign Origin is refused with 403', async () => {
       const { url } = await served;
