@@ -36,7 +36,7 @@ export interface HandleRequestOptions {
 }
 
 /** What both HTTP transports share: connecting, closing, the pipe to core. */
-abstract class HttpServerTransport {
+export abstract class HttpServerTransport {
   /** Always `undefined`: one ferrymcp transport serves every session. */
   readonly sessionId: string | undefined = undefined;
   onclose?: () => void;
@@ -68,15 +68,28 @@ abstract class HttpServerTransport {
     this.#closed = undefined;
   }
 
-  /** @internal */
-  protected get maxBody(): number {
+  #handle(method: string, url: string, headers: string[], body: Buffer): Promise<NativeHttpResponse> {
+    if (this.#handler === undefined) throw new Error('the transport is not connected: call server.connect(transport) first');
+    return this.#handler.handle(method, url, headers, body);
+  }
+
+  get #maxBody(): number {
     return this.#settings.config.maxBodyBytes ?? DEFAULT_MAX_BODY;
   }
 
-  /** @internal */
-  protected handle(method: string, url: string, headers: string[], body: Buffer): Promise<NativeHttpResponse> {
-    if (this.#handler === undefined) throw new Error('the transport is not connected: call server.connect(transport) first');
-    return this.#handler.handle(method, url, headers, body);
+  /** A web-standard request, answered with a web-standard response. */
+  protected async serveWeb(request: Request, options?: HandleRequestOptions): Promise<Response> {
+    refuseAuthInfo(options);
+    const headers: string[] = [];
+    request.headers.forEach((value, name) => headers.push(name, value));
+    const body = parsedBody(options?.parsedBody) ?? (await readStream(request.body, this.#maxBody));
+    return toResponse(await this.#handle(request.method, request.url, headers, body));
+  }
+
+  /** A Node request, answered on its response. */
+  protected async serveNode(req: IncomingMessage, res: ServerResponse, parsed?: unknown): Promise<void> {
+    const body = parsedBody(parsed) ?? (await readIncoming(req, this.#maxBody));
+    await pipe(await this.#handle(req.method ?? 'GET', req.url ?? '/', req.rawHeaders, body), res);
   }
 }
 
@@ -96,12 +109,8 @@ export class WebStandardStreamableHTTPServerTransport extends HttpServerTranspor
     super(options, 'WebStandardStreamableHTTPServerTransport');
   }
 
-  async handleRequest(request: Request, options?: HandleRequestOptions): Promise<Response> {
-    refuseAuthInfo(options);
-    const headers: string[] = [];
-    request.headers.forEach((value, name) => headers.push(name, value));
-    const body = parsedBody(options?.parsedBody) ?? (await readStream(request.body, this.maxBody));
-    return toResponse(await this.handle(request.method, request.url, headers, body));
+  handleRequest(request: Request, options?: HandleRequestOptions): Promise<Response> {
+    return this.serveWeb(request, options);
   }
 }
 
@@ -111,10 +120,8 @@ export class NodeStreamableHTTPServerTransport extends HttpServerTransport {
     super(options, 'NodeStreamableHTTPServerTransport');
   }
 
-  async handleRequest(req: IncomingMessage, res: ServerResponse, parsed?: unknown): Promise<void> {
-    const body = parsedBody(parsed) ?? (await readIncoming(req, this.maxBody));
-    const response = await this.handle(req.method ?? 'GET', req.url ?? '/', req.rawHeaders, body);
-    await pipe(response, res);
+  handleRequest(req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> {
+    return this.serveNode(req, res, parsedBody);
   }
 }
 

@@ -1,6 +1,7 @@
-// Streamable HTTP serving from Node, over real HTTP on 127.0.0.1, three ways: core's
+// Streamable HTTP serving from Node, over real HTTP on 127.0.0.1, four ways: core's
 // built-in listener (`server.listen()`), the web-standard transport behind a Node http
-// server, and the Node transport in `http.createServer`. The peers are the official
+// server, the Node transport in `http.createServer`, and v2's `createMcpHandler` through
+// `toNodeHandler`. The peers are the official
 // TypeScript SDK's clients (v2 in both eras, v1) and raw `fetch` where the test needs to
 // see the wire (cancellation by closing the stream, Origin, bearer challenges).
 import assert from 'node:assert/strict';
@@ -15,8 +16,8 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } 
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { WebStandardStreamableHTTPServerTransport } from 'ferrymcp';
-import { NodeStreamableHTTPServerTransport } from 'ferrymcp/node';
+import { WebStandardStreamableHTTPServerTransport, createMcpHandler } from 'ferrymcp';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from 'ferrymcp/node';
 import { StreamableHTTPServerTransport } from 'ferrymcp/server/streamableHttp.js';
 
 import { fixture } from './helpers.mjs';
@@ -75,6 +76,13 @@ const WAYS = {
     await server.connect(transport);
     const http = await nodeServer((req, res) => transport.handleRequest(req, res));
     return { url: http.url, observed, close: async () => (await server.close(), await http.close()) };
+  },
+  async 'createMcpHandler + toNodeHandler'(options = {}) {
+    let built;
+    const handler = createMcpHandler(() => (built = build()).server, options);
+    const http = await nodeServer(toNodeHandler(handler));
+    const observed = { cancelled: () => built.observed.cancelled() };
+    return { url: http.url, observed, close: async () => (await handler.close(), await http.close()) };
   },
 };
 
@@ -311,6 +319,8 @@ describe('options and lifecycle', () => {
     assert.throws(() => new WebStandardStreamableHTTPServerTransport({ supportedProtocolVersions: ['2025-11-25'] }), TypeError);
     assert.throws(() => new WebStandardStreamableHTTPServerTransport({ sessionIdGeneratr: () => 'x' }), /does not take the option "sessionIdGeneratr"/);
     assert.throws(() => new NodeStreamableHTTPServerTransport({ keepAliveMs: 0 }), /keepAliveMs must be a positive integer/);
+    assert.throws(() => createMcpHandler(() => build().server, { legacy: 'reject' }), TypeError);
+    assert.throws(() => createMcpHandler(() => build().server, { responseMode: 'json' }), TypeError);
   });
 
   test('allowedHosts and maxRequestBodySize reach core', async () => {
