@@ -95,12 +95,20 @@ export declare class NativeHttpListener {
   close(): Promise<void>
 }
 
-/** One response: status and headers at once, the body pulled chunk by chunk. */
+/**
+ * One response: status and headers at once; a JSON (or empty) body whole, an event
+ * stream pulled chunk by chunk.
+ */
 export declare class NativeHttpResponse {
   get status(): number
   /** Flat, `[name, value, name, value, ...]`. */
   get headers(): Array<string>
-  /** The next chunk of the body; `null` once it is over (or cancelled). */
+  /**
+   * The whole body of a response that is not an event stream (once); `null` for a stream,
+   * which `read()` gives chunk by chunk.
+   */
+  takeBody(): Buffer | null
+  /** The next chunk of the event stream; `null` once it is over (or cancelled). */
   read(): Promise<Buffer | null>
   /** The reader went away: the body is dropped, which core takes as the stream closing. */
   cancel(): void

@@ -19,6 +19,7 @@ use bytes::Bytes;
 use ferrymcp_core::transport::http::{
     BearerAuth, HttpHandler, HttpOptions, LOOPBACK_HOSTS, METADATA_PATH, ResponseBody,
 };
+use http::header::CONTENT_TYPE;
 use http::{Method, Request, Uri};
 use http_body_util::{BodyExt, Full};
 use napi::bindgen_prelude::Buffer;
@@ -148,10 +149,17 @@ impl NativeHttpHandler {
                     [name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned()]
                 })
                 .collect();
+            let streaming =
+                parts.headers.get(CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"));
+            let (whole, body) = match streaming {
+                true => (None, Some(body)),
+                false => (Some(body.collect().await.map_or_else(|never| match never {}, |c| c.to_bytes())), None),
+            };
             Ok(NativeHttpResponse {
                 status: parts.status.as_u16(),
                 headers,
-                body: Mutex::new(Some(body)),
+                whole: std::sync::Mutex::new(whole),
+                body: Mutex::new(body),
                 cancelled: CancellationToken::new(),
             })
         })
@@ -194,11 +202,15 @@ fn at_endpoint(uri: Uri, endpoint: &str) -> napi::Result<Uri> {
     Uri::from_parts(parts).map_err(|e| internal(format!("invalid request URL: {e}")))
 }
 
-/// One response: status and headers at once, the body pulled chunk by chunk.
+/// One response: status and headers at once; a JSON (or empty) body whole, an event
+/// stream pulled chunk by chunk.
 #[napi]
 pub struct NativeHttpResponse {
     status: u16,
     headers: Vec<String>,
+    /// The body of a response that is not a stream, collected before JS sees it.
+    whole: std::sync::Mutex<Option<Bytes>>,
+    /// The event stream.
     body: Mutex<Option<ResponseBody>>,
     cancelled: CancellationToken,
 }
@@ -216,7 +228,15 @@ impl NativeHttpResponse {
         self.headers.clone()
     }
 
-    /// The next chunk of the body; `null` once it is over (or cancelled).
+    /// The whole body of a response that is not an event stream (once); `null` for a stream,
+    /// which `read()` gives chunk by chunk.
+    #[napi]
+    pub fn take_body(&self) -> Option<Buffer> {
+        let whole = self.whole.lock().unwrap_or_else(|p| p.into_inner()).take();
+        whole.map(|bytes| bytes.to_vec().into())
+    }
+
+    /// The next chunk of the event stream; `null` once it is over (or cancelled).
     #[napi]
     pub async fn read(&self) -> napi::Result<Option<Buffer>> {
         let mut slot = self.body.lock().await;

@@ -168,24 +168,13 @@ function readIncoming(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-function isStream(response: NativeHttpResponse): boolean {
-  const headers = response.headers;
-  for (let i = 0; i < headers.length; i += 2) {
-    if (headers[i] === 'content-type') return headers[i + 1].startsWith('text/event-stream');
-  }
-  return false;
-}
-
-async function toResponse(native: NativeHttpResponse): Promise<Response> {
+function toResponse(native: NativeHttpResponse): Response {
   const headers = new Headers();
   const flat = native.headers;
   for (let i = 0; i < flat.length; i += 2) headers.append(flat[i], flat[i + 1]);
   const init = { status: native.status, headers };
-  if (!isStream(native)) {
-    const chunks: Buffer[] = [];
-    for (let chunk = await native.read(); chunk !== null; chunk = await native.read()) chunks.push(chunk);
-    return new Response(chunks.length === 0 ? null : Buffer.concat(chunks), init);
-  }
+  const whole = native.takeBody();
+  if (whole !== null) return new Response(whole.length === 0 ? null : whole, init);
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -205,8 +194,9 @@ async function toResponse(native: NativeHttpResponse): Promise<Response> {
 /** Writes core's response to Node's, chunk by chunk; the client leaving cancels it. */
 async function pipe(native: NativeHttpResponse, res: ServerResponse): Promise<void> {
   res.writeHead(native.status, native.headers);
-  const stream = isStream(native);
-  if (stream) res.flushHeaders();
+  const whole = native.takeBody();
+  if (whole !== null) return void res.end(whole);
+  res.flushHeaders();
   const gone = () => {
     if (!res.writableFinished) native.cancel();
   };
