@@ -148,7 +148,7 @@ export function httpSettings(options: object, where: string, extra: readonly str
     maxSessions: positive('maxSessions', o.maxSessions),
     sessionIdleMs: positive('sessionIdleMs', o.sessionIdleMs),
     keepAliveMs: positive('keepAliveMs', o.keepAliveMs),
-    retryMs: o.retryInterval === 0 ? undefined : positive('retryInterval', o.retryInterval),
+    retryMs: positive('retryInterval', o.retryInterval),
   };
   if (o.auth === undefined) return { config };
   const { auth, verifier } = bearer(o.auth, where);

@@ -16,6 +16,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import { fromNative } from './errors.js';
 import { httpSettings } from './http-options.js';
 import type { NativeHttpSettings, StreamableHTTPServerTransportOptions } from './http-options.js';
 import { NativeHttpHandler, listenHttp } from './native.js';
@@ -267,8 +268,9 @@ export class ListeningTransport {
     try {
       listener = await listenHttp(server, this.#host, this.#port, this.#settings.config, this.#settings.verifier);
     } catch (error) {
-      this.#failed?.(error);
-      throw error;
+      const failure = fromNative(error);
+      this.#failed?.(failure);
+      throw failure;
     }
     this.#listener = listener;
     const closed = listener.closed();

@@ -349,6 +349,20 @@ describe('options and lifecycle', () => {
     await assert.rejects(modernCall(listener.url, 'echo', { text: 'x' }));
   });
 
+  test('listen() on a port in use rejects, and the server can listen elsewhere', async () => {
+    const first = build().server;
+    const taken = await first.listen();
+    const { server } = build();
+    try {
+      await assert.rejects(server.listen({ port: taken.port }), (error) => error.code === -32603 && /cannot listen on 127\.0\.0\.1:\d+/.test(error.message));
+      const listener = await server.listen();
+      assert.notEqual(listener.port, taken.port);
+    } finally {
+      await server.close();
+      await first.close();
+    }
+  });
+
   for (const way of ['listen', 'node']) {
     test(`a script that serves (${way}), answers and closes exits by itself`, async () => {
       const { stdout } = await run(process.execPath, [fixture('http-exits.mjs'), way], { timeout: 30_000 });
