@@ -3,9 +3,8 @@ are taken against.
 
 Commands are relative to the repository root and use what scripts/bench.sh installed into
 benches/.deps/. An `http` command holds `{port}`, which mcp-load replaces with a free port.
-ferrymcp's Rust and Python rows serve Streamable HTTP (`ferrymcp-echo http {port}`, Python
-`mcp.run("streamable-http", host=, port=)`); the Node row joins with one `http=` once the
-Node package exposes it.
+ferrymcp's Rust, Python and Node rows serve Streamable HTTP (`ferrymcp-echo http {port}`,
+Python `mcp.run("streamable-http", host=, port=)`, Node `server.listen({port})`).
 """
 
 from __future__ import annotations
@@ -38,7 +37,8 @@ IMPLS = [
          http=[f"{DEPS}/ferrymcp/bin/python", f"{PY}/echo_ferrymcp.py", "http", "{port}"], peer="mcp-python"),
     Impl("ts-sdk", "official TypeScript SDK v2", "node", False, ["node", f"{DEPS}/node/echo-official.mjs"],
          http=["node", f"{DEPS}/node/echo-official.mjs", "http", "{port}"]),
-    Impl("ferrymcp-node", "ferrymcp (Node)", "node", True, ["node", f"{DEPS}/node/echo-ferrymcp.mjs"], peer="ts-sdk"),
+    Impl("ferrymcp-node", "ferrymcp (Node)", "node", True, ["node", f"{DEPS}/node/echo-ferrymcp.mjs"],
+         http=["node", f"{DEPS}/node/echo-ferrymcp.mjs", "http", "{port}"], peer="ts-sdk"),
     Impl("rmcp", "official Rust SDK (rmcp)", "rust", False, [f"{DEPS}/rmcp-target/release/rmcp-echo"],
          http=[f"{DEPS}/rmcp-target/release/rmcp-echo", "http", "{port}"]),
     Impl("ferrymcp-rust", "ferrymcp (Rust)", "rust", True, [f"{BIN}/ferrymcp-echo"],

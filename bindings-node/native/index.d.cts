@@ -33,6 +33,11 @@ export declare class NativeContext {
   fail(message: string): boolean
   /** Fails the request with exactly this JSON-RPC error. */
   failRpc(code: number, message: string, dataJson?: string | undefined | null): boolean
+  /**
+   * Closes the request's SSE stream on a legacy HTTP session (the client resumes it);
+   * `false` where there is none to close.
+   */
+  closeSseStream(): boolean
   /** The request id as JSON text (a number or a string). */
   get requestIdJson(): string
   /** The request's `_meta` as JSON text, when it had one. */
@@ -61,6 +66,52 @@ export declare class NativeContext {
   idle(): void
   /** Reads one of this server's own resources; resolves the result as JSON text. */
   readResource(uri: string): Promise<string>
+}
+
+export declare class NativeHttpHandler {
+  constructor(server: NativeServer, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null)
+  /**
+   * Answers one request. `headers` is flat (`[name, value, name, value, ...]`, as
+   * Node's `rawHeaders`); `body` is the whole body, or its first `maxBodyBytes + 1`
+   * bytes when longer (core answers 413 then).
+   */
+  handle(method: string, url: string, headers: Array<string>, body: Buffer): Promise<NativeHttpResponse>
+  /**
+   * Ends long-lived streams (standalone GET, `subscriptions/listen`) and then every
+   * legacy session; requests in flight are answered.
+   */
+  close(): Promise<void>
+}
+
+/** A listening server. */
+export declare class NativeHttpListener {
+  /** The address bound (the port the OS chose when asked for 0). */
+  get host(): string
+  get port(): number
+  get endpoint(): string
+  /** Resolves once the server has closed. */
+  closed(): Promise<void>
+  /** Graceful shutdown (once; later calls resolve at once). */
+  close(): Promise<void>
+}
+
+/**
+ * One response: status and headers at once; a JSON (or empty) body whole, an event
+ * stream pulled chunk by chunk.
+ */
+export declare class NativeHttpResponse {
+  get status(): number
+  /** Flat, `[name, value, name, value, ...]`. */
+  get headers(): Array<string>
+  /**
+   * The whole body of a response that is not an event stream (once); `null` for a stream,
+   * which `read()` gives chunk by chunk.
+   */
+  takeBody(): Buffer | null
+  /** The next chunk of the event stream; `null` once it is over (or cancelled). */
+  read(): Promise<Buffer | null>
+  /** The reader went away: the body is dropped, which core takes as the stream closing. */
+  cancel(): void
 }
 
 /** How JS answers one request from the server. */
@@ -98,6 +149,14 @@ export declare class NativeServer {
   close(): Promise<void>
 }
 
+export interface AuthConfig {
+  authorizationServers: Array<string>
+  scopesSupported?: Array<string>
+  /** The resource's canonical URL; derived from `Host` and the endpoint when absent. */
+  resource?: string
+  verifyTimeoutMs?: number
+}
+
 export interface ClientConfig {
   infoJson: string
   capabilitiesJson: string
@@ -111,6 +170,29 @@ export interface ClientConfig {
   elicitation: boolean
   roots: boolean
 }
+
+export interface HttpConfig {
+  /**
+   * The endpoint's path. Absent for a mounted handler: it answers whatever path the
+   * web framework routes to it.
+   */
+  endpoint?: string
+  /** Host names accepted (any port); empty accepts every name. Loopback names by default. */
+  allowedHosts?: Array<string>
+  /** Origins accepted besides those whose host is an accepted host. */
+  allowedOrigins?: Array<string>
+  maxBodyBytes?: number
+  maxSessions?: number
+  sessionIdleMs?: number
+  keepAliveMs?: number
+  /** The reconnection delay advertised in SSE priming events. */
+  retryMs?: number
+  /** Require bearer tokens (with the verifier given beside this config). */
+  auth?: AuthConfig
+}
+
+/** Binds `host:port` (port 0: the OS picks) and serves `server` there at `config.endpoint`. */
+export declare function listenHttp(server: NativeServer, host: string, port: number, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null): Promise<NativeHttpListener>
 
 export interface RequestConfig {
   timeoutMs?: number

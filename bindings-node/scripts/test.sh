@@ -3,7 +3,8 @@
 # it: devDependencies installed by name (pinned in package.json), the addon built with
 # `napi build --release`, the TypeScript layer compiled (ESM and CommonJS), the package
 # packed with `npm pack`, the tarball installed into a temporary project next to the
-# official SDKs the tests run against, and node:test run there.
+# official SDKs the tests run against, and node:test run there; then the conformance suite
+# against the Node fixture (tests/fixtures/node/everything.mjs) served over HTTP from there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(cd .. && pwd)"
@@ -40,6 +41,10 @@ cp "$root/tests/fixtures/node/everything.mjs" "$work/test/fixtures/everything.mj
   cd "$work"
   npm install --no-audit --no-fund --loglevel=error ./ferrymcp-*.tgz
   node --test --test-concurrency=2 test/*.test.mjs
+  # The official conformance suite (server side, both requirement sets) against the Node
+  # fixture over Streamable HTTP, importing the package installed here: every scored check
+  # must pass, as for the Rust and Python fixtures.
+  "$root/tests/conformance/run-server.sh" node test/fixtures/everything.mjs
   if [ "${BENCH:-}" = 1 ]; then
     mkdir -p bench && cp "$package/bench/"*.mjs bench/ && node bench/echo.mjs
   fi

@@ -105,6 +105,13 @@ impl NativeContext {
         Ok(self.replier.send(Answer::rpc(code, message, data_json)?))
     }
 
+    /// Closes the request's SSE stream on a legacy HTTP session (the client resumes it);
+    /// `false` where there is none to close.
+    #[napi]
+    pub fn close_sse_stream(&self) -> bool {
+        self.cx.close_sse_stream()
+    }
+
     /// The request id as JSON text (a number or a string).
     #[napi(getter)]
     pub fn request_id_json(&self) -> String {

@@ -199,9 +199,18 @@ export class HandlerContext {
     return this.#mcpReq;
   }
 
-  /** The official v2 shape nests HTTP details here; stdio has none. */
-  get http(): undefined {
-    return undefined;
+  /**
+   * The official v2 shape's HTTP details: `closeSSE()` closes this request's SSE stream on
+   * a legacy HTTP session (the client resumes it with `Last-Event-ID`, SEP-1699); over
+   * stdio and on 2026-07-28 requests it does nothing.
+   */
+  get http(): { closeSSE: () => void } {
+    return { closeSSE: () => this.closeSSEStream() };
+  }
+
+  /** v1 `extra.closeSSEStream()`: as `ctx.http.closeSSE()`. */
+  closeSSEStream(): void {
+    this.#native.closeSseStream();
   }
 
   #scheduleIdle(): void {

@@ -28,6 +28,11 @@ export type { CompleteResourceTemplateCallback, ListResourcesCallback } from './
 export { completable } from './schema.js';
 export { HandlerContext } from './context.js';
 export type { InputOptions, McpRequestContext, RequestHandlerExtra, ServerContext } from './context.js';
+export { NodeStreamableHTTPServerTransport, WebStandardStreamableHTTPServerTransport } from './http.js';
+export type { HandleRequestOptions, HttpListener, ListenOptions } from './http.js';
+export { createMcpHandler } from './http-handler.js';
+export type { CreateMcpHandlerOptions, McpHttpHandler, McpServerFactory } from './http-handler.js';
+export type { AuthInfo, BearerAuthOptions, OAuthTokenVerifier, StreamableHTTPServerTransportOptions, TokenVerifier, WebStandardStreamableHTTPServerTransportOptions } from './http-options.js';
 export { Client } from './mcp-client.js';
 export type { ClientOptions, RequestOptions } from './mcp-client.js';
 export { ErrorCode, McpError, ProtocolError, ProtocolErrorCode } from './errors.js';

@@ -22,5 +22,8 @@ mod client_callbacks;
 mod context;
 mod error;
 mod handlers;
+mod http;
+mod http_bearer;
+mod http_listen;
 mod reply;
 mod server;

@@ -14,6 +14,8 @@ import { currentContext } from './context.js';
 import type { HandlerContext } from './context.js';
 import { nativeHandler } from './dispatch.js';
 import { ErrorCode, McpError, fromNative } from './errors.js';
+import { ListeningTransport } from './http.js';
+import type { HttpListener, ListenOptions } from './http.js';
 import { NativeServer } from './native.js';
 import { asZod, completerOf, objectShape, parseArguments, promptArguments, toJsonSchema } from './schema.js';
 import type { AnySchema } from './schema.js';
@@ -87,11 +89,14 @@ export type RegisteredResource = Registration & { name: string; metadata?: Resou
 export type RegisteredResourceTemplate = Registration & { resourceTemplate: ResourceTemplate; metadata?: ResourceMetadata; readCallback: ReadResourceTemplateCallback; update(updates: { name?: string; metadata?: ResourceMetadata; callback?: ReadResourceTemplateCallback; enabled?: boolean }): void };
 export type RegisteredPrompt = Registration & PromptConfig & { handler: PromptCallback; update(updates: Partial<PromptConfig> & { name?: string; callback?: PromptCallback; enabled?: boolean }): void };
 
-/** What the official `Transport` is to `connect()`; ferrymcp serves its own stdio. */
+/** What the official `Transport` is to `connect()`: ferrymcp's stdio, or one of its HTTP transports. */
 export interface ServerTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   readonly ferrymcpStdio?: true;
+  /** @internal Serves `server` (an HTTP transport); resolves when serving ends. */
+  ferrymcpServe?(server: InstanceType<typeof NativeServer>): Promise<void>;
+  close?(): Promise<void>;
 }
 
 type ListKind = 'tools' | 'resources' | 'prompts';
@@ -120,6 +125,7 @@ export class McpServer {
   readonly #resources = new Map<string, RegisteredResource>();
   #completions = false;
   #connected = false;
+  #http?: ServerTransport;
 
   constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
     this.#native = new NativeServer(JSON.stringify(serverInfo), options.instructions, {
@@ -360,8 +366,9 @@ export class McpServer {
 
   /** Starts serving over the transport (ferrymcp's stdio); resolves once serving. */
   async connect(transport: ServerTransport): Promise<void> {
+    if (typeof transport?.ferrymcpServe === 'function') return this.#serveHttp(transport);
     if (transport?.ferrymcpStdio !== true) {
-      throw new Error('ferrymcp McpServer.connect() takes a StdioServerTransport from ferrymcp/server/stdio.js or ferrymcp/stdio');
+      throw new Error('ferrymcp McpServer.connect() takes a StdioServerTransport (ferrymcp/stdio) or a Streamable HTTP transport (ferrymcp/node, WebStandardStreamableHTTPServerTransport)');
     }
     if (this.#connected) throw new Error('McpServer is already connected');
     this.#connected = true;
@@ -377,12 +384,40 @@ export class McpServer {
 
   #closed(transport: ServerTransport): void {
     this.#connected = false;
+    if (this.#http === transport) this.#http = undefined;
     transport.onclose?.();
     this.onclose?.();
   }
 
-  /** Ends the connection. */
+  #serveHttp(transport: ServerTransport): void {
+    if (this.#connected) throw new Error('McpServer is already connected');
+    this.#connected = true;
+    this.#http = transport;
+    transport.ferrymcpServe!(this.#native).then(
+      () => this.#closed(transport),
+      (error: unknown) => {
+        transport.onerror?.(fromNative(error));
+        this.#closed(transport);
+      },
+    );
+  }
+
+  /**
+   * Serves Streamable HTTP (both eras) on core's built-in server (ferrymcp): resolves
+   * once listening, with the endpoint's URL and `close()`. 127.0.0.1 and a port the OS
+   * picks by default; takes the HTTP transports' options too.
+   */
+  async listen(options: ListenOptions = {}): Promise<HttpListener> {
+    const transport = new ListeningTransport(options);
+    this.#serveHttp(transport);
+    return transport.listening;
+  }
+
+  /** Ends the connection (or the HTTP serving). */
   async close(): Promise<void> {
+    const http = this.#http;
+    this.#http = undefined;
+    await http?.close?.();
     await this.#native.close();
   }
 

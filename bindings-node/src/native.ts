@@ -12,3 +12,7 @@ export type { NativeContext, NativeReply, NativeClient as NativeClientHandle, Cl
 export const NativeServer = native.NativeServer;
 export const NativeCancel = native.NativeCancel;
 export const spawnClient = native.spawnClient;
+
+export type { HttpConfig, AuthConfig, NativeHttpResponse, NativeHttpListener } from '../native/index.cjs';
+export const NativeHttpHandler = native.NativeHttpHandler;
+export const listenHttp = native.listenHttp;

@@ -59,6 +59,11 @@ impl NativeServer {
         })
     }
 
+    /// The core server, for the HTTP endpoint that serves it ([`crate::http`]).
+    pub(crate) fn core(&self) -> Server {
+        self.server.clone()
+    }
+
     fn handler(&self, handler: JsHandlerFn, what: String) -> JsHandler {
         JsHandler::new(handler, self.handler_timeout, what)
     }

@@ -1,0 +1,201 @@
+/**
+ * The official Streamable HTTP transports' options, mapped onto core's endpoint settings.
+ *
+ * ferrymcp's endpoint is core's: one endpoint serves both eras (legacy sessions and
+ * stateless 2026-07-28 requests), with core's session table and event store. So each
+ * official option either maps to a core setting or is refused with a `TypeError` that
+ * says why; none is silently dropped:
+ *
+ * | option | in ferrymcp |
+ * |---|---|
+ * | `sessionIdGenerator` | accepted (a function or `undefined`): legacy clients always get a session, whose ID core draws from the OS's CSPRNG; a function given is not called (a warning says so once) |
+ * | `enableJsonResponse` | `false` accepted; `true` refused: core answers JSON whenever the response is the request's only message and streams SSE only when the handler sends something first |
+ * | `allowedHosts`, `allowedOrigins` | core's Host and Origin checks (loopback host names by default) |
+ * | `enableDnsRebindingProtection` | `true` accepted (core always checks); `false` accepts every Host name (Origin is still checked) |
+ * | `retryInterval` | the `retry` of SSE priming events (ms) |
+ * | `keepAliveMs` | the SSE keep-alive comment interval (must be positive) |
+ * | `maxRequestBodySize` | the body limit (413 above it) |
+ * | `eventStore`, `onsessioninitialized`, `onsessionclosed`, `supportedProtocolVersions` | refused: core keeps events and sessions itself and decides the versions |
+ *
+ * ferrymcp adds `auth` (bearer tokens checked by a JS verifier, 401 with
+ * `WWW-Authenticate` and the protected resource metadata from core), `maxSessions` and
+ * `sessionIdleMs`.
+ */
+import type { AuthConfig, HttpConfig } from './native.js';
+
+/** A verified token, as the official SDK's `AuthInfo`. */
+export interface AuthInfo {
+  token: string;
+  clientId: string;
+  scopes: string[];
+  /** Seconds since the epoch. */
+  expiresAt?: number;
+  resource?: URL;
+  extra?: Record<string, unknown>;
+}
+
+/** The official SDK's `OAuthTokenVerifier`. */
+export interface OAuthTokenVerifier {
+  verifyAccessToken(token: string): Promise<AuthInfo>;
+}
+
+/** A token check: the official verifier object, or a function (sync or async) that
+ * returns the token's `AuthInfo` (or `true`) when it is good, and `false`/`null` or
+ * throws when not. An error whose `errorCode` (or `code`) is `'insufficient_scope'`
+ * answers 403 with its `scope`. */
+export type TokenVerifier = OAuthTokenVerifier | ((token: string) => AuthInfo | boolean | null | undefined | Promise<AuthInfo | boolean | null | undefined>);
+
+export interface BearerAuthOptions {
+  verifier: TokenVerifier;
+  /** Scopes every token must carry (checked against `AuthInfo.scopes`; 403 when missing). */
+  requiredScopes?: string[];
+  /** The authorization servers named in the protected resource metadata. */
+  authorizationServers: (string | URL)[];
+  scopesSupported?: string[];
+  /** The resource's canonical URL; `http://{Host}{endpoint}` when absent. */
+  resource?: string | URL;
+  /** How long a verification may take (10 s by default); longer refuses the token. */
+  verifyTimeoutMs?: number;
+}
+
+/** An event store of the official API; refused by ferrymcp (core keeps events itself). */
+export interface EventStore {
+  storeEvent(streamId: string, message: unknown): Promise<string>;
+  replayEventsAfter(lastEventId: string, options: { send: (eventId: string, message: unknown) => Promise<void> }): Promise<string>;
+}
+
+export interface StreamableHTTPServerTransportOptions {
+  sessionIdGenerator?: (() => string) | undefined;
+  onsessioninitialized?: (sessionId: string) => void | Promise<void>;
+  onsessionclosed?: (sessionId: string) => void | Promise<void>;
+  enableJsonResponse?: boolean;
+  eventStore?: EventStore;
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
+  enableDnsRebindingProtection?: boolean;
+  retryInterval?: number;
+  keepAliveMs?: number;
+  maxRequestBodySize?: number;
+  supportedProtocolVersions?: string[];
+  /** Require bearer tokens (ferrymcp). */
+  auth?: BearerAuthOptions;
+  /** Most legacy sessions at once; more get 503 (ferrymcp; 10,000 by default). */
+  maxSessions?: number;
+  /** A legacy session unused this long ends (ferrymcp; 30 minutes by default). */
+  sessionIdleMs?: number;
+}
+
+export type WebStandardStreamableHTTPServerTransportOptions = StreamableHTTPServerTransportOptions;
+
+const REFUSED: Record<string, string> = {
+  onsessioninitialized: 'ferrymcp keeps legacy sessions in core and has no per-session hooks',
+  onsessionclosed: 'ferrymcp keeps legacy sessions in core and has no per-session hooks',
+  eventStore: 'core keeps resumable events itself (in memory)',
+  supportedProtocolVersions: 'core decides the protocol versions it serves (2024-11-05 to 2026-07-28)',
+};
+
+const ACCEPTED = new Set([
+  'sessionIdGenerator', 'enableJsonResponse', 'allowedHosts', 'allowedOrigins', 'enableDnsRebindingProtection',
+  'retryInterval', 'keepAliveMs', 'maxRequestBodySize', 'auth', 'maxSessions', 'sessionIdleMs', ...Object.keys(REFUSED),
+]);
+
+let warnedGenerator = false;
+
+function positive(name: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0 || value > 0xffffffff) {
+    throw new TypeError(`${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+function strings(name: string, value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new TypeError(`${name} must be an array of strings`);
+  return value;
+}
+
+/** The settings of `extra` keys the caller handles itself (`host`, `port`, `path`). */
+export interface NativeHttpSettings {
+  config: HttpConfig;
+  verifier?: (token: string) => Promise<string>;
+}
+
+/** Checks the official options and maps them onto core's; throws `TypeError` on the refused ones. */
+export function httpSettings(options: object, where: string, extra: readonly string[] = []): NativeHttpSettings {
+  const o = options as Record<string, unknown> & StreamableHTTPServerTransportOptions;
+  for (const [key, value] of Object.entries(o)) {
+    if (extra.includes(key)) continue;
+    if (!ACCEPTED.has(key)) throw new TypeError(`${where} does not take the option ${JSON.stringify(key)}`);
+    if (key in REFUSED && value !== undefined) throw new TypeError(`${where}: ${key} is not supported: ${REFUSED[key]}`);
+  }
+  if (o.sessionIdGenerator !== undefined && typeof o.sessionIdGenerator !== 'function') {
+    throw new TypeError(`${where}: sessionIdGenerator must be a function or undefined`);
+  }
+  if (typeof o.sessionIdGenerator === 'function' && !warnedGenerator) {
+    warnedGenerator = true;
+    process.emitWarning('ferrymcp serves legacy sessions with IDs from the OS random source; sessionIdGenerator is not called', { code: 'FERRYMCP_SESSION_IDS' });
+  }
+  if (o.enableJsonResponse === true) {
+    throw new TypeError(`${where}: enableJsonResponse: true is not supported: ferrymcp answers with JSON whenever the response is the request's only message and streams SSE only when the handler sends notifications or requests first`);
+  }
+  let allowedHosts = strings('allowedHosts', o.allowedHosts);
+  if (o.enableDnsRebindingProtection === false && allowedHosts === undefined) allowedHosts = [];
+  const config: HttpConfig = {
+    allowedHosts,
+    allowedOrigins: strings('allowedOrigins', o.allowedOrigins),
+    maxBodyBytes: positive('maxRequestBodySize', o.maxRequestBodySize),
+    maxSessions: positive('maxSessions', o.maxSessions),
+    sessionIdleMs: positive('sessionIdleMs', o.sessionIdleMs),
+    keepAliveMs: positive('keepAliveMs', o.keepAliveMs),
+    retryMs: positive('retryInterval', o.retryInterval),
+  };
+  if (o.auth === undefined) return { config };
+  const { auth, verifier } = bearer(o.auth, where);
+  return { config: { ...config, auth }, verifier };
+}
+
+function bearer(options: BearerAuthOptions, where: string): { auth: AuthConfig; verifier: (token: string) => Promise<string> } {
+  const given = options.verifier;
+  const verify =
+    typeof given === 'function'
+      ? given
+      : typeof given?.verifyAccessToken === 'function'
+        ? (token: string) => given.verifyAccessToken(token)
+        : undefined;
+  if (verify === undefined) throw new TypeError(`${where}: auth.verifier must be a function or an OAuthTokenVerifier`);
+  const required = strings('auth.requiredScopes', options.requiredScopes) ?? [];
+  const auth: AuthConfig = {
+    authorizationServers: (options.authorizationServers ?? []).map(String),
+    scopesSupported: strings('auth.scopesSupported', options.scopesSupported),
+    resource: options.resource === undefined ? undefined : String(options.resource),
+    verifyTimeoutMs: positive('auth.verifyTimeoutMs', options.verifyTimeoutMs),
+  };
+  const verifier = async (token: string): Promise<string> => JSON.stringify(await verdict(verify, token, required));
+  return { auth, verifier };
+}
+
+type Verdict = { ok: true } | { ok: false; message: string; scope?: string };
+
+async function verdict(verify: (token: string) => unknown, token: string, required: string[]): Promise<Verdict> {
+  let info: unknown;
+  try {
+    info = await verify(token);
+  } catch (error) {
+    const e = error as { errorCode?: unknown; code?: unknown; scope?: unknown; message?: unknown };
+    const message = typeof e?.message === 'string' && e.message !== '' ? e.message : 'the token was refused';
+    if (e?.errorCode === 'insufficient_scope' || e?.code === 'insufficient_scope') {
+      return { ok: false, message, scope: typeof e.scope === 'string' ? e.scope : required.join(' ') };
+    }
+    return { ok: false, message };
+  }
+  if (info === false || info === null || info === undefined) return { ok: false, message: 'the token was refused' };
+  if (typeof info === 'object') {
+    const { expiresAt, scopes } = info as Partial<AuthInfo>;
+    if (typeof expiresAt === 'number' && expiresAt < Date.now() / 1000) return { ok: false, message: 'Token has expired' };
+    if (required.some((scope) => !scopes?.includes(scope))) {
+      return { ok: false, message: 'Insufficient scope', scope: required.join(' ') };
+    }
+  }
+  return { ok: true };
+}

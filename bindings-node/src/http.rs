@@ -1,0 +1,269 @@
+//! `NativeHttpHandler`: core's Streamable HTTP endpoint ([`HttpHandler`]) for JavaScript.
+//!
+//! One handler serves both eras (legacy sessions and stateless 2026-07-28 requests) for
+//! one `NativeServer`, three ways: requests handed over from JS one at a time
+//! ([`NativeHttpHandler::handle`], behind the web-standard and Node `http` transports of
+//! the TypeScript layer), and core's own hyper server ([`crate::http_listen`]). Everything
+//! the endpoint decides (routing by era, sessions, Host/Origin checks, bearer tokens,
+//! status codes, SSE framing) is core's; this file only turns the settings into
+//! [`HttpOptions`] and moves bytes.
+//!
+//! A response body is pulled by JS one chunk at a time (`read()`), so a slow reader slows
+//! only its own request, and `cancel()` drops the body: core sees its stream closed,
+//! which on a 2026-07-28 request is the client's cancellation.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use ferrymcp_core::transport::http::{
+    BearerAuth, HttpHandler, HttpOptions, LOOPBACK_HOSTS, METADATA_PATH, ResponseBody,
+};
+use http::header::CONTENT_TYPE;
+use http::{Method, Request, Uri};
+use http_body_util::{BodyExt, Full};
+use napi::bindgen_prelude::Buffer;
+use napi_derive::napi;
+use tokio::sync::Mutex;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::{internal, mcp_error, no_panic};
+use crate::http_bearer::{JsVerifier, JsVerifierFn};
+use crate::server::NativeServer;
+
+/// How long a token verifier may take, unless configured.
+const DEFAULT_VERIFY_TIMEOUT: Duration = Duration::from_secs(10);
+const INVALID_PARAMS: i64 = -32602;
+
+#[napi(object)]
+pub struct HttpConfig {
+    /// The endpoint's path. Absent for a mounted handler: it answers whatever path the
+    /// web framework routes to it.
+    pub endpoint: Option<String>,
+    /// Host names accepted (any port); empty accepts every name. Loopback names by default.
+    pub allowed_hosts: Option<Vec<String>>,
+    /// Origins accepted besides those whose host is an accepted host.
+    pub allowed_origins: Option<Vec<String>>,
+    pub max_body_bytes: Option<u32>,
+    pub max_sessions: Option<u32>,
+    pub session_idle_ms: Option<u32>,
+    pub keep_alive_ms: Option<u32>,
+    /// The reconnection delay advertised in SSE priming events.
+    pub retry_ms: Option<u32>,
+    /// Require bearer tokens (with the verifier given beside this config).
+    pub auth: Option<AuthConfig>,
+}
+
+#[napi(object)]
+pub struct AuthConfig {
+    pub authorization_servers: Vec<String>,
+    pub scopes_supported: Option<Vec<String>>,
+    /// The resource's canonical URL; derived from `Host` and the endpoint when absent.
+    pub resource: Option<String>,
+    pub verify_timeout_ms: Option<u32>,
+}
+
+fn millis(ms: Option<u32>, default: Duration) -> Duration {
+    ms.map_or(default, |ms| Duration::from_millis(ms.into()))
+}
+
+/// Core's options from the JS settings; `loopback` says whether the listener is bound to
+/// a loopback address (then only loopback host names are accepted unless listed).
+pub(crate) fn options(config: HttpConfig, verifier: Option<JsVerifierFn>, loopback: bool) -> napi::Result<HttpOptions> {
+    let defaults = HttpOptions::default();
+    let endpoint = config.endpoint.unwrap_or_else(|| defaults.endpoint.clone());
+    if !endpoint.starts_with('/') {
+        return Err(mcp_error(INVALID_PARAMS, &format!("the endpoint path must start with '/': {endpoint:?}"), None));
+    }
+    let allowed_hosts = config.allowed_hosts.unwrap_or_else(|| {
+        if loopback { LOOPBACK_HOSTS.iter().map(|h| (*h).to_owned()).collect() } else { Vec::new() }
+    });
+    let auth = match (config.auth, verifier) {
+        (None, None) => None,
+        (Some(auth), Some(verifier)) => Some(BearerAuth {
+            verifier: Arc::new(JsVerifier::new(verifier, millis(auth.verify_timeout_ms, DEFAULT_VERIFY_TIMEOUT))),
+            authorization_servers: auth.authorization_servers,
+            scopes_supported: auth.scopes_supported.unwrap_or_default(),
+            resource: auth.resource,
+        }),
+        _ => {
+            return Err(mcp_error(INVALID_PARAMS, "bearer authorization needs both its settings and a verifier", None));
+        }
+    };
+    Ok(HttpOptions {
+        endpoint,
+        allowed_hosts,
+        allowed_origins: config.allowed_origins.unwrap_or_default(),
+        max_body: config.max_body_bytes.map_or(defaults.max_body, |n| n as usize),
+        max_sessions: config.max_sessions.map_or(defaults.max_sessions, |n| n as usize),
+        session_idle: millis(config.session_idle_ms, defaults.session_idle),
+        keep_alive: millis(config.keep_alive_ms, defaults.keep_alive),
+        retry: millis(config.retry_ms, defaults.retry),
+        auth,
+        ..defaults
+    })
+}
+
+#[napi]
+pub struct NativeHttpHandler {
+    handler: HttpHandler,
+    /// Mounted by a web framework at a path of its choosing: requests are served as if
+    /// they came to this endpoint (the metadata document's well-known path aside).
+    mounted_at: Option<String>,
+}
+
+#[napi]
+impl NativeHttpHandler {
+    #[napi(constructor)]
+    pub fn new(
+        server: &NativeServer,
+        config: HttpConfig,
+        #[napi(ts_arg_type = "((token: string) => Promise<string>) | undefined | null")] verifier: Option<JsVerifierFn>,
+    ) -> napi::Result<Self> {
+        let mounted = config.endpoint.is_none();
+        let options = options(config, verifier, true)?;
+        let mounted_at = mounted.then(|| options.endpoint.clone());
+        Ok(Self { handler: HttpHandler::new(server.core(), options), mounted_at })
+    }
+
+    /// Answers one request. `headers` is flat (`[name, value, name, value, ...]`, as
+    /// Node's `rawHeaders`); `body` is the whole body, or its first `maxBodyBytes + 1`
+    /// bytes when longer (core answers 413 then).
+    #[napi]
+    pub async fn handle(
+        &self,
+        method: String,
+        url: String,
+        headers: Vec<String>,
+        body: Buffer,
+    ) -> napi::Result<NativeHttpResponse> {
+        let request = self.request(&method, &url, &headers, Bytes::from(body.to_vec()))?;
+        let handler = self.handler.clone();
+        no_panic(async move {
+            let response = handler.handle(request).await;
+            let (parts, body) = response.into_parts();
+            let headers = parts
+                .headers
+                .iter()
+                .flat_map(|(name, value)| {
+                    [name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned()]
+                })
+                .collect();
+            let streaming =
+                parts.headers.get(CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"));
+            let (whole, body) = match streaming {
+                true => (None, Some(body)),
+                false => (Some(body.collect().await.map_or_else(|never| match never {}, |c| c.to_bytes())), None),
+            };
+            Ok(NativeHttpResponse {
+                status: parts.status.as_u16(),
+                headers,
+                whole: std::sync::Mutex::new(whole),
+                body: Mutex::new(body),
+                cancelled: CancellationToken::new(),
+            })
+        })
+        .await
+    }
+
+    fn request(&self, method: &str, url: &str, headers: &[String], body: Bytes) -> napi::Result<Request<Full<Bytes>>> {
+        let method =
+            Method::from_bytes(method.as_bytes()).map_err(|_| internal(format!("invalid HTTP method {method:?}")))?;
+        let mut uri: Uri = url.parse().map_err(|e| internal(format!("invalid request URL {url:?}: {e}")))?;
+        if let Some(endpoint) = self.mounted_at.as_deref().filter(|_| !uri.path().starts_with(METADATA_PATH)) {
+            uri = at_endpoint(uri, endpoint)?;
+        }
+        let mut builder = Request::builder().method(method).uri(uri);
+        for pair in headers.chunks_exact(2) {
+            builder = builder.header(pair[0].as_str(), pair[1].as_str());
+        }
+        builder.body(Full::new(body)).map_err(|e| internal(format!("invalid request: {e}")))
+    }
+
+    /// Ends long-lived streams (standalone GET, `subscriptions/listen`) and then every
+    /// legacy session; requests in flight are answered.
+    #[napi]
+    pub async fn close(&self) -> napi::Result<()> {
+        let handler = self.handler.clone();
+        no_panic(async move {
+            handler.stop_streams();
+            handler.end_sessions().await;
+            Ok(())
+        })
+        .await
+    }
+}
+
+/// `uri` with its path replaced by `endpoint` (query and authority kept).
+fn at_endpoint(uri: Uri, endpoint: &str) -> napi::Result<Uri> {
+    let mut parts = uri.into_parts();
+    let query = parts.path_and_query.as_ref().and_then(|pq| pq.query()).map(|q| format!("?{q}")).unwrap_or_default();
+    parts.path_and_query = Some(format!("{endpoint}{query}").parse().map_err(|_| internal("invalid endpoint path"))?);
+    Uri::from_parts(parts).map_err(|e| internal(format!("invalid request URL: {e}")))
+}
+
+/// One response: status and headers at once; a JSON (or empty) body whole, an event
+/// stream pulled chunk by chunk.
+#[napi]
+pub struct NativeHttpResponse {
+    status: u16,
+    headers: Vec<String>,
+    /// The body of a response that is not a stream, collected before JS sees it.
+    whole: std::sync::Mutex<Option<Bytes>>,
+    /// The event stream.
+    body: Mutex<Option<ResponseBody>>,
+    cancelled: CancellationToken,
+}
+
+#[napi]
+impl NativeHttpResponse {
+    #[napi(getter)]
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// Flat, `[name, value, name, value, ...]`.
+    #[napi(getter)]
+    pub fn headers(&self) -> Vec<String> {
+        self.headers.clone()
+    }
+
+    /// The whole body of a response that is not an event stream (once); `null` for a stream,
+    /// which `read()` gives chunk by chunk.
+    #[napi]
+    pub fn take_body(&self) -> Option<Buffer> {
+        let whole = self.whole.lock().unwrap_or_else(|p| p.into_inner()).take();
+        whole.map(|bytes| bytes.to_vec().into())
+    }
+
+    /// The next chunk of the event stream; `null` once it is over (or cancelled).
+    #[napi]
+    pub async fn read(&self) -> napi::Result<Option<Buffer>> {
+        let mut slot = self.body.lock().await;
+        while let Some(body) = slot.as_mut() {
+            let frame = tokio::select! {
+                _ = self.cancelled.cancelled() => None,
+                frame = body.frame() => frame,
+            };
+            match frame {
+                Some(Ok(frame)) => {
+                    if let Ok(data) = frame.into_data() {
+                        return Ok(Some(data.to_vec().into()));
+                    }
+                }
+                Some(Err(never)) => match never {},
+                None => *slot = None,
+            }
+        }
+        Ok(None)
+    }
+
+    /// The reader went away: the body is dropped, which core takes as the stream closing.
+    #[napi]
+    pub fn cancel(&self) {
+        self.cancelled.cancel();
+        if let Ok(mut slot) = self.body.try_lock() {
+            *slot = None;
+        }
+    }
+}

@@ -1,0 +1,291 @@
+/**
+ * Streamable HTTP serving, under the official SDK's names: the web-standard transport
+ * (`handleRequest(request: Request): Promise<Response>`), the Node `http` transport
+ * (`handleRequest(req, res, parsedBody?)`), both for `server.connect(transport)`, and
+ * ferrymcp's own `listen()` on core's hyper server.
+ *
+ * Each is a thin pipe to core's endpoint (`NativeHttpHandler`): the request's method,
+ * URL, headers and body go in, the status, headers and body chunks come out. Core decides
+ * everything else (era, session, guards, status codes, SSE). Closing the response stream
+ * (the client went away, or the web framework cancelled the body) drops core's stream,
+ * which cancels a 2026-07-28 request.
+ *
+ * One transport serves every session of both eras for one server, so the official
+ * "one transport per session" wiring collapses into one `connect()`, and `sessionId` is
+ * always `undefined` here.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { fromNative } from './errors.js';
+import { httpSettings } from './http-options.js';
+import type { NativeHttpSettings, StreamableHTTPServerTransportOptions } from './http-options.js';
+import { NativeHttpHandler, listenHttp } from './native.js';
+import type { NativeHttpListener, NativeHttpResponse, NativeServer } from './native.js';
+
+type NativeServerHandle = InstanceType<typeof NativeServer>;
+type Handler = InstanceType<typeof NativeHttpHandler>;
+
+/** Core's default body limit, read one byte past so that core can answer 413. */
+const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+
+/** Options for `handleRequest` (the official `HandleRequestOptions`). */
+export interface HandleRequestOptions {
+  /** The body, already parsed (e.g. by `express.json()`). */
+  parsedBody?: unknown;
+  /** Refused: core verifies bearer tokens itself (see the `auth` option). */
+  authInfo?: unknown;
+}
+
+/** What both HTTP transports share: connecting, closing, the pipe to core. */
+export abstract class HttpServerTransport {
+  /** Always `undefined`: one ferrymcp transport serves every session. */
+  readonly sessionId: string | undefined = undefined;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly #settings: NativeHttpSettings;
+  #handler?: Handler;
+  #closed?: () => void;
+
+  constructor(options: StreamableHTTPServerTransportOptions, name: string) {
+    this.#settings = httpSettings(options ?? {}, name);
+  }
+
+  /** Serving starts in `McpServer.connect()`. */
+  async start(): Promise<void> {}
+
+  /** @internal Called by `McpServer.connect()`; resolves when the transport closes. */
+  ferrymcpServe(server: NativeServerHandle): Promise<void> {
+    if (this.#handler !== undefined) throw new Error('this transport is already connected to a server');
+    this.#handler = new NativeHttpHandler(server, this.#settings.config, this.#settings.verifier);
+    return new Promise((resolve) => (this.#closed = resolve));
+  }
+
+  /** Ends long-lived streams and every legacy session; requests in flight are answered. */
+  async close(): Promise<void> {
+    const handler = this.#handler;
+    if (handler === undefined) return;
+    await handler.close();
+    this.#closed?.();
+    this.#closed = undefined;
+  }
+
+  #handle(method: string, url: string, headers: string[], body: Buffer): Promise<NativeHttpResponse> {
+    if (this.#handler === undefined) throw new Error('the transport is not connected: call server.connect(transport) first');
+    return this.#handler.handle(method, url, headers, body);
+  }
+
+  get #maxBody(): number {
+    return this.#settings.config.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  }
+
+  /** A web-standard request, answered with a web-standard response. */
+  protected async serveWeb(request: Request, options?: HandleRequestOptions): Promise<Response> {
+    refuseAuthInfo(options);
+    const headers: string[] = [];
+    request.headers.forEach((value, name) => headers.push(name, value));
+    const body = parsedBody(options?.parsedBody) ?? (await readStream(request.body, this.#maxBody));
+    return toResponse(await this.#handle(request.method, request.url, headers, body));
+  }
+
+  /** A Node request, answered on its response. */
+  protected async serveNode(req: IncomingMessage, res: ServerResponse, parsed?: unknown): Promise<void> {
+    const body = parsedBody(parsed) ?? (await readIncoming(req, this.#maxBody));
+    await pipe(await this.#handle(req.method ?? 'GET', req.url ?? '/', req.rawHeaders, body), res);
+  }
+}
+
+function refuseAuthInfo(options?: HandleRequestOptions): void {
+  if (options?.authInfo !== undefined) {
+    throw new TypeError('handleRequest: authInfo is not supported: give the transport an auth.verifier and core checks the bearer token');
+  }
+}
+
+function parsedBody(value: unknown): Buffer | undefined {
+  return value === undefined ? undefined : Buffer.from(JSON.stringify(value));
+}
+
+/** The Streamable HTTP transport on web-standard `Request`/`Response` (Node 18+, Bun, Deno, workers). */
+export class WebStandardStreamableHTTPServerTransport extends HttpServerTransport {
+  constructor(options: StreamableHTTPServerTransportOptions = {}) {
+    super(options, 'WebStandardStreamableHTTPServerTransport');
+  }
+
+  handleRequest(request: Request, options?: HandleRequestOptions): Promise<Response> {
+    return this.serveWeb(request, options);
+  }
+}
+
+/** The Streamable HTTP transport on Node's `http` request and response. */
+export class NodeStreamableHTTPServerTransport extends HttpServerTransport {
+  constructor(options: StreamableHTTPServerTransportOptions = {}) {
+    super(options, 'NodeStreamableHTTPServerTransport');
+  }
+
+  handleRequest(req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> {
+    return this.serveNode(req, res, parsedBody);
+  }
+}
+
+/** The v1 name of the Node transport (`@modelcontextprotocol/sdk/server/streamableHttp.js`). */
+export { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport };
+
+/** At most `limit + 1` bytes of a web stream (core answers 413 past `limit`). */
+async function readStream(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<Buffer> {
+  if (stream === null) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+  }
+  return Buffer.concat(chunks, Math.min(size, limit + 1));
+}
+
+/** At most `limit + 1` bytes of a Node request; the rest is drained, not kept. */
+function readIncoming(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off('data', data).off('end', done).off('error', reject);
+      resolve(Buffer.concat(chunks, Math.min(size, limit + 1)));
+    };
+    const data = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > limit) {
+        done();
+        req.resume();
+      }
+    };
+    req.on('data', data).on('end', done).on('error', reject);
+  });
+}
+
+function toResponse(native: NativeHttpResponse): Response {
+  const headers = new Headers();
+  const flat = native.headers;
+  for (let i = 0; i < flat.length; i += 2) headers.append(flat[i], flat[i + 1]);
+  const init = { status: native.status, headers };
+  const whole = native.takeBody();
+  if (whole !== null) return new Response(whole.length === 0 ? null : whole, init);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const chunk = await native.read();
+        if (chunk === null) controller.close();
+        else controller.enqueue(chunk);
+      },
+      cancel() {
+        native.cancel();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, init);
+}
+
+/** Writes core's response to Node's, chunk by chunk; the client leaving cancels it. */
+async function pipe(native: NativeHttpResponse, res: ServerResponse): Promise<void> {
+  res.writeHead(native.status, native.headers);
+  const whole = native.takeBody();
+  if (whole !== null) return void res.end(whole);
+  res.flushHeaders();
+  const gone = () => {
+    if (!res.writableFinished) native.cancel();
+  };
+  res.on('close', gone);
+  try {
+    for (let chunk = await native.read(); chunk !== null; chunk = await native.read()) {
+      if (!res.write(chunk) && !res.destroyed) {
+        await new Promise<void>((resolve) => {
+          res.once('drain', resolve);
+          res.once('close', resolve);
+        });
+      }
+    }
+  } finally {
+    res.off('close', gone);
+    res.end();
+  }
+}
+
+/** `McpServer.listen()` options: where, plus every transport option. */
+export interface ListenOptions extends StreamableHTTPServerTransportOptions {
+  /** `127.0.0.1` by default. */
+  host?: string;
+  /** `0` (the OS picks) by default. */
+  port?: number;
+  /** The endpoint's path, `/mcp` by default. */
+  path?: string;
+}
+
+/** A server listening on core's built-in HTTP server. */
+export interface HttpListener {
+  /** The endpoint's URL, e.g. `http://127.0.0.1:41234/mcp`. */
+  readonly url: URL;
+  readonly host: string;
+  readonly port: number;
+  /** Resolves once the server has closed. */
+  readonly closed: Promise<void>;
+  /** Stops accepting, ends long-lived streams and sessions, finishes requests in flight. */
+  close(): Promise<void>;
+}
+
+/** @internal The transport `McpServer.listen()` connects: core's own server. */
+export class ListeningTransport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly #settings: NativeHttpSettings;
+  readonly #host: string;
+  readonly #port: number;
+  #listener?: NativeHttpListener;
+  #ready?: (listener: HttpListener) => void;
+  #failed?: (error: unknown) => void;
+  readonly listening: Promise<HttpListener>;
+
+  constructor(options: ListenOptions) {
+    const { host = '127.0.0.1', port = 0, path = '/mcp' } = options;
+    if (typeof host !== 'string') throw new TypeError('listen: host must be a string');
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`listen: port must be an integer from 0 to 65535, got ${String(port)}`);
+    if (typeof path !== 'string' || !path.startsWith('/')) throw new TypeError(`listen: path must start with '/', got ${String(path)}`);
+    this.#settings = httpSettings(options, 'listen', ['host', 'port', 'path']);
+    this.#settings.config.endpoint = path;
+    [this.#host, this.#port] = [host, port];
+    this.listening = new Promise((resolve, reject) => [this.#ready, this.#failed] = [resolve, reject]);
+  }
+
+  /** @internal */
+  async ferrymcpServe(server: NativeServerHandle): Promise<void> {
+    let listener: NativeHttpListener;
+    try {
+      listener = await listenHttp(server, this.#host, this.#port, this.#settings.config, this.#settings.verifier);
+    } catch (error) {
+      const failure = fromNative(error);
+      this.#failed?.(failure);
+      throw failure;
+    }
+    this.#listener = listener;
+    const closed = listener.closed();
+    const host = listener.host.includes(':') ? `[${listener.host}]` : listener.host;
+    this.#ready?.({
+      url: new URL(`http://${host}:${listener.port}${listener.endpoint}`),
+      host: listener.host,
+      port: listener.port,
+      closed,
+      close: () => this.close(),
+    });
+    await closed;
+  }
+
+  async close(): Promise<void> {
+    await this.#listener?.close();
+  }
+}

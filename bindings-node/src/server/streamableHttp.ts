@@ -1,0 +1,3 @@
+/** `ferrymcp/server/streamableHttp.js`: the v1 path of the Node `http` transport. */
+export { StreamableHTTPServerTransport } from '../http.js';
+export type { EventStore, StreamableHTTPServerTransportOptions } from '../http-options.js';
