@@ -840,4 +840,5 @@ module.exports.NativeClient = nativeBinding.NativeClient
 module.exports.NativeContext = nativeBinding.NativeContext
 module.exports.NativeReply = nativeBinding.NativeReply
 module.exports.NativeServer = nativeBinding.NativeServer
+module.exports.connectHttpClient = nativeBinding.connectHttpClient
 module.exports.spawnClient = nativeBinding.spawnClient

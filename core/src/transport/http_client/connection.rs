@@ -5,17 +5,22 @@
 //! stream, resumed streams); each task pushes the frames it reads into one channel, which
 //! is the connection's [`FrameSource`](crate::transport::FrameSource). A request that
 //! fails at the HTTP level is answered here with a JSON-RPC error for its id, so the
-//! caller waiting on it learns why at once.
+//! caller waiting on it learns why at once. A request that fails for want of a server
+//! (its answer broke off, or nothing answered) makes the connection check that something
+//! still accepts connections at the server's address; when nothing does, the server is
+//! gone and the connection ends, as a child process's exit ends a stdio connection.
 
 use std::collections::HashMap;
 use std::io;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue};
 use reqwest::{Method, RequestBuilder, Url};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
+use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -63,6 +68,7 @@ pub(crate) struct State {
 pub(crate) struct Connection {
     pub http: reqwest::Client,
     pub url: Url,
+    pub connect_timeout: Duration,
     /// The user's headers and the bearer token, sent with every request.
     pub fixed: HeaderMap,
     pub state: Mutex<State>,
@@ -83,6 +89,7 @@ impl Connection {
     pub fn new(
         http: reqwest::Client,
         url: Url,
+        connect_timeout: Duration,
         fixed: HeaderMap,
         frames: mpsc::Sender<io::Result<SharedStr>>,
     ) -> Self {
@@ -97,7 +104,7 @@ impl Connection {
             running: HashMap::new(),
         };
         let renewing = tokio::sync::Mutex::new(());
-        Self { http, url, fixed, state: Mutex::new(state), frames, stop: CancellationToken::new(), renewing }
+        Self { http, url, connect_timeout, fixed, state: Mutex::new(state), frames, stop: CancellationToken::new(), renewing }
     }
 
     pub fn session(&self) -> Option<HeaderValue> {
@@ -210,5 +217,24 @@ impl Connection {
     /// Ends the connection with a transport error (the only stream answers came on broke).
     pub async fn broken(&self, why: String) {
         let _ = self.frames.send(Err(io::Error::other(why))).await;
+    }
+
+    /// After a failure that may mean the server is gone (`why`): whether something still
+    /// accepts connections at its address. When nothing does, the connection ends saying
+    /// so, and every request still waiting fails with it.
+    pub async fn alive(&self, why: &str) -> bool {
+        if self.stop.is_cancelled() || self.reachable().await {
+            return true;
+        }
+        let url = &self.url;
+        self.broken(format!("the server at {url} is gone (it accepts no connections; last: {why})")).await;
+        false
+    }
+
+    async fn reachable(&self) -> bool {
+        let host = self.url.host_str().unwrap_or_default().trim_start_matches('[').trim_end_matches(']');
+        let port = self.url.port_or_known_default().unwrap_or(80);
+        let attempt = TcpStream::connect((host, port));
+        matches!(tokio::time::timeout(self.connect_timeout, attempt).await, Ok(Ok(_)))
     }
 }

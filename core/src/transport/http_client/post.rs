@@ -122,7 +122,12 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
     };
     let response = match sent {
         Ok(response) => response,
-        Err(e) => return conn.fail(id, format!("POST {url} failed: {e}")).await,
+        Err(e) => {
+            let why = format!("POST {url} failed: {e}");
+            conn.fail(id, why.clone()).await;
+            conn.alive(&why).await;
+            return;
+        }
     };
     let status = response.status();
     if !status.is_success() {
@@ -163,7 +168,11 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
             }
         }
         Ok(Err(e)) => conn.fail(id, format!("POST {url} answered with a body that is not UTF-8: {e}")).await,
-        Err(e) => conn.fail(id, format!("reading the answer of POST {url} failed: {e}")).await,
+        Err(e) => {
+            let why = format!("reading the answer of POST {url} failed: {e}");
+            conn.fail(id, why.clone()).await;
+            conn.alive(&why).await;
+        }
     }
 }
 

@@ -4,7 +4,8 @@
 //! priming event with an id and a `retry`, then close). The client then reconnects with
 //! GET and `Last-Event-ID` after `retry`, and the server replays what followed, so no
 //! event is lost. A stream with no event id cannot be resumed, and a server that cannot
-//! be reached again is gone: in both cases the request fails at once, saying why.
+//! be reached again is gone: in both cases the request fails at once, saying why, and the
+//! connection checks whether the server is still there at all.
 
 use reqwest::Response;
 
@@ -24,7 +25,7 @@ pub(crate) async fn follow(conn: &Connection, response: Response, id: i64) {
             Drained::Broken(e) => format!("the response stream broke before the answer: {e}"),
         };
         if cursor.last_event_id.is_none() {
-            return conn.fail(id, why).await;
+            return give_up(conn, id, why).await;
         }
         if !sse::pause(conn, cursor.retry()).await {
             return;
@@ -36,8 +37,13 @@ pub(crate) async fn follow(conn: &Connection, response: Response, id: i64) {
             Ok(response) => {
                 return conn.fail(id, format!("{why}; resuming it was refused (HTTP {})", response.status())).await;
             }
-            Err(e) => return conn.fail(id, format!("{why}; the server could not be reached again: {e}")).await,
+            Err(e) => return give_up(conn, id, format!("{why}; the server could not be reached again: {e}")).await,
         };
     }
     conn.fail(id, format!("the response stream was resumed {MAX_RESUMES} times without an answer")).await;
+}
+
+async fn give_up(conn: &Connection, id: i64, why: String) {
+    conn.fail(id, why.clone()).await;
+    conn.alive(&why).await;
 }
