@@ -17,6 +17,8 @@ export declare class NativeCancel {
 export declare class NativeClient {
   /** What the handshake learnt: `{protocolVersion, modern, capabilities, serverInfo, instructions?}`. */
   get serverJson(): string
+  /** Whether the connection has ended (the server went away, or `close()`). */
+  get isClosed(): boolean
   /** Sends a request; resolves its result as JSON text. */
   request(method: string, paramsJson: string, config?: RequestConfig | undefined | null, onProgress?: ((progressJson: string) => void) | undefined | null, cancel?: NativeCancel | undefined | null): Promise<string>
   /**

@@ -183,6 +183,12 @@ impl NativeClient {
         Ok(server.to_string())
     }
 
+    /// Whether the connection has ended (the server went away, or `close()`).
+    #[napi(getter)]
+    pub fn is_closed(&self) -> bool {
+        self.client().map_or(true, |client| client.peer().is_closed())
+    }
+
     /// Sends a request; resolves its result as JSON text.
     #[napi]
     pub fn request<'env>(

@@ -145,7 +145,7 @@ export class Client {
         {
           onRequest: (method, paramsJson, reply) => this.#answer(method, paramsJson, reply),
           onNotification: (method, paramsJson) => this.#notified(method, paramsJson),
-          onClose: (reason) => this.#lost(reason),
+          onClose: () => this.#lost(),
           close: () => this.close(),
         },
       );
@@ -172,7 +172,7 @@ export class Client {
   }
 
   /** The server went away by itself: later requests fail at once, and `onclose` fires. */
-  #lost(_reason: string): void {
+  #lost(): void {
     const native = this.#native;
     if (native === undefined) return;
     this.#native = undefined;
@@ -238,6 +238,9 @@ export class Client {
     try {
       return JSON.parse(await native.request(request.method, JSON.stringify(request.params ?? {}), config, progress, cancel)) as T;
     } catch (error) {
+      // The connection ended under this call: `onclose` fires now, not only when the
+      // core's (weak) close callback gets to run.
+      if (native.isClosed) this.#lost();
       throw fromNative(error);
     } finally {
       unlisten();

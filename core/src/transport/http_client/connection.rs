@@ -6,9 +6,9 @@
 //! is the connection's [`FrameSource`](crate::transport::FrameSource). A request that
 //! fails at the HTTP level is answered here with a JSON-RPC error for its id, so the
 //! caller waiting on it learns why at once. A request that fails for want of a server
-//! (its answer broke off, or nothing answered) makes the connection check that something
-//! still accepts connections at the server's address; when nothing does, the server is
-//! gone and the connection ends, as a child process's exit ends a stdio connection.
+//! (its answer broke off, or nothing answered) makes the connection check that the server
+//! still answers HTTP at all; when it does not, the server is gone and the connection
+//! ends, as a child process's exit ends a stdio connection.
 
 use std::collections::HashMap;
 use std::io;
@@ -20,7 +20,6 @@ use reqwest::{Method, RequestBuilder, Url};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
-use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -219,22 +218,40 @@ impl Connection {
         let _ = self.frames.send(Err(io::Error::other(why))).await;
     }
 
-    /// After a failure that may mean the server is gone (`why`): whether something still
-    /// accepts connections at its address. When nothing does, the connection ends saying
-    /// so, and every request still waiting fails with it.
+    /// Request `id` failed in a way that may mean the server is gone (`why`): it fails
+    /// alone if the server is still there, else the whole connection ends (and `id` with it).
+    pub async fn lost(&self, id: i64, why: String) {
+        if self.alive(&why).await {
+            self.fail(id, why).await;
+        }
+    }
+
+    /// After a failure that may mean the server is gone (`why`): whether it still answers.
+    /// When it does not, the connection ends saying so, and every request still waiting
+    /// fails with it.
     pub async fn alive(&self, why: &str) -> bool {
         if self.stop.is_cancelled() || self.reachable().await {
             return true;
         }
         let url = &self.url;
-        self.broken(format!("the server at {url} is gone (it accepts no connections; last: {why})")).await;
+        self.broken(format!("the server at {url} is gone (it no longer answers; last: {why})")).await;
         false
     }
 
+    /// Whether the server still answers HTTP: a HEAD on a connection of its own (a pooled
+    /// one may be the one that just broke; and a bare TCP connect can still succeed while a
+    /// killed server's listening socket is being torn down). Any status means it is there,
+    /// and so does a slow answer (a busy server is no gone server).
     async fn reachable(&self) -> bool {
-        let host = self.url.host_str().unwrap_or_default().trim_start_matches('[').trim_end_matches(']');
-        let port = self.url.port_or_known_default().unwrap_or(80);
-        let attempt = TcpStream::connect((host, port));
-        matches!(tokio::time::timeout(self.connect_timeout, attempt).await, Ok(Ok(_)))
+        let probe = reqwest::Client::builder()
+            .pool_max_idle_per_host(0)
+            .connect_timeout(self.connect_timeout)
+            .timeout(self.connect_timeout)
+            .build();
+        let Ok(probe) = probe else { return true };
+        match probe.head(self.url.clone()).send().await {
+            Ok(_) => true,
+            Err(e) => e.is_timeout(),
+        }
     }
 }

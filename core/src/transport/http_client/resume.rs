@@ -25,7 +25,7 @@ pub(crate) async fn follow(conn: &Connection, response: Response, id: i64) {
             Drained::Broken(e) => format!("the response stream broke before the answer: {e}"),
         };
         if cursor.last_event_id.is_none() {
-            return give_up(conn, id, why).await;
+            return conn.lost(id, why).await;
         }
         if !sse::pause(conn, cursor.retry()).await {
             return;
@@ -37,13 +37,8 @@ pub(crate) async fn follow(conn: &Connection, response: Response, id: i64) {
             Ok(response) => {
                 return conn.fail(id, format!("{why}; resuming it was refused (HTTP {})", response.status())).await;
             }
-            Err(e) => return give_up(conn, id, format!("{why}; the server could not be reached again: {e}")).await,
+            Err(e) => return conn.lost(id, format!("{why}; the server could not be reached again: {e}")).await,
         };
     }
     conn.fail(id, format!("the response stream was resumed {MAX_RESUMES} times without an answer")).await;
-}
-
-async fn give_up(conn: &Connection, id: i64, why: String) {
-    conn.fail(id, why.clone()).await;
-    conn.alive(&why).await;
 }
