@@ -31,5 +31,7 @@ tests/conformance/run-server.sh .venv/bin/python tests/fixtures/python/everythin
 .venv/bin/python -m pytest -q bindings-python/tests
 .venv/bin/python -m pytest -q tests/interop/python
 
-# The npm package, packed and installed the way a user gets it (bindings-node/scripts/test.sh).
+# The npm package, packed and installed the way a user gets it, its tests, and the client
+# scenarios of the conformance suite against the Node conformance client on it
+# (bindings-node/scripts/test.sh).
 bash bindings-node/scripts/test.sh

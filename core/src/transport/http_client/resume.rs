@@ -19,13 +19,14 @@ pub(crate) async fn follow(conn: &Connection, response: Response, id: i64) {
     let mut cursor = Cursor::default();
     let mut outcome = sse::drain(conn, response, Some(id), &mut cursor).await;
     for _ in 0..MAX_RESUMES {
-        let why = match outcome {
+        let (why, broke) = match outcome {
             Drained::Answered | Drained::Stopped => return,
-            Drained::Ended => "the server closed the response stream before answering".to_owned(),
-            Drained::Broken(e) => format!("the response stream broke before the answer: {e}"),
+            Drained::Ended => ("the server closed the response stream before answering".to_owned(), false),
+            Drained::Broken(e) => (format!("the response stream broke before the answer: {e}"), true),
         };
         if cursor.last_event_id.is_none() {
-            return conn.lost(id, why).await;
+            // A stream the server ended properly says it is there; a broken one may not.
+            return if broke { conn.lost(id, why).await } else { conn.fail(id, why).await };
         }
         if !sse::pause(conn, cursor.retry()).await {
             return;
