@@ -120,7 +120,30 @@ for (const [title, mode, era] of official) {
   });
 }
 
-describe('the Rust fixture over HTTP', { skip: EVERYTHING === undefined && 'FERRYMCP_EVERYTHING is not set' }, () => {
+describe('official v1 server, deprecated HTTP+SSE transport', () => {
+  for (const [title, Transport] of [['SSEClientTransport', SSEClientTransport], ['StreamableHTTPClientTransport falls back', StreamableHTTPClientTransport]]) {
+    test(`${title}: tools, progress, elicitation, headers`, async () => {
+      const server = await start(process.execPath, [fixture('official-http.mjs'), 'sse']);
+      const client = new Client({ name: 'ferrymcp-http-tests', version: '1.0.0' });
+      client.setRequestHandler('elicitation/create', async () => answers.elicit);
+      await client.connect(new Transport(server.url, { requestInit: { headers: { 'X-Team': 'green' } } }));
+      try {
+        assert.equal(client.getProtocolEra(), 'legacy');
+        assert.equal(textOf(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })), '5');
+        const progress = [];
+        await client.callTool({ name: 'progress', arguments: { steps: 2 } }, { onprogress: (p) => progress.push(p.progress) });
+        assert.deepEqual(progress, [1, 2]);
+        assert.equal(textOf(await client.callTool({ name: 'confirm', arguments: {} })), 'confirmed: accept true');
+        assert.equal(JSON.parse(textOf(await client.callTool({ name: 'headers', arguments: {} }))).team, 'green');
+      } finally {
+        await client.close();
+      }
+      server.child.kill();
+    });
+  }
+});
+
+describe('the Rust fixture over HTTP', { skip: EVERYTHING === undefined && !process.env.CI && 'FERRYMCP_EVERYTHING is not set' }, () => {
   for (const era of ['modern', 'legacy']) {
     test(`${era} era: tools, progress, client input, resources, prompts`, async () => {
       const server = await start(EVERYTHING, ['--transport', 'http', '--port', '0']);
@@ -161,16 +184,28 @@ describe('the Rust fixture over HTTP', { skip: EVERYTHING === undefined && 'FERR
       await gone;
     });
   }
+});
 
+describe('the transports', () => {
   test('a script that connects over HTTP, calls and closes exits by itself', async () => {
     const server = await start(process.execPath, [fixture('official-http.mjs'), 'legacy']);
     const { stdout } = await run(process.execPath, [fixture('http-exits.mjs'), server.url.href], { timeout: 30_000 });
     assert.equal(stdout, '5\n');
     server.child.kill();
   });
-});
 
-describe('transport options', () => {
+  test('the CommonJS paths load', async () => {
+    const script = [
+      "const { StreamableHTTPClientTransport, SSEClientTransport } = require('ferrymcp');",
+      "const v1 = require('ferrymcp/client/streamableHttp.js');",
+      "const sse = require('ferrymcp/client/sse.js');",
+      "if (v1.StreamableHTTPClientTransport !== StreamableHTTPClientTransport || sse.SSEClientTransport !== SSEClientTransport) process.exit(1);",
+      "console.log(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:1/mcp')).sessionId);",
+    ].join('\n');
+    const { stdout } = await run(process.execPath, ['-e', script], { cwd: fixture('..'), timeout: 30_000 });
+    assert.equal(stdout.trim(), 'undefined');
+  });
+
   test('the v1 paths name the same classes', () => {
     assert.equal(V1Path, StreamableHTTPClientTransport);
     assert.equal(V1SsePath, SSEClientTransport);
