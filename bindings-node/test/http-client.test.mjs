@@ -157,6 +157,13 @@ describe('the Rust fixture over HTTP', { skip: EVERYTHING === undefined && !proc
         assert.deepEqual(progress, [0, 50, 100]);
         assert.match(textOf(await client.callTool({ name: 'test_elicitation', arguments: { message: 'Name?' } })), /^User response: action=accept/);
         assert.equal(textOf(await client.callTool({ name: 'test_sampling', arguments: { prompt: 'Capital?' } })), 'LLM response: Paris');
+        if (era === 'legacy') {
+          const logged = [];
+          const all = new Promise((resolve) => client.setNotificationHandler('notifications/message', (n) => logged.push(n.params.data) === 3 && resolve()));
+          await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+          await all;
+          assert.deepEqual(logged, ['Tool execution started', 'Tool processing data', 'Tool execution completed']);
+        }
         if (era === 'modern') {
           const multiple = await client.callTool({ name: 'test_input_required_result_multiple_inputs', arguments: {} });
           assert.equal(textOf(multiple), 'Name: Ada; Greeting: Paris; Roots: 1');
