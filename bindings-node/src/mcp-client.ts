@@ -3,10 +3,10 @@
  * client.
  *
  * `connect()` opens the transport's connection (a server process, or an HTTP endpoint)
- * and lets core probe the era (`server/discover`, falling back to `initialize`). Each method sends one request through core, which adds
- * the 2026-07-28 `_meta` and answers `input_required` rounds through the request
- * handlers set here (sampling, elicitation, roots), exactly as it answers a legacy
- * server's own requests. Results are the plain objects the server sent, as the official
+ * and lets core probe the era (`server/discover`, falling back to `initialize`). Each
+ * method sends one request through core, which adds the 2026-07-28 `_meta` and answers
+ * `input_required` rounds through the request handlers set here (sampling, elicitation,
+ * roots), exactly as it answers a legacy server's own requests. Results are the plain objects the server sent, as the official
  * SDK returns them; failures are `McpError`s with the JSON-RPC code.
  */
 import type { ClientTransport } from './client-transport.js';
