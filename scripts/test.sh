@@ -32,7 +32,7 @@ tests/conformance/run-server.sh .venv/bin/python tests/fixtures/python/everythin
 .venv/bin/python -m pytest -q tests/interop/python
 
 # The npm package, packed and installed the way a user gets it, its tests, and the
-# conformance suite against the Node fixture on the installed package
-# (tests/conformance/run-server.sh node tests/fixtures/node/everything.mjs, run by
-# bindings-node/scripts/test.sh where the package is installed).
+# conformance suite on the installed package: server side against the Node fixture, client
+# scenarios against the Node conformance client (both run by bindings-node/scripts/test.sh,
+# where the package is installed).
 bash bindings-node/scripts/test.sh

@@ -843,5 +843,6 @@ module.exports.NativeHttpListener = nativeBinding.NativeHttpListener
 module.exports.NativeHttpResponse = nativeBinding.NativeHttpResponse
 module.exports.NativeReply = nativeBinding.NativeReply
 module.exports.NativeServer = nativeBinding.NativeServer
+module.exports.connectHttpClient = nativeBinding.connectHttpClient
 module.exports.listenHttp = nativeBinding.listenHttp
 module.exports.spawnClient = nativeBinding.spawnClient

@@ -17,13 +17,19 @@ export declare class NativeCancel {
 export declare class NativeClient {
   /** What the handshake learnt: `{protocolVersion, modern, capabilities, serverInfo, instructions?}`. */
   get serverJson(): string
+  /** Whether the connection has ended (the server went away, or `close()`). */
+  get isClosed(): boolean
   /** Sends a request; resolves its result as JSON text. */
   request(method: string, paramsJson: string, config?: RequestConfig | undefined | null, onProgress?: ((progressJson: string) => void) | undefined | null, cancel?: NativeCancel | undefined | null): Promise<string>
   /**
    * Closes the connection (a spawned server gets stdin closed, then SIGTERM, then
-   * SIGKILL) and drops the JS callbacks.
+   * SIGKILL; an HTTP session is ended with a DELETE) and drops the JS callbacks.
    */
   close(): Promise<void>
+  /** The legacy session's `Mcp-Session-Id` (none over stdio, on 2026-07-28, or closed). */
+  get sessionId(): string | null
+  /** Ends the HTTP session with a DELETE (nothing to do without one). */
+  terminateSession(): Promise<void>
 }
 
 export declare class NativeContext {
@@ -171,6 +177,18 @@ export interface ClientConfig {
   roots: boolean
 }
 
+/** Connects to the MCP endpoint at `http.url` (era probe, then handshake). */
+export declare function connectHttpClient(http: HttpConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null): Promise<NativeClient>
+
+/** Where the server is and what to send it besides the protocol's own headers. */
+export interface HttpConfig {
+  url: string
+  /** Sent with every request. */
+  headers?: Array<HttpHeader>
+  /** Sent as `Authorization: Bearer <token>`. */
+  bearerToken?: string
+}
+
 export interface HttpConfig {
   /**
    * The endpoint's path. Absent for a mounted handler: it answers whatever path the
@@ -189,6 +207,11 @@ export interface HttpConfig {
   retryMs?: number
   /** Require bearer tokens (with the verifier given beside this config). */
   auth?: AuthConfig
+}
+
+export interface HttpHeader {
+  name: string
+  value: string
 }
 
 /** Binds `host:port` (port 0: the OS picks) and serves `server` there at `config.endpoint`. */

@@ -3,8 +3,11 @@
 # it: devDependencies installed by name (pinned in package.json), the addon built with
 # `napi build --release`, the TypeScript layer compiled (ESM and CommonJS), the package
 # packed with `npm pack`, the tarball installed into a temporary project next to the
-# official SDKs the tests run against, and node:test run there; then the conformance suite
-# against the Node fixture (tests/fixtures/node/everything.mjs) served over HTTP from there.
+# official SDKs the tests run against, and node:test run there; then, from that project,
+# the official conformance suite: server side against the Node fixture
+# (tests/fixtures/node/everything.mjs) served over HTTP, and its client scenarios against
+# the Node conformance client (tests/fixtures/node/conformance_client.mjs); both import the
+# installed package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(cd .. && pwd)"
@@ -37,6 +40,10 @@ mkdir -p "$work/test"
 cp test/*.mjs "$work/test/"
 cp -r test/fixtures "$work/test/fixtures"
 cp "$root/tests/fixtures/node/everything.mjs" "$work/test/fixtures/everything.mjs"
+cp "$root/tests/fixtures/node/conformance_client.mjs" "$work/conformance_client.mjs"
+# The Rust fixture the HTTP client tests also run against (built already by scripts/test.sh).
+(cd "$root" && cargo build --release --quiet -p ferrymcp-tests --bin ferrymcp-everything)
+export FERRYMCP_EVERYTHING="$root/target/release/ferrymcp-everything"
 (
   cd "$work"
   npm install --no-audit --no-fund --loglevel=error ./ferrymcp-*.tgz
@@ -45,6 +52,7 @@ cp "$root/tests/fixtures/node/everything.mjs" "$work/test/fixtures/everything.mj
   # fixture over Streamable HTTP, importing the package installed here: every scored check
   # must pass, as for the Rust and Python fixtures.
   "$root/tests/conformance/run-server.sh" node test/fixtures/everything.mjs
+  "$root/tests/conformance/run-client.sh" node "$work/conformance_client.mjs"
   if [ "${BENCH:-}" = 1 ]; then
     mkdir -p bench && cp "$package/bench/"*.mjs bench/ && node bench/echo.mjs
   fi

@@ -8,10 +8,11 @@
 //! through the weak `onClose` function.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use ferrymcp_core::client::{Client, ClientOptions, EraPreference};
+use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions, EraPreference};
 use ferrymcp_core::peer::{CloseReason, Peer, RequestOptions};
 use ferrymcp_core::transport::child::{ChildCommand, StderrMode};
 use napi::bindgen_prelude::{PromiseRaw, Unknown};
@@ -27,7 +28,7 @@ use crate::error::{from_client, mcp_error, no_panic, parse};
 /// How long a JS callback (sampling, elicitation, roots) may take, unless configured.
 const DEFAULT_CALLBACK_TIMEOUT: Duration = Duration::from_secs(600);
 /// Code of a request on a closed connection (as the official SDKs use it).
-const CONNECTION_CLOSED: i64 = -32000;
+pub(crate) const CONNECTION_CLOSED: i64 = -32000;
 
 /// The server process to start.
 #[napi(object)]
@@ -110,12 +111,28 @@ pub async fn spawn_client(
     >,
     #[napi(ts_arg_type = "((reason: string) => void) | undefined | null")] on_close: Option<JsCloseFn>,
 ) -> napi::Result<NativeClient> {
+    let command = command(spawn);
+    open(config, on_request, on_notification, on_close, |options, callbacks| Client::spawn(command, options, callbacks)).await
+}
+
+/// Connects with `connect` (given the core options and callbacks `config` and the JS
+/// functions make), and watches for the server going away.
+pub(crate) async fn open<F>(
+    config: ClientConfig,
+    on_request: Option<JsRequestFn>,
+    on_notification: Option<JsNotificationFn>,
+    on_close: Option<JsCloseFn>,
+    connect: impl FnOnce(ClientOptions, ClientCallbacks) -> F,
+) -> napi::Result<NativeClient>
+where
+    F: Future<Output = Result<Client, ClientError>>,
+{
     let options = options(&config)?;
     let timeout = config.callback_timeout_ms.map_or(DEFAULT_CALLBACK_TIMEOUT, |ms| Duration::from_millis(ms.into()));
     let handled = Handled { sampling: config.sampling, elicitation: config.elicitation, roots: config.roots };
     let callbacks = client_callbacks::callbacks(on_request, on_notification, handled, timeout);
-    let client =
-        no_panic(async move { Client::spawn(command(spawn), options, callbacks).await.map_err(from_client) }).await?;
+    let connecting = connect(options, callbacks);
+    let client = no_panic(async move { connecting.await.map_err(from_client) }).await?;
     if let Some(on_close) = on_close {
         watch_close(client.peer().clone(), on_close);
     }
@@ -142,7 +159,7 @@ pub struct NativeClient {
 }
 
 impl NativeClient {
-    fn client(&self) -> napi::Result<Client> {
+    pub(crate) fn client(&self) -> napi::Result<Client> {
         let client = self.client.lock().unwrap_or_else(|p| p.into_inner());
         client.clone().ok_or_else(|| mcp_error(CONNECTION_CLOSED, "the client is closed", None))
     }
@@ -164,6 +181,12 @@ impl NativeClient {
             server["instructions"] = json!(instructions);
         }
         Ok(server.to_string())
+    }
+
+    /// Whether the connection has ended (the server went away, or `close()`).
+    #[napi(getter)]
+    pub fn is_closed(&self) -> bool {
+        self.client().map_or(true, |client| client.peer().is_closed())
     }
 
     /// Sends a request; resolves its result as JSON text.
@@ -194,7 +217,7 @@ impl NativeClient {
     }
 
     /// Closes the connection (a spawned server gets stdin closed, then SIGTERM, then
-    /// SIGKILL) and drops the JS callbacks.
+    /// SIGKILL; an HTTP session is ended with a DELETE) and drops the JS callbacks.
     #[napi]
     pub async fn close(&self) -> napi::Result<()> {
         let client = self.client.lock().unwrap_or_else(|p| p.into_inner()).take();

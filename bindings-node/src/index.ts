@@ -3,9 +3,11 @@
  *
  * The package root is the official v2 SDK's surface (`@modelcontextprotocol/server` and
  * `@modelcontextprotocol/client` in one): `McpServer`, `ResourceTemplate`, `completable`,
- * `Client`, `McpError`/`ProtocolError` and the MCP types. stdio lives in `ferrymcp/stdio`;
+ * `Client`, `StreamableHTTPClientTransport`/`SSEClientTransport`, `McpError`/`ProtocolError`
+ * and the MCP types. stdio lives in `ferrymcp/stdio`;
  * the v1 paths (`ferrymcp/server/mcp.js`, `ferrymcp/server/stdio.js`,
- * `ferrymcp/client/index.js`, `ferrymcp/client/stdio.js`, `ferrymcp/types.js`) mirror
+ * `ferrymcp/client/index.js`, `ferrymcp/client/stdio.js`, `ferrymcp/client/streamableHttp.js`,
+ * `ferrymcp/client/sse.js`, `ferrymcp/types.js`) mirror
  * `@modelcontextprotocol/sdk`'s.
  */
 export { McpServer, Server } from './mcp-server.js';
@@ -35,5 +37,7 @@ export type { CreateMcpHandlerOptions, McpHttpHandler, McpServerFactory } from '
 export type { AuthInfo, BearerAuthOptions, OAuthTokenVerifier, StreamableHTTPServerTransportOptions, TokenVerifier, WebStandardStreamableHTTPServerTransportOptions } from './http-options.js';
 export { Client } from './mcp-client.js';
 export type { ClientOptions, RequestOptions } from './mcp-client.js';
+export { SSEClientTransport, StreamableHTTPClientTransport } from './http-client.js';
+export type { AuthProvider, SSEClientTransportOptions, StreamableHTTPClientTransportOptions } from './http-client.js';
 export { ErrorCode, McpError, ProtocolError, ProtocolErrorCode } from './errors.js';
 export * from './types.js';

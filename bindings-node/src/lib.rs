@@ -19,6 +19,7 @@
 mod cancel;
 mod client;
 mod client_callbacks;
+mod client_http;
 mod context;
 mod error;
 mod handlers;

@@ -2,17 +2,17 @@
  * `Client`: the official SDK's MCP client (v1 and v2 method names) on core's dual-era
  * client.
  *
- * `connect()` starts the server process and lets core probe the era (`server/discover`,
- * falling back to `initialize`). Each method sends one request through core, which adds
- * the 2026-07-28 `_meta` and answers `input_required` rounds through the request
- * handlers set here (sampling, elicitation, roots), exactly as it answers a legacy
- * server's own requests. Results are the plain objects the server sent, as the official
+ * `connect()` opens the transport's connection (a server process, or an HTTP endpoint)
+ * and lets core probe the era (`server/discover`, falling back to `initialize`). Each
+ * method sends one request through core, which adds the 2026-07-28 `_meta` and answers
+ * `input_required` rounds through the request handlers set here (sampling, elicitation,
+ * roots), exactly as it answers a legacy server's own requests. Results are the plain objects the server sent, as the official
  * SDK returns them; failures are `McpError`s with the JSON-RPC code.
  */
+import type { ClientTransport } from './client-transport.js';
 import { ErrorCode, McpError, fromNative } from './errors.js';
-import { NativeCancel, spawnClient } from './native.js';
+import { NativeCancel } from './native.js';
 import type { NativeClientHandle, NativeReply, RequestConfig } from './native.js';
-import type { StdioClientTransport } from './stdio.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -95,6 +95,7 @@ export class Client {
   readonly #requestHandlers = new Map<string, RequestHandler>();
   readonly #notificationHandlers = new Map<string, NotificationHandler>();
   #native?: NativeClientHandle;
+  #transport?: ClientTransport;
   #server?: ServerDetails;
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
@@ -122,16 +123,14 @@ export class Client {
     this.#notificationHandlers.set(methodOf(methodOrSchema), handler);
   }
 
-  /** Starts the server and runs the handshake. */
-  async connect(transport: StdioClientTransport): Promise<void> {
-    if (transport?.ferrymcpChild !== true) {
-      throw new Error('ferrymcp Client.connect() takes a StdioClientTransport from ferrymcp/stdio or ferrymcp/client/stdio.js');
+  /** Opens the transport's connection (starts the server, or reaches its URL) and runs the handshake. */
+  async connect(transport: ClientTransport): Promise<void> {
+    if (typeof transport?.ferrymcpOpen !== 'function') {
+      throw new TypeError('ferrymcp Client.connect() takes a ferrymcp transport: StdioClientTransport (ferrymcp/stdio), StreamableHTTPClientTransport or SSEClientTransport (ferrymcp, ferrymcp/client/streamableHttp.js, ferrymcp/client/sse.js)');
     }
-    const { command, args, env, cwd, stderr } = transport.serverParameters;
     const handled = (method: string) => this.#requestHandlers.has(method);
     try {
-      this.#native = await spawnClient(
-        { command, args, env, cwd, stderr: stderr === 'ignore' ? 'ignore' : 'inherit' },
+      this.#native = await transport.ferrymcpOpen(
         {
           infoJson: JSON.stringify(this.#info),
           capabilitiesJson: JSON.stringify(this.#capabilities),
@@ -143,13 +142,17 @@ export class Client {
           elicitation: handled('elicitation/create'),
           roots: handled('roots/list'),
         },
-        (method, paramsJson, reply) => this.#answer(method, paramsJson, reply),
-        (method, paramsJson) => this.#notified(method, paramsJson),
-        (reason) => this.#lost(reason),
+        {
+          onRequest: (method, paramsJson, reply) => this.#answer(method, paramsJson, reply),
+          onNotification: (method, paramsJson) => this.#notified(method, paramsJson),
+          onClose: () => this.#lost(),
+          close: () => this.close(),
+        },
       );
     } catch (error) {
       throw fromNative(error);
     }
+    this.#transport = transport;
     this.#server = JSON.parse(this.#native.serverJson) as ServerDetails;
   }
 
@@ -169,11 +172,16 @@ export class Client {
   }
 
   /** The server went away by itself: later requests fail at once, and `onclose` fires. */
-  #lost(_reason: string): void {
+  #lost(): void {
     const native = this.#native;
     if (native === undefined) return;
     this.#native = undefined;
-    native.close().finally(() => this.onclose?.());
+    native.close().finally(() => this.#closed());
+  }
+
+  #closed(): void {
+    this.onclose?.();
+    this.#transport?.onclose?.();
   }
 
   #notified(method: string, paramsJson: string): void {
@@ -230,6 +238,9 @@ export class Client {
     try {
       return JSON.parse(await native.request(request.method, JSON.stringify(request.params ?? {}), config, progress, cancel)) as T;
     } catch (error) {
+      // The connection ended under this call: `onclose` fires now, not only when the
+      // core's (weak) close callback gets to run.
+      if (native.isClosed) this.#lost();
       throw fromNative(error);
     } finally {
       unlisten();
@@ -284,12 +295,15 @@ export class Client {
     return this.request({ method: 'logging/setLevel', params: { level } }, options);
   }
 
-  /** Closes the connection and stops the server process (stdin closed, SIGTERM, SIGKILL). */
+  /**
+   * Closes the connection: a server process is stopped (stdin closed, SIGTERM, SIGKILL),
+   * an HTTP session ended (DELETE).
+   */
   async close(): Promise<void> {
     const native = this.#native;
     this.#native = undefined;
     if (native === undefined) return;
     await native.close();
-    this.onclose?.();
+    this.#closed();
   }
 }

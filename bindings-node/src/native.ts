@@ -8,6 +8,7 @@
 import native from '../native/index.cjs';
 
 export type { NativeContext, NativeReply, NativeClient as NativeClientHandle, ClientConfig, SpawnConfig, RequestConfig, ServerConfig } from '../native/index.cjs';
+export type { HttpConfig } from '../native/index.cjs';
 
 export const NativeServer = native.NativeServer;
 export const NativeCancel = native.NativeCancel;
@@ -16,3 +17,4 @@ export const spawnClient = native.spawnClient;
 export type { HttpConfig, AuthConfig, NativeHttpResponse, NativeHttpListener } from '../native/index.cjs';
 export const NativeHttpHandler = native.NativeHttpHandler;
 export const listenHttp = native.listenHttp;
+export const connectHttpClient = native.connectHttpClient;

@@ -7,7 +7,10 @@
  * the child's pipes) itself, off the JS thread. Do not read `process.stdin` or write
  * protocol data to `process.stdout` in a server that serves stdio; log to stderr.
  */
+import type { ClientHooks, ClientTransport } from './client-transport.js';
 import type { McpServer, ServerTransport } from './mcp-server.js';
+import { spawnClient } from './native.js';
+import type { ClientConfig, NativeClientHandle } from './native.js';
 
 /** This process's stdin and stdout, for `McpServer.connect()`. */
 export class StdioServerTransport implements ServerTransport {
@@ -73,10 +76,16 @@ export interface StdioServerParameters {
 }
 
 /** A server to start as a child process, for `Client.connect()`. */
-export class StdioClientTransport {
-  readonly ferrymcpChild = true as const;
+export class StdioClientTransport implements ClientTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
 
   constructor(readonly serverParameters: StdioServerParameters) {}
+
+  /** @internal */
+  ferrymcpOpen(config: ClientConfig, hooks: ClientHooks): Promise<NativeClientHandle> {
+    const { command, args, env, cwd, stderr } = this.serverParameters;
+    const spawn = { command, args, env, cwd, stderr: stderr === 'ignore' ? 'ignore' : 'inherit' };
+    return spawnClient(spawn, config, hooks.onRequest, hooks.onNotification, hooks.onClose);
+  }
 }

@@ -1,8 +1,10 @@
 //! The Rust client over HTTP against real servers on 127.0.0.1: the official TypeScript
 //! reference server (`@modelcontextprotocol/server-everything`) over Streamable HTTP and
 //! over the deprecated HTTP+SSE transport, and the official Python SDK serving
-//! streamable-http in both eras; and a server that misbehaves on purpose.
+//! streamable-http in both eras; a server that misbehaves on purpose; and the Rust
+//! fixture killed under a call.
 
+mod gone;
 mod hostile;
 mod python;
 mod reference;

@@ -27,7 +27,7 @@ use crate::protocol::{
 };
 use crate::server::MODERN_VERSIONS;
 use crate::transport::child::{self, ChildCommand, ChildProcess, ShutdownTimeouts};
-use crate::transport::http_client::{self, HttpClientOptions, tool_param_headers};
+use crate::transport::http_client::{self, HttpClientOptions, HttpSession, tool_param_headers};
 use crate::transport::{FrameSink, FrameSource};
 
 /// Which era to speak.
@@ -93,8 +93,9 @@ pub struct Client {
     options: Arc<ClientOptions>,
     callbacks: ClientCallbacks,
     child: Option<ChildProcess>,
-    /// Over HTTP, tools with invalid `x-mcp-header` annotations are left out of lists.
-    http: bool,
+    /// Over HTTP: the session, and tools with invalid `x-mcp-header` annotations are left
+    /// out of lists.
+    http: Option<HttpSession>,
 }
 
 impl Client {
@@ -114,15 +115,16 @@ impl Client {
                 return Err(e);
             }
         };
-        Ok(Client { peer, details: Arc::new(details), options: Arc::new(options), callbacks, child: None, http: false })
+        Ok(Client { peer, details: Arc::new(details), options: Arc::new(options), callbacks, child: None, http: None })
     }
 
     /// Connects to the MCP endpoint at `http.url` over Streamable HTTP (either era, or the
     /// deprecated HTTP+SSE transport of old servers).
     pub async fn connect_http(http: HttpClientOptions, options: ClientOptions, callbacks: ClientCallbacks) -> Result<Client, ClientError> {
         let (source, sink) = http_client::connect(&http).map_err(|e| ClientError::Transport(e.to_string()))?;
+        let session = sink.session();
         let mut client = Self::connect(source, sink, options, callbacks).await?;
-        client.http = true;
+        client.http = Some(session);
         Ok(client)
     }
 
@@ -159,6 +161,11 @@ impl Client {
         &self.peer
     }
 
+    /// The HTTP session (over HTTP only): its id, and ending it.
+    pub fn http_session(&self) -> Option<&HttpSession> {
+        self.http.as_ref()
+    }
+
     /// Sends any request and returns its result. On a modern connection the `_meta` keys
     /// are added, and `input_required` answers are resolved through the callbacks.
     pub async fn request(&self, method: &str, params: Value, options: RequestOptions) -> Result<Value, ClientError> {
@@ -186,7 +193,11 @@ impl Client {
 
     async fn send(&self, method: &str, params: &Map<String, Value>, options: RequestOptions) -> Result<Value, ClientError> {
         let raw = self.peer.request(method, Some(params), options).await?;
-        raw.parse_owned().map_err(|e| ClientError::Protocol(format!("{method} result is not JSON: {e}")))
+        let mut result: Value = raw.parse_owned().map_err(|e| ClientError::Protocol(format!("{method} result is not JSON: {e}")))?;
+        if method == "tools/list" && self.http.is_some() {
+            drop_tools_with_bad_headers(&mut result);
+        }
+        Ok(result)
     }
 
     fn add_meta(&self, params: &mut Map<String, Value>) {
@@ -233,22 +244,10 @@ impl Client {
         }
     }
 
-    /// Every tool, across all pages. Over HTTP a tool whose `x-mcp-header` annotations
-    /// break the rules is left out (with a warning), as 2026-07-28 requires, so one
-    /// malformed definition never makes the others unusable.
+    /// Every tool, across all pages (over HTTP, without those [`request`](Self::request)
+    /// leaves out).
     pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
-        let mut tools = self.list_all("tools/list", "tools").await?;
-        if self.http {
-            tools.retain(|tool| match tool.get("inputSchema").map(tool_param_headers) {
-                Some(Err(why)) => {
-                    let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
-                    tracing::warn!("tool {name:?} rejected: {why}");
-                    false
-                }
-                _ => true,
-            });
-        }
-        typed(Value::Array(tools), "tools/list")
+        typed(Value::Array(self.list_all("tools/list", "tools").await?), "tools/list")
     }
 
     pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
@@ -311,6 +310,21 @@ impl Client {
         }
         Ok(())
     }
+}
+
+/// Over HTTP a tool whose `x-mcp-header` annotations break the rules is left out of a
+/// `tools/list` result (with a warning), as 2026-07-28 requires, so one malformed
+/// definition never makes the others unusable, whichever way the list was asked for.
+fn drop_tools_with_bad_headers(result: &mut Value) {
+    let Some(Value::Array(tools)) = result.get_mut("tools") else { return };
+    tools.retain(|tool| match tool.get("inputSchema").map(tool_param_headers) {
+        Some(Err(why)) => {
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
+            tracing::warn!("tool {name:?} rejected: {why}");
+            false
+        }
+        _ => true,
+    });
 }
 
 /// Reads a result into its protocol type.

@@ -5,11 +5,15 @@
 //! stream, resumed streams); each task pushes the frames it reads into one channel, which
 //! is the connection's [`FrameSource`](crate::transport::FrameSource). A request that
 //! fails at the HTTP level is answered here with a JSON-RPC error for its id, so the
-//! caller waiting on it learns why at once.
+//! caller waiting on it learns why at once. A request that fails for want of a server
+//! (its answer broke off, or nothing answered) makes the connection check that the server
+//! still answers HTTP at all; when it does not, the server is gone and the connection
+//! ends, as a child process's exit ends a stdio connection.
 
 use std::collections::HashMap;
 use std::io;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue};
 use reqwest::{Method, RequestBuilder, Url};
@@ -63,6 +67,7 @@ pub(crate) struct State {
 pub(crate) struct Connection {
     pub http: reqwest::Client,
     pub url: Url,
+    pub connect_timeout: Duration,
     /// The user's headers and the bearer token, sent with every request.
     pub fixed: HeaderMap,
     pub state: Mutex<State>,
@@ -83,6 +88,7 @@ impl Connection {
     pub fn new(
         http: reqwest::Client,
         url: Url,
+        connect_timeout: Duration,
         fixed: HeaderMap,
         frames: mpsc::Sender<io::Result<SharedStr>>,
     ) -> Self {
@@ -97,7 +103,7 @@ impl Connection {
             running: HashMap::new(),
         };
         let renewing = tokio::sync::Mutex::new(());
-        Self { http, url, fixed, state: Mutex::new(state), frames, stop: CancellationToken::new(), renewing }
+        Self { http, url, connect_timeout, fixed, state: Mutex::new(state), frames, stop: CancellationToken::new(), renewing }
     }
 
     pub fn session(&self) -> Option<HeaderValue> {
@@ -210,5 +216,42 @@ impl Connection {
     /// Ends the connection with a transport error (the only stream answers came on broke).
     pub async fn broken(&self, why: String) {
         let _ = self.frames.send(Err(io::Error::other(why))).await;
+    }
+
+    /// Request `id` failed in a way that may mean the server is gone (`why`): it fails
+    /// alone if the server is still there, else the whole connection ends (and `id` with it).
+    pub async fn lost(&self, id: i64, why: String) {
+        if self.alive(&why).await {
+            self.fail(id, why).await;
+        }
+    }
+
+    /// After a failure that may mean the server is gone (`why`): whether it still answers.
+    /// When it does not, the connection ends saying so, and every request still waiting
+    /// fails with it.
+    pub async fn alive(&self, why: &str) -> bool {
+        if self.stop.is_cancelled() || self.reachable().await {
+            return true;
+        }
+        let url = &self.url;
+        self.broken(format!("the server at {url} is gone (it no longer answers; last: {why})")).await;
+        false
+    }
+
+    /// Whether the server still answers HTTP: a HEAD on a connection of its own (a pooled
+    /// one may be the one that just broke; and a bare TCP connect can still succeed while a
+    /// killed server's listening socket is being torn down). Any status means it is there,
+    /// and so does a slow answer (a busy server is no gone server).
+    async fn reachable(&self) -> bool {
+        let probe = reqwest::Client::builder()
+            .pool_max_idle_per_host(0)
+            .connect_timeout(self.connect_timeout)
+            .timeout(self.connect_timeout)
+            .build();
+        let Ok(probe) = probe else { return true };
+        match probe.head(self.url.clone()).send().await {
+            Ok(_) => true,
+            Err(e) => e.is_timeout(),
+        }
     }
 }

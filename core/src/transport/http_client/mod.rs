@@ -7,7 +7,7 @@
 //! travels, comes out of one channel ([`connection`]). Legacy sessions get their
 //! `Mcp-Session-Id` (renewed when the server forgets it, [`session`]), a standalone GET
 //! stream ([`standalone`]), resumption with `Last-Event-ID` ([`resume`], [`sse`]) and a
-//! DELETE on close. Era detection needs no
+//! DELETE on close (or earlier, through [`HttpSession`]). Era detection needs no
 //! code of its own here: a modern request refused with a non-modern error reads as a
 //! legacy server to the client's probe, which falls back to `initialize`, and a refused
 //! `initialize` makes the transport try HTTP+SSE ([`legacy_sse`]).
@@ -33,7 +33,7 @@ use std::time::Duration;
 
 use bytes::{Buf, Bytes};
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
-use reqwest::{Method, Url};
+use reqwest::{Method, StatusCode, Url};
 use tokio::sync::mpsc;
 
 use super::{FrameSink, FrameSource, SourceItem};
@@ -83,6 +83,47 @@ pub struct HttpSink {
     conn: Arc<Connection>,
 }
 
+/// The legacy session of a connection, for the host: its id, and ending it on purpose.
+#[derive(Clone)]
+pub struct HttpSession {
+    conn: Arc<Connection>,
+}
+
+impl HttpSession {
+    /// The `Mcp-Session-Id` the server gave (none on 2026-07-28, which has no sessions,
+    /// nor before the handshake).
+    pub fn id(&self) -> Option<String> {
+        self.conn.session().and_then(|id| id.to_str().ok().map(str::to_owned))
+    }
+
+    /// Ends the session with a DELETE, as the specification describes. A server that does
+    /// not let clients end sessions answers 405, which is no failure; nor is a session the
+    /// server already forgot (404). The connection stays usable for what needs no session.
+    pub async fn terminate(&self) -> Result<(), String> {
+        let Some(status) = delete_session(&self.conn).await? else { return Ok(()) };
+        if status.is_success() || status == StatusCode::METHOD_NOT_ALLOWED || status == StatusCode::NOT_FOUND {
+            return Ok(());
+        }
+        Err(format!("DELETE {} answered HTTP {status}", self.conn.url))
+    }
+}
+
+/// Sends the DELETE that ends the session, if there is one, and forgets it; the answer's
+/// status, `None` without a session.
+async fn delete_session(conn: &Connection) -> Result<Option<StatusCode>, String> {
+    if conn.session().is_none() || conn.mode() != Mode::Streamable {
+        return Ok(None);
+    }
+    let delete = conn.request(Method::DELETE, conn.url.clone()).send();
+    let answer = tokio::time::timeout(DELETE_WAIT, delete).await;
+    conn.state.lock().unwrap().session = None;
+    match answer {
+        Ok(Ok(response)) => Ok(Some(response.status())),
+        Ok(Err(e)) => Err(format!("DELETE {} failed: {e}", conn.url)),
+        Err(_) => Err(format!("DELETE {} got no answer in {DELETE_WAIT:?}", conn.url)),
+    }
+}
+
 /// A transport to the MCP endpoint at `options.url`. Nothing is sent until the peer
 /// sends its first message. Must be called inside a tokio runtime.
 pub fn connect(options: &HttpClientOptions) -> io::Result<(HttpSource, HttpSink)> {
@@ -108,7 +149,7 @@ pub fn connect(options: &HttpClientOptions) -> io::Result<(HttpSource, HttpSink)
         .build()
         .map_err(io::Error::other)?;
     let (tx, frames) = mpsc::channel(QUEUE);
-    let conn = Arc::new(Connection::new(http, url, fixed, tx));
+    let conn = Arc::new(Connection::new(http, url, options.connect_timeout, fixed, tx));
     Ok((HttpSource { frames, conn: conn.clone() }, HttpSink { conn }))
 }
 
@@ -122,6 +163,12 @@ impl FrameSource for HttpSource {
             },
             () = self.conn.stop.cancelled() => Ok(None),
         }
+    }
+}
+
+impl HttpSink {
+    pub fn session(&self) -> HttpSession {
+        HttpSession { conn: self.conn.clone() }
     }
 }
 
@@ -143,14 +190,8 @@ impl FrameSink for HttpSink {
 
     /// Ends the legacy session (DELETE, as the specification asks) and every stream.
     async fn close(&mut self) -> io::Result<()> {
-        let conn = &self.conn;
         self.conn.stop.cancel();
-        let session = conn.state.lock().unwrap().session.is_some();
-        if session && conn.mode() == Mode::Streamable {
-            let delete = conn.request(Method::DELETE, conn.url.clone()).send();
-            let _ = tokio::time::timeout(DELETE_WAIT, delete).await;
-        }
-        conn.state.lock().unwrap().session = None;
+        let _ = delete_session(&self.conn).await;
         Ok(())
     }
 }

@@ -4,7 +4,8 @@
 //! priming event with an id and a `retry`, then close). The client then reconnects with
 //! GET and `Last-Event-ID` after `retry`, and the server replays what followed, so no
 //! event is lost. A stream with no event id cannot be resumed, and a server that cannot
-//! be reached again is gone: in both cases the request fails at once, saying why.
+//! be reached again is gone: in both cases the request fails at once, saying why, and the
+//! connection checks whether the server is still there at all.
 
 use reqwest::Response;
 
@@ -18,13 +19,14 @@ pub(crate) async fn follow(conn: &Connection, response: Response, id: i64) {
     let mut cursor = Cursor::default();
     let mut outcome = sse::drain(conn, response, Some(id), &mut cursor).await;
     for _ in 0..MAX_RESUMES {
-        let why = match outcome {
+        let (why, broke) = match outcome {
             Drained::Answered | Drained::Stopped => return,
-            Drained::Ended => "the server closed the response stream before answering".to_owned(),
-            Drained::Broken(e) => format!("the response stream broke before the answer: {e}"),
+            Drained::Ended => ("the server closed the response stream before answering".to_owned(), false),
+            Drained::Broken(e) => (format!("the response stream broke before the answer: {e}"), true),
         };
         if cursor.last_event_id.is_none() {
-            return conn.fail(id, why).await;
+            // A stream the server ended properly says it is there; a broken one may not.
+            return if broke { conn.lost(id, why).await } else { conn.fail(id, why).await };
         }
         if !sse::pause(conn, cursor.retry()).await {
             return;
@@ -36,7 +38,7 @@ pub(crate) async fn follow(conn: &Connection, response: Response, id: i64) {
             Ok(response) => {
                 return conn.fail(id, format!("{why}; resuming it was refused (HTTP {})", response.status())).await;
             }
-            Err(e) => return conn.fail(id, format!("{why}; the server could not be reached again: {e}")).await,
+            Err(e) => return conn.lost(id, format!("{why}; the server could not be reached again: {e}")).await,
         };
     }
     conn.fail(id, format!("the response stream was resumed {MAX_RESUMES} times without an answer")).await;

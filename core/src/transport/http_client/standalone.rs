@@ -4,7 +4,8 @@
 //! Opened once the session is initialized; a server without one answers 405, which is
 //! fine. When the stream ends it is reopened after the server's `retry`, with
 //! `Last-Event-ID` so nothing is missed; after a few failed attempts in a row the client
-//! stops trying (requests still work; only unasked messages would be missed).
+//! stops trying (requests still work; only unasked messages would be missed). A server
+//! that accepts no connections any more is gone, which ends the connection.
 
 use std::sync::Arc;
 
@@ -47,6 +48,9 @@ async fn run(conn: Arc<Connection>, mut opened: reqwest::Result<Response>) {
             }
             Err(e) => {
                 tracing::debug!("the standalone SSE stream could not be opened: {e}");
+                if !conn.alive(&format!("GET {} failed: {e}", conn.url)).await {
+                    return;
+                }
                 failures += 1;
             }
         }

@@ -1,0 +1,3 @@
+/** `ferrymcp/client/sse.js`: the v1 path of `SSEClientTransport`. */
+export { SSEClientTransport } from '../http-client.js';
+export type { SSEClientTransportOptions } from '../http-client.js';

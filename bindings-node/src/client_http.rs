@@ -1,0 +1,72 @@
+//! The TypeScript `StreamableHTTPClientTransport` and `SSEClientTransport`: core's client
+//! over HTTP ([`Client::connect_http`]), which detects the era, falls back to the
+//! deprecated HTTP+SSE transport, keeps the legacy session and resumes broken streams.
+//! This file only converts the options and exposes the session; the connection is the same
+//! [`NativeClient`] a spawned server gets.
+
+use ferrymcp_core::client::Client;
+use ferrymcp_core::transport::http_client::HttpClientOptions;
+use napi_derive::napi;
+
+use crate::client::{CONNECTION_CLOSED, ClientConfig, JsCloseFn, NativeClient, open};
+use crate::client_callbacks::{JsNotificationFn, JsRequestFn};
+use crate::error::{mcp_error, no_panic};
+
+#[napi(object)]
+pub struct HttpHeader {
+    pub name: String,
+    pub value: String,
+}
+
+/// Where the server is and what to send it besides the protocol's own headers.
+#[napi(object)]
+pub struct HttpConfig {
+    pub url: String,
+    /// Sent with every request.
+    pub headers: Option<Vec<HttpHeader>>,
+    /// Sent as `Authorization: Bearer <token>`.
+    pub bearer_token: Option<String>,
+}
+
+fn http_options(http: HttpConfig) -> HttpClientOptions {
+    let mut options = HttpClientOptions::new(http.url);
+    for header in http.headers.unwrap_or_default() {
+        options = options.header(header.name, header.value);
+    }
+    if let Some(token) = http.bearer_token {
+        options = options.bearer_token(token);
+    }
+    options
+}
+
+/// Connects to the MCP endpoint at `http.url` (era probe, then handshake).
+#[napi]
+pub async fn connect_http_client(
+    http: HttpConfig,
+    config: ClientConfig,
+    #[napi(ts_arg_type = "((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null")]
+    on_request: Option<JsRequestFn>,
+    #[napi(ts_arg_type = "((method: string, paramsJson: string) => void) | undefined | null")] on_notification: Option<
+        JsNotificationFn,
+    >,
+    #[napi(ts_arg_type = "((reason: string) => void) | undefined | null")] on_close: Option<JsCloseFn>,
+) -> napi::Result<NativeClient> {
+    let http = http_options(http);
+    open(config, on_request, on_notification, on_close, |options, callbacks| Client::connect_http(http, options, callbacks)).await
+}
+
+#[napi]
+impl NativeClient {
+    /// The legacy session's `Mcp-Session-Id` (none over stdio, on 2026-07-28, or closed).
+    #[napi(getter)]
+    pub fn session_id(&self) -> Option<String> {
+        self.client().ok()?.http_session()?.id()
+    }
+
+    /// Ends the HTTP session with a DELETE (nothing to do without one).
+    #[napi]
+    pub async fn terminate_session(&self) -> napi::Result<()> {
+        let Some(session) = self.client()?.http_session().cloned() else { return Ok(()) };
+        no_panic(async move { session.terminate().await.map_err(|why| mcp_error(CONNECTION_CLOSED, &why, None)) }).await
+    }
+}

@@ -1,0 +1,140 @@
+/**
+ * The client side of HTTP under the official names: `StreamableHTTPClientTransport`
+ * (either era, falling back to the deprecated HTTP+SSE transport for servers that predate
+ * Streamable HTTP) and `SSEClientTransport` (that old transport, asked for by name).
+ *
+ * The Rust core does all of HTTP: era detection, the legacy session and its DELETE,
+ * resuming broken streams with `Last-Event-ID`, the 2026-07-28 headers. So the options
+ * are those the core has: `requestInit.headers` (sent with every request) and an
+ * `authProvider` with a `token()` (read once, at connect, and sent as a bearer token).
+ * Any other option the official transports take would change behaviour the core does not
+ * implement, so it is refused with a TypeError naming it rather than ignored: `fetch`,
+ * `reconnectionOptions`, `reconnectionScheduler`, `sessionId`, `protocolVersion`,
+ * `redirectPolicy`, OAuth (an `OAuthClientProvider`, `onUnauthorized`, step-up options),
+ * `eventSourceInit`, and `requestInit` fields other than `headers`. Only `http://` URLs
+ * are served (no TLS is built in); others fail in `connect()`.
+ */
+import type { ClientHooks, ClientTransport } from './client-transport.js';
+import { fromNative } from './errors.js';
+import { connectHttpClient } from './native.js';
+import type { ClientConfig, HttpConfig, NativeClientHandle } from './native.js';
+
+/** `AuthProvider` of the official v2 SDK, without refresh: a bearer token. */
+export interface AuthProvider {
+  token(): Promise<string | undefined> | string | undefined;
+}
+
+export interface StreamableHTTPClientTransportOptions {
+  /** Only `headers` is supported. */
+  requestInit?: { headers?: ConstructorParameters<typeof Headers>[0] };
+  authProvider?: AuthProvider;
+  [option: string]: unknown;
+}
+
+export type SSEClientTransportOptions = StreamableHTTPClientTransportOptions;
+
+const SUPPORTED = ['requestInit', 'authProvider'];
+
+/** Refuses what the core does not do, naming it; returns the headers as pairs. */
+function checked(options: StreamableHTTPClientTransportOptions, transport: string): HttpConfig['headers'] {
+  for (const [name, value] of Object.entries(options)) {
+    if (value !== undefined && !SUPPORTED.includes(name)) {
+      throw new TypeError(`ferrymcp ${transport} does not support the option ${name} (supported: ${SUPPORTED.join(', ')})`);
+    }
+  }
+  const provider = options.authProvider as Record<string, unknown> | undefined;
+  if (provider !== undefined) {
+    if (typeof provider.tokens === 'function' || typeof provider.redirectToAuthorization === 'function') {
+      throw new TypeError(`ferrymcp ${transport} does not run OAuth flows (OAuthClientProvider); give an authProvider with token(), or an Authorization header in requestInit.headers`);
+    }
+    if (typeof provider.token !== 'function') throw new TypeError(`ferrymcp ${transport}: authProvider needs a token() method`);
+    if (provider.onUnauthorized !== undefined) {
+      throw new TypeError(`ferrymcp ${transport} does not support authProvider.onUnauthorized: token() is read once, at connect`);
+    }
+  }
+  const init = options.requestInit ?? {};
+  for (const [name, value] of Object.entries(init)) {
+    if (value !== undefined && name !== 'headers') {
+      throw new TypeError(`ferrymcp ${transport} does not support requestInit.${name} (only requestInit.headers)`);
+    }
+  }
+  return [...new Headers(init.headers)].map(([name, value]) => ({ name, value }));
+}
+
+/** What both transports share: the options, the connection once open, the session. */
+abstract class HttpClientTransportBase implements ClientTransport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly #url: URL;
+  readonly #headers: HttpConfig['headers'];
+  readonly #auth?: AuthProvider;
+  #native?: NativeClientHandle;
+  #hooks?: ClientHooks;
+
+  constructor(url: URL | string, options: StreamableHTTPClientTransportOptions, transport: string) {
+    this.#url = new URL(url);
+    this.#headers = checked(options, transport);
+    this.#auth = options.authProvider;
+  }
+
+  /** How this transport adjusts the client's configuration. */
+  protected abstract adjust(config: ClientConfig): ClientConfig;
+
+  /** @internal */
+  async ferrymcpOpen(config: ClientConfig, hooks: ClientHooks): Promise<NativeClientHandle> {
+    const token = (await this.#auth?.token()) ?? undefined;
+    this.#native = await connectHttpClient(
+      { url: this.#url.href, headers: this.#headers, bearerToken: token },
+      this.adjust(config),
+      hooks.onRequest,
+      hooks.onNotification,
+      hooks.onClose,
+    );
+    this.#hooks = hooks;
+    return this.#native;
+  }
+
+  /** The `Mcp-Session-Id` of a legacy session (none in 2026-07-28, which has no sessions). */
+  get sessionId(): string | undefined {
+    return this.#native?.sessionId ?? undefined;
+  }
+
+  /** Ends the session with a DELETE (a server that does not allow it answers 405; fine). */
+  async terminateSession(): Promise<void> {
+    try {
+      await this.#native?.terminateSession();
+    } catch (error) {
+      throw fromNative(error);
+    }
+  }
+
+  /** Nothing to do: `Client.connect()` opens the connection. */
+  async start(): Promise<void> {}
+
+  /** Closes the client using this transport (its `onclose` fires, and this one's). */
+  async close(): Promise<void> {
+    await this.#hooks?.close();
+  }
+}
+
+/** The Streamable HTTP transport, for `Client.connect()`. */
+export class StreamableHTTPClientTransport extends HttpClientTransportBase {
+  constructor(url: URL | string, options: StreamableHTTPClientTransportOptions = {}) {
+    super(url, options, 'StreamableHTTPClientTransport');
+  }
+
+  protected adjust(config: ClientConfig): ClientConfig {
+    return config;
+  }
+}
+
+/** The deprecated HTTP+SSE transport (2024-11-05; legacy era only), for `Client.connect()`. */
+export class SSEClientTransport extends HttpClientTransportBase {
+  constructor(url: URL | string, options: SSEClientTransportOptions = {}) {
+    super(url, options, 'SSEClientTransport');
+  }
+
+  protected adjust(config: ClientConfig): ClientConfig {
+    return { ...config, era: 'legacy' };
+  }
+}
