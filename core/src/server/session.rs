@@ -222,6 +222,7 @@ impl Connection {
             meta: params.get("_meta").cloned().unwrap_or(Value::Null),
             last_progress: Mutex::new(None),
             inputs: None,
+            task: Default::default(),
         };
         fill(&mut inner);
         Context { inner: Arc::new(inner) }

@@ -40,6 +40,8 @@ pub(crate) fn check(headers: &HeaderMap, method: &str, params: &Map<String, Valu
     let name_field = match method {
         "tools/call" | "prompts/get" => Some("name"),
         "resources/read" => Some("uri"),
+        // The tasks extension routes a task's requests by its id.
+        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
         _ => None,
     };
     if let Some(field) = name_field {
