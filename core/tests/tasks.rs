@@ -120,14 +120,11 @@ impl Probe {
 
     /// Polls `tasks/get` until the task's status is one of `statuses`.
     async fn wait(&self, id: &str, statuses: &[&str]) -> Value {
-        for _ in 0..500 {
+        eventually(&format!("task {id} reaches {statuses:?}"), async || {
             let task = self.get(id).await;
-            if statuses.iter().any(|s| task["status"] == *s) {
-                return task;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        panic!("task {id} never reached {statuses:?}");
+            statuses.iter().any(|s| task["status"] == *s).then_some(task)
+        })
+        .await
     }
 
     async fn ack(&self, method: &str, params: Value) -> Value {
@@ -170,24 +167,30 @@ async fn pass(gate: &Semaphore) {
     gate.acquire().await.unwrap().forget();
 }
 
+/// Registers an `optional` task tool `name` that answers "done" once the returned gate
+/// opens; it checks that it runs in a task, which sends no progress.
+fn gated_tool(server: &Server, name: &str) -> Arc<Semaphore> {
+    let open = gate();
+    let waiting = open.clone();
+    let handler = move |_: Map<String, Value>, cx: Context| {
+        let waiting = waiting.clone();
+        async move {
+            assert!(cx.task_id().is_some());
+            assert!(!cx.report_progress(1.0, None, None).await, "no progress from a task");
+            pass(&waiting).await;
+            text("done")
+        }
+    };
+    server.add_tool(support(name, "optional"), handler).unwrap();
+    open
+}
+
 // ---------------------------------------------------------------------------------------
 
 #[tokio::test]
 async fn a_task_tool_answers_with_a_task_and_tasks_get_inlines_the_outcome() {
     let server = Server::new("tasks", "1.0.0");
-    let open = gate();
-    let waiting = open.clone();
-    server
-        .add_tool(support("work", "optional"), move |_: Map<String, Value>, cx: Context| {
-            let waiting = waiting.clone();
-            async move {
-                assert!(cx.task_id().is_some());
-                assert!(!cx.report_progress(1.0, None, None).await, "no progress from a task");
-                pass(&waiting).await;
-                text("done")
-            }
-        })
-        .unwrap();
+    let open = gated_tool(&server, "work");
     server
         .add_tool(support("tool_error", "required"), |_: Map<String, Value>, _cx: Context| async { Err(HandlerError::from("it broke")) })
         .unwrap();
@@ -261,14 +264,10 @@ async fn tasks_cancel_stops_the_handler_and_is_acknowledged_even_when_done() {
     assert_eq!(probe.get(&id).await["status"], "working");
     probe.ack("tasks/cancel", json!({"taskId": id})).await;
     assert_eq!(probe.get(&id).await["status"], "cancelled");
-    for _ in 0..500 {
-        if stopped.load(Ordering::SeqCst) && seen_cancel.load(Ordering::SeqCst) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert!(stopped.load(Ordering::SeqCst), "the handler was dropped");
-    assert!(seen_cancel.load(Ordering::SeqCst), "the handler's cancellation fired");
+    eventually("the handler is dropped and sees its cancellation", async || {
+        (stopped.load(Ordering::SeqCst) && seen_cancel.load(Ordering::SeqCst)).then_some(())
+    })
+    .await;
     probe.ack("tasks/cancel", json!({"taskId": id})).await;
     assert_eq!(probe.get(&id).await["status"], "cancelled");
     assert_eq!(code(probe.request("tasks/cancel", json!({"taskId": "no-such-task"}), true).await), -32602);
@@ -403,17 +402,7 @@ async fn a_handler_gathers_input_by_mrtr_then_starts_its_task() {
 #[tokio::test]
 async fn a_listen_stream_following_a_task_gets_its_status_changes() {
     let server = Server::new("tasks", "1.0.0");
-    let open = gate();
-    let waiting = open.clone();
-    server
-        .add_tool(support("work", "optional"), move |_: Map<String, Value>, _cx: Context| {
-            let waiting = waiting.clone();
-            async move {
-                pass(&waiting).await;
-                text("done")
-            }
-        })
-        .unwrap();
+    let open = gated_tool(&server, "work");
     let probe = Arc::new(Probe::connect(&server));
     let id = probe.start("work", json!({})).await;
     let listening = probe.clone();
@@ -432,11 +421,16 @@ async fn a_listen_stream_following_a_task_gets_its_status_changes() {
 }
 
 async fn wait_for(seen: &Seen, method: &str) -> Value {
+    eventually(method, async || seen.lock().unwrap().iter().find(|(m, _)| m == method).map(|(_, params)| params.clone())).await
+}
+
+/// Retries `check` until it gives a value, for five seconds at most.
+async fn eventually<T>(what: &str, mut check: impl AsyncFnMut() -> Option<T>) -> T {
     for _ in 0..500 {
-        if let Some((_, params)) = seen.lock().unwrap().iter().find(|(m, _)| m == method) {
-            return params.clone();
+        if let Some(value) = check().await {
+            return value;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    panic!("no {method}");
+    panic!("never happened: {what}");
 }
