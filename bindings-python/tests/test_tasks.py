@@ -38,7 +38,8 @@ def blocking(n: int) -> str:
 
 @mcp.tool(execution={"taskSupport": "required"}, task_start="on_request")
 async def then_task(ctx: Context) -> str:
-    answer = await ctx.request_input("elicitation/create", {"message": "Name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}, key="name")
+    schema = {"type": "object", "properties": {"name": {"type": "string"}}}
+    answer = await ctx.request_input("elicitation/create", {"message": "Name?", "requestedSchema": schema}, key="name")
     started = ctx.start_task()
     await asyncio.sleep(0.05)
     return f"{started}:{answer['content']['name']}"
