@@ -78,7 +78,11 @@ export declare class NativeReply {
 
 export declare class NativeServer {
   constructor(infoJson: string, instructions?: string | undefined | null, config?: ServerConfig | undefined | null)
-  /** Registers a tool from its `Tool` definition (JSON text). */
+  /**
+   * Registers a tool from its `Tool` definition (JSON text). `taskStart`: where a
+   * task-supporting tool's task starts, `"atCall"` (the default) or `"onRequest"` (when
+   * the handler calls `startTask`).
+   */
   addTool(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, taskStart?: string | undefined | null): void
   addResource(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
   /** Registers a template; `lister`, when given, lists the resources it covers. */

@@ -12,11 +12,11 @@ use serde_json::{Map, Value, json};
 
 use super::ServerShared;
 use super::context::Context;
-use super::registry::ToolEntry;
 use super::era::{META_SERVER_INFO, MODERN_VERSIONS};
 use super::handlers::{HandlerError, HandlerFuture};
 use super::mrtr::{Stop, UntilInput};
-use super::tasks::{self, TaskStart, TaskSupport};
+use super::registry::ToolEntry;
+use super::tasks::{self, TaskEntry, TaskStart, TaskSupport};
 use crate::wire::{ErrorObject, RawJson};
 
 type Outcome = Result<Value, ErrorObject>;
@@ -257,8 +257,7 @@ async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String, Value>, c
             let task = server.tasks.create()?;
             cx.inner.task.set(task.clone());
             let future = entry.handler.call(arguments, cx);
-            tasks::spawn(server.clone(), task.clone(), Box::pin(async move { tool_outcome(&entry, future.await, true) }));
-            return Ok(tasks::created(&task));
+            return Ok(hand_over(server, task, entry, future));
         }
         Some(TaskStart::OnRequest) => cx.inner.task.allow_start(),
         None => {}
@@ -269,22 +268,21 @@ async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String, Value>, c
         Ran::InputRequired(input_required) => return Ok(input_required),
         Ran::Task(rest) => {
             let task = cx.inner.task.get().expect("a started task").clone();
-            tasks::spawn(server.clone(), task.clone(), Box::pin(async move { tool_outcome(&entry, rest.await, true) }));
-            return Ok(tasks::created(&task));
+            return Ok(hand_over(server, task, entry, rest));
         }
     };
-    let outcome = tool_outcome(&entry, outcome, cx.is_modern());
     match cx.inner.task.get() {
-        // Started, and finished before it next waited: the task is born complete.
-        Some(task) => {
-            task.finish(outcome.map(|mut result| {
-                stamp(server, "tools/call", &mut result);
-                result
-            }));
-            Ok(tasks::created(task))
-        }
-        None => outcome,
+        // Started, and finished before it next waited: the task completes at once.
+        Some(task) => Ok(hand_over(server, task.clone(), entry, Box::pin(std::future::ready(outcome)))),
+        None => tool_outcome(&entry, outcome, cx.is_modern()),
     }
+}
+
+/// Hands the rest of a tool call to its task, and answers the call with the task handle.
+fn hand_over(server: &Arc<ServerShared>, task: Arc<TaskEntry>, entry: Arc<ToolEntry>, rest: HandlerFuture) -> Value {
+    let created = tasks::created(&task);
+    tasks::spawn(server.clone(), task, Box::pin(async move { tool_outcome(&entry, rest.await, true) }));
+    created
 }
 
 /// What a tool's handler outcome answers: a finished result (a failure is a result with
