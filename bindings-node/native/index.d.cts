@@ -53,6 +53,13 @@ export declare class NativeContext {
   get clientInfoJson(): string
   get clientCapabilitiesJson(): string
   get isCancelled(): boolean
+  /** The id of the task this call runs as (tasks extension), if it runs as one. */
+  get taskId(): string | null
+  /**
+   * Turns this call into a task (a tool registered with `taskStart: "onRequest"`);
+   * whether it runs as one now.
+   */
+  startTask(): boolean
   /** Resolves `true` when the client cancels, `false` when the request ends otherwise. */
   waitCancelled(): Promise<boolean>
   /** `notifications/progress`, when the client asked for it; resolves whether it was sent. */
@@ -128,8 +135,12 @@ export declare class NativeReply {
 
 export declare class NativeServer {
   constructor(infoJson: string, instructions?: string | undefined | null, config?: ServerConfig | undefined | null)
-  /** Registers a tool from its `Tool` definition (JSON text). */
-  addTool(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
+  /**
+   * Registers a tool from its `Tool` definition (JSON text). `taskStart`: where a
+   * task-supporting tool's task starts, `"atCall"` (the default) or `"onRequest"` (when
+   * the handler calls `startTask`).
+   */
+  addTool(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, taskStart?: string | undefined | null): void
   addResource(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
   /** Registers a template; `lister`, when given, lists the resources it covers. */
   addResourceTemplate(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, lister?: ((payloadJson: string, ctx: NativeContext) => void) | undefined | null): void

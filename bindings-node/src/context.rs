@@ -149,6 +149,19 @@ impl NativeContext {
         self.cx.is_cancelled()
     }
 
+    /// The id of the task this call runs as (tasks extension), if it runs as one.
+    #[napi(getter)]
+    pub fn task_id(&self) -> Option<String> {
+        self.cx.task_id().map(str::to_owned)
+    }
+
+    /// Turns this call into a task (a tool registered with `taskStart: "onRequest"`);
+    /// whether it runs as one now.
+    #[napi]
+    pub fn start_task(&self) -> napi::Result<bool> {
+        self.cx.start_task().map_err(from_handler)
+    }
+
     /// Resolves `true` when the client cancels, `false` when the request ends otherwise.
     #[napi]
     pub fn wait_cancelled<'env>(&self, env: &'env Env) -> napi::Result<PromiseRaw<'env, bool>> {

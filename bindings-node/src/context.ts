@@ -98,6 +98,18 @@ export class HandlerContext {
     return this.#native.protocolVersion;
   }
 
+  /** The id of the task this call runs as (tasks extension), if it runs as one. */
+  get taskId(): string | undefined {
+    return this.#native.taskId ?? undefined;
+  }
+
+  /** Turns this call into a task (a tool registered with `taskStart: 'onRequest'`): the
+   * client gets the task handle and the tool goes on in it, its input from here on going
+   * through the task. Returns whether the call runs as a task now. */
+  startTask(): boolean {
+    return this.#native.startTask();
+  }
+
   /** Whether the request came statelessly (MCP 2026-07-28). */
   get isModern(): boolean {
     return this.#native.isModern;

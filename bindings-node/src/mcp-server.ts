@@ -64,8 +64,18 @@ export interface ToolConfig {
   inputSchema?: AnySchema;
   outputSchema?: AnySchema;
   annotations?: ToolAnnotations;
+  /** `execution.taskSupport`: the engine runs the tool as a task (tasks extension) for a
+   * client that accepts tasks. */
+  execution?: ToolExecution;
+  /** Where a task-supporting tool's task starts: as the call arrives (the default), or when
+   * the handler calls `ctx.startTask()` after gathering input by MRTR rounds. */
+  taskStart?: 'atCall' | 'onRequest';
   icons?: unknown[];
   _meta?: Record<string, unknown>;
+}
+
+export interface ToolExecution {
+  taskSupport?: 'forbidden' | 'optional' | 'required';
 }
 
 export interface PromptConfig {
@@ -155,10 +165,11 @@ export class McpServer {
         inputSchema: toJsonSchema(tool.inputSchema, 'input') ?? { type: 'object', properties: {} },
         outputSchema: toJsonSchema(tool.outputSchema, 'output'),
         annotations: tool.annotations,
+        execution: tool.execution,
         icons: tool.icons,
         _meta: tool._meta,
       });
-      this.#call(() => this.#native.addTool(def, nativeHandler('tools/call', 'tool', run)));
+      this.#call(() => this.#native.addTool(def, nativeHandler('tools/call', 'tool', run), tool.taskStart));
     };
     const drop = () => this.#native.removeTool(currentName);
     Object.assign(tool, this.#lifecycle('tools', tool, add, drop), {
@@ -167,7 +178,7 @@ export class McpServer {
         if (typeof updates.name === 'string') currentName = updates.name;
         if (updates.callback) tool.handler = updates.callback;
         if (updates.paramsSchema) tool.inputSchema = updates.paramsSchema;
-        for (const key of ['title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', '_meta'] as const) {
+        for (const key of ['title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'execution', 'icons', '_meta'] as const) {
           if (key in updates) (tool as any)[key] = updates[key];
         }
         if (typeof updates.enabled === 'boolean') tool.enabled = updates.enabled;

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use ferrymcp_core::peer::{Peer, PeerConfig};
-use ferrymcp_core::server::{Server, ServerOptions};
+use ferrymcp_core::server::{Server, ServerOptions, TaskStart};
 use napi_derive::napi;
 
 use crate::error::{from_registry, internal, no_panic, parse};
@@ -68,16 +68,24 @@ impl NativeServer {
         JsHandler::new(handler, self.handler_timeout, what)
     }
 
-    /// Registers a tool from its `Tool` definition (JSON text).
+    /// Registers a tool from its `Tool` definition (JSON text). `taskStart`: where a
+    /// task-supporting tool's task starts, `"atCall"` (the default) or `"onRequest"` (when
+    /// the handler calls `startTask`).
     #[napi]
     pub fn add_tool(
         &self,
         definition_json: String,
         #[napi(ts_arg_type = "(payloadJson: string, ctx: NativeContext) => void")] handler: JsHandlerFn,
+        task_start: Option<String>,
     ) -> napi::Result<()> {
         let definition = parse(&definition_json, "the tool definition")?;
+        let task_start = match task_start.as_deref() {
+            None | Some("atCall") => TaskStart::AtCall,
+            Some("onRequest") => TaskStart::OnRequest,
+            Some(other) => return Err(napi::Error::from_reason(format!("taskStart must be \"atCall\" or \"onRequest\", not {other:?}"))),
+        };
         let what = format!("tool {}", definition["name"]);
-        self.server.add_tool(definition, self.handler(handler, what)).map_err(from_registry)
+        self.server.add_tool_with_task_start(definition, self.handler(handler, what), task_start).map_err(from_registry)
     }
 
     #[napi]

@@ -21,8 +21,8 @@ for (const era of ['legacy', 'modern']) {
       assert.ok(client.getServerCapabilities().completions);
     });
 
-    test('lists the 28 fixture tools, 4 resources, 1 template and 5 prompts', async () => {
-      assert.equal((await client.listTools()).tools.length, 28);
+    test('lists the 35 fixture tools, 4 resources, 1 template and 5 prompts', async () => {
+      assert.equal((await client.listTools()).tools.length, 35);
       assert.equal((await client.listResources()).resources.length, 4);
       const templates = (await client.listResourceTemplates()).resourceTemplates;
       assert.deepEqual(templates.map((t) => t.uriTemplate), ['test://template/{id}/data']);

@@ -18,7 +18,7 @@ const serverParams = (file) => ({ command: process.execPath, args: [file] });
 
 async function exercise(client) {
   const { tools } = await client.listTools();
-  assert.equal(tools.length, 28);
+  assert.equal(tools.length, 35);
   assert.equal(textOf(await client.callTool({ name: 'test_simple_text', arguments: {} })), 'This is a simple text response for testing.');
   const failed = await client.callTool({ name: 'test_error_handling', arguments: {} });
   assert.equal(failed.isError, true);

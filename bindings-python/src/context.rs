@@ -111,6 +111,17 @@ impl NativeContext {
         })
     }
 
+    /// Turns this call into a task (a tool registered with `task_start="on_request"`);
+    /// whether it runs as one now.
+    fn start_task(&self, py: Python<'_>) -> PyResult<bool> {
+        self.cx.start_task().map_err(|e| handler_error(py, e))
+    }
+
+    #[getter]
+    fn task_id(&self) -> Option<String> {
+        self.cx.task_id().map(str::to_owned)
+    }
+
     fn read_resource<'py>(&self, py: Python<'py>, uri: String) -> PyResult<Bound<'py, PyAny>> {
         let cx = self.cx.clone();
         awaitable(py, async move {

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferrymcp_core::server::{
-    CacheHint, CompletionHandler, Context, HandlerFuture, PromptHandler, ResourceHandler, Server, ServerOptions, ToolHandler,
+    CacheHint, CompletionHandler, Context, HandlerFuture, PromptHandler, ResourceHandler, Server, ServerOptions, TaskStart, ToolHandler,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -123,8 +123,17 @@ impl NativeServer {
         Ok(Self { server, event_loop: Default::default() })
     }
 
-    fn add_tool(&self, definition: &Bound<'_, PyAny>, handler: Py<PyAny>, is_async: bool) -> PyResult<()> {
-        self.server.add_tool(from_py(definition)?, self.handler(handler, is_async)).map_err(registry_error)
+    /// `task_start`: where a task-supporting tool's task starts, `"at_call"` or
+    /// `"on_request"` (when the handler calls `start_task`).
+    #[pyo3(signature = (definition, handler, is_async, task_start = "at_call"))]
+    fn add_tool(&self, definition: &Bound<'_, PyAny>, handler: Py<PyAny>, is_async: bool, task_start: &str) -> PyResult<()> {
+        let task_start = match task_start {
+            "at_call" => TaskStart::AtCall,
+            "on_request" => TaskStart::OnRequest,
+            other => return Err(PyValueError::new_err(format!("task_start must be \"at_call\" or \"on_request\", not {other:?}"))),
+        };
+        let handler = self.handler(handler, is_async);
+        self.server.add_tool_with_task_start(from_py(definition)?, handler, task_start).map_err(registry_error)
     }
 
     fn add_resource(&self, definition: &Bound<'_, PyAny>, handler: Py<PyAny>, is_async: bool) -> PyResult<()> {

@@ -26,7 +26,7 @@ pub const TEST_IMAGE_BASE64: &str =
 pub const TEST_AUDIO_BASE64: &str = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
 
 /// Every fixture tool, in registration (and so `tools/list`) order.
-pub const TOOLS: [&str; 28] = [
+pub const TOOLS: [&str; 35] = [
     "test_simple_text",
     "test_image_content",
     "test_audio_content",
@@ -55,6 +55,13 @@ pub const TOOLS: [&str; 28] = [
     "test_input_required_result_multi_round",
     "test_input_required_result_tampered_state",
     "test_input_required_result_capabilities",
+    "greet",
+    "slow_compute",
+    "failing_job",
+    "protocol_error_job",
+    "confirm_delete",
+    "multi_input",
+    "test_tool_with_task",
 ];
 
 pub const RESOURCES: [&str; 4] =

@@ -248,6 +248,18 @@ class Context(Generic[LifespanContextT, RequestT]):
         """Asks the client for its roots."""
         return await self.session.list_roots()
 
+    def start_task(self) -> bool:
+        """Turns this call into a task (tasks extension; a tool registered with
+        `task_start="on_request"`): the client gets the task handle and the tool goes on
+        in it, its input from here on going through the task. Returns whether the call
+        runs as a task now (not when the client does not accept tasks)."""
+        return self._ctx.start_task()
+
+    @property
+    def task_id(self) -> str | None:
+        """The id of the task this call runs as, if it runs as one."""
+        return self._ctx.task_id
+
     async def request_input(self, method: str, params: dict[str, Any], *, key: str | None = None) -> dict[str, Any]:
         """Any client input (`elicitation/create`, `sampling/createMessage`,
         `roots/list`) as a raw result dict. On a 2026-07-28 request `key` names the

@@ -1,7 +1,8 @@
 //! The context a tool, resource or prompt handler receives: who is asking, progress,
 //! logging, cancellation, and input from the client, the same API in both eras.
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
@@ -10,6 +11,7 @@ use super::ServerShared;
 use super::handlers::HandlerError;
 use super::mrtr::{Inputs, check_response};
 use super::outbound::Outbound;
+use super::tasks::TaskEntry;
 use crate::peer::PeerError;
 use crate::wire::{ErrorObject, RequestId};
 
@@ -41,6 +43,30 @@ pub(crate) struct ContextInner {
     pub last_progress: Mutex<Option<f64>>,
     /// Present on a modern (2026-07-28) request: inputs come by MRTR.
     pub inputs: Option<Arc<Inputs>>,
+    /// The task this call runs as, once there is one.
+    pub task: TaskSlot,
+}
+
+/// Where a tool call's task goes once it exists, and whether the handler may start it.
+#[derive(Default)]
+pub(crate) struct TaskSlot {
+    entry: OnceLock<Arc<TaskEntry>>,
+    /// Set for a call whose tool starts its task itself ([`super::TaskStart::OnRequest`]).
+    startable: AtomicBool,
+}
+
+impl TaskSlot {
+    pub fn get(&self) -> Option<&Arc<TaskEntry>> {
+        self.entry.get()
+    }
+
+    pub fn set(&self, task: Arc<TaskEntry>) {
+        let _ = self.entry.set(task);
+    }
+
+    pub fn allow_start(&self) {
+        self.startable.store(true, Ordering::Release);
+    }
 }
 
 impl Context {
@@ -66,13 +92,41 @@ impl Context {
         &self.inner.client_capabilities
     }
 
-    /// Fires when the client cancels the request (or goes away).
+    /// Fires when the client cancels the request (or goes away); in a task, when the
+    /// client cancels the task (`tasks/cancel`) or it expires.
     pub fn cancellation(&self) -> &CancellationToken {
-        &self.inner.cancel
+        self.inner.task.get().map_or(&self.inner.cancel, |task| &task.cancel)
     }
 
     pub fn is_cancelled(&self) -> bool {
-        self.inner.cancel.is_cancelled()
+        self.cancellation().is_cancelled()
+    }
+
+    /// The id of the task this call runs as (tasks extension), if it runs as one.
+    pub fn task_id(&self) -> Option<&str> {
+        self.inner.task.get().map(|task| task.id.as_str())
+    }
+
+    /// Turns this call into a task, for a tool registered with
+    /// [`TaskStart::OnRequest`](super::TaskStart::OnRequest): the client gets the task
+    /// handle as soon as this handler next waits, and the handler goes on in the task;
+    /// input it asks for from here on goes through the task, not by MRTR rounds. Returns
+    /// whether the call runs as a task now: `false` when it cannot (the client does not
+    /// accept tasks, or the tool starts its tasks itself at call time), and the handler
+    /// simply goes on answering the call.
+    pub fn start_task(&self) -> Result<bool, HandlerError> {
+        if self.inner.task.get().is_some() {
+            return Ok(true);
+        }
+        if !self.inner.task.startable.swap(false, Ordering::AcqRel) {
+            return Ok(false);
+        }
+        let task = self.inner.server.tasks.create().map_err(HandlerError::Rpc)?;
+        self.inner.task.set(task);
+        if let Some(inputs) = &self.inner.inputs {
+            inputs.wake();
+        }
+        Ok(true)
     }
 
     /// The progress token the client sent, if any.
@@ -89,7 +143,7 @@ impl Context {
     /// Reports progress, when the client asked for it. Values must increase; a value that
     /// does not is skipped, as is anything after cancellation. Returns whether it was sent.
     pub async fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<String>) -> bool {
-        let Some(token) = self.progress_token() else { return false };
+        let Some(token) = self.progress_token().filter(|_| self.task_id().is_none()) else { return false };
         {
             let mut last = self.inner.last_progress.lock().unwrap();
             if self.is_cancelled() || last.is_some_and(|l| progress <= l) {
@@ -114,7 +168,7 @@ impl Context {
         let (Some(threshold), Some(rank)) = (self.inner.log_threshold, level_rank(level)) else {
             return false;
         };
-        if rank < threshold || self.is_cancelled() {
+        if rank < threshold || self.is_cancelled() || self.task_id().is_some() {
             return false;
         }
         let mut params = json!({"level": level, "data": data});
@@ -129,7 +183,7 @@ impl Context {
     /// [`Context::report_progress`] and [`Context::log`], which apply the client's token
     /// and level. Returns whether it was sent.
     pub async fn notify(&self, method: &str, params: Value) -> bool {
-        !self.is_cancelled() && self.inner.outbound.notify(method, params).await.is_ok()
+        !self.is_cancelled() && self.task_id().is_none() && self.inner.outbound.notify(method, params).await.is_ok()
     }
 
     /// Closes this request's SSE stream while the request goes on (SEP-1699 polling): the
@@ -158,11 +212,17 @@ impl Context {
     /// Any client input, under an explicit key on a modern request (the key names the
     /// input in `inputRequests`; `None` numbers them). On a legacy session the request
     /// goes to the client and is awaited; on a modern one the handler pauses here and the
-    /// answer arrives with the client's retry. A legacy client's JSON-RPC error is handed
-    /// to the handler as that error (the official SDKs raise it as `McpError`), so code and
-    /// data survive.
+    /// answer arrives with the client's retry; in a task the input waits in the task
+    /// (`tasks/get` shows it) until `tasks/update` answers it. A legacy client's JSON-RPC
+    /// error is handed to the handler as that error (the official SDKs raise it as
+    /// `McpError`), so code and data survive.
     pub async fn input(&self, key: Option<&str>, method: &str, params: Value) -> Result<Value, HandlerError> {
         self.require_capability(method, &params)?;
+        if let Some(task) = self.inner.task.get() {
+            let answer = task.ask(key, method, params).ok_or_else(|| HandlerError::Failed("The task has ended".into()))?;
+            super::notify::task_changed(&self.inner.server, task);
+            return answer.await.map_err(|_| HandlerError::Failed("The task ended before the input arrived".into()));
+        }
         let Some(inputs) = &self.inner.inputs else {
             return self
                 .inner

@@ -4,7 +4,6 @@
 //! code, how handlers get client input (MRTR on a modern request), and the stamping of
 //! modern results (`resultType`, `serverInfo`, cache hints), done once in [`stamp`].
 
-use std::future::Future;
 use std::sync::Arc;
 
 use base64::Engine;
@@ -14,9 +13,11 @@ use serde_json::{Map, Value, json};
 use super::ServerShared;
 use super::context::Context;
 use super::era::{META_SERVER_INFO, MODERN_VERSIONS};
-use super::handlers::HandlerError;
-use super::mrtr::UntilInput;
+use super::handlers::{HandlerError, HandlerFuture};
+use super::mrtr::{Stop, UntilInput};
+use super::registry::ToolEntry;
 use super::reply::{Page, Reply};
+use super::tasks::{self, TaskEntry, TaskStart, TaskSupport};
 use crate::wire::{ErrorObject, RawJson};
 
 type Outcome = Result<Value, ErrorObject>;
@@ -35,6 +36,7 @@ pub(crate) async fn serve(server: &Arc<ServerShared>, method: &str, params: Map<
         "prompts/get" => get_prompt(server, params, cx).await,
         "completion/complete" => complete(server, params, cx).await,
         "server/discover" => Ok(discover(server)),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => tasks::serve(server, method, &params, &cx),
         _ => Err(ErrorObject::method_not_found(method)),
     };
     value.map(Reply::Value)
@@ -53,8 +55,16 @@ pub(crate) fn capabilities(server: &ServerShared) -> Value {
     caps
 }
 
+/// The 2026-07-28 capabilities: the legacy ones, and the tasks extension once a tool
+/// supports tasks (the extension does not exist before 2026-07-28).
 fn discover(server: &ServerShared) -> Value {
-    let mut result = json!({"supportedVersions": MODERN_VERSIONS, "capabilities": capabilities(server)});
+    let mut caps = capabilities(server);
+    let registry = server.registry.read().unwrap();
+    if registry.tools.values().any(|tool| tool.task_support != TaskSupport::Forbidden) {
+        caps["extensions"] = json!({ tasks::EXTENSION: {} });
+    }
+    drop(registry);
+    let mut result = json!({"supportedVersions": MODERN_VERSIONS, "capabilities": caps});
     if let Some(instructions) = &server.instructions {
         result["instructions"] = json!(instructions);
     }
@@ -63,8 +73,8 @@ fn discover(server: &ServerShared) -> Value {
 
 /// Adds what every 2026-07-28 result carries: `resultType`, `serverInfo`, and cache hints
 /// on cacheable complete results.
-pub(crate) fn stamp(server: &ServerShared, method: &str, result: &mut Reply) {
-    let Some(map) = result.members_mut() else { return };
+pub(crate) fn stamp(server: &ServerShared, method: &str, result: Option<&mut Map<String, Value>>) {
+    let Some(map) = result else { return };
     let complete = map.entry("resultType").or_insert_with(|| json!("complete")) == "complete";
     let meta = map.entry("_meta").or_insert_with(|| json!({}));
     if let Value::Object(meta) = meta {
@@ -177,20 +187,28 @@ fn object_param(params: &mut Map<String, Value>, key: &str, method: &str) -> Res
     }
 }
 
+/// How a handler run inside its request ended.
+enum Ran {
+    Done(Result<Value, HandlerError>),
+    /// The `input_required` result (modern requests).
+    InputRequired(Value),
+    /// The handler started its task; here is the rest of it, to run in the task.
+    Task(HandlerFuture),
+}
+
 /// Runs a handler; on a modern request it may stop for client input, and the outcome is
-/// then the `input_required` result.
-async fn run(
-    server: &ServerShared,
-    cx: &Context,
-    method: &str,
-    target: &str,
-    future: impl Future<Output = Result<Value, HandlerError>> + Send,
-) -> Result<Result<Value, HandlerError>, Value> {
-    let Some(inputs) = &cx.inner.inputs else { return Ok(future.await) };
-    let mut future = std::pin::pin!(future);
-    match (UntilInput { future: &mut future, inputs }).await {
-        Some(outcome) => Ok(outcome),
-        None => Err(inputs.input_required(&server.sealer, method, target)),
+/// then the `input_required` result, or (a tool that starts its own task) go on as a task.
+async fn run(server: &ServerShared, cx: &Context, method: &str, target: &str, mut future: HandlerFuture) -> Ran {
+    let Some(inputs) = &cx.inner.inputs else { return Ran::Done(future.await) };
+    match (UntilInput { future: &mut future, inputs, task: &cx.inner.task }).await {
+        Stop::Done(outcome) => Ran::Done(outcome),
+        Stop::Input => {
+            if let Some(task) = cx.inner.task.get() {
+                server.tasks.discard(&task.id);
+            }
+            Ran::InputRequired(inputs.input_required(&server.sealer, method, target))
+        }
+        Stop::Task => Ran::Task(future),
     }
 }
 
@@ -200,6 +218,11 @@ pub(crate) fn gather_inputs(
     method: &str,
     params: &mut Map<String, Value>,
 ) -> Result<Map<String, Value>, ErrorObject> {
+    // `tasks/update` carries `inputResponses` too, but they are the task's (its own keys,
+    // delivered by the tasks extension), not a retry of this request.
+    if method == "tasks/update" {
+        return Ok(Map::new());
+    }
     let target = target_of(method, params);
     let mut responses = match params.remove("requestState") {
         None | Some(Value::Null) => Map::new(),
@@ -223,6 +246,7 @@ async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String, Value>, c
     let name = required_str(&params, "name", "tools/call")?.to_owned();
     let entry = server.registry.read().unwrap().tools.get(&name).cloned();
     let entry = entry.ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))?;
+    let as_task = tasks::plan(entry.task_support, entry.task_start, &cx)?;
     let arguments = object_param(&mut params, "arguments", "tools/call")?;
     let arguments = Value::Object(arguments);
     let problems: Vec<String> = entry.input.iter_errors(&arguments).map(|e| describe(&e)).collect();
@@ -230,16 +254,47 @@ async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String, Value>, c
         return Ok(error_result(format!("Invalid arguments for tool {name}: {}", problems.join("; "))));
     }
     let Value::Object(arguments) = arguments else { unreachable!("checked above") };
+    match as_task {
+        Some(TaskStart::AtCall) => {
+            let task = server.tasks.create()?;
+            cx.inner.task.set(task.clone());
+            let future = entry.handler.call(arguments, cx);
+            return Ok(hand_over(server, task, entry, future));
+        }
+        Some(TaskStart::OnRequest) => cx.inner.task.allow_start(),
+        None => {}
+    }
     let future = entry.handler.call(arguments, cx.clone());
     let outcome = match run(server, &cx, "tools/call", &name, future).await {
-        Ok(outcome) => outcome,
-        Err(input_required) => return Ok(input_required),
+        Ran::Done(outcome) => outcome,
+        Ran::InputRequired(input_required) => return Ok(input_required),
+        Ran::Task(rest) => {
+            let task = cx.inner.task.get().expect("a started task").clone();
+            return Ok(hand_over(server, task, entry, rest));
+        }
     };
+    match cx.inner.task.get() {
+        // Started, and finished before it next waited: the task completes at once.
+        Some(task) => Ok(hand_over(server, task.clone(), entry, Box::pin(std::future::ready(outcome)))),
+        None => tool_outcome(&entry, outcome, cx.is_modern()),
+    }
+}
+
+/// Hands the rest of a tool call to its task, and answers the call with the task handle.
+fn hand_over(server: &Arc<ServerShared>, task: Arc<TaskEntry>, entry: Arc<ToolEntry>, rest: HandlerFuture) -> Value {
+    let created = tasks::created(&task);
+    tasks::spawn(server.clone(), task, Box::pin(async move { tool_outcome(&entry, rest.await, true) }));
+    created
+}
+
+/// What a tool's handler outcome answers: a finished result (a failure is a result with
+/// `isError`, which the model sees), or the JSON-RPC error the handler chose.
+fn tool_outcome(entry: &ToolEntry, outcome: Result<Value, HandlerError>, modern: bool) -> Outcome {
     match outcome {
-        Ok(result) => Ok(finish_tool_result(&name, result, entry.output.as_deref())),
+        Ok(result) => Ok(finish_tool_result(&entry.name, result, entry.output.as_deref())),
         Err(HandlerError::Failed(message)) => Ok(error_result(message)),
         Err(HandlerError::Rpc(error)) => Err(error),
-        Err(HandlerError::ResourceNotFound(uri)) => Err(resource_not_found(&uri, cx.is_modern())),
+        Err(HandlerError::ResourceNotFound(uri)) => Err(resource_not_found(&uri, modern)),
     }
 }
 
@@ -290,8 +345,9 @@ async fn read_resource(server: &Arc<ServerShared>, params: Map<String, Value>, c
     let (handler, variables) = found.ok_or_else(|| resource_not_found(&uri, cx.is_modern()))?;
     let future = handler.read(uri.clone(), variables, cx.clone());
     let outcome = match run(server, &cx, "resources/read", &uri, future).await {
-        Ok(outcome) => outcome,
-        Err(input_required) => return Ok(input_required),
+        Ran::Done(outcome) => outcome,
+        Ran::InputRequired(input_required) => return Ok(input_required),
+        Ran::Task(_) => unreachable!("only a tool call starts a task"),
     };
     match outcome {
         Ok(Value::Array(contents)) => Ok(json!({"contents": contents})),
@@ -316,9 +372,10 @@ async fn get_prompt(server: &Arc<ServerShared>, mut params: Map<String, Value>, 
     }
     let future = entry.handler.get(arguments, cx.clone());
     match run(server, &cx, "prompts/get", &name, future).await {
-        Err(input_required) => Ok(input_required),
-        Ok(Ok(result)) => Ok(result),
-        Ok(Err(error)) => Err(handler_error(error, |m| format!("Prompt {name} failed: {m}"), cx.is_modern())),
+        Ran::InputRequired(input_required) => Ok(input_required),
+        Ran::Done(Ok(result)) => Ok(result),
+        Ran::Done(Err(error)) => Err(handler_error(error, |m| format!("Prompt {name} failed: {m}"), cx.is_modern())),
+        Ran::Task(_) => unreachable!("only a tool call starts a task"),
     }
 }
 

@@ -18,6 +18,7 @@ pub(crate) mod outbound;
 mod registry;
 mod reply;
 mod session;
+mod tasks;
 mod template;
 
 pub use context::{Context, LOG_LEVELS};
@@ -28,6 +29,7 @@ pub use handlers::{
 pub use outbound::Outbound;
 pub use registry::RegistryError;
 pub use session::Connection;
+pub use tasks::{EXTENSION as TASKS_EXTENSION, TaskOptions, TaskStart, TaskSupport};
 pub(crate) use session::Incoming;
 pub use template::UriTemplate;
 
@@ -64,6 +66,8 @@ pub struct ServerOptions {
     pub state_ttl: Duration,
     /// Settings of each connection's RPC engine.
     pub peer: PeerConfig,
+    /// How tasks (the `io.modelcontextprotocol/tasks` extension) are kept.
+    pub tasks: TaskOptions,
 }
 
 impl Default for ServerOptions {
@@ -75,6 +79,7 @@ impl Default for ServerOptions {
             state_key: None,
             state_ttl: Duration::from_secs(600),
             peer: PeerConfig::default(),
+            tasks: TaskOptions::default(),
         }
     }
 }
@@ -96,6 +101,7 @@ pub(crate) struct ServerShared {
     pub connections: Mutex<HashMap<u64, Weak<Connection>>>,
     pub listeners: Mutex<HashMap<u64, notify::Listener>>,
     pub next_id: AtomicU64,
+    pub tasks: tasks::TaskStore,
 }
 
 impl Server {
@@ -107,6 +113,7 @@ impl Server {
     /// A server from a full `Implementation` object (name, version, title, icons, ...).
     pub fn with_info(info: Value, instructions: Option<String>, options: ServerOptions) -> Self {
         let sealer = mrtr::Sealer::new(options.state_key.clone(), options.state_ttl);
+        let tasks = tasks::TaskStore::new(options.tasks.clone());
         Self {
             shared: Arc::new(ServerShared {
                 info,
@@ -118,12 +125,22 @@ impl Server {
                 connections: Default::default(),
                 listeners: Default::default(),
                 next_id: AtomicU64::new(1),
+                tasks,
             }),
         }
     }
 
+    /// Adds a tool. One whose definition declares `execution.taskSupport` runs as a task
+    /// for clients that accept tasks, the task starting as the call arrives.
     pub fn add_tool(&self, definition: Value, handler: impl ToolHandler) -> Result<(), RegistryError> {
-        self.shared.registry.write().unwrap().add_tool(definition, Arc::new(handler))
+        self.shared.registry.write().unwrap().add_tool(definition, Arc::new(handler), TaskStart::AtCall)
+    }
+
+    /// Adds a tool whose task starts where `task_start` says: with
+    /// [`TaskStart::OnRequest`], when its handler calls [`Context::start_task`] (after
+    /// gathering input by MRTR rounds, say).
+    pub fn add_tool_with_task_start(&self, definition: Value, handler: impl ToolHandler, task_start: TaskStart) -> Result<(), RegistryError> {
+        self.shared.registry.write().unwrap().add_tool(definition, Arc::new(handler), task_start)
     }
 
     pub fn add_resource(&self, definition: Value, handler: impl ResourceHandler) -> Result<(), RegistryError> {

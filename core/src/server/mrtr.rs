@@ -24,6 +24,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 use sha2::Sha256;
 
+use super::context::TaskSlot;
 use crate::wire::ErrorObject;
 
 type HmacSha256 = Hmac<Sha256>;
@@ -113,6 +114,12 @@ impl Inputs {
 
     pub fn ask(&self, key: String, method: &str, params: Value) {
         self.missing.lock().unwrap().insert(key, json!({"method": method, "params": params}));
+        self.wake();
+    }
+
+    /// Wakes the request waiting on the handler (an input was asked, or the handler
+    /// started its task, from another task or thread).
+    pub fn wake(&self) {
         if let Some(waker) = self.waiting.lock().unwrap().take() {
             waker.wake();
         }
@@ -133,22 +140,40 @@ impl Inputs {
     }
 }
 
-/// Runs a handler until it finishes (`Some`) or stops to wait for client input (`None`).
+/// Where a handler run inside its request stopped.
+pub(crate) enum Stop<T> {
+    /// It finished.
+    Done(T),
+    /// It waits for client input the request does not carry.
+    Input,
+    /// It started its task ([`super::Context::start_task`]) and goes on in it.
+    Task,
+}
+
+/// Runs a handler until it finishes, stops to wait for client input, or starts its task.
 pub(crate) struct UntilInput<'a, F> {
     pub future: F,
     pub inputs: &'a Inputs,
+    pub task: &'a TaskSlot,
 }
 
 impl<F: Future + Unpin> Future for UntilInput<'_, F> {
-    type Output = Option<F::Output>;
+    type Output = Stop<F::Output>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
         if let Poll::Ready(output) = Pin::new(&mut self.future).poll(cx) {
-            return Poll::Ready(Some(output));
+            return Poll::Ready(Stop::Done(output));
         }
-        // Register before checking, so an input asked in between still wakes us.
+        // Register before checking, so an input asked (or a task started) in between still
+        // wakes us.
         *self.inputs.waiting.lock().unwrap() = Some(cx.waker().clone());
-        if self.inputs.has_missing() { Poll::Ready(None) } else { Poll::Pending }
+        if self.inputs.has_missing() {
+            Poll::Ready(Stop::Input)
+        } else if self.task.get().is_some() {
+            Poll::Ready(Stop::Task)
+        } else {
+            Poll::Pending
+        }
     }
 }
 

@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 use super::context::Context;
 use super::era::META_SUBSCRIPTION;
 use super::outbound::Outbound;
+use super::tasks::{self, TaskEntry};
 use super::{Server, ServerShared};
 use crate::wire::ErrorObject;
 
@@ -34,6 +35,11 @@ impl Listener {
     fn watches(&self, uri: &str) -> bool {
         let uris = self.filter.get("resourceSubscriptions").and_then(Value::as_array);
         uris.is_some_and(|uris| uris.iter().any(|u| u == uri))
+    }
+
+    fn follows_task(&self, id: &str) -> bool {
+        let ids = self.filter.get("taskIds").and_then(Value::as_array);
+        ids.is_some_and(|ids| ids.iter().any(|i| i == id))
     }
 
     fn tagged(&self, mut params: Value) -> Value {
@@ -71,6 +77,13 @@ pub(crate) async fn listen(server: &Arc<ServerShared>, params: Map<String, Value
         let uris: Vec<Value> = uris.iter().filter(|u| u.is_string()).cloned().collect();
         honoured.insert("resourceSubscriptions".into(), Value::Array(uris));
     }
+    if let Some(ids) = requested.get("taskIds").and_then(Value::as_array) {
+        if !tasks::accepted(&cx) {
+            return Err(tasks::extension_required());
+        }
+        let known = ids.iter().filter(|id| id.as_str().is_some_and(|id| server.tasks.get(id).is_some()));
+        honoured.insert("taskIds".into(), Value::Array(known.cloned().collect()));
+    }
     let subscription_id = serde_json::to_value(cx.request_id()).expect("ids serialise");
     let gate = Arc::new(tokio::sync::Mutex::new(()));
     let acknowledging = gate.clone().lock_owned().await;
@@ -90,6 +103,17 @@ pub(crate) async fn listen(server: &Arc<ServerShared>, params: Map<String, Value
     drop(acknowledging);
     cx.cancellation().cancelled().await;
     std::future::pending().await
+}
+
+/// Sends a task's new state (`notifications/tasks`, the `DetailedTask`) to the listen
+/// streams following it. Sent in the background: the change happens under no lock the
+/// sending could wait on.
+pub(crate) fn task_changed(server: &ServerShared, task: &TaskEntry) {
+    let params = Value::Object(task.detailed());
+    let listeners = listeners(server, |l| l.follows_task(&task.id), &params);
+    if !listeners.is_empty() {
+        tokio::spawn(send_all("notifications/tasks", Vec::new(), Value::Null, listeners));
+    }
 }
 
 impl Server {
@@ -146,13 +170,17 @@ impl Server {
     }
 
     fn listeners(&self, keep: impl Fn(&Listener) -> bool, params: &Value) -> Vec<ListenerSend> {
-        let listeners = self.shared.listeners.lock().unwrap();
-        listeners
-            .values()
-            .filter(|l| !l.cancel.is_cancelled() && keep(l))
-            .map(|l| (l.outbound.clone(), l.tagged(params.clone()), l.gate.clone(), l.cancel.clone()))
-            .collect()
+        listeners(&self.shared, keep, params)
     }
+}
+
+fn listeners(server: &ServerShared, keep: impl Fn(&Listener) -> bool, params: &Value) -> Vec<ListenerSend> {
+    let listeners = server.listeners.lock().unwrap();
+    listeners
+        .values()
+        .filter(|l| !l.cancel.is_cancelled() && keep(l))
+        .map(|l| (l.outbound.clone(), l.tagged(params.clone()), l.gate.clone(), l.cancel.clone()))
+        .collect()
 }
 
 type ListenerSend = (Arc<dyn Outbound>, Value, Arc<tokio::sync::Mutex<()>>, CancellationToken);

@@ -13,6 +13,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use super::handlers::{PromptHandler, ResourceHandler, ResourceLister, ToolHandler};
+use super::tasks::{TaskStart, TaskSupport};
 use super::template::UriTemplate;
 use crate::wire::RawJson;
 
@@ -36,11 +37,15 @@ fn invalid(what: impl Into<String>, problem: impl Into<String>) -> RegistryError
 }
 
 pub(crate) struct ToolEntry {
+    pub name: String,
     pub definition: Value,
     pub listed: RawJson,
     pub input: Arc<jsonschema::Validator>,
     pub output: Option<Arc<jsonschema::Validator>>,
     pub handler: Arc<dyn ToolHandler>,
+    /// `execution.taskSupport` (tasks extension).
+    pub task_support: TaskSupport,
+    pub task_start: TaskStart,
 }
 
 pub(crate) struct ResourceEntry {
@@ -72,8 +77,9 @@ pub(crate) struct Registry {
 
 impl Registry {
     /// Adds a tool from its `Tool` definition (`name` required; `inputSchema` defaults to
-    /// an object with no properties).
-    pub fn add_tool(&mut self, definition: Value, handler: Arc<dyn ToolHandler>) -> Result<(), RegistryError> {
+    /// an object with no properties; `execution.taskSupport`, if present, one of the three
+    /// values the specification names).
+    pub fn add_tool(&mut self, definition: Value, handler: Arc<dyn ToolHandler>, task_start: TaskStart) -> Result<(), RegistryError> {
         let Value::Object(mut definition) = definition else {
             return Err(invalid("tool", "the definition must be a JSON object"));
         };
@@ -97,8 +103,9 @@ impl Registry {
             Some(schema) => Some(compile(schema, &format!("{what} outputSchema"))?),
             None => None,
         };
+        let task_support = TaskSupport::of(&definition).map_err(|problem| invalid(&what, problem))?;
         let definition = Value::Object(definition);
-        let entry = ToolEntry { listed: listed(&definition), definition, input, output, handler };
+        let entry = ToolEntry { name: name.clone(), listed: listed(&definition), definition, input, output, handler, task_support, task_start };
         self.tools.insert(name, Arc::new(entry));
         Ok(())
     }

@@ -112,7 +112,7 @@ impl Connection {
         let reply = if era::is_modern(method, &params) {
             let meta = era::check_modern(method, &params)?;
             let mut reply = self.modern(method, params, meta, &incoming).await?;
-            stamp(&self.server, method, &mut reply);
+            stamp(&self.server, method, reply.members_mut());
             reply
         } else {
             self.legacy(method, params, &incoming).await?
@@ -223,6 +223,7 @@ impl Connection {
             meta: params.get("_meta").cloned().unwrap_or(Value::Null),
             last_progress: Mutex::new(None),
             inputs: None,
+            task: Default::default(),
         };
         fill(&mut inner);
         Context { inner: Arc::new(inner) }

@@ -29,9 +29,21 @@ class Registration:
     handler: Callable[..., Any]
     is_async: bool
     fn: Callable[..., Any]
+    task_start: str = "at_call"
+    """A tool's: where its task starts (tasks extension), "at_call" or "on_request"."""
 
 
 _ADD = {"tool": "add_tool", "resource": "add_resource", "template": "add_resource_template", "prompt": "add_prompt"}
+
+
+def _add(native: NativeServer, entry: Registration) -> None:
+    add = getattr(native, _ADD[entry.kind])
+    if entry.kind == "tool":
+        add(entry.definition, entry.handler, entry.is_async, entry.task_start)
+    else:
+        add(entry.definition, entry.handler, entry.is_async)
+
+
 _LABEL = {"tool": "tool", "resource": "resource", "template": "resource template", "prompt": "prompt"}
 
 
@@ -53,7 +65,7 @@ class Registry:
                     f"{_describe(entry.fn)} cannot register it again"
                 )
             if self._native is not None:
-                getattr(self._native, _ADD[entry.kind])(entry.definition, entry.handler, entry.is_async)
+                _add(self._native, entry)
             self._entries[slot] = entry
 
     def remove(self, kind: str, key: str) -> bool:
@@ -90,7 +102,7 @@ class Registry:
         """Hands every registration to `native`, which serves them from now on."""
         with self._lock:
             for entry in self._entries.values():
-                getattr(native, _ADD[entry.kind])(entry.definition, entry.handler, entry.is_async)
+                _add(native, entry)
             if self._completion is not None:
                 native.set_completion_handler(*self._completion)
             self._native = native

@@ -56,6 +56,8 @@ def build_tool(
     meta: dict[str, Any] | None = None,
     structured_output: bool | None = None,
     input_schema: dict[str, Any] | None = None,
+    execution: Any = None,
+    task_start: str = "at_call",
 ) -> Registration:
     """The registration of `fn` as a tool; raises `ValueError` naming the function when
     its signature cannot be a tool."""
@@ -83,12 +85,16 @@ def build_tool(
         definition["icons"] = wire(icons)
     if meta is not None:
         definition["_meta"] = meta
+    if execution is not None:
+        # `execution.taskSupport`: the engine runs the tool as a task (tasks extension)
+        # for a client that accepts tasks.
+        definition["execution"] = wire(execution)
     if input_schema is not None and signature.takes_var_keyword:
         binder: Callable[[dict[str, Any] | None, Any], dict[str, Any]] = _pass_through(context_param)
     else:
         binder = Binder(signature, context_param=context_param, validate=validate)
     handler, is_async = _handler(fn, binder, output, contexts, context_param is not None)
-    return Registration("tool", tool_name, definition, handler, is_async, fn)
+    return Registration("tool", tool_name, definition, handler, is_async, fn, task_start)
 
 
 def _pass_through(context_param: str | None) -> Callable[[dict[str, Any] | None, Any], dict[str, Any]]:

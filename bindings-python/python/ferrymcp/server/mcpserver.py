@@ -43,6 +43,7 @@ from ferrymcp.types import (
     TextContent,
     Tool,
     ToolAnnotations,
+    ToolExecution,
 )
 
 if TYPE_CHECKING:
@@ -181,11 +182,16 @@ class MCPServer(Generic[LifespanResultT]):
         structured_output: bool | None = None,
         *,
         input_schema: dict[str, Any] | None = None,
+        execution: ToolExecution | dict[str, Any] | None = None,
+        task_start: Literal["at_call", "on_request"] = "at_call",
     ) -> None:
         """Registers `fn` as a tool. Its name, description and input schema come from
         the function unless given; `input_schema` (a ferrymcp extension) replaces the
         derived schema, and a `**kwargs` function then receives the arguments as they
-        are."""
+        are. `execution` (the tool's `execution` member, e.g. `{"taskSupport":
+        "optional"}`) lets the engine run it as a task for clients that accept tasks; the
+        task starts as the call arrives, or with `task_start="on_request"` when the tool
+        calls `ctx.start_task()` (after gathering input by MRTR rounds)."""
         self._registry.add(
             build_tool(
                 fn,
@@ -198,6 +204,8 @@ class MCPServer(Generic[LifespanResultT]):
                 meta=meta,
                 structured_output=structured_output,
                 input_schema=input_schema,
+                execution=execution,
+                task_start=task_start,
             )
         )
 
@@ -212,6 +220,8 @@ class MCPServer(Generic[LifespanResultT]):
         structured_output: bool | None = None,
         *,
         input_schema: dict[str, Any] | None = None,
+        execution: ToolExecution | dict[str, Any] | None = None,
+        task_start: Literal["at_call", "on_request"] = "at_call",
     ) -> Callable[[_CallableT], _CallableT]:
         """Decorator registering a tool (see `add_tool`)."""
         if callable(name):
@@ -221,7 +231,17 @@ class MCPServer(Generic[LifespanResultT]):
 
         def decorator(fn: _CallableT) -> _CallableT:
             self.add_tool(
-                fn, name, title, description, annotations, icons, meta, structured_output, input_schema=input_schema
+                fn,
+                name,
+                title,
+                description,
+                annotations,
+                icons,
+                meta,
+                structured_output,
+                input_schema=input_schema,
+                execution=execution,
+                task_start=task_start,
             )
             return fn
 

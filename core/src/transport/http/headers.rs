@@ -40,6 +40,8 @@ pub(crate) fn check(headers: &HeaderMap, method: &str, params: &Map<String, Valu
     let name_field = match method {
         "tools/call" | "prompts/get" => Some("name"),
         "resources/read" => Some("uri"),
+        // The tasks extension routes a task's requests by its id.
+        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
         _ => None,
     };
     if let Some(field) = name_field {
@@ -157,5 +159,19 @@ mod tests {
         let mut missing = good.clone();
         missing.remove("mcp-param-n");
         assert_eq!(check(&missing, "tools/call", &body, Some(&schema)).unwrap_err().code, HEADER_MISMATCH);
+    }
+
+    #[test]
+    fn a_task_request_is_routed_by_its_task_id() {
+        let body = params(json!({"taskId": "t-1", "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}));
+        for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            let good = headers(&[("mcp-protocol-version", "2026-07-28"), ("mcp-method", method), ("mcp-name", "t-1")]);
+            assert!(check(&good, method, &body, None).is_ok(), "{method}");
+            let mut wrong = good.clone();
+            wrong.insert("mcp-name", "t-2".parse().unwrap());
+            assert_eq!(check(&wrong, method, &body, None).unwrap_err().code, HEADER_MISMATCH, "{method}");
+            wrong.remove("mcp-name");
+            assert_eq!(check(&wrong, method, &body, None).unwrap_err().code, HEADER_MISMATCH, "{method}");
+        }
     }
 }
