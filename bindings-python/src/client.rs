@@ -7,6 +7,7 @@ use std::time::Duration;
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions, EraPreference, InputCallback};
 use ferrymcp_core::peer::{Progress, RequestOptions};
 use ferrymcp_core::transport::child::ChildCommand;
+use ferrymcp_core::transport::http_client::HttpClientOptions;
 use ferrymcp_core::transport::memory;
 use ferrymcp_core::wire::ErrorObject;
 use pyo3::exceptions::PyValueError;
@@ -111,6 +112,32 @@ impl NativeClient {
         spawn.cwd = cwd.map(Into::into);
         awaitable(py, async move {
             match Client::spawn(spawn, options, callbacks).await {
+                Ok(client) => ok(NativeClient { client, handle }),
+                Err(e) => fail(move |py| client_error(py, e)),
+            }
+        })
+    }
+
+    /// Connects to a Streamable HTTP endpoint (either era, or the deprecated HTTP+SSE
+    /// transport of old servers), sending `headers` and a bearer token with every request.
+    #[staticmethod]
+    #[pyo3(signature = (url, headers = None, bearer_token = None, options = None, callbacks = None))]
+    fn connect_http<'py>(
+        py: Python<'py>,
+        url: String,
+        headers: Option<Vec<(String, String)>>,
+        bearer_token: Option<String>,
+        options: Option<&Bound<'py, PyDict>>,
+        callbacks: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let event_loop = running_loop(py)?;
+        let handle = handle_for(&event_loop)?;
+        let (options, callbacks) = (client_options(options)?, self::callbacks(callbacks, &event_loop, &handle)?);
+        let mut http = HttpClientOptions::new(url);
+        http.headers = headers.unwrap_or_default();
+        http.bearer_token = bearer_token;
+        awaitable(py, async move {
+            match Client::connect_http(http, options, callbacks).await {
                 Ok(client) => ok(NativeClient { client, handle }),
                 Err(e) => fail(move |py| client_error(py, e)),
             }

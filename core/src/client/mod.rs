@@ -186,7 +186,11 @@ impl Client {
 
     async fn send(&self, method: &str, params: &Map<String, Value>, options: RequestOptions) -> Result<Value, ClientError> {
         let raw = self.peer.request(method, Some(params), options).await?;
-        raw.parse_owned().map_err(|e| ClientError::Protocol(format!("{method} result is not JSON: {e}")))
+        let mut result: Value = raw.parse_owned().map_err(|e| ClientError::Protocol(format!("{method} result is not JSON: {e}")))?;
+        if self.http && method == "tools/list" {
+            reject_bad_header_tools(&mut result);
+        }
+        Ok(result)
     }
 
     fn add_meta(&self, params: &mut Map<String, Value>) {
@@ -237,18 +241,7 @@ impl Client {
     /// break the rules is left out (with a warning), as 2026-07-28 requires, so one
     /// malformed definition never makes the others unusable.
     pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
-        let mut tools = self.list_all("tools/list", "tools").await?;
-        if self.http {
-            tools.retain(|tool| match tool.get("inputSchema").map(tool_param_headers) {
-                Some(Err(why)) => {
-                    let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
-                    tracing::warn!("tool {name:?} rejected: {why}");
-                    false
-                }
-                _ => true,
-            });
-        }
-        typed(Value::Array(tools), "tools/list")
+        typed(Value::Array(self.list_all("tools/list", "tools").await?), "tools/list")
     }
 
     pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
@@ -314,6 +307,21 @@ impl Client {
 }
 
 /// Reads a result into its protocol type.
+/// Over HTTP, a tool whose `x-mcp-header` annotations are invalid cannot be called (its
+/// headers cannot be built): it is left out of every `tools/list` page, as the
+/// specification asks, whichever API listed it.
+fn reject_bad_header_tools(page: &mut Value) {
+    let Some(Value::Array(tools)) = page.get_mut("tools") else { return };
+    tools.retain(|tool| match tool.get("inputSchema").map(tool_param_headers) {
+        Some(Err(why)) => {
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
+            tracing::warn!("tool {name:?} rejected: {why}");
+            false
+        }
+        _ => true,
+    });
+}
+
 fn typed<T: serde::de::DeserializeOwned>(value: Value, method: &str) -> Result<T, ClientError> {
     serde_json::from_value(value).map_err(|e| ClientError::Protocol(format!("malformed {method} result: {e}")))
 }
