@@ -1,24 +1,29 @@
-"""A ferrymcp server as an ASGI app, for uvicorn (test_asgi.py): `standalone` is
-`mcp.streamable_http_app()` as is; `mounted` is that app inside a Starlette app at `/api`,
-run by the host app's lifespan, the official SDK's documented pattern. Both are factories
-(`uvicorn --factory`), each building its own server.
+"""A ferrymcp server as an ASGI app, for uvicorn (test_asgi.py, test_http_client.py).
 
-`hold` reports progress and then waits; when it is cancelled it writes the file named by
-`FERRYMCP_CANCELLED` (the test's proof that a client's disconnect reached the tool).
+Factories for `uvicorn --factory`, each building its own server: `standalone` is
+`mcp.streamable_http_app()` as is; `mounted` is that app inside a Starlette app at `/api`,
+run by the host app's lifespan (the official SDK's documented pattern); `guarded` takes
+`transport_security`; `authenticated` answers 401 unless the request carries the bearer
+token `secret` and the header `X-Api-Key: k` (what a client's `headers` must send).
+
+`hold` writes "started" to the file it is given, reports progress and waits; cancelled, it
+writes "cancelled" there (the tests' proof that a disconnect, a cancel or a timeout
+reached the tool).
 """
 
 import asyncio
 import contextlib
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 from ferrymcp import Context
 from ferrymcp.server import MCPServer
+from ferrymcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
+from starlette.types import Receive, Scope, Send
 from starlette.routing import Mount
 
 
@@ -46,12 +51,13 @@ def build() -> MCPServer:
         return f"hello {result.data.name}" if result.action == "accept" else result.action
 
     @mcp.tool()
-    async def hold(ctx: Context) -> str:
+    async def hold(ctx: Context, marker: str) -> str:
+        Path(marker).write_text("started")
         await ctx.report_progress(1, 2, "holding")
         try:
             await asyncio.sleep(60)
         except asyncio.CancelledError:
-            Path(os.environ["FERRYMCP_CANCELLED"]).write_text("cancelled")
+            Path(marker).write_text("cancelled")
             raise
         return "held"
 
@@ -76,3 +82,23 @@ def mounted() -> Starlette:
             yield
 
     return Starlette(routes=[Mount("/api", app=app)], lifespan=lifespan)
+
+
+def guarded() -> object:
+    security = TransportSecuritySettings(allowed_hosts=["127.0.0.1:*"], allowed_origins=["https://app.example.com"])
+    return build().streamable_http_app(transport_security=security)
+
+
+def authenticated() -> object:
+    app = build().streamable_http_app()
+
+    async def checked(scope: Scope, receive: Receive, send: Send) -> None:
+        headers = dict(scope.get("headers", []))
+        if scope["type"] == "http" and (
+            headers.get(b"authorization") != b"Bearer secret" or headers.get(b"x-api-key") != b"k"
+        ):
+            await PlainTextResponse("unauthorized", status_code=401)(scope, receive, send)
+            return
+        await app(scope, receive, send)
+
+    return checked
