@@ -1,6 +1,7 @@
 """Servers as real processes on 127.0.0.1 for the HTTP tests: started, waited for until
-they announce their URL on stderr, then stopped with SIGINT (a clean exit is part of what
-the tests check). stderr is drained on a thread so a chatty server never blocks on it."""
+they announce their URL (on stdout or stderr, which are read together), then stopped
+with SIGINT (a clean exit is part of what the tests check). The output is drained on a
+thread so a chatty server never blocks on it."""
 
 from __future__ import annotations
 
@@ -20,10 +21,12 @@ STOP_LIMIT = 30.0
 
 class Served:
     def __init__(self, command: list[str], announce: str) -> None:
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        assert self.process.stderr is not None
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        assert self.process.stdout is not None
         self.lines: list[str] = []
-        for line in self.process.stderr:
+        for line in self.process.stdout:
             self.lines.append(line)
             found = re.search(announce, line)
             if found:
@@ -31,7 +34,7 @@ class Served:
                 break
         else:
             raise AssertionError(f"{command[0]} exited before listening: {''.join(self.lines)}")
-        threading.Thread(target=self.lines.extend, args=(self.process.stderr,), daemon=True).start()
+        threading.Thread(target=self.lines.extend, args=(self.process.stdout,), daemon=True).start()
 
     def stop(self) -> int:
         """SIGINT, and the exit code."""
