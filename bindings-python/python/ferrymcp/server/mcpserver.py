@@ -4,7 +4,8 @@ ferrymcp's engine.
 A server written for the official SDK runs unchanged with its imports pointed here:
 `@mcp.tool()`, `@mcp.resource(uri)`, `@mcp.prompt()`, `@mcp.completion()`, `add_tool`,
 `remove_tool`, `mcp.run()` (stdio, or `mcp.run("streamable-http", host=, port=)` on the
-engine's HTTP server). Declarations are checked as they are made (a parameter type
+engine's HTTP server), `mcp.streamable_http_app()` (the same endpoint as an ASGI app,
+`streamable_http_manager.py`). Declarations are checked as they are made (a parameter type
 with no JSON Schema, a name used twice, template variables that are not the parameters
 all raise `ValueError` naming the function) and kept in a registry; the native server is
 built when the server first runs and everything is handed to it, and later declarations

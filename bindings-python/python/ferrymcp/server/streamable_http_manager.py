@@ -13,12 +13,13 @@ the response, which cancels a 2026-07-28 request, as the specification says.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import asyncio
+
     from ferrymcp._native import NativeHttpHandler, NativeResponseBody
     from ferrymcp.server.mcpserver import MCPServer
 
@@ -63,6 +64,8 @@ class StreamableHTTPSessionManager:
         if body is None:
             return
         headers = [(bytes(name), bytes(value)) for name, value in scope.get("headers", ())]
+        import asyncio
+
         query = scope.get("query_string", b"")
         target = _route_path(scope) + ("?" + query.decode("latin-1") if query else "")
         disconnected = asyncio.ensure_future(_disconnect(receive))
@@ -82,6 +85,8 @@ class StreamableHTTPSessionManager:
 
 async def _first(work: Awaitable[Any], disconnected: asyncio.Future[None]) -> bool:
     """Waits for `work` unless the client goes first (then `work` is cancelled)."""
+    import asyncio
+
     work = asyncio.ensure_future(work)
     await asyncio.wait({work, disconnected}, return_when=asyncio.FIRST_COMPLETED)
     if work.done():
