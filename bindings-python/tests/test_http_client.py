@@ -24,7 +24,8 @@ pytest.importorskip("mcp")
 pytest.importorskip("uvicorn")
 
 from ferrymcp import McpError, RequestTimeout
-from ferrymcp.types import CreateMessageResult, ElicitResult, ListRootsResult, Root, TextContent
+from ferrymcp.types import ElicitResult, ListRootsResult, Root
+import official_peer
 from serving import HERE, RUST_EVERYTHING_BIN, Served, rust_everything, uvicorn
 
 ERAS = ["legacy", "2026-07-28"]
@@ -39,10 +40,6 @@ async def until(condition: Callable[[], bool], failure: str) -> None:
         await asyncio.sleep(0.02)
 
 
-async def sampling(context: Any, params: Any) -> CreateMessageResult:
-    return CreateMessageResult(role="assistant", content=TextContent(text="Paris"), model="m")
-
-
 async def elicitation(context: Any, params: Any) -> ElicitResult:
     return ElicitResult(action="accept", content={"name": "Ada", "username": "Ada", "email": "ada@example.com"})
 
@@ -52,7 +49,7 @@ async def roots(context: Any) -> ListRootsResult:
 
 
 def client(url: str, mode: str, **options: Any) -> ferrymcp.Client:
-    callbacks = {"sampling_callback": sampling, "elicitation_callback": elicitation, "list_roots_callback": roots}
+    callbacks = {"sampling_callback": official_peer.sampling, "elicitation_callback": elicitation, "list_roots_callback": roots}
     return ferrymcp.Client(url, mode=mode, **{**callbacks, **options})
 
 
@@ -83,12 +80,7 @@ def asgi() -> Iterator[Served]:
 async def test_against_the_official_server(official: Served, mode: str) -> None:
     async with client(f"{official.url}/mcp", mode) as c:
         assert c.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
-        assert c.server_info is not None and c.server_info.name == "official-peer"
-        assert (await c.call_tool("add", {"a": 2, "b": 3})).structured_content == {"result": 5}
-        if mode == "legacy":  # the official server samples only on a legacy session's back-channel
-            assert (await c.call_tool("ask_model", {})).content[0].text == "Paris"
-        assert (await c.read_resource("echo://hi")).contents[0].text == "hi"
-        assert (await c.get_prompt("review", {"code": "x = 1"})).messages[0].content.text.endswith("x = 1")
+        await official_peer.exercise(c, mode)
         assert (await c.call_tool("no_such_tool", {})).is_error is True  # the official server's answer
         assert (await c.call_tool("add", {"a": 1, "b": 1})).structured_content == {"result": 2}
 
