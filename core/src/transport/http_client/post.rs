@@ -122,7 +122,7 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
     };
     let response = match sent {
         Ok(response) => response,
-        Err(e) => return conn.fail(id, format!("POST {url} failed: {e}")).await,
+        Err(e) => return conn.lose(id, format!("POST {url} failed: {e}")).await,
     };
     let status = response.status();
     if !status.is_success() {
@@ -163,7 +163,7 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
             }
         }
         Ok(Err(e)) => conn.fail(id, format!("POST {url} answered with a body that is not UTF-8: {e}")).await,
-        Err(e) => conn.fail(id, format!("reading the answer of POST {url} failed: {e}")).await,
+        Err(e) => conn.lose(id, format!("reading the answer of POST {url} failed: {e}")).await,
     }
 }
 

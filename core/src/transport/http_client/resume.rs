@@ -24,7 +24,7 @@ pub(crate) async fn follow(conn: &Connection, response: Response, id: i64) {
             Drained::Broken(e) => format!("the response stream broke before the answer: {e}"),
         };
         if cursor.last_event_id.is_none() {
-            return conn.fail(id, why).await;
+            return conn.lose(id, why).await;
         }
         if !sse::pause(conn, cursor.retry()).await {
             return;
@@ -36,7 +36,7 @@ pub(crate) async fn follow(conn: &Connection, response: Response, id: i64) {
             Ok(response) => {
                 return conn.fail(id, format!("{why}; resuming it was refused (HTTP {})", response.status())).await;
             }
-            Err(e) => return conn.fail(id, format!("{why}; the server could not be reached again: {e}")).await,
+            Err(e) => return conn.lose(id, format!("{why}; the server could not be reached again: {e}")).await,
         };
     }
     conn.fail(id, format!("the response stream was resumed {MAX_RESUMES} times without an answer")).await;
