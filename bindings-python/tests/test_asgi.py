@@ -1,7 +1,7 @@
 """`mcp.streamable_http_app()` under uvicorn on 127.0.0.1, with the official SDK's client
 (PyPI `mcp` 2.3.0) as the peer in both eras: standalone (the app's own lifespan runs the
-server) and mounted in a Starlette app at `/api` (the host app's lifespan enters
-`mcp.session_manager.run()`, the official documented pattern). Tool calls, progress on
+server) and mounted in a Starlette app at `/api` and at `/` (the host app's lifespan
+enters `mcp.session_manager.run()`, the official documented pattern). Tool calls, progress on
 the SSE stream, elicitation, a custom route, a client disconnect that cancels the tool,
 Host and Origin checks (`transport_security`), and a clean exit on Ctrl-C.
 
@@ -34,7 +34,7 @@ MODERN_META = {
 CANCEL_LIMIT = 10.0
 
 
-@pytest.fixture(scope="module", params=["standalone", "mounted"])
+@pytest.fixture(scope="module", params=["standalone", "mounted", "mounted_at_root"])
 def app(request: pytest.FixtureRequest) -> Iterator[tuple[Served, str]]:
     """The server, and the prefix its routes live under."""
     served = uvicorn(request.param)

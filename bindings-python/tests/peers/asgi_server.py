@@ -1,8 +1,9 @@
 """A ferrymcp server as an ASGI app, for uvicorn (test_asgi.py, test_http_client.py).
 
 Factories for `uvicorn --factory`, each building its own server: `standalone` is
-`mcp.streamable_http_app()` as is; `mounted` is that app inside a Starlette app at `/api`,
-run by the host app's lifespan (the official SDK's documented pattern); `guarded` takes
+`mcp.streamable_http_app()` as is; `mounted` is that app inside a Starlette app at `/api`
+(`mounted_at_root` at `/`), run by the host app's lifespan (the official SDK's documented
+pattern); `guarded` takes
 `transport_security`; `authenticated` answers 401 unless the request carries the bearer
 token `secret` and the header `X-Api-Key: k` (what a client's `headers` must send).
 
@@ -72,7 +73,7 @@ def standalone() -> object:
     return build().streamable_http_app()
 
 
-def mounted() -> Starlette:
+def mounted(prefix: str = "/api") -> Starlette:
     mcp = build()
     app = mcp.streamable_http_app()
 
@@ -81,7 +82,12 @@ def mounted() -> Starlette:
         async with mcp.session_manager.run():
             yield
 
-    return Starlette(routes=[Mount("/api", app=app)], lifespan=lifespan)
+    return Starlette(routes=[Mount(prefix, app=app)], lifespan=lifespan)
+
+
+def mounted_at_root() -> Starlette:
+    """`app.mount("/", mcp.streamable_http_app())`, as the official documentation writes it."""
+    return mounted("/")
 
 
 def guarded() -> object:
