@@ -26,6 +26,9 @@ use crate::runtime::runtime;
 #[pyclass(module = "ferrymcp._native", frozen)]
 pub struct NativeHttpHandler {
     pub handler: HttpHandler,
+    /// The largest request body core accepts (the app stops reading past it).
+    #[pyo3(get)]
+    pub max_body: usize,
 }
 
 /// An SSE response body being read.

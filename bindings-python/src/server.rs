@@ -180,7 +180,9 @@ impl NativeServer {
     /// The Streamable HTTP endpoint for an ASGI app; handlers run on the calling loop.
     fn http_handler(&self, py: Python<'_>, options: &Bound<'_, PyDict>) -> PyResult<NativeHttpHandler> {
         self.capture_loop(py)?;
-        Ok(NativeHttpHandler { handler: HttpHandler::new(self.server.clone(), http::options(options)?) })
+        let options = http::options(options)?;
+        let max_body = options.max_body;
+        Ok(NativeHttpHandler { handler: HttpHandler::new(self.server.clone(), options), max_body })
     }
 
     fn notify_tools_changed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

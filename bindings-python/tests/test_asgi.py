@@ -175,3 +175,12 @@ def test_transport_security_chooses_hosts_and_origins(guarded: Served, headers: 
         "Mcp-Method": "tools/list",
     }
     assert http(guarded, "POST", "/mcp", body, {**base, **headers})[0] == status
+
+
+def test_a_body_over_the_limit_is_refused_with_413(guarded: Served) -> None:
+    params = {"name": "add", "arguments": {"a": 1, "b": 2, "pad": "x" * 8192}, "_meta": MODERN_META}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).encode()
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    status, _, payload = http(guarded, "POST", "/mcp", body, headers)
+    assert status == 413
+    assert json.loads(payload)["error"]["message"] == "Payload Too Large: the body exceeds 4096 bytes"

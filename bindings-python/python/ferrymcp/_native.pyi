@@ -101,6 +101,8 @@ HttpHeaders = list[tuple[bytes, bytes]]
 class NativeHttpHandler:
     """The engine's Streamable HTTP endpoint, one call per HTTP request."""
 
+    max_body: int
+
     def handle(
         self, method: str, target: str, headers: HttpHeaders, body: bytes
     ) -> Awaitable[tuple[int, HttpHeaders, bytes | NativeResponseBody]]:

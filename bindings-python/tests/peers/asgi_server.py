@@ -4,7 +4,7 @@ Factories for `uvicorn --factory`, each building its own server: `standalone` is
 `mcp.streamable_http_app()` as is; `mounted` is that app inside a Starlette app at `/api`
 (`mounted_at_root` at `/`), run by the host app's lifespan (the official SDK's documented
 pattern); `guarded` takes
-`transport_security`; `authenticated` answers 401 unless the request carries the bearer
+`transport_security` and a 4 KiB body limit; `authenticated` answers 401 unless the request carries the bearer
 token `secret` and the header `X-Api-Key: k` (what a client's `headers` must send).
 
 `hold` writes "started" to the file it is given, reports progress and waits; cancelled, it
@@ -92,7 +92,7 @@ def mounted_at_root() -> Starlette:
 
 def guarded() -> object:
     security = TransportSecuritySettings(allowed_hosts=["127.0.0.1:*"], allowed_origins=["https://app.example.com"])
-    return build().streamable_http_app(transport_security=security)
+    return build().streamable_http_app(transport_security=security, max_request_body_size=4096)
 
 
 def authenticated() -> object:

@@ -60,7 +60,7 @@ class StreamableHTTPSessionManager:
         handler = self._handler
         if handler is None:
             raise RuntimeError("the MCP endpoint is not running: enter `mcp.session_manager.run()` (the app's lifespan does)")
-        body = await _read_body(receive, self._options.get("max_body"))
+        body = await _read_body(receive, handler.max_body)
         if body is None:
             return
         headers = [(bytes(name), bytes(value)) for name, value in scope.get("headers", ())]
@@ -115,7 +115,7 @@ async def _disconnect(receive: Receive) -> None:
         pass
 
 
-async def _read_body(receive: Receive, limit: int | None) -> bytes | None:
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
     """The request body (`None` if the client left); reading stops past `limit`, and core
     answers 413 for what it got."""
     chunks: list[bytes] = []
@@ -127,7 +127,7 @@ async def _read_body(receive: Receive, limit: int | None) -> bytes | None:
         chunk = message.get("body", b"")
         chunks.append(chunk)
         size += len(chunk)
-        if not message.get("more_body", False) or (limit is not None and size > limit):
+        if not message.get("more_body", False) or size > limit:
             return b"".join(chunks)
 
 
