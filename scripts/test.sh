@@ -22,12 +22,15 @@ tests/conformance/run-server.sh target/release/ferrymcp-everything
 tests/conformance/run-client.sh target/release/conformance-client
 
 # The Python package: a wheel built by maturin (same release profile) and installed into
-# the test venv the way a user installs it; then its tests, and the official Python SDK's
-# client against the Rust fixture built above.
+# the test venv the way a user installs it; then its tests (over HTTP too: the ASGI app
+# under uvicorn, the client against the official server and the Rust fixture built
+# above), and the official Python SDK's client against the Rust fixture.
 (cd bindings-python && ../.venv/bin/maturin build --release --quiet -o ../target/wheels --interpreter ../.venv/bin/python)
 .venv/bin/pip install --quiet --force-reinstall --no-deps target/wheels/ferrymcp-*.whl
-# The conformance suite again, against the Python fixture on the installed wheel.
+# The conformance suite again, against the Python fixture on the installed wheel, and its
+# client scenarios against the Python conformance client (every one must pass).
 tests/conformance/run-server.sh .venv/bin/python tests/fixtures/python/everything.py
+tests/conformance/run-client.sh .venv/bin/python tests/fixtures/python/conformance_client.py
 .venv/bin/python -m pytest -q bindings-python/tests
 .venv/bin/python -m pytest -q tests/interop/python
 

@@ -1,12 +1,14 @@
 //! `NativeClient`: core's Client, with Python callables answering the server.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions, EraPreference, InputCallback};
+use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions, EraPreference, InputCallback};
 use ferrymcp_core::peer::{Progress, RequestOptions};
 use ferrymcp_core::transport::child::ChildCommand;
+use ferrymcp_core::transport::http_client::HttpClientOptions;
 use ferrymcp_core::transport::memory;
 use ferrymcp_core::wire::ErrorObject;
 use pyo3::exceptions::PyValueError;
@@ -89,6 +91,24 @@ fn callbacks(callbacks: Option<&Bound<'_, PyDict>>, event_loop: &Bound<'_, PyAny
     Ok(parsed)
 }
 
+/// What every way of connecting starts from: the loop's inbox, the options, the callbacks.
+fn prepare(py: Python<'_>, options: Option<&Bound<'_, PyDict>>, callbacks: Option<&Bound<'_, PyDict>>) -> PyResult<(LoopHandle, ClientOptions, ClientCallbacks)> {
+    let event_loop = running_loop(py)?;
+    let handle = handle_for(&event_loop)?;
+    let (options, callbacks) = (client_options(options)?, self::callbacks(callbacks, &event_loop, &handle)?);
+    Ok((handle, options, callbacks))
+}
+
+/// An awaitable of the client `connecting` makes.
+fn connected<'py>(py: Python<'py>, handle: LoopHandle, connecting: impl Future<Output = Result<Client, ClientError>> + Send + 'static) -> PyResult<Bound<'py, PyAny>> {
+    awaitable(py, async move {
+        match connecting.await {
+            Ok(client) => ok(NativeClient { client, handle }),
+            Err(e) => fail(move |py| client_error(py, e)),
+        }
+    })
+}
+
 #[pymethods]
 impl NativeClient {
     /// Starts a server process and connects to it (an awaitable of the client).
@@ -103,18 +123,30 @@ impl NativeClient {
         options: Option<&Bound<'py, PyDict>>,
         callbacks: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let event_loop = running_loop(py)?;
-        let handle = handle_for(&event_loop)?;
-        let (options, callbacks) = (client_options(options)?, self::callbacks(callbacks, &event_loop, &handle)?);
+        let (handle, options, callbacks) = prepare(py, options, callbacks)?;
         let mut spawn = ChildCommand::new(command).args(args);
         spawn.env = env.unwrap_or_default().into_iter().map(|(k, v)| (k.into(), v.into())).collect();
         spawn.cwd = cwd.map(Into::into);
-        awaitable(py, async move {
-            match Client::spawn(spawn, options, callbacks).await {
-                Ok(client) => ok(NativeClient { client, handle }),
-                Err(e) => fail(move |py| client_error(py, e)),
-            }
-        })
+        connected(py, handle, Client::spawn(spawn, options, callbacks))
+    }
+
+    /// Connects to a Streamable HTTP endpoint (either era, or the deprecated HTTP+SSE
+    /// transport of old servers), sending `headers` and a bearer token with every request.
+    #[staticmethod]
+    #[pyo3(signature = (url, headers = None, bearer_token = None, options = None, callbacks = None))]
+    fn connect_http<'py>(
+        py: Python<'py>,
+        url: String,
+        headers: Option<Vec<(String, String)>>,
+        bearer_token: Option<String>,
+        options: Option<&Bound<'py, PyDict>>,
+        callbacks: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (handle, options, callbacks) = prepare(py, options, callbacks)?;
+        let mut http = HttpClientOptions::new(url);
+        http.headers = headers.unwrap_or_default();
+        http.bearer_token = bearer_token;
+        connected(py, handle, Client::connect_http(http, options, callbacks))
     }
 
     /// Connects in memory to a server of this process.
@@ -127,17 +159,12 @@ impl NativeClient {
         callbacks: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         server.capture_loop(py)?;
-        let event_loop = running_loop(py)?;
-        let handle = handle_for(&event_loop)?;
-        let (options, callbacks) = (client_options(options)?, self::callbacks(callbacks, &event_loop, &handle)?);
+        let (handle, options, callbacks) = prepare(py, options, callbacks)?;
         let served = server.server.clone();
-        awaitable(py, async move {
+        connected(py, handle, async move {
             let ((client_source, client_sink), (server_source, server_sink)) = memory::pair();
             tokio::spawn(async move { served.serve(server_source, server_sink).await });
-            match Client::connect(client_source, client_sink, options, callbacks).await {
-                Ok(client) => ok(NativeClient { client, handle }),
-                Err(e) => fail(move |py| client_error(py, e)),
-            }
+            Client::connect(client_source, client_sink, options, callbacks).await
         })
     }
 

@@ -4,6 +4,7 @@
 //! Python objects, core errors become `ferrymcp` exceptions, and core futures become
 //! asyncio awaitables. Everything that is protocol stays in core.
 
+mod asgi;
 mod asks;
 mod bridge;
 mod call;
@@ -23,6 +24,8 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add_class::<server::NativeServer>()?;
     module.add_class::<http::NativeHttpServer>()?;
+    module.add_class::<asgi::NativeHttpHandler>()?;
+    module.add_class::<asgi::NativeResponseBody>()?;
     module.add_class::<context::NativeContext>()?;
     module.add_class::<client::NativeClient>()?;
     module.add_function(wrap_pyfunction!(template::uri_template_variables, module)?)?;

@@ -16,7 +16,9 @@ use crate::call::{LoopCell, PyCallable};
 use crate::context::NativeContext;
 use crate::convert::{from_py, object_to_py};
 use crate::errors::registry_error;
-use crate::http::{self, HttpSettings};
+use crate::asgi::NativeHttpHandler;
+use crate::http;
+use ferrymcp_core::transport::http::HttpHandler;
 use crate::bridge::{awaitable, fail, handle_for, ok, running_loop};
 
 #[pyclass(module = "ferrymcp._native", frozen)]
@@ -176,23 +178,20 @@ impl NativeServer {
         })
     }
 
-    /// Serves Streamable HTTP (both eras) at `host:port` + `endpoint`; the awaitable
-    /// gives the running `NativeHttpServer` once it listens.
-    #[pyo3(signature = (host, port, endpoint, max_body = None, max_sessions = None, session_idle = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn serve_http<'py>(
-        &self,
-        py: Python<'py>,
-        host: String,
-        port: u16,
-        endpoint: String,
-        max_body: Option<usize>,
-        max_sessions: Option<usize>,
-        session_idle: Option<f64>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    /// Serves Streamable HTTP (both eras) at `host:port` with the endpoint `options` (see
+    /// `http::options`); the awaitable gives the running `NativeHttpServer` once it listens.
+    fn serve_http<'py>(&self, py: Python<'py>, host: String, port: u16, options: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
         self.capture_loop(py)?;
-        let settings = HttpSettings { host, port, endpoint, max_body, max_sessions, session_idle };
-        http::start(py, self.server.clone(), settings)
+        let handler = HttpHandler::new(self.server.clone(), http::options(options)?);
+        http::start(py, handler, &host, port)
+    }
+
+    /// The Streamable HTTP endpoint for an ASGI app; handlers run on the calling loop.
+    fn http_handler(&self, py: Python<'_>, options: &Bound<'_, PyDict>) -> PyResult<NativeHttpHandler> {
+        self.capture_loop(py)?;
+        let options = http::options(options)?;
+        let max_body = options.max_body;
+        Ok(NativeHttpHandler { handler: HttpHandler::new(self.server.clone(), options), max_body })
     }
 
     fn notify_tools_changed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

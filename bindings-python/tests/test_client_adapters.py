@@ -31,8 +31,6 @@ def test_targets() -> None:
     assert _command(["uv", "run", "srv.py"]) == ("uv", ["run", "srv.py"], None, None)
     params = StdioServerParameters(command="node", args=["s.js"], env={"A": "1"}, cwd="/tmp")
     assert _command(params) == ("node", ["s.js"], {"A": "1"}, "/tmp")
-    with pytest.raises(NotImplementedError, match="issue 6"):
-        _command("http://localhost:8000/mcp")
     with pytest.raises(TypeError):
         _command(42)
 

@@ -248,14 +248,21 @@ def test_the_server_info_and_options_given_to_the_engine() -> None:
         MCPServer("n", cache_hints={"tools/call": CacheHint()})
 
 
-def test_http_transports_still_to_come_name_the_issue_that_brings_them() -> None:
+def test_http_options_the_engine_lacks_are_refused_by_name() -> None:
     server = MCPServer("s")
-    with pytest.raises(NotImplementedError, match="issue 6"):
-        server.streamable_http_app()
-    with pytest.raises(NotImplementedError, match="issue 6"):
+    with pytest.raises(RuntimeError, match="streamable_http_app"):
+        server.session_manager  # noqa: B018 - raises before an app exists
+    with pytest.raises(NotImplementedError, match="HTTP\\+SSE"):
+        server.sse_app()
+    with pytest.raises(NotImplementedError, match="HTTP\\+SSE"):
         server.run("sse")
-    with pytest.raises(TypeError, match="stateless_http"):
-        server.run("streamable-http", stateless_http=True)
+    for option, value in [("stateless_http", True), ("json_response", True), ("event_store", object())]:
+        with pytest.raises(TypeError, match=option):
+            server.run("streamable-http", **{option: value})
+        with pytest.raises(TypeError, match=option):
+            server.streamable_http_app(**{option: value})
+    with pytest.raises(TypeError, match="no_such_option"):
+        server.streamable_http_app(no_such_option=1)
     with pytest.raises(ValueError, match="Unknown transport"):
         server.run("carrier-pigeon")  # type: ignore[arg-type]
 

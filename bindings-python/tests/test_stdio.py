@@ -19,6 +19,8 @@ import ferrymcp
 from conftest import HERE, PYTHON_EVERYTHING
 from seed_tools import seed_with_import
 
+import official_peer
+
 MODES = ["legacy", "2026-07-28", "auto"]
 OFFICIAL_SERVER = HERE / "peers" / "official_server.py"
 
@@ -127,14 +129,5 @@ async def test_the_fixture_with_the_ferrymcp_client(mode: str) -> None:
 async def test_the_ferrymcp_client_against_an_official_server(mode: str) -> None:
     official()
     command = [sys.executable, str(OFFICIAL_SERVER)]
-
-    async def sampling(context: Any, params: Any) -> Any:
-        return ferrymcp.CreateMessageResult(role="assistant", content=ferrymcp.TextContent(text="Paris"), model="m")
-
-    async with ferrymcp.Client(command, mode=mode, sampling_callback=sampling) as c:
-        assert c.server_info is not None and c.server_info.name == "official-peer"
-        assert (await c.call_tool("add", {"a": 2, "b": 3})).structured_content == {"result": 5}
-        if mode == "legacy":  # the official server samples only on a legacy session's back-channel
-            assert (await c.call_tool("ask_model", {})).content[0].text == "Paris"
-        assert (await c.read_resource("echo://hi")).contents[0].text == "hi"
-        assert (await c.get_prompt("review", {"code": "x = 1"})).messages[0].content.text.endswith("x = 1")
+    async with ferrymcp.Client(command, mode=mode, sampling_callback=official_peer.sampling) as c:
+        await official_peer.exercise(c, mode)

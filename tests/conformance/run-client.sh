@@ -21,7 +21,7 @@ if [ "$#" -gt 0 ]; then
     words=()
     for word in "$@"; do
         # Paths become absolute (the suite runs the command from this folder).
-        if [ -e "$root/$word" ]; then word=$(realpath "$root/$word"); fi
+        if [ -e "$root/$word" ]; then word=$(realpath -s "$root/$word"); fi
         words+=("$word")
     done
     client="${words[*]}"

@@ -7,7 +7,7 @@ here is a Rust future.
 """
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypedDict
 
 JsonObject = dict[str, Any]
 
@@ -81,19 +81,44 @@ class NativeServer:
     def remove_resource(self, uri: str) -> bool: ...
     def remove_prompt(self, name: str) -> bool: ...
     def serve_stdio(self) -> Awaitable[None]: ...
-    def serve_http(
-        self,
-        host: str,
-        port: int,
-        endpoint: str,
-        max_body: int | None = None,
-        max_sessions: int | None = None,
-        session_idle: float | None = None,
-    ) -> Awaitable[NativeHttpServer]: ...
+    def serve_http(self, host: str, port: int, options: HttpOptions) -> Awaitable[NativeHttpServer]: ...
+    def http_handler(self, options: HttpOptions) -> NativeHttpHandler:
+        """The endpoint for an ASGI app; handlers run on the calling loop."""
     def notify_tools_changed(self) -> Awaitable[None]: ...
     def notify_prompts_changed(self) -> Awaitable[None]: ...
     def notify_resources_changed(self) -> Awaitable[None]: ...
     def notify_resource_updated(self, uri: str) -> Awaitable[None]: ...
+
+class HttpOptions(TypedDict, total=False):
+    """The endpoint's options; what is missing keeps the engine's default."""
+
+    endpoint: str
+    host: str
+    max_body: int
+    max_sessions: int
+    session_idle: float
+    retry: float
+    allowed_hosts: list[str]
+    allowed_origins: list[str]
+
+HttpHeaders = list[tuple[bytes, bytes]]
+
+class NativeHttpHandler:
+    """The engine's Streamable HTTP endpoint, one call per HTTP request."""
+
+    max_body: int
+
+    def handle(
+        self, method: str, target: str, headers: HttpHeaders, body: bytes
+    ) -> Awaitable[tuple[int, HttpHeaders, bytes | NativeResponseBody]]:
+        """Status, headers, and the whole body, or a stream of SSE chunks."""
+    def shutdown(self) -> Awaitable[None]: ...
+
+class NativeResponseBody:
+    """An SSE response being read; `close()` (the client left) cancels a 2026-07-28 request."""
+
+    def next(self) -> Awaitable[bytes | None]: ...
+    def close(self) -> None: ...
 
 class NativeHttpServer:
     """The engine's Streamable HTTP server, listening."""
@@ -116,6 +141,15 @@ class NativeClient:
         args: list[str],
         env: dict[str, str] | None,
         cwd: str | None,
+        options: JsonObject,
+        callbacks: JsonObject,
+    ) -> Awaitable[NativeClient]: ...
+    @classmethod
+    def connect_http(
+        cls,
+        url: str,
+        headers: list[tuple[str, str]] | None,
+        bearer_token: str | None,
         options: JsonObject,
         callbacks: JsonObject,
     ) -> Awaitable[NativeClient]: ...

@@ -4,9 +4,11 @@
         tools = await client.list_tools()
         result = await client.call_tool("add", {"a": 1, "b": 2})
 
-The target is an `MCPServer` (connected in memory), a command (a string split like a
-shell would, or a list) or a `StdioServerParameters`-like object (anything with
-`command` and `args`), started as a child process speaking stdio. The engine probes the
+The target is an `MCPServer` (connected in memory), an `http://` URL (Streamable HTTP,
+either era, falling back to the deprecated HTTP+SSE transport of old servers; `headers`
+and `bearer_token` go with every request), a command (a string split like a shell would,
+or a list) or a `StdioServerParameters`-like object (anything with `command` and `args`),
+started as a child process speaking stdio. The engine probes the
 era (2026-07-28 or legacy) and does the protocol; this module turns results into the
 types of `ferrymcp.types` and adapts the callbacks, which keep the official names and
 signatures: `sampling_callback(context, params)`, `elicitation_callback(context,
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import inspect
 import shlex
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,7 +59,6 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T", bound=WireModel)
 _URL_PREFIXES = ("http://", "https://")
-_HTTP_ISSUE = "connecting to a URL (Streamable HTTP) comes with ferrymcp issue 6; use an MCPServer or a command"
 ProgressCallback = Callable[[float, "float | None", "str | None"], Awaitable[None]]
 
 
@@ -98,6 +99,8 @@ class Client:
         client_info: Implementation | None = None,
         mode: str = "auto",
         raise_exceptions: bool = False,
+        headers: Mapping[str, str] | None = None,
+        bearer_token: str | None = None,
     ) -> None:
         self.server = server
         self.read_timeout_seconds = read_timeout_seconds
@@ -110,6 +113,8 @@ class Client:
         self.log_level = log_level
         self.client_info = client_info
         self.mode = mode
+        self.headers = dict(headers or {})
+        self.bearer_token = bearer_token
         self._native: NativeClient | None = None
         self._details: dict[str, Any] = {}
         self._serving: AbstractAsyncContextManager[Any] | None = None
@@ -138,6 +143,9 @@ class Client:
             except BaseException as exc:
                 await self._serving.__aexit__(type(exc), exc, exc.__traceback__)
                 raise
+        elif isinstance(target, str) and target.startswith(_URL_PREFIXES):
+            headers = list(self.headers.items())
+            self._native = await NativeClient.connect_http(target, headers, self.bearer_token, options, callbacks)
         else:
             command, args, env, cwd = _command(target)
             self._native = await NativeClient.spawn(command, args, env, cwd, options, callbacks)
@@ -354,8 +362,6 @@ def _dump(value: Any) -> Any:
 def _command(target: Any) -> tuple[str, list[str], dict[str, str] | None, str | None]:
     """The command, arguments, environment and directory of a stdio target."""
     if isinstance(target, str):
-        if target.startswith(_URL_PREFIXES):
-            raise NotImplementedError(_HTTP_ISSUE)
         parts = shlex.split(target)
     elif isinstance(target, (list, tuple)):
         parts = [str(part) for part in target]
@@ -364,7 +370,9 @@ def _command(target: Any) -> tuple[str, list[str], dict[str, str] | None, str | 
         cwd = getattr(target, "cwd", None)
         return str(target.command), [str(a) for a in getattr(target, "args", []) or []], env, str(cwd) if cwd else None
     else:
-        raise TypeError(f"Client cannot connect to {target!r}: pass an MCPServer, a command, or StdioServerParameters")
+        raise TypeError(
+            f"Client cannot connect to {target!r}: pass an MCPServer, a URL, a command, or StdioServerParameters"
+        )
     if not parts:
         raise ValueError("Client needs a command to run")
     return parts[0], parts[1:], None, None

@@ -1,5 +1,9 @@
 """A server built with the official SDK (PyPI `mcp` 2.3.0), for ferrymcp's client to
-talk to over stdio (test_stdio.py)."""
+talk to over stdio (test_stdio.py), or over Streamable HTTP on a port the OS chooses with
+the argument `http` (test_http_client.py; uvicorn names the port on stderr)."""
+
+import sys
+
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import SamplingMessage, TextContent
@@ -31,4 +35,7 @@ def review(code: str) -> str:
 
 
 if __name__ == "__main__":
-    mcp.run()
+    if sys.argv[1:] == ["http"]:
+        mcp.run("streamable-http", host="127.0.0.1", port=0)
+    else:
+        mcp.run()

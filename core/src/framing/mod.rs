@@ -19,6 +19,11 @@ pub enum FrameError {
     TooLarge { size: usize, limit: usize, id: Option<RequestId> },
     #[error("frame is not valid UTF-8")]
     InvalidUtf8 { id: Option<RequestId> },
+    /// The transport lost the answer to our request `id` (Streamable HTTP: its POST or its
+    /// response stream failed): that request fails as on a closed connection, the
+    /// connection goes on.
+    #[error("{reason}")]
+    AnswerLost { id: i64, reason: String },
 }
 
 impl FrameError {
@@ -26,6 +31,7 @@ impl FrameError {
     pub fn id(&self) -> Option<&RequestId> {
         match self {
             Self::TooLarge { id, .. } | Self::InvalidUtf8 { id } => id.as_ref(),
+            Self::AnswerLost { .. } => None,
         }
     }
 
@@ -34,6 +40,7 @@ impl FrameError {
         match self {
             Self::TooLarge { .. } => ErrorObject::invalid_request(format!("Invalid request: {self}")),
             Self::InvalidUtf8 { .. } => ErrorObject::parse_error(format!("Parse error: {self}")),
+            Self::AnswerLost { .. } => ErrorObject::internal(self.to_string()),
         }
     }
 }

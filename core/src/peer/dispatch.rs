@@ -22,6 +22,7 @@ use super::batch::{ReplyTo, on_batch};
 use super::handler::BoxFuture;
 use super::progress::Progress;
 use super::{CloseReason, NotificationContext, Peer, PeerError, RequestContext, Shared};
+use crate::framing::FrameError;
 use crate::transport::FrameSource;
 use crate::wire::{
     self, ErrorObject, Id, Message, Notification, ParseError, Parsed, RawJson, Request, RequestId,
@@ -68,6 +69,9 @@ pub(crate) async fn run<S: FrameSource>(shared: Arc<Shared>, mut source: S) {
         }
         match item {
             Ok(Some(Ok(frame))) => on_frame(&shared, frame).await,
+            Ok(Some(Err(FrameError::AnswerLost { id, reason }))) => {
+                let _ = shared.pending.complete(id, Err(PeerError::Closed(CloseReason::Transport(reason))));
+            }
             Ok(Some(Err(bad))) => {
                 tracing::warn!("skipped a bad frame: {bad}");
                 ReplyTo::Direct.error(&shared, bad.id(), &bad.to_error_object()).await;

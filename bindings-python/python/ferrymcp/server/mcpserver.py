@@ -4,7 +4,8 @@ ferrymcp's engine.
 A server written for the official SDK runs unchanged with its imports pointed here:
 `@mcp.tool()`, `@mcp.resource(uri)`, `@mcp.prompt()`, `@mcp.completion()`, `add_tool`,
 `remove_tool`, `mcp.run()` (stdio, or `mcp.run("streamable-http", host=, port=)` on the
-engine's HTTP server). Declarations are checked as they are made (a parameter type
+engine's HTTP server), `mcp.streamable_http_app()` (the same endpoint as an ASGI app,
+`streamable_http_manager.py`). Declarations are checked as they are made (a parameter type
 with no JSON Schema, a name used twice, template variables that are not the parameters
 all raise `ValueError` naming the function) and kept in a registry; the native server is
 built when the server first runs and everything is handed to it, and later declarations
@@ -33,6 +34,7 @@ from ferrymcp.server._resource_security import DEFAULT_RESOURCE_SECURITY, Resour
 from ferrymcp.server._resources import build_resource
 from ferrymcp.server._tools import build_tool, wire
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
+from ferrymcp.server.streamable_http_manager import StreamableHTTPApp, StreamableHTTPSessionManager, custom_routes
 from ferrymcp.types import (
     CallToolResult,
     GetPromptResult,
@@ -51,9 +53,13 @@ if TYPE_CHECKING:
 
 LifespanResultT = TypeVar("LifespanResultT")
 _CallableT = TypeVar("_CallableT", bound=Callable[..., Any])
-_HTTP_ISSUE = "the ASGI app and the deprecated HTTP+SSE transport come later (ferrymcp issue 6); run('streamable-http') serves HTTP today"
-# `run("streamable-http", ...)` options and their defaults, as the official SDK names them;
-# a value not passed to `run` is taken from the server's settings (`FastMCP(port=...)`).
+_SSE_REFUSED = (
+    "the deprecated HTTP+SSE server transport (2024-11-05) is not served by ferrymcp: serve "
+    "Streamable HTTP (run('streamable-http') or streamable_http_app()); clients of both eras speak it"
+)
+# `run("streamable-http", ...)` / `streamable_http_app(...)` options and their defaults, as
+# the official SDK names them; a value not passed is taken from the server's settings
+# (`FastMCP(port=...)`). `None` keeps the engine's default.
 _HTTP_DEFAULTS: dict[str, Any] = {
     "host": "127.0.0.1",
     "port": 8000,
@@ -61,6 +67,18 @@ _HTTP_DEFAULTS: dict[str, Any] = {
     "max_request_body_size": None,
     "max_sessions": None,
     "session_idle_timeout": None,
+    "retry_interval": None,
+    "transport_security": None,
+    "json_response": False,
+    "stateless_http": False,
+    "event_store": None,
+}
+# Official options the engine has no counterpart for: refused unless left at their default.
+_HTTP_UNSUPPORTED = {
+    "json_response": "the engine answers JSON whenever a request sends nothing before its result, "
+    "and an SSE stream otherwise (progress, logs, server requests would be lost in JSON)",
+    "stateless_http": "2026-07-28 requests are always served statelessly; legacy clients get sessions",
+    "event_store": "resumable events are kept by the engine (in memory), not by a Python EventStore",
 }
 _CACHEABLE = (
     "server/discover",
@@ -127,6 +145,7 @@ class MCPServer(Generic[LifespanResultT]):
         self._options = _native_options(cache_hints, page_size)
         self._registry = Registry()
         self._custom_routes: list[tuple[str, list[str], Callable[..., Any]]] = []
+        self._session_manager: StreamableHTTPSessionManager | None = None
         self.dependencies = list(dependencies or [])
         self.settings = SimpleNamespace(debug=debug, log_level=log_level, **settings)
 
@@ -342,7 +361,8 @@ class MCPServer(Generic[LifespanResultT]):
     def custom_route(
         self, path: str, methods: list[str], name: str | None = None, include_in_schema: bool = True
     ) -> Callable[[_CallableT], _CallableT]:
-        """Kept for the HTTP transports (issue 6); a stdio server never serves it."""
+        """A Starlette route served beside the MCP endpoint by `streamable_http_app()`
+        (Starlette must be installed); `run()` serves only the endpoint."""
 
         def decorator(fn: _CallableT) -> _CallableT:
             self._custom_routes.append((path, methods, fn))
@@ -436,22 +456,19 @@ class MCPServer(Generic[LifespanResultT]):
             asyncio.run(_until_signalled(self.run_streamable_http_async(**kwargs)))
             return
         if transport == "sse":
-            raise NotImplementedError(_HTTP_ISSUE)
+            raise NotImplementedError(_SSE_REFUSED)
         raise ValueError(f"Unknown transport: {transport}")
 
-    def _http_settings(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+    def _http_settings(self, kwargs: dict[str, Any], method: str) -> dict[str, Any]:
+        """The chosen options (argument, else the server's setting, else the default)."""
         unknown = sorted(set(kwargs) - set(_HTTP_DEFAULTS))
         if unknown:
-            raise TypeError(f"run('streamable-http') does not take {unknown}; it takes {sorted(_HTTP_DEFAULTS)}")
+            raise TypeError(f"{method} does not take {unknown}; it takes {sorted(_HTTP_DEFAULTS)}")
         chosen = {key: kwargs.get(key, getattr(self.settings, key, default)) for key, default in _HTTP_DEFAULTS.items()}
-        return {
-            "host": chosen["host"],
-            "port": int(chosen["port"]),
-            "endpoint": chosen["streamable_http_path"],
-            "max_body": chosen["max_request_body_size"],
-            "max_sessions": chosen["max_sessions"],
-            "session_idle": chosen["session_idle_timeout"],
-        }
+        for key, reason in _HTTP_UNSUPPORTED.items():
+            if chosen[key] != _HTTP_DEFAULTS[key]:
+                raise TypeError(f"{method}: {key}={chosen[key]!r} is not supported: {reason}")
+        return chosen
 
     async def run_streamable_http_async(self, **kwargs: Any) -> None:
         """Serves Streamable HTTP (both eras) on the engine's server until cancelled, then
@@ -459,25 +476,41 @@ class MCPServer(Generic[LifespanResultT]):
         stderr once listening."""
         import asyncio
 
-        settings = self._http_settings(kwargs)
+        chosen = self._http_settings(kwargs, "run('streamable-http')")
+        options = _endpoint_options(chosen)
         async with self._serving() as native:
-            server = await native.serve_http(**settings)
+            server = await native.serve_http(chosen["host"], int(chosen["port"]), options)
             try:
                 host, port = server.address
                 host = f"[{host}]" if ":" in host else host
-                print(f"listening on http://{host}:{port}{settings['endpoint']}", file=sys.stderr, flush=True)
+                print(f"listening on http://{host}:{port}{options['endpoint']}", file=sys.stderr, flush=True)
                 await asyncio.get_running_loop().create_future()
             finally:
                 await server.shutdown()
 
-    async def run_sse_async(self, **kwargs: Any) -> None:
-        raise NotImplementedError(_HTTP_ISSUE)
+    def streamable_http_app(self, **kwargs: Any) -> StreamableHTTPApp:
+        """An ASGI app serving the MCP endpoint (both eras) at `streamable_http_path`, with
+        the `@custom_route`s. Under uvicorn its lifespan runs the server; mounted in another
+        app, that app's lifespan enters `mcp.session_manager.run()`."""
+        options = _endpoint_options(self._http_settings(kwargs, "streamable_http_app()"))
+        self._session_manager = StreamableHTTPSessionManager(self, options)
+        return StreamableHTTPApp(self._session_manager, custom_routes(self._custom_routes))
 
-    def streamable_http_app(self, **kwargs: Any) -> Any:
-        raise NotImplementedError(_HTTP_ISSUE)
+    @property
+    def session_manager(self) -> StreamableHTTPSessionManager:
+        """The endpoint of the last `streamable_http_app()` (RuntimeError before one)."""
+        if self._session_manager is None:
+            raise RuntimeError(
+                "Session manager can only be accessed after calling streamable_http_app(). "
+                "The session manager is created lazily to avoid unnecessary initialization."
+            )
+        return self._session_manager
+
+    async def run_sse_async(self, **kwargs: Any) -> None:
+        raise NotImplementedError(_SSE_REFUSED)
 
     def sse_app(self, **kwargs: Any) -> Any:
-        raise NotImplementedError(_HTTP_ISSUE)
+        raise NotImplementedError(_SSE_REFUSED)
 
     # -- notifications ----------------------------------------------------------------
 
@@ -535,6 +568,24 @@ async def _run(entry: Registration, arguments: dict[str, Any], native_ctx: Any) 
     import asyncio
 
     return await asyncio.to_thread(entry.handler, arguments, native_ctx)
+
+
+def _endpoint_options(chosen: dict[str, Any]) -> dict[str, Any]:
+    """The engine's endpoint options from the official ones (the keys `http::options` in the native module reads)."""
+    options: dict[str, Any] = {
+        "endpoint": chosen["streamable_http_path"],
+        "host": chosen["host"],
+        "max_body": chosen["max_request_body_size"],
+        "max_sessions": chosen["max_sessions"],
+        "session_idle": chosen["session_idle_timeout"],
+        "retry": chosen["retry_interval"] / 1000 if chosen["retry_interval"] is not None else None,
+    }
+    security = chosen["transport_security"]
+    if security is not None and not security.enable_dns_rebinding_protection:
+        options.update(allowed_hosts=[], allowed_origins=["*"])
+    elif security is not None:
+        options.update(allowed_hosts=list(security.allowed_hosts), allowed_origins=list(security.allowed_origins))
+    return {key: value for key, value in options.items() if value is not None}
 
 
 def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int | None) -> dict[str, Any] | None:

@@ -35,18 +35,29 @@ pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<()
     Ok(())
 }
 
-/// `host[:port]` against the allowed host names (any port); an empty list allows all.
+/// `host[:port]` against the allowed hosts; an empty list allows all. An entry without a
+/// port (or with `:*`) allows the name on any port, `name:port` only that port.
 fn host_allowed(options: &HttpOptions, authority: &str) -> bool {
-    if options.allowed_hosts.is_empty() {
-        return true;
-    }
-    let name = strip_port(authority).to_ascii_lowercase();
-    options.allowed_hosts.iter().any(|allowed| allowed.eq_ignore_ascii_case(&name))
+    options.allowed_hosts.is_empty() || options.allowed_hosts.iter().any(|allowed| authority_matches(allowed, authority))
 }
 
-/// An origin listed exactly, or one whose host is an allowed host.
+fn authority_matches(allowed: &str, authority: &str) -> bool {
+    let allowed = allowed.strip_suffix(":*").unwrap_or(allowed);
+    if strip_port(allowed).len() < allowed.len() {
+        return allowed.eq_ignore_ascii_case(authority);
+    }
+    allowed.eq_ignore_ascii_case(strip_port(authority))
+}
+
+/// An origin listed (exactly, as `scheme://host:*` for any port, or `*` for all), or one
+/// whose host is an allowed host.
 fn origin_allowed(options: &HttpOptions, origin: &str) -> bool {
-    if options.allowed_origins.iter().any(|allowed| allowed.eq_ignore_ascii_case(origin)) {
+    let listed = |allowed: &String| match allowed.strip_suffix(":*") {
+        _ if allowed == "*" => true,
+        Some(prefix) => origin.len() > prefix.len() && origin[..prefix.len()].eq_ignore_ascii_case(prefix) && origin[prefix.len()..].starts_with(':') && origin[prefix.len() + 1..].bytes().all(|b| b.is_ascii_digit()),
+        None => allowed.eq_ignore_ascii_case(origin),
+    };
+    if options.allowed_origins.iter().any(listed) {
         return true;
     }
     match origin.split_once("://") {
@@ -104,6 +115,24 @@ mod tests {
         assert!(!origin_allowed(&options, "null"));
         let listed = HttpOptions { allowed_origins: vec!["https://app.example.com".into()], ..HttpOptions::default() };
         assert!(origin_allowed(&listed, "https://app.example.com"));
+    }
+
+    #[test]
+    fn ports_and_wildcards_as_the_official_sdk_spells_them() {
+        let options = HttpOptions {
+            allowed_hosts: vec!["app.example.com:8443".into(), "localhost:*".into()],
+            allowed_origins: vec!["https://web.example.com:*".into()],
+            ..HttpOptions::default()
+        };
+        assert!(host_allowed(&options, "app.example.com:8443"));
+        assert!(!host_allowed(&options, "app.example.com:9000"));
+        assert!(host_allowed(&options, "localhost:1234"));
+        assert!(origin_allowed(&options, "https://web.example.com:3000"));
+        assert!(!origin_allowed(&options, "https://web.example.com.evil:3000"));
+        assert!(!origin_allowed(&options, "https://web.example.com:3000/x"));
+        assert!(origin_allowed(&options, "http://localhost:5173"));
+        let open = HttpOptions { allowed_hosts: Vec::new(), allowed_origins: vec!["*".into()], ..HttpOptions::default() };
+        assert!(host_allowed(&open, "anything:1") && origin_allowed(&open, "https://anywhere.example"));
     }
 
     #[test]

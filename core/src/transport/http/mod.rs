@@ -54,10 +54,11 @@ pub(crate) const VERSION_HEADER: &str = "mcp-protocol-version";
 pub struct HttpOptions {
     /// The endpoint's path.
     pub endpoint: String,
-    /// Host names the server answers to (any port); empty allows every name. Loopback
-    /// names by default, against DNS rebinding.
+    /// Hosts the server answers to: `name` or `name:*` (any port) or `name:port`; empty
+    /// allows every host. Loopback names by default, against DNS rebinding.
     pub allowed_hosts: Vec<String>,
-    /// Origins allowed besides those whose host is an allowed host.
+    /// Origins allowed besides those whose host is an allowed host: exact, `scheme://host:*`
+    /// (any port), or `*` (every origin).
     pub allowed_origins: Vec<String>,
     /// Largest accepted request body (larger: 413).
     pub max_body: usize,

@@ -26,7 +26,9 @@ use tokio_util::sync::CancellationToken;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::param_headers::{ParamHeader, tool_param_headers};
 use super::session::Handshake;
+use crate::framing::FrameError;
 use crate::peer::PeerError;
+use crate::transport::SourceItem;
 use crate::wire::{ErrorObject, RequestId, SharedStr, encode};
 
 pub(crate) const EVENT_STREAM: &str = "text/event-stream";
@@ -71,7 +73,7 @@ pub(crate) struct Connection {
     /// The user's headers and the bearer token, sent with every request.
     pub fixed: HeaderMap,
     pub state: Mutex<State>,
-    frames: mpsc::Sender<io::Result<SharedStr>>,
+    frames: mpsc::Sender<io::Result<SourceItem>>,
     /// Stops every background task and ends the source.
     pub stop: CancellationToken,
     /// Held while a forgotten session is replaced, so only one request replaces it.
@@ -90,7 +92,7 @@ impl Connection {
         url: Url,
         connect_timeout: Duration,
         fixed: HeaderMap,
-        frames: mpsc::Sender<io::Result<SharedStr>>,
+        frames: mpsc::Sender<io::Result<SourceItem>>,
     ) -> Self {
         let state = State {
             mode: Mode::Streamable,
@@ -175,7 +177,7 @@ impl Connection {
                 self.apply(hook, &text);
             }
         }
-        let _ = self.frames.send(Ok(text)).await;
+        let _ = self.frames.send(Ok(Ok(text))).await;
         response_id
     }
 
@@ -199,10 +201,19 @@ impl Connection {
         }
     }
 
-    /// Answers our request `id` with an error, for a failure the server could not report.
-    /// (Our ids are integers: the peer numbers its requests.)
+    /// Answers our request `id` with an error, for an answer the server gave that is no
+    /// JSON-RPC response (an HTTP error status, a body without the response). (Our ids are
+    /// integers: the peer numbers its requests.) The client's era probe reads it as the
+    /// refusal of a server that is not modern.
     pub async fn fail(&self, id: i64, why: String) {
         self.fail_with(id, &ErrorObject::new(PeerError::CONNECTION_CLOSED, why)).await;
+    }
+
+    /// Request `id` got no answer because the transport broke (the server could not be
+    /// reached, or its stream broke): it fails as on a closed connection.
+    pub async fn lose(&self, id: i64, why: String) {
+        self.state.lock().unwrap().hooks.remove(&id);
+        let _ = self.frames.send(Ok(Err(FrameError::AnswerLost { id, reason: why }))).await;
     }
 
     pub async fn fail_with(&self, id: i64, error: &ErrorObject) {
@@ -210,7 +221,7 @@ impl Connection {
         let mut frame = Vec::with_capacity(96);
         encode::error(&mut frame, Some(&RequestId::Number(id)), error);
         let text = String::from_utf8(frame).expect("encoded JSON is UTF-8");
-        let _ = self.frames.send(Ok(SharedStr::from(text))).await;
+        let _ = self.frames.send(Ok(Ok(SharedStr::from(text)))).await;
     }
 
     /// Ends the connection with a transport error (the only stream answers came on broke).
@@ -219,10 +230,11 @@ impl Connection {
     }
 
     /// Request `id` failed in a way that may mean the server is gone (`why`): it fails
-    /// alone if the server is still there, else the whole connection ends (and `id` with it).
+    /// alone (as on a closed connection, [`Self::lose`]) if the server is still there, else
+    /// the whole connection ends (and `id` with it).
     pub async fn lost(&self, id: i64, why: String) {
         if self.alive(&why).await {
-            self.fail(id, why).await;
+            self.lose(id, why).await;
         }
     }
 

@@ -37,7 +37,6 @@ use reqwest::{Method, StatusCode, Url};
 use tokio::sync::mpsc;
 
 use super::{FrameSink, FrameSource, SourceItem};
-use crate::wire::SharedStr;
 use connection::{Connection, Mode};
 
 /// Incoming messages buffered before the readers of HTTP responses wait for the peer.
@@ -74,7 +73,7 @@ impl HttpClientOptions {
 
 /// Messages from the server, whichever HTTP response they came on.
 pub struct HttpSource {
-    frames: mpsc::Receiver<io::Result<SharedStr>>,
+    frames: mpsc::Receiver<io::Result<SourceItem>>,
     conn: Arc<Connection>,
 }
 
@@ -157,7 +156,7 @@ impl FrameSource for HttpSource {
     async fn next_frame(&mut self) -> io::Result<Option<SourceItem>> {
         tokio::select! {
             frame = self.frames.recv() => match frame {
-                Some(Ok(frame)) => Ok(Some(Ok(frame))),
+                Some(Ok(item)) => Ok(Some(item)),
                 Some(Err(e)) => Err(e),
                 None => Ok(None),
             },

@@ -1,0 +1,188 @@
+"""Streamable HTTP as an ASGI app: `mcp.streamable_http_app()` and `mcp.session_manager`.
+
+The official SDK returns a Starlette app whose lifespan runs `mcp.session_manager.run()`;
+mounted inside another app (Starlette's `Mount`, FastAPI's `app.mount`), a sub-app's
+lifespan never runs, so its documentation has the host app's lifespan enter
+`mcp.session_manager.run()` itself. Both work the same here. The endpoint is core's
+`HttpHandler`: this module only carries ASGI messages to it and back. The request body is
+read whole (core reads it whole too, and refuses it past the size limit with 413); the
+response is sent whole when core has it whole (JSON), else event by event as core
+produces them (SSE); a client that disconnects (`http.disconnect`) closes core's side of
+the response, which cancels a 2026-07-28 request, as the specification says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from ferrymcp._native import NativeHttpHandler, NativeResponseBody
+    from ferrymcp.server.mcpserver import MCPServer
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+class StreamableHTTPSessionManager:
+    """Runs the endpoint of one server; `run()` must be entered before requests come."""
+
+    def __init__(self, server: MCPServer[Any], options: dict[str, Any]) -> None:
+        self._server = server
+        self._options = options
+        self._handler: NativeHttpHandler | None = None
+        self._ran = False
+
+    @asynccontextmanager
+    async def run(self) -> AsyncIterator[None]:
+        """Serves inside the server's lifespan; on exit ends streams and sessions."""
+        if self._ran:
+            raise RuntimeError(
+                "StreamableHTTPSessionManager .run() can only be called once per instance. "
+                "Create a new instance if you need to run again."
+            )
+        self._ran = True
+        async with self._server._serving() as native:
+            self._handler = native.http_handler(self._options)
+            try:
+                yield
+            finally:
+                handler, self._handler = self._handler, None
+                await handler.shutdown()
+
+    async def handle_request(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answers one HTTP request of the ASGI server."""
+        handler = self._handler
+        if handler is None:
+            raise RuntimeError("the MCP endpoint is not running: enter `mcp.session_manager.run()` (the app's lifespan does)")
+        body = await _read_body(receive, handler.max_body)
+        if body is None:
+            return
+        headers = [(bytes(name), bytes(value)) for name, value in scope.get("headers", ())]
+        import asyncio
+
+        query = scope.get("query_string", b"")
+        target = _route_path(scope) + ("?" + query.decode("latin-1") if query else "")
+        disconnected = asyncio.ensure_future(_disconnect(receive))
+        try:
+            answer = handler.handle(scope["method"], target, headers, body)
+            if not await _first(answer, disconnected):
+                return
+            status, head, payload = answer.result()
+            await send({"type": "http.response.start", "status": status, "headers": head})
+            if isinstance(payload, bytes):
+                await send({"type": "http.response.body", "body": payload})
+            else:
+                await _stream(payload, disconnected, send)
+        finally:
+            disconnected.cancel()
+
+
+async def _first(work: Awaitable[Any], disconnected: asyncio.Future[None]) -> bool:
+    """Waits for `work` unless the client goes first (then `work` is cancelled)."""
+    import asyncio
+
+    work = asyncio.ensure_future(work)
+    await asyncio.wait({work, disconnected}, return_when=asyncio.FIRST_COMPLETED)
+    if work.done():
+        return True
+    work.cancel()
+    return False
+
+
+async def _stream(body: NativeResponseBody, disconnected: asyncio.Future[None], send: Send) -> None:
+    try:
+        while True:
+            chunk = body.next()
+            if not await _first(chunk, disconnected):
+                return
+            data = chunk.result()
+            if data is None:
+                await send({"type": "http.response.body", "body": b""})
+                return
+            await send({"type": "http.response.body", "body": data, "more_body": True})
+    finally:
+        body.close()
+
+
+async def _disconnect(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
+    """The request body (`None` if the client left); reading stops past `limit`, and core
+    answers 413 for what it got."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        if not message.get("more_body", False) or size > limit:
+            return b"".join(chunks)
+
+
+def _route_path(scope: Scope) -> str:
+    """The path within the app when mounted under a prefix (Starlette's `root_path`)."""
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    if root and path.startswith(root) and path[len(root) : len(root) + 1] in ("/", ""):
+        return path[len(root) :] or "/"
+    return path
+
+
+class StreamableHTTPApp:
+    """The ASGI app of `mcp.streamable_http_app()`: the MCP endpoint, the server's
+    custom routes, and a lifespan that runs the session manager."""
+
+    def __init__(self, session_manager: StreamableHTTPSessionManager, routes: list[Any]) -> None:
+        self.session_manager = session_manager
+        self.routes = routes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            await send({"type": "websocket.close", "code": 1000})
+            return
+        if self.routes:
+            from starlette.routing import Match
+
+            for route in self.routes:
+                if route.matches(scope)[0] == Match.FULL:
+                    await route.handle(scope, receive, send)
+                    return
+        await self.session_manager.handle_request(scope, receive, send)
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        await receive()
+        started = False
+        try:
+            async with self.session_manager.run():
+                started = True
+                await send({"type": "lifespan.startup.complete"})
+                await receive()
+        except Exception as exc:
+            failed = "lifespan.shutdown.failed" if started else "lifespan.startup.failed"
+            await send({"type": failed, "message": f"{type(exc).__name__}: {exc}"})
+            return
+        await send({"type": "lifespan.shutdown.complete"})
+
+
+def custom_routes(routes: list[tuple[str, list[str], Callable[..., Any]]]) -> list[Any]:
+    """Starlette routes for `@mcp.custom_route` handlers (Starlette is needed only then)."""
+    if not routes:
+        return []
+    from starlette.routing import Route
+
+    return [Route(path, endpoint=handler, methods=methods) for path, methods, handler in routes]

@@ -1,0 +1,110 @@
+"""A ferrymcp server as an ASGI app, for uvicorn (test_asgi.py, test_http_client.py).
+
+Factories for `uvicorn --factory`, each building its own server: `standalone` is
+`mcp.streamable_http_app()` as is; `mounted` is that app inside a Starlette app at `/api`
+(`mounted_at_root` at `/`), run by the host app's lifespan (the official SDK's documented
+pattern); `guarded` takes
+`transport_security` and a 4 KiB body limit; `authenticated` answers 401 unless the request carries the bearer
+token `secret` and the header `X-Api-Key: k` (what a client's `headers` must send).
+
+`hold` writes "started" to the file it is given, reports progress and waits; cancelled, it
+writes "cancelled" there (the tests' proof that a disconnect, a cancel or a timeout
+reached the tool).
+"""
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from ferrymcp import Context
+from ferrymcp.server import MCPServer
+from ferrymcp.server.transport_security import TransportSecuritySettings
+from pydantic import BaseModel
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse
+from starlette.types import Receive, Scope, Send
+from starlette.routing import Mount
+
+
+class Answer(BaseModel):
+    name: str
+
+
+def build() -> MCPServer:
+    mcp = MCPServer("asgi-peer", version="1.0.0")
+
+    @mcp.tool()
+    def add(a: int, b: int) -> int:
+        """Adds two numbers."""
+        return a + b
+
+    @mcp.tool()
+    async def count(ctx: Context, steps: int = 3) -> str:
+        for step in range(1, steps + 1):
+            await ctx.report_progress(step, steps, f"step {step}")
+        return f"counted {steps}"
+
+    @mcp.tool()
+    async def ask(ctx: Context) -> str:
+        result = await ctx.elicit("Your name?", Answer)
+        return f"hello {result.data.name}" if result.action == "accept" else result.action
+
+    @mcp.tool()
+    async def hold(ctx: Context, marker: str) -> str:
+        Path(marker).write_text("started")
+        await ctx.report_progress(1, 2, "holding")
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            Path(marker).write_text("cancelled")
+            raise
+        return "held"
+
+    @mcp.custom_route("/health", methods=["GET"])
+    async def health(request: Request) -> PlainTextResponse:
+        return PlainTextResponse("ok")
+
+    return mcp
+
+
+def standalone() -> object:
+    return build().streamable_http_app()
+
+
+def mounted(prefix: str = "/api") -> Starlette:
+    mcp = build()
+    app = mcp.streamable_http_app()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        async with mcp.session_manager.run():
+            yield
+
+    return Starlette(routes=[Mount(prefix, app=app)], lifespan=lifespan)
+
+
+def mounted_at_root() -> Starlette:
+    """`app.mount("/", mcp.streamable_http_app())`, as the official documentation writes it."""
+    return mounted("/")
+
+
+def guarded() -> object:
+    security = TransportSecuritySettings(allowed_hosts=["127.0.0.1:*"], allowed_origins=["https://app.example.com"])
+    return build().streamable_http_app(transport_security=security, max_request_body_size=4096)
+
+
+def authenticated() -> object:
+    app = build().streamable_http_app()
+
+    async def checked(scope: Scope, receive: Receive, send: Send) -> None:
+        headers = dict(scope.get("headers", []))
+        if scope["type"] == "http" and (
+            headers.get(b"authorization") != b"Bearer secret" or headers.get(b"x-api-key") != b"k"
+        ):
+            await PlainTextResponse("unauthorized", status_code=401)(scope, receive, send)
+            return
+        await app(scope, receive, send)
+
+    return checked

@@ -1,0 +1,186 @@
+"""`mcp.streamable_http_app()` under uvicorn on 127.0.0.1, with the official SDK's client
+(PyPI `mcp` 2.3.0) as the peer in both eras: standalone (the app's own lifespan runs the
+server) and mounted in a Starlette app at `/api` and at `/` (the host app's lifespan
+enters `mcp.session_manager.run()`, the official documented pattern). Tool calls, progress on
+the SSE stream, elicitation, a custom route, a client disconnect that cancels the tool,
+Host and Origin checks (`transport_security`), and a clean exit on Ctrl-C.
+
+Needs the native module, `mcp`, uvicorn and Starlette.
+"""
+
+import asyncio
+import json
+import socket
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("ferrymcp._native")
+mcp = pytest.importorskip("mcp")
+pytest.importorskip("uvicorn")
+pytest.importorskip("starlette")
+
+from serving import Served, uvicorn
+
+ERAS = ["legacy", "2026-07-28"]
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+# Bounds that only keep a broken server from hanging the suite.
+CANCEL_LIMIT = 10.0
+
+
+@pytest.fixture(scope="module", params=["standalone", "mounted", "mounted_at_root"])
+def app(request: pytest.FixtureRequest) -> Iterator[tuple[Served, str]]:
+    """The server, and the prefix its routes live under."""
+    served = uvicorn(request.param)
+    yield served, "/api" if request.param == "mounted" else ""
+    assert served.stop() == 0, "".join(served.lines)
+    assert "Traceback" not in "".join(served.lines)
+
+
+async def elicitation(context: Any, params: Any) -> Any:
+    return mcp.types.ElicitResult(action="accept", content={"name": "Ada"})
+
+
+@pytest.mark.parametrize("mode", ERAS)
+async def test_the_official_client_calls_tools_with_progress_and_elicitation(app: tuple[Served, str], mode: str) -> None:
+    served, prefix = app
+    progress: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        progress.append((value, total, message))
+
+    async with mcp.Client(f"{served.url}{prefix}/mcp", mode=mode, elicitation_callback=elicitation) as client:
+        assert client.protocol_version == ("2026-07-28" if mode != "legacy" else "2025-11-25")
+        assert [t.name for t in (await client.list_tools()).tools] == ["add", "count", "ask", "hold"]
+        assert (await client.call_tool("add", {"a": 2, "b": 40})).structured_content == {"result": 42}
+        counted = await client.call_tool("count", {"steps": 3}, progress_callback=on_progress)
+        assert counted.content[0].text == "counted 3"
+        assert (await client.call_tool("ask", {})).content[0].text == "hello Ada"
+        with pytest.raises(mcp.MCPError) as unknown:
+            await client.call_tool("no_such_tool", {})
+        assert unknown.value.error.code == -32602
+    assert progress == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3")]
+
+
+def http(served: Served, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP/1.1 exchange over a raw socket (nothing between the test and the server)."""
+    host, port = served.url.removeprefix("http://").split(":")
+    head = {"Host": f"{host}:{port}", "Content-Length": str(len(body)), "Connection": "close", **(headers or {})}
+    request = f"{method} {path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in head.items()) + "\r\n"
+    with socket.create_connection((host, int(port))) as sock:
+        sock.sendall(request.encode() + body)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    status_line, _, rest = data.partition(b"\r\n")
+    raw_headers, _, payload = rest.partition(b"\r\n\r\n")
+    fields = dict(line.decode().split(": ", 1) for line in raw_headers.split(b"\r\n"))
+    return int(status_line.split()[1]), {k.lower(): v for k, v in fields.items()}, payload
+
+
+def test_a_custom_route_is_served_beside_the_endpoint(app: tuple[Served, str]) -> None:
+    served, prefix = app
+    status, _, body = http(served, "GET", f"{prefix}/health")
+    assert (status, body) == (200, b"ok")
+    status, _, _ = http(served, "GET", f"{prefix}/elsewhere")
+    assert status == 404
+
+
+def test_a_bad_origin_is_refused_with_403(app: tuple[Served, str]) -> None:
+    served, prefix = app
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}).encode()
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    status, fields, payload = http(served, "POST", f"{prefix}/mcp", body, {**headers, "Origin": "http://evil.example"})
+    assert status == 403 and fields["content-type"] == "application/json"
+    assert json.loads(payload)["error"]["message"] == 'Forbidden: Origin "http://evil.example" is not allowed'
+    status, _, _ = http(served, "POST", f"{prefix}/mcp", body, {**headers, "Origin": "http://localhost:5173"})
+    assert status != 403
+
+
+def modern_call(name: str, arguments: dict[str, Any], progress_token: int | None = None) -> tuple[bytes, dict[str, str]]:
+    meta = dict(MODERN_META, **({"progressToken": progress_token} if progress_token is not None else {}))
+    params = {"name": name, "arguments": arguments, "_meta": meta}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).encode()
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": name,
+    }
+    return body, headers
+
+
+@pytest.mark.parametrize("progress", [True, False], ids=["sse", "json"])
+async def test_a_client_disconnect_cancels_the_2026_tool(app: tuple[Served, str], tmp_path: Path, progress: bool) -> None:
+    # With a progress token the answer is an SSE stream (its first event is read before
+    # hanging up); without, nothing is sent before the result, and the client leaves
+    # while core is still waiting for it.
+    served, prefix = app
+    marker = tmp_path / "cancelled"
+    body, headers = modern_call("hold", {"marker": str(marker)}, 7 if progress else None)
+    host, port = served.url.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    head = {"Host": f"{host}:{port}", "Content-Length": str(len(body)), **headers}
+    request = f"POST {prefix}/mcp HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in head.items()) + "\r\n"
+    writer.write(request.encode() + body)
+    await writer.drain()
+    if progress:
+        seen = b""
+        while b"holding" not in seen:
+            chunk = await asyncio.wait_for(reader.read(4096), CANCEL_LIMIT)
+            assert chunk, seen
+            seen += chunk
+        assert b"content-type: text/event-stream" in seen.lower()
+    await until(lambda: marker.exists() and marker.read_text() == "started", "the tool did not start")
+    writer.close()
+    await until(lambda: marker.read_text() == "cancelled", "the tool was not cancelled")
+
+
+async def until(condition: Callable[[], bool], failure: str) -> None:
+    deadline = time.monotonic() + CANCEL_LIMIT
+    while not condition():
+        assert time.monotonic() < deadline, failure
+        await asyncio.sleep(0.02)
+
+
+@pytest.fixture(scope="module")
+def guarded() -> Iterator[Served]:
+    served = uvicorn("guarded")
+    yield served
+    assert served.stop() == 0
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({"Origin": "https://app.example.com"}, 200),
+        ({"Origin": "http://localhost:3000"}, 403),
+        ({"Origin": "https://evil.example"}, 403),
+        ({"Host": "evil.example:80"}, 403),
+    ],
+)
+def test_transport_security_chooses_hosts_and_origins(guarded: Served, headers: dict[str, str], status: int) -> None:
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": MODERN_META}}).encode()
+    base = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "tools/list",
+    }
+    assert http(guarded, "POST", "/mcp", body, {**base, **headers})[0] == status
+
+
+def test_a_body_over_the_limit_is_refused_with_413(guarded: Served) -> None:
+    params = {"name": "add", "arguments": {"a": 1, "b": 2, "pad": "x" * 8192}, "_meta": MODERN_META}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).encode()
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    status, _, payload = http(guarded, "POST", "/mcp", body, headers)
+    assert status == 413
+    assert json.loads(payload)["error"]["message"] == "Payload Too Large: the body exceeds 4096 bytes"
