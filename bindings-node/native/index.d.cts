@@ -189,10 +189,10 @@ export interface ClientConfig {
 }
 
 /** Connects to the MCP endpoint at `http.url` (era probe, then handshake). */
-export declare function connectHttpClient(http: HttpConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null): Promise<NativeClient>
+export declare function connectHttpClient(http: HttpClientConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null): Promise<NativeClient>
 
 /** Where the server is and what to send it besides the protocol's own headers. */
-export interface HttpConfig {
+export interface HttpClientConfig {
   url: string
   /** Sent with every request. */
   headers?: Array<HttpHeader>

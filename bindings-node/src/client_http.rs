@@ -20,7 +20,7 @@ pub struct HttpHeader {
 
 /// Where the server is and what to send it besides the protocol's own headers.
 #[napi(object)]
-pub struct HttpConfig {
+pub struct HttpClientConfig {
     pub url: String,
     /// Sent with every request.
     pub headers: Option<Vec<HttpHeader>>,
@@ -28,7 +28,7 @@ pub struct HttpConfig {
     pub bearer_token: Option<String>,
 }
 
-fn http_options(http: HttpConfig) -> HttpClientOptions {
+fn http_options(http: HttpClientConfig) -> HttpClientOptions {
     let mut options = HttpClientOptions::new(http.url);
     for header in http.headers.unwrap_or_default() {
         options = options.header(header.name, header.value);
@@ -42,7 +42,7 @@ fn http_options(http: HttpConfig) -> HttpClientOptions {
 /// Connects to the MCP endpoint at `http.url` (era probe, then handshake).
 #[napi]
 pub async fn connect_http_client(
-    http: HttpConfig,
+    http: HttpClientConfig,
     config: ClientConfig,
     #[napi(ts_arg_type = "((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null")]
     on_request: Option<JsRequestFn>,

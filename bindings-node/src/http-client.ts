@@ -17,7 +17,7 @@
 import type { ClientHooks, ClientTransport } from './client-transport.js';
 import { fromNative } from './errors.js';
 import { connectHttpClient } from './native.js';
-import type { ClientConfig, HttpConfig, NativeClientHandle } from './native.js';
+import type { ClientConfig, HttpClientConfig, NativeClientHandle } from './native.js';
 
 /** `AuthProvider` of the official v2 SDK, without refresh: a bearer token. */
 export interface AuthProvider {
@@ -36,7 +36,7 @@ export type SSEClientTransportOptions = StreamableHTTPClientTransportOptions;
 const SUPPORTED = ['requestInit', 'authProvider'];
 
 /** Refuses what the core does not do, naming it; returns the headers as pairs. */
-function checked(options: StreamableHTTPClientTransportOptions, transport: string): HttpConfig['headers'] {
+function checked(options: StreamableHTTPClientTransportOptions, transport: string): HttpClientConfig['headers'] {
   for (const [name, value] of Object.entries(options)) {
     if (value !== undefined && !SUPPORTED.includes(name)) {
       throw new TypeError(`ferrymcp ${transport} does not support the option ${name} (supported: ${SUPPORTED.join(', ')})`);
@@ -66,7 +66,7 @@ abstract class HttpClientTransportBase implements ClientTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   readonly #url: URL;
-  readonly #headers: HttpConfig['headers'];
+  readonly #headers: HttpClientConfig['headers'];
   readonly #auth?: AuthProvider;
   #native?: NativeClientHandle;
   #hooks?: ClientHooks;

@@ -8,7 +8,7 @@
 import native from '../native/index.cjs';
 
 export type { NativeContext, NativeReply, NativeClient as NativeClientHandle, ClientConfig, SpawnConfig, RequestConfig, ServerConfig } from '../native/index.cjs';
-export type { HttpConfig } from '../native/index.cjs';
+export type { HttpClientConfig } from '../native/index.cjs';
 
 export const NativeServer = native.NativeServer;
 export const NativeCancel = native.NativeCancel;
