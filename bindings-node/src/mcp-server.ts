@@ -17,6 +17,7 @@ import { ErrorCode, McpError, fromNative } from './errors.js';
 import { ListeningTransport } from './http.js';
 import type { HttpListener, ListenOptions } from './http.js';
 import { NativeServer } from './native.js';
+import { warnIfStdinRead } from './stdio.js';
 import { asZod, completerOf, objectShape, parseArguments, promptArguments, toJsonSchema } from './schema.js';
 import type { AnySchema } from './schema.js';
 import { ResourceTemplate } from './template.js';
@@ -382,6 +383,7 @@ export class McpServer {
       throw new Error('ferrymcp McpServer.connect() takes a StdioServerTransport (ferrymcp/stdio) or a Streamable HTTP transport (ferrymcp/node, WebStandardStreamableHTTPServerTransport)');
     }
     if (this.#connected) throw new Error('McpServer is already connected');
+    warnIfStdinRead();
     this.#connected = true;
     (transport as { attach?: (server: McpServer) => void }).attach?.(this);
     this.#native.serveStdio().then(

@@ -12,6 +12,25 @@ import type { McpServer, ServerTransport } from './mcp-server.js';
 import { spawnClient } from './native.js';
 import type { ClientConfig, NativeClientHandle } from './native.js';
 
+/**
+ * Warns (once) when this process's own code reads `process.stdin` while the engine serves
+ * it: Node's stream and the engine would split the frames between them. Touching
+ * `process.stdin` without reading it is fine (the engine reads a descriptor Node made
+ * non-blocking too). Called synchronously as serving starts.
+ * @internal
+ */
+export function warnIfStdinRead(): void {
+  const stdin = process.stdin;
+  if (warnedStdinRead || (stdin.readableFlowing !== true && stdin.listenerCount('readable') === 0)) return;
+  warnedStdinRead = true;
+  process.emitWarning(
+    'process.stdin is being read by this process (a data or readable listener, or resume()) while a ferrymcp stdio server reads it too: ' +
+      'frames Node reads are lost to the server. Leave stdin to the server, or serve another transport.',
+    { code: 'FERRYMCP_STDIN_READ' },
+  );
+}
+let warnedStdinRead = false;
+
 /** This process's stdin and stdout, for `McpServer.connect()`. */
 export class StdioServerTransport implements ServerTransport {
   readonly ferrymcpStdio = true as const;
@@ -50,6 +69,7 @@ export interface StdioServerHandle {
  * factory is called once.
  */
 export function serveStdio(factory: () => McpServer | Promise<McpServer>, options: ServeStdioOptions = {}): StdioServerHandle {
+  warnIfStdinRead();
   const transport = new StdioServerTransport();
   transport.onerror = options.onerror;
   const server = Promise.resolve(factory()).then(async (server) => {

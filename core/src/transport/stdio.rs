@@ -4,10 +4,16 @@
 //! server that is told to stop never waits for a read that may never return, and an answer
 //! costs no hop through tokio's blocking pool. EOF on stdin ends the connection, and with
 //! it a server's run.
+//!
+//! The descriptors are shared with the host runtime, which may have made them
+//! non-blocking: Node.js does so for a pipe as soon as anything touches `process.stdin`
+//! (libuv opens it as a non-blocking stream). A plain blocking read then fails with
+//! `EAGAIN`, which once ended the connection, and with it the server, 0.3 s after start.
+//! [`Patient`] waits for readiness instead, whatever mode the descriptor is in.
 
 use std::io;
 
-use super::blocking::{ThreadReader, ThreadSink};
+use super::blocking::{Patient, ThreadReader, ThreadSink};
 use crate::framing::{DEFAULT_MAX_FRAME, NdjsonSource};
 
 pub type StdioSource = NdjsonSource<ThreadReader>;
@@ -19,7 +25,7 @@ pub fn stdio() -> io::Result<(StdioSource, StdioSink)> {
 }
 
 pub fn stdio_with_max_frame(max_frame: usize) -> io::Result<(StdioSource, StdioSink)> {
-    let stdin = ThreadReader::spawn(io::stdin(), "ferrymcp-stdin")?;
-    let stdout = ThreadSink::spawn(io::stdout(), "ferrymcp-stdout")?;
+    let stdin = ThreadReader::spawn(Patient::stdin()?, "ferrymcp-stdin")?;
+    let stdout = ThreadSink::spawn(Patient::stdout()?, "ferrymcp-stdout")?;
     Ok((NdjsonSource::with_max_frame(stdin, max_frame), stdout))
 }
