@@ -12,7 +12,7 @@ import { fixture } from './helpers.mjs';
 
 // The ways that leave reading to the server (Node's stream is created, made non-blocking,
 // maybe given listeners, but paused).
-const ways = ['import', 'isTTY', 'on-end', 'on-close', 'setEncoding'];
+const ways = ['import', 'official-import', 'isTTY', 'on-end', 'on-close', 'setEncoding'];
 
 describe('a stdio server after user code touched process.stdin', () => {
   for (const style of ['v2', 'v1']) {
