@@ -28,7 +28,7 @@ use crate::protocol::{
 use crate::server::MODERN_VERSIONS;
 use crate::transport::child::{self, ChildCommand, ChildProcess, ShutdownTimeouts};
 use crate::transport::http_client::{self, HttpClientOptions, HttpSession, tool_param_headers};
-use crate::transport::{FrameSink, FrameSource};
+use crate::framing::{FrameSink, FrameSource};
 
 /// Which era to speak.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

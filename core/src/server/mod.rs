@@ -41,7 +41,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::peer::{CloseReason, Peer, PeerConfig};
-use crate::transport::{FrameSink, FrameSource};
+use crate::framing::{FrameSink, FrameSource};
 
 /// A cache hint for 2026-07-28 results (`ttlMs`, `cacheScope`).
 #[derive(Clone, Copy, Debug)]

@@ -11,31 +11,3 @@ pub mod http;
 pub mod http_client;
 pub mod memory;
 pub mod stdio;
-
-use std::future::Future;
-use std::io;
-
-use bytes::Bytes;
-
-use crate::framing::FrameError;
-use crate::wire::SharedStr;
-
-/// One item from a source: a frame, or a frame that had to be skipped.
-pub type SourceItem = Result<SharedStr, FrameError>;
-
-/// Incoming frames. `Ok(None)` is the end of the stream; `Err` a broken transport.
-///
-/// `next_frame` must be cancel-safe: the engine selects on it.
-pub trait FrameSource: Send + 'static {
-    fn next_frame(&mut self) -> impl Future<Output = io::Result<Option<SourceItem>>> + Send;
-}
-
-/// Outgoing frames, written in batches.
-pub trait FrameSink: Send + 'static {
-    /// Writes `batch` (whole frames, each followed by `\n`) and flushes it. The batch is
-    /// given by value so a transport that passes buffers on need not copy it.
-    fn send(&mut self, batch: Bytes) -> impl Future<Output = io::Result<()>> + Send;
-
-    /// Ends the stream (closes the pipe, so the other side sees EOF).
-    fn close(&mut self) -> impl Future<Output = io::Result<()>> + Send;
-}
