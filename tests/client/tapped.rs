@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use ferrymcp_core::client::{Client, ClientOptions, EraPreference};
-use ferrymcp_core::transport::child::{self, ChildCommand, ShutdownTimeouts, StderrMode};
+use ferrymcp_core::client::child::{self, ChildCommand, ShutdownTimeouts, StderrMode};
 use ferrymcp_core::framing::{FrameSink, FrameSource, SourceEvent};
 use ferrymcp_core::transport::memory;
 use ferrymcp_tests::schema;

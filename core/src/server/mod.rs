@@ -7,11 +7,15 @@
 //! resources and prompts are served by one code path for both eras ([`features`]); what
 //! differs (error codes, result stamping, how input reaches the client) is decided there
 //! from the request's era, never in a binding.
+//!
+//! The server's own transports live here too: stdio ([`Server::serve_stdio`], over the
+//! shared [`crate::transport::stdio`]) and the Streamable HTTP endpoint ([`http`]).
 
 mod context;
 pub(crate) mod era;
 mod features;
 mod handlers;
+pub mod http;
 mod mrtr;
 mod notify;
 pub(crate) mod outbound;

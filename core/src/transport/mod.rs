@@ -1,13 +1,12 @@
-//! Transports: where frames come from and go to.
+//! Transports both sides share: where frames come from and go to.
 //!
-//! The peer engine speaks to a [`FrameSource`] and a [`FrameSink`], nothing else, so the
-//! same engine runs over stdio ([`stdio`]), a spawned server ([`child`]), an in-memory pair
-//! ([`memory`]) and, as a client, Streamable HTTP ([`http_client`]). The Streamable HTTP
-//! server ([`http`]) serves requests one POST at a time and talks to the server directly.
+//! The peer engine speaks to a [`FrameSource`](crate::framing::FrameSource) and a
+//! [`FrameSink`](crate::framing::FrameSink), nothing else, so the same engine runs over
+//! stdio ([`stdio`], on threads of their own: [`blocking`]) and an in-memory pair
+//! ([`memory`]). Transports of one side live with that side: the Streamable HTTP server in
+//! [`crate::server::http`], the client's child process and Streamable HTTP client in
+//! [`crate::client::child`] and [`crate::client::http`].
 
 pub mod blocking;
-pub mod child;
-pub mod http;
-pub mod http_client;
 pub mod memory;
 pub mod stdio;
