@@ -28,9 +28,9 @@ use serde_json::{Map, Value, json};
 
 use crate::peer::{Peer, PeerConfig, RequestOptions};
 use crate::protocol::{
-    CallToolResult, CompleteResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
+    CallToolResult, CompleteResult, GetPromptResult, Prompt, ProtocolVersion, ReadResourceResult, Resource, ResourceTemplate,
+    Tool,
 };
-use crate::server::MODERN_VERSIONS;
 use crate::framing::{FrameSink, FrameSource};
 use child::{ChildCommand, ChildProcess, ShutdownTimeouts};
 use self::http::{HttpClientOptions, HttpSession, tool_param_headers};
@@ -311,7 +311,7 @@ impl Client {
 
     fn legacy_only(&self, method: &str) -> Result<(), ClientError> {
         if self.details.modern {
-            return Err(ClientError::Usage(format!("{method} does not exist in {}", MODERN_VERSIONS[0])));
+            return Err(ClientError::Usage(format!("{method} does not exist in {}", ProtocolVersion::LATEST)));
         }
         Ok(())
     }

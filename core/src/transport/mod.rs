@@ -3,9 +3,9 @@
 //! The peer engine speaks to a [`FrameSource`](crate::framing::FrameSource) and a
 //! [`FrameSink`](crate::framing::FrameSink), nothing else, so the same engine runs over
 //! stdio ([`stdio`], on threads of their own: [`blocking`]) and an in-memory pair
-//! ([`memory`]). Transports of one side live with that side: the Streamable HTTP server in
-//! [`crate::server::http`], the client's child process and Streamable HTTP client in
-//! [`crate::client::child`] and [`crate::client::http`].
+//! ([`memory`]). Transports of one side live with that side (and above this module): the
+//! Streamable HTTP endpoint under the server (`server/http`), the child process and the
+//! Streamable HTTP client under the client (`client/child.rs`, `client/http`).
 
 pub mod blocking;
 pub mod memory;
