@@ -4,8 +4,8 @@
 //! sessions, `subscriptions/listen` streams, the key that seals MRTR state). Each connection
 //! gets a [`Connection`]: a legacy session once `initialize` arrives, while any request
 //! carrying the 2026-07-28 `_meta` is served statelessly beside it (see [`era`]). Tools,
-//! resources and prompts are served by one code path for both eras ([`features`]); what
-//! differs (error codes, result stamping, how input reaches the client) is decided there
+//! resources and prompts are served by one code path for both eras ([`features`]), each
+//! request picked by method in one place ([`router`]); what differs (error codes, result stamping, how input reaches the client) is decided there
 //! from the request's era, never in a binding.
 //!
 //! The server's own transports live here too: stdio ([`Server::serve_stdio`], over the
@@ -21,6 +21,7 @@ mod notify;
 pub(crate) mod outbound;
 mod registry;
 mod reply;
+mod router;
 mod session;
 mod tasks;
 mod template;
