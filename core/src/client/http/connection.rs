@@ -176,7 +176,7 @@ impl Connection {
                 self.apply(hook, &text);
             }
         }
-        let _ = self.frames.send(Ok(Ok(text))).await;
+        let _ = self.frames.send(Ok(SourceEvent::Frame(text))).await;
         response_id
     }
 
