@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions, EraPreference};
 use ferrymcp_core::peer::{CloseReason, Peer, RequestOptions};
-use ferrymcp_core::transport::child::{ChildCommand, StderrMode};
+use ferrymcp_core::client::child::{ChildCommand, StderrMode};
 use napi::bindgen_prelude::{PromiseRaw, Unknown};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::{Env, Status};

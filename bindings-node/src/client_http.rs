@@ -5,7 +5,7 @@
 //! [`NativeClient`] a spawned server gets.
 
 use ferrymcp_core::client::Client;
-use ferrymcp_core::transport::http_client::HttpClientOptions;
+use ferrymcp_core::client::http::HttpClientOptions;
 use napi_derive::napi;
 
 use crate::client::{CONNECTION_CLOSED, ClientConfig, JsCloseFn, NativeClient, open};

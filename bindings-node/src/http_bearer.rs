@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferrymcp_core::peer::BoxFuture;
-use ferrymcp_core::transport::http::{AuthError, BearerVerifier};
+use ferrymcp_core::server::http::{AuthError, BearerVerifier};
 use napi::Status;
 use napi::bindgen_prelude::Promise;
 use napi::threadsafe_function::ThreadsafeFunction;

@@ -10,7 +10,7 @@
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Mutex;
 
-use ferrymcp_core::transport::http::{HttpHandler, HttpServer, ServeOptions, serve};
+use ferrymcp_core::server::http::{HttpHandler, HttpServer, ServeOptions, serve};
 use napi_derive::napi;
 use tokio_util::sync::CancellationToken;
 

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use ferrymcp_core::transport::http::{HttpHandler, ResponseBody};
+use ferrymcp_core::server::http::{HttpHandler, ResponseBody};
 use http_body::Body;
 use http_body_util::{BodyExt, Full};
 use pyo3::IntoPyObjectExt;

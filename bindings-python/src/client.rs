@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions, EraPreference, InputCallback};
 use ferrymcp_core::peer::{Progress, RequestOptions};
-use ferrymcp_core::transport::child::ChildCommand;
-use ferrymcp_core::transport::http_client::HttpClientOptions;
+use ferrymcp_core::client::child::ChildCommand;
+use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_core::transport::memory;
 use ferrymcp_core::wire::ErrorObject;
 use pyo3::exceptions::PyValueError;

@@ -11,7 +11,7 @@ use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use ferrymcp_core::transport::http::{HttpHandler, HttpOptions, HttpServer, LOOPBACK_HOSTS, ServeOptions, serve};
+use ferrymcp_core::server::http::{HttpHandler, HttpOptions, HttpServer, LOOPBACK_HOSTS, ServeOptions, serve};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

@@ -18,7 +18,7 @@ use crate::convert::{from_py, object_to_py};
 use crate::errors::registry_error;
 use crate::asgi::NativeHttpHandler;
 use crate::http;
-use ferrymcp_core::transport::http::HttpHandler;
+use ferrymcp_core::server::http::HttpHandler;
 use crate::bridge::{awaitable, fail, handle_for, ok, running_loop};
 
 #[pyclass(module = "ferrymcp._native", frozen)]

@@ -1,12 +1,22 @@
 //! ferrymcp-core: the one engine behind ferrymcp's Python and Node packages.
 //!
-//! Layers, bottom up, each in its own module:
+//! A stack of layers, bottom up; every import points down (a layer uses only those below
+//! it), so each can be read, tested and changed without the ones above:
 //! - [`wire`]: JSON-RPC 2.0 messages parsed borrowed from the input buffer, and written
 //!   straight into the outgoing one.
-//! - [`framing`]: newline-delimited frames, with size limits and recovery from bad frames.
+//! - [`framing`]: newline-delimited frames and SSE events, with size limits and recovery
+//!   from bad frames; the traits every transport implements ([`framing::FrameSource`],
+//!   [`framing::FrameSink`]) and the events a source yields ([`framing::SourceEvent`]: a
+//!   frame, a skipped frame, a request whose transport failed, the end).
+//! - [`transport`]: what both sides share, on top of framing: stdio (on threads of its
+//!   own) and in-memory pairs.
 //! - [`peer`]: the RPC engine both sides share (correlation, concurrency, cancellation,
-//!   progress, timeouts, the ordered coalescing writer).
-//! - [`transport`]: stdio, child processes and in-memory pairs, as frame sources and sinks.
+//!   progress, timeouts, the ordered coalescing writer); it speaks to the framing traits
+//!   and knows no transport.
+//! - [`protocol`]: the MCP vocabulary (types, revisions, `_meta` keys, error codes).
+//! - [`server`] and [`client`], side by side on top, each with its own transports: the
+//!   Streamable HTTP endpoint in [`server::http`]; the child process and the Streamable
+//!   HTTP client in [`client::child`] and [`client::http`].
 //!
 //! Everything that is protocol lives here, so every binding behaves the same.
 

@@ -4,7 +4,7 @@ use std::sync::{Arc, Mutex};
 
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions, EraPreference};
 use ferrymcp_core::peer::{Progress, RequestOptions};
-use ferrymcp_core::transport::child::{ChildCommand, StderrMode};
+use ferrymcp_core::client::child::{ChildCommand, StderrMode};
 use ferrymcp_core::wire::ErrorObject;
 use serde_json::{Value, json};
 

@@ -5,7 +5,7 @@
 
 use ferrymcp_core::client::{Client, ClientOptions, EraPreference};
 use ferrymcp_core::peer::RequestOptions;
-use ferrymcp_core::transport::http_client::HttpClientOptions;
+use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_tests::listening::Server;
 use serde_json::json;
 

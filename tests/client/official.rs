@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions};
 use ferrymcp_core::peer::RequestOptions;
-use ferrymcp_core::transport::child::{ChildCommand, StderrMode};
+use ferrymcp_core::client::child::{ChildCommand, StderrMode};
 use serde_json::json;
 
 fn reference_server() -> Option<PathBuf> {

@@ -7,8 +7,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use ferrymcp_core::client::{Client, ClientOptions, EraPreference};
-use ferrymcp_core::transport::child::{self, ChildCommand, ShutdownTimeouts, StderrMode};
-use ferrymcp_core::transport::{FrameSink, FrameSource, memory};
+use ferrymcp_core::client::child::{self, ChildCommand, ShutdownTimeouts, StderrMode};
+use ferrymcp_core::framing::{FrameSink, FrameSource, SourceEvent};
+use ferrymcp_core::transport::memory;
 use ferrymcp_tests::schema;
 use serde_json::Value;
 
@@ -86,7 +87,7 @@ impl Checker {
 }
 
 async fn pump(mut from: impl FrameSource, mut to: impl FrameSink, checker: Arc<Mutex<Checker>>, from_client: bool) {
-    while let Ok(Some(Ok(frame))) = from.next_frame().await {
+    while let Ok(SourceEvent::Frame(frame)) = from.next_event().await {
         checker.lock().unwrap().check(&frame, from_client);
         let line = format!("{frame}\n");
         if to.send(line.into()).await.is_err() {

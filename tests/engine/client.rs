@@ -8,7 +8,7 @@ use ferrymcp_core::peer::{
     CloseReason, Handler, MethodNotFound, Peer, PeerConfig, PeerError, Progress, RequestContext,
     RequestOptions,
 };
-use ferrymcp_core::transport::child::{self, ChildCommand, ChildProcess, ShutdownTimeouts, StderrMode};
+use ferrymcp_core::client::child::{self, ChildCommand, ChildProcess, ShutdownTimeouts, StderrMode};
 use ferrymcp_core::wire::{ErrorObject, RawJson, Request};
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde_json::{Value, json};

@@ -6,12 +6,12 @@ use std::time::Duration;
 
 use ferrymcp_core::peer::{MethodNotFound, Peer, PeerConfig, PeerError, RequestOptions};
 use ferrymcp_core::transport::memory;
-use ferrymcp_core::transport::{FrameSink, FrameSource};
+use ferrymcp_core::framing::{FrameSink, FrameSource, SourceEvent};
 use ferrymcp_tests::schema::assert_valid;
 use serde_json::{Value, json};
 
 async fn next(source: &mut impl FrameSource) -> Value {
-    let frame = source.next_frame().await.unwrap().unwrap().unwrap();
+    let SourceEvent::Frame(frame) = source.next_event().await.unwrap() else { panic!("expected a frame") };
     let message: Value = serde_json::from_str(&frame).unwrap();
     assert_valid("2025-11-25", "JSONRPCMessage", &message);
     message

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use ferrymcp_core::peer::BoxFuture;
-use ferrymcp_core::transport::http::{AuthError, BearerAuth, BearerVerifier, HttpOptions};
+use ferrymcp_core::server::http::{AuthError, BearerAuth, BearerVerifier, HttpOptions};
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
 

@@ -1,7 +1,7 @@
 //! Hostile and broken input: each gets the status (and JSON-RPC error) the specification
 //! names, and the endpoint keeps serving afterwards.
 
-use ferrymcp_core::transport::http::HttpOptions;
+use ferrymcp_core::server::http::HttpOptions;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
 

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use ferrymcp_core::transport::http::HttpOptions;
+use ferrymcp_core::server::http::HttpOptions;
 use ferrymcp_tests::schema;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};

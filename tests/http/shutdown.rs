@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use ferrymcp_core::transport::http::{HttpOptions, ServeOptions};
+use ferrymcp_core::server::http::{HttpOptions, ServeOptions};
 use http::StatusCode;
 use serde_json::json;
 use tokio::io::AsyncReadExt;

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use ferrymcp_core::server::{Context, Server};
-use ferrymcp_core::transport::http::{HttpHandler, HttpOptions, HttpServer, ServeOptions, serve};
+use ferrymcp_core::server::http::{HttpHandler, HttpOptions, HttpServer, ServeOptions, serve};
 use ferrymcp_tests::schema;
 use http::{HeaderMap, Method, Request, StatusCode};
 use http_body_util::{BodyExt, Full};

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions, EraPreference, InputCallback};
 use ferrymcp_core::peer::{CloseReason, PeerError, RequestOptions};
-use ferrymcp_core::transport::http_client::HttpClientOptions;
+use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_tests::listening::Server;
 use serde_json::json;
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions};
 use ferrymcp_tests::schema;
 use ferrymcp_core::peer::{PeerError, RequestOptions};
-use ferrymcp_core::transport::http_client::HttpClientOptions;
+use ferrymcp_core::client::http::HttpClientOptions;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions, EraPreference};
 use ferrymcp_core::peer::{Progress, RequestOptions};
-use ferrymcp_core::transport::http_client::HttpClientOptions;
+use ferrymcp_core::client::http::HttpClientOptions;
 use serde_json::{Value, json};
 
 use ferrymcp_tests::listening::{Server, installed};

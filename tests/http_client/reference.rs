@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions};
 use ferrymcp_core::peer::{CloseReason, PeerConfig, PeerError, Progress, RequestOptions};
-use ferrymcp_core::transport::http_client::HttpClientOptions;
+use ferrymcp_core::client::http::HttpClientOptions;
 use serde_json::{Value, json};
 
 use ferrymcp_tests::listening::{Server, installed};

@@ -6,7 +6,7 @@
 use std::net::SocketAddr;
 
 use ferrymcp_core::server::Server;
-use ferrymcp_core::transport::http::{HttpHandler, HttpOptions, ServeOptions, serve};
+use ferrymcp_core::server::http::{HttpHandler, HttpOptions, ServeOptions, serve};
 use serde_json::{Map, Value, json};
 
 #[tokio::main]

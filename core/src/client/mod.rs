@@ -8,9 +8,14 @@
 //! `input_required`, the client answers each input through the host's callbacks and
 //! retries, as the legacy server-to-client requests are answered through the same
 //! callbacks.
+//!
+//! The client's own transports live here: a spawned server process ([`child`]) and
+//! Streamable HTTP with the HTTP+SSE fallback ([`http`]).
 
 mod callbacks;
+pub mod child;
 mod error;
+pub mod http;
 mod probe;
 
 pub use callbacks::{ClientCallbacks, InputCallback, NotificationCallback};
@@ -23,12 +28,12 @@ use serde_json::{Map, Value, json};
 
 use crate::peer::{Peer, PeerConfig, RequestOptions};
 use crate::protocol::{
-    CallToolResult, CompleteResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
+    CallToolResult, CompleteResult, GetPromptResult, Prompt, ProtocolVersion, ReadResourceResult, Resource, ResourceTemplate,
+    Tool,
 };
-use crate::server::MODERN_VERSIONS;
-use crate::transport::child::{self, ChildCommand, ChildProcess, ShutdownTimeouts};
-use crate::transport::http_client::{self, HttpClientOptions, HttpSession, tool_param_headers};
-use crate::transport::{FrameSink, FrameSource};
+use crate::framing::{FrameSink, FrameSource};
+use child::{ChildCommand, ChildProcess, ShutdownTimeouts};
+use self::http::{HttpClientOptions, HttpSession, tool_param_headers};
 
 /// Which era to speak.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -121,7 +126,7 @@ impl Client {
     /// Connects to the MCP endpoint at `http.url` over Streamable HTTP (either era, or the
     /// deprecated HTTP+SSE transport of old servers).
     pub async fn connect_http(http: HttpClientOptions, options: ClientOptions, callbacks: ClientCallbacks) -> Result<Client, ClientError> {
-        let (source, sink) = http_client::connect(&http).map_err(|e| ClientError::Transport(e.to_string()))?;
+        let (source, sink) = self::http::connect(&http).map_err(|e| ClientError::Transport(e.to_string()))?;
         let session = sink.session();
         let mut client = Self::connect(source, sink, options, callbacks).await?;
         client.http = Some(session);
@@ -306,7 +311,7 @@ impl Client {
 
     fn legacy_only(&self, method: &str) -> Result<(), ClientError> {
         if self.details.modern {
-            return Err(ClientError::Usage(format!("{method} does not exist in {}", MODERN_VERSIONS[0])));
+            return Err(ClientError::Usage(format!("{method} does not exist in {}", ProtocolVersion::LATEST)));
         }
         Ok(())
     }

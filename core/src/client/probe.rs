@@ -6,18 +6,18 @@ use serde_json::{Value, json};
 
 use super::{ClientError, ClientOptions, EraPreference, ServerDetails};
 use crate::peer::{Peer, PeerError, RequestOptions};
-use crate::server::{LEGACY_VERSIONS, MODERN_VERSIONS};
+use crate::protocol::ProtocolVersion;
 use crate::wire::ErrorObject;
 
 pub(crate) async fn handshake(peer: &Peer, options: &ClientOptions) -> Result<ServerDetails, ClientError> {
     match options.era {
         EraPreference::Legacy => initialize(peer, options).await,
-        EraPreference::Modern => match discover(peer, options, None, MODERN_VERSIONS[0], Retry::Allowed).await {
+        EraPreference::Modern => match discover(peer, options, None, ProtocolVersion::LATEST.as_str(), Retry::Allowed).await {
             Probe::Modern(details) => Ok(details),
             Probe::Failed(e) => Err(e),
             Probe::Legacy(why) => Err(ClientError::Protocol(format!("the server does not speak 2026-07-28: {why}"))),
         },
-        EraPreference::Auto => match discover(peer, options, Some(options.probe_timeout), MODERN_VERSIONS[0], Retry::Allowed).await {
+        EraPreference::Auto => match discover(peer, options, Some(options.probe_timeout), ProtocolVersion::LATEST.as_str(), Retry::Allowed).await {
             Probe::Modern(details) => Ok(details),
             Probe::Failed(e) => Err(e),
             Probe::Legacy(why) => {
@@ -57,7 +57,7 @@ enum Retry {
 fn supported_by_both(error: &ErrorObject) -> Option<&'static str> {
     let data: Value = error.data.as_ref()?.parse_owned().ok()?;
     let supported = data.get("supported")?.as_array()?;
-    MODERN_VERSIONS.iter().copied().find(|ours| supported.iter().any(|theirs| theirs == ours))
+    ProtocolVersion::MODERN.map(ProtocolVersion::as_str).into_iter().find(|ours| supported.iter().any(|theirs| theirs == ours))
 }
 
 async fn discover(peer: &Peer, options: &ClientOptions, timeout: Option<Duration>, version: &'static str, retry: Retry) -> Probe {
@@ -108,10 +108,10 @@ async fn initialize(peer: &Peer, options: &ClientOptions) -> Result<ServerDetail
     let raw = peer.request("initialize", Some(&params), RequestOptions::default()).await?;
     let result: Value = raw.parse_owned().map_err(|e| ClientError::Protocol(format!("initialize result: {e}")))?;
     let version = result.get("protocolVersion").and_then(Value::as_str).unwrap_or_default().to_owned();
-    if !LEGACY_VERSIONS.contains(&version.as_str()) {
+    let Some(revision) = ProtocolVersion::parse(&version).filter(|v| v.is_legacy()) else {
         return Err(ClientError::Protocol(format!("the server answered initialize with unsupported version {version:?}")));
-    }
-    peer.set_batches_allowed(version == "2025-03-26");
+    };
+    peer.set_batches_allowed(revision.allows_batches());
     peer.notify("notifications/initialized", None::<&()>).await?;
     if let Some(level) = &options.log_level {
         peer.request("logging/setLevel", Some(&json!({"level": level})), RequestOptions::default()).await?;

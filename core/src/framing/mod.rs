@@ -1,4 +1,5 @@
-//! Framing: where one message ends and the next begins.
+//! Framing: where one message ends and the next begins, and what a transport hands the
+//! engine ([`FrameSource`], [`FrameSink`], [`SourceEvent`]).
 //!
 //! stdio and child processes carry newline-delimited JSON ([`ndjson`]); Streamable HTTP
 //! answers with Server-Sent Events ([`sse`]). A bad frame (too
@@ -6,11 +7,13 @@
 //! knows the request id when one could be recovered, so the peer can answer it and carry on.
 
 pub mod ndjson;
+pub mod source;
 pub mod sse;
 
 use crate::wire::{ErrorObject, RequestId};
 
 pub use ndjson::{DEFAULT_MAX_FRAME, NdjsonSink, NdjsonSource};
+pub use source::{FrameSink, FrameSource, SourceEvent};
 
 /// A frame that was skipped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -19,11 +22,6 @@ pub enum FrameError {
     TooLarge { size: usize, limit: usize, id: Option<RequestId> },
     #[error("frame is not valid UTF-8")]
     InvalidUtf8 { id: Option<RequestId> },
-    /// The transport lost the answer to our request `id` (Streamable HTTP: its POST or its
-    /// response stream failed): that request fails as on a closed connection, the
-    /// connection goes on.
-    #[error("{reason}")]
-    AnswerLost { id: i64, reason: String },
 }
 
 impl FrameError {
@@ -31,7 +29,6 @@ impl FrameError {
     pub fn id(&self) -> Option<&RequestId> {
         match self {
             Self::TooLarge { id, .. } | Self::InvalidUtf8 { id } => id.as_ref(),
-            Self::AnswerLost { .. } => None,
         }
     }
 
@@ -40,7 +37,6 @@ impl FrameError {
         match self {
             Self::TooLarge { .. } => ErrorObject::invalid_request(format!("Invalid request: {self}")),
             Self::InvalidUtf8 { .. } => ErrorObject::parse_error(format!("Parse error: {self}")),
-            Self::AnswerLost { .. } => ErrorObject::internal(self.to_string()),
         }
     }
 }

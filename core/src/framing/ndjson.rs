@@ -10,8 +10,7 @@ use std::io;
 use bytes::{Bytes, BytesMut};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
-use super::FrameError;
-use crate::transport::{FrameSink, FrameSource, SourceItem};
+use super::{FrameError, FrameSink, FrameSource, SourceEvent};
 use crate::wire::{RequestId, SharedStr, recover_id};
 
 /// The default maximum frame size: 32 MiB.
@@ -132,8 +131,8 @@ impl<R: AsyncRead + Unpin + Send + 'static> NdjsonSource<R> {
 }
 
 impl<R: AsyncRead + Unpin + Send + 'static> FrameSource for NdjsonSource<R> {
-    async fn next_frame(&mut self) -> io::Result<Option<SourceItem>> {
-        self.read_frame().await
+    async fn next_event(&mut self) -> io::Result<SourceEvent> {
+        Ok(SourceEvent::from(self.read_frame().await?))
     }
 }
 

@@ -87,8 +87,17 @@ mod tests {
     use super::*;
     use crate::peer::{BoxFuture, Handler, HandlerResult, MethodNotFound, Peer, PeerConfig, PeerError};
     use crate::peer::{Progress, RequestContext, RequestOptions};
-    use crate::transport::memory;
+    use crate::framing::{NdjsonSink, NdjsonSource};
     use crate::wire::{Request, RequestId};
+
+    /// Two ends of a pipe, framed as over stdio (the peer layer knows no transport).
+    fn pair() -> [(NdjsonSource<impl tokio::io::AsyncRead + Unpin + Send>, NdjsonSink<impl tokio::io::AsyncWrite + Unpin + Send>); 2] {
+        let (a, b) = tokio::io::duplex(64 * 1024);
+        [a, b].map(|end| {
+            let (read, write) = tokio::io::split(end);
+            (NdjsonSource::new(read), NdjsonSink::new(write))
+        })
+    }
 
     /// Never answers; notes the methods whose handlers were dropped (cancelled).
     struct Silent(Arc<Mutex<Vec<String>>>);
@@ -122,7 +131,7 @@ mod tests {
 
     #[tokio::test]
     async fn an_earlier_deadline_wakes_the_sweeper_and_the_other_side_hears_of_it() {
-        let ((a_source, a_sink), (b_source, b_sink)) = memory::pair();
+        let [(a_source, a_sink), (b_source, b_sink)] = pair();
         let dropped = Arc::new(Mutex::new(Vec::new()));
         let server = Peer::spawn(b_source, b_sink, Arc::new(Silent(dropped.clone())), PeerConfig::default());
         let client = Peer::spawn(a_source, a_sink, Arc::new(MethodNotFound), PeerConfig::default());

@@ -22,8 +22,7 @@ use super::batch::{ReplyTo, on_batch};
 use super::handler::BoxFuture;
 use super::progress::Progress;
 use super::{CloseReason, NotificationContext, Peer, PeerError, RequestContext, Shared};
-use crate::framing::FrameError;
-use crate::transport::FrameSource;
+use crate::framing::{FrameSource, SourceEvent};
 use crate::wire::{
     self, ErrorObject, Id, Message, Notification, ParseError, Parsed, RawJson, Request, RequestId,
     Response, SharedStr,
@@ -49,7 +48,7 @@ pub(crate) async fn run<S: FrameSource>(shared: Arc<Shared>, mut source: S) {
             }
         }
         let item = {
-            let mut next = pin!(source.next_frame());
+            let mut next = pin!(source.next_event());
             poll_fn(|cx| {
                 if let Poll::Ready(item) = next.as_mut().poll(cx) {
                     return Poll::Ready(Some(item));
@@ -68,15 +67,15 @@ pub(crate) async fn run<S: FrameSource>(shared: Arc<Shared>, mut source: S) {
             holding = true;
         }
         match item {
-            Ok(Some(Ok(frame))) => on_frame(&shared, frame).await,
-            Ok(Some(Err(FrameError::AnswerLost { id, reason }))) => {
+            Ok(SourceEvent::Frame(frame)) => on_frame(&shared, frame).await,
+            Ok(SourceEvent::RequestFailed { id, reason }) => {
                 let _ = shared.pending.complete(id, Err(PeerError::Closed(CloseReason::Transport(reason))));
             }
-            Ok(Some(Err(bad))) => {
+            Ok(SourceEvent::Skipped(bad)) => {
                 tracing::warn!("skipped a bad frame: {bad}");
                 ReplyTo::Direct.error(&shared, bad.id(), &bad.to_error_object()).await;
             }
-            Ok(None) => break CloseReason::Eof,
+            Ok(SourceEvent::End) => break CloseReason::Eof,
             Err(e) => break CloseReason::Transport(e.to_string()),
         }
     };

@@ -35,7 +35,7 @@ use dashmap::DashMap;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use crate::transport::{FrameSink, FrameSource};
+use crate::framing::{FrameSink, FrameSource};
 use crate::wire::RequestId;
 
 /// A handle to one connection. Cheap to clone; every clone drives the same connection.

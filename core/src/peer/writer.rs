@@ -10,7 +10,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 
 use super::{CloseReason, Shared};
-use crate::transport::FrameSink;
+use crate::framing::FrameSink;
 
 pub(crate) async fn run<K: FrameSink>(shared: Arc<Shared>, mut sink: K) {
     while let Some(batch) = shared.out.take().await {

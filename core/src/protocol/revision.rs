@@ -40,6 +40,8 @@ impl ProtocolVersion {
     /// The revisions negotiated with `initialize`, oldest first.
     pub const LEGACY: [ProtocolVersion; 4] =
         [Self::V2024_11_05, Self::V2025_03_26, Self::V2025_06_18, Self::V2025_11_25];
+    /// The stateless revisions (`_meta` on every request), oldest first.
+    pub const MODERN: [ProtocolVersion; 1] = [Self::V2026_07_28];
     /// The newest revision that uses `initialize` and sessions.
     pub const LATEST_LEGACY: ProtocolVersion = Self::V2025_11_25;
     /// The newest revision.

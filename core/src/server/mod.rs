@@ -4,19 +4,24 @@
 //! sessions, `subscriptions/listen` streams, the key that seals MRTR state). Each connection
 //! gets a [`Connection`]: a legacy session once `initialize` arrives, while any request
 //! carrying the 2026-07-28 `_meta` is served statelessly beside it (see [`era`]). Tools,
-//! resources and prompts are served by one code path for both eras ([`features`]); what
-//! differs (error codes, result stamping, how input reaches the client) is decided there
+//! resources and prompts are served by one code path for both eras ([`features`]), each
+//! request picked by method in one place ([`router`]); what differs (error codes, result stamping, how input reaches the client) is decided there
 //! from the request's era, never in a binding.
+//!
+//! The server's own transports live here too: stdio ([`Server::serve_stdio`], over the
+//! shared [`crate::transport::stdio`]) and the Streamable HTTP endpoint ([`http`]).
 
 mod context;
 pub(crate) mod era;
 mod features;
 mod handlers;
+pub mod http;
 mod mrtr;
 mod notify;
 pub(crate) mod outbound;
 mod registry;
 mod reply;
+mod router;
 mod session;
 mod tasks;
 mod template;
@@ -41,7 +46,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::peer::{CloseReason, Peer, PeerConfig};
-use crate::transport::{FrameSink, FrameSource};
+use crate::framing::{FrameSink, FrameSource};
 
 /// A cache hint for 2026-07-28 results (`ttlMs`, `cacheScope`).
 #[derive(Clone, Copy, Debug)]

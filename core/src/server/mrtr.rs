@@ -24,6 +24,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 use sha2::Sha256;
 
+use super::ServerShared;
 use super::context::TaskSlot;
 use crate::wire::ErrorObject;
 
@@ -175,6 +176,27 @@ impl<F: Future + Unpin> Future for UntilInput<'_, F> {
             Poll::Pending
         }
     }
+}
+
+/// The answers a modern retry of `method` on `target` brings: earlier rounds (from the
+/// sealed state) and this one.
+pub(crate) fn gather_inputs(
+    server: &ServerShared,
+    method: &str,
+    target: &str,
+    params: &mut Map<String, Value>,
+) -> Result<Map<String, Value>, ErrorObject> {
+    let mut responses = match params.remove("requestState") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::String(state)) => server.sealer.open(&state, method, target)?,
+        Some(_) => return Err(ErrorObject::invalid_params("Invalid params: requestState must be a string")),
+    };
+    match params.remove("inputResponses") {
+        None => {}
+        Some(Value::Object(fresh)) => responses.extend(fresh),
+        Some(_) => return Err(ErrorObject::invalid_params("Invalid params: inputResponses must be an object")),
+    }
+    Ok(responses)
 }
 
 /// Checks one answer against the shape its method's result must have.

@@ -11,11 +11,12 @@ use tokio_util::sync::CancellationToken;
 use super::ServerShared;
 use super::context::{Context, ContextInner, level_rank};
 use super::era::{self, ModernMeta};
-use super::features::{self, capabilities, stamp};
+use super::features::discover::capabilities;
+use super::features::stamp::stamp;
 use super::mrtr::Inputs;
-use super::notify;
 use super::outbound::Outbound;
 use super::reply::Reply;
+use super::router;
 use crate::peer::{BoxFuture, Handler, HandlerResult, NotificationContext, Peer, RequestContext};
 use crate::wire::{ErrorObject, Notification, Request, RequestId};
 
@@ -112,16 +113,16 @@ impl Connection {
         let reply = if era::is_modern(method, &params) {
             let meta = era::check_modern(method, &params)?;
             let mut reply = self.modern(method, params, meta, &incoming).await?;
-            stamp(&self.server, method, reply.members_mut());
+            stamp(&self.server, router::cache_hint(&self.server, method), reply.members_mut());
             reply
         } else {
-            self.legacy(method, params, &incoming).await?
+            router::legacy(&self, method, params, &incoming).await?
         };
         reply.encode().map_err(|e| ErrorObject::internal(e.to_string()))
     }
 
     async fn modern(&self, method: &str, mut params: Map<String, Value>, meta: ModernMeta, incoming: &Incoming) -> Result<Reply, ErrorObject> {
-        let responses = features::gather_inputs(&self.server, method, &mut params)?;
+        let responses = router::retry_inputs(&self.server, method, &mut params)?;
         let cx = self.context(incoming, &params, |inner| {
             inner.protocol_version = meta.version;
             inner.client_capabilities = meta.capabilities;
@@ -129,64 +130,53 @@ impl Connection {
             inner.log_threshold = meta.log_level.as_deref().and_then(level_rank);
             inner.inputs = Some(Arc::new(Inputs::new(responses)));
         });
-        if method == "subscriptions/listen" {
-            return notify::listen(&self.server, params, cx).await.map(Reply::Value);
-        }
-        features::serve(&self.server, method, params, cx).await
+        router::feature(&self.server, method, params, cx).await
     }
 
-    async fn legacy(&self, method: &str, params: Map<String, Value>, incoming: &Incoming) -> Result<Reply, ErrorObject> {
-        match method {
-            "initialize" => return self.initialize(params).map(Reply::Value),
-            "ping" => return Ok(json!({}).into()),
-            _ => {}
-        }
-        if !self.session.lock().unwrap().initialized {
-            return Err(ErrorObject::invalid_request(format!(
-                "Invalid request: {method} before initialize (send initialize first, or use the 2026-07-28 _meta)"
-            )));
-        }
-        match method {
-            "logging/setLevel" => {
-                let level = params.get("level").and_then(Value::as_str).and_then(level_rank);
-                let level = level.ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown log level"))?;
-                self.session.lock().unwrap().log_level = level;
-                Ok(json!({}).into())
-            }
-            "resources/subscribe" | "resources/unsubscribe" => {
-                let uri = params.get("uri").and_then(Value::as_str);
-                let uri = uri.ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"uri\"")))?;
-                let mut session = self.session.lock().unwrap();
-                if method == "resources/subscribe" {
-                    session.subscriptions.insert(uri.to_owned());
-                } else {
-                    session.subscriptions.remove(uri);
-                }
-                Ok(json!({}).into())
-            }
-            _ => {
-                let cx = {
-                    let session = self.session.lock().unwrap();
-                    let (version, caps, info, level) = (
-                        session.version.clone(),
-                        session.client_capabilities.clone(),
-                        session.client_info.clone(),
-                        session.log_level,
-                    );
-                    drop(session);
-                    self.context(incoming, &params, |inner| {
-                        inner.protocol_version = version;
-                        inner.client_capabilities = caps;
-                        inner.client_info = info;
-                        inner.log_threshold = Some(level);
-                    })
-                };
-                features::serve(&self.server, method, params, cx).await
-            }
-        }
+    pub(crate) fn server(&self) -> &Arc<ServerShared> {
+        &self.server
     }
 
-    fn initialize(&self, params: Map<String, Value>) -> Result<Value, ErrorObject> {
+    pub(crate) fn initialized(&self) -> bool {
+        self.session.lock().unwrap().initialized
+    }
+
+    /// `logging/setLevel`.
+    pub(crate) fn set_log_level(&self, params: &Map<String, Value>) -> Result<Value, ErrorObject> {
+        let level = params.get("level").and_then(Value::as_str).and_then(level_rank);
+        let level = level.ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown log level"))?;
+        self.session.lock().unwrap().log_level = level;
+        Ok(json!({}))
+    }
+
+    /// `resources/subscribe` (`on`) or `resources/unsubscribe`.
+    pub(crate) fn subscribe(&self, method: &str, params: &Map<String, Value>, on: bool) -> Result<Value, ErrorObject> {
+        let uri = params.get("uri").and_then(Value::as_str);
+        let uri = uri.ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"uri\"")))?;
+        let mut session = self.session.lock().unwrap();
+        if on {
+            session.subscriptions.insert(uri.to_owned());
+        } else {
+            session.subscriptions.remove(uri);
+        }
+        Ok(json!({}))
+    }
+
+    /// The context of a request in the legacy session: what `initialize` declared.
+    pub(crate) fn legacy_context(&self, incoming: &Incoming, params: &Map<String, Value>) -> Context {
+        let session = self.session.lock().unwrap();
+        let (version, caps, info, level) =
+            (session.version.clone(), session.client_capabilities.clone(), session.client_info.clone(), session.log_level);
+        drop(session);
+        self.context(incoming, &params, |inner| {
+            inner.protocol_version = version;
+            inner.client_capabilities = caps;
+            inner.client_info = info;
+            inner.log_threshold = Some(level);
+        })
+    }
+
+    pub(crate) fn initialize(&self, params: Map<String, Value>) -> Result<Value, ErrorObject> {
         let requested = params.get("protocolVersion").and_then(Value::as_str);
         let requested = requested.ok_or_else(|| ErrorObject::invalid_params("Invalid params: initialize needs a string \"protocolVersion\""))?;
         let mut session = self.session.lock().unwrap();

@@ -23,7 +23,7 @@ use bytes::{Buf, Bytes};
 use tokio::io::{AsyncRead, ReadBuf};
 use tokio::sync::{mpsc, oneshot};
 
-use super::FrameSink;
+use crate::framing::FrameSink;
 
 const CHUNK: usize = 64 * 1024;
 

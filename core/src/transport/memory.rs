@@ -9,7 +9,7 @@ use std::io;
 use bytes::Bytes;
 use tokio::sync::mpsc;
 
-use super::{FrameSink, FrameSource, SourceItem};
+use crate::framing::{FrameSink, FrameSource, SourceEvent};
 use crate::wire::SharedStr;
 
 /// Batches in flight per direction before the sender waits.
@@ -33,19 +33,19 @@ pub fn pair() -> ((MemorySource, MemorySink), (MemorySource, MemorySink)) {
 }
 
 impl FrameSource for MemorySource {
-    async fn next_frame(&mut self) -> io::Result<Option<SourceItem>> {
+    async fn next_event(&mut self) -> io::Result<SourceEvent> {
         loop {
             if let Some(at) = memchr::memchr(b'\n', self.pending.as_bytes()) {
                 let frame = self.pending.slice_ref(&self.pending[..at]);
                 self.pending = self.pending.slice_ref(&self.pending[at + 1..]);
-                return Ok(Some(Ok(frame)));
+                return Ok(SourceEvent::Frame(frame));
             }
             match self.rx.recv().await {
                 Some(batch) => {
                     self.pending = SharedStr::from_utf8(batch)
                         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
                 }
-                None => return Ok(None),
+                None => return Ok(SourceEvent::End),
             }
         }
     }

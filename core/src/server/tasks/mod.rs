@@ -28,7 +28,7 @@ use serde_json::{Map, Value, json};
 
 use super::ServerShared;
 use super::context::Context;
-use super::features::stamp;
+use super::features::stamp::stamp;
 use crate::peer::BoxFuture;
 use crate::protocol::errors::missing_required_client_capability;
 use crate::wire::ErrorObject;
@@ -128,7 +128,7 @@ pub(crate) fn spawn(server: Arc<ServerShared>, task: Arc<TaskEntry>, work: BoxFu
             () = task.cancel.cancelled() => return,
         };
         let outcome = outcome.map(|mut result| {
-            stamp(&server, "tools/call", result.as_object_mut());
+            stamp(&server, None, result.as_object_mut());
             result
         });
         if task.finish(outcome) {
@@ -137,9 +137,16 @@ pub(crate) fn spawn(server: Arc<ServerShared>, task: Arc<TaskEntry>, work: BoxFu
     });
 }
 
-/// Serves `tasks/get`, `tasks/update` and `tasks/cancel` (2026-07-28, for clients that
-/// accept tasks; the removed `tasks/result` and `tasks/list` never get here).
-pub(crate) fn serve(server: &ServerShared, method: &str, params: &Map<String, Value>, cx: &Context) -> Outcome {
+/// Serves `tasks/get`, `tasks/update` or `tasks/cancel` (2026-07-28, for clients that
+/// accept tasks; the removed `tasks/result` and `tasks/list` never get here): finds the
+/// task the request names and hands it to `op` (the router picks it by method).
+pub(crate) fn serve(
+    server: &ServerShared,
+    method: &str,
+    params: &Map<String, Value>,
+    cx: &Context,
+    op: fn(&ServerShared, &Map<String, Value>, Arc<TaskEntry>) -> Outcome,
+) -> Outcome {
     if !cx.is_modern() {
         return Err(ErrorObject::method_not_found(method));
     }
@@ -149,23 +156,29 @@ pub(crate) fn serve(server: &ServerShared, method: &str, params: &Map<String, Va
     let id = params.get("taskId").and_then(Value::as_str);
     let id = id.ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"taskId\"")))?;
     let task = server.tasks.get(id).ok_or_else(|| ErrorObject::invalid_params(format!("Task not found: {id}")))?;
-    match method {
-        "tasks/get" => Ok(Value::Object(task.detailed())),
-        "tasks/update" => {
-            let responses = params.get("inputResponses").and_then(Value::as_object);
-            let responses = responses
-                .ok_or_else(|| ErrorObject::invalid_params("Invalid params: tasks/update needs an \"inputResponses\" object"))?;
-            if task.answer(responses)? {
-                super::notify::task_changed(server, &task);
-            }
-            Ok(json!({}))
-        }
-        "tasks/cancel" => {
-            if task.cancel("Cancelled at the client's request") {
-                super::notify::task_changed(server, &task);
-            }
-            Ok(json!({}))
-        }
-        _ => Err(ErrorObject::method_not_found(method)),
+    op(server, params, task)
+}
+
+/// `tasks/get`: the task as it stands.
+pub(crate) fn get(_: &ServerShared, _: &Map<String, Value>, task: Arc<TaskEntry>) -> Outcome {
+    Ok(Value::Object(task.detailed()))
+}
+
+/// `tasks/update`: the client's answers to the task's input requests.
+pub(crate) fn update(server: &ServerShared, params: &Map<String, Value>, task: Arc<TaskEntry>) -> Outcome {
+    let responses = params.get("inputResponses").and_then(Value::as_object);
+    let responses =
+        responses.ok_or_else(|| ErrorObject::invalid_params("Invalid params: tasks/update needs an \"inputResponses\" object"))?;
+    if task.answer(responses)? {
+        super::notify::task_changed(server, &task);
     }
+    Ok(json!({}))
+}
+
+/// `tasks/cancel`: stops the task's work.
+pub(crate) fn cancel(server: &ServerShared, _: &Map<String, Value>, task: Arc<TaskEntry>) -> Outcome {
+    if task.cancel("Cancelled at the client's request") {
+        super::notify::task_changed(server, &task);
+    }
+    Ok(json!({}))
 }

@@ -3,7 +3,7 @@
 //!
 //! Answers arrive on many HTTP responses at once (one per POST, the standalone GET
 //! stream, resumed streams); each task pushes the frames it reads into one channel, which
-//! is the connection's [`FrameSource`](crate::transport::FrameSource). A request that
+//! is the connection's [`FrameSource`](crate::framing::FrameSource). A request that
 //! fails at the HTTP level is answered here with a JSON-RPC error for its id, so the
 //! caller waiting on it learns why at once. A request that fails for want of a server
 //! (its answer broke off, or nothing answered) makes the connection check that the server
@@ -26,9 +26,8 @@ use tokio_util::sync::CancellationToken;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::param_headers::{ParamHeader, tool_param_headers};
 use super::session::Handshake;
-use crate::framing::FrameError;
+use crate::framing::SourceEvent;
 use crate::peer::PeerError;
-use crate::transport::SourceItem;
 use crate::wire::{ErrorObject, RequestId, SharedStr, encode};
 
 pub(crate) const EVENT_STREAM: &str = "text/event-stream";
@@ -73,7 +72,7 @@ pub(crate) struct Connection {
     /// The user's headers and the bearer token, sent with every request.
     pub fixed: HeaderMap,
     pub state: Mutex<State>,
-    frames: mpsc::Sender<io::Result<SourceItem>>,
+    frames: mpsc::Sender<io::Result<SourceEvent>>,
     /// Stops every background task and ends the source.
     pub stop: CancellationToken,
     /// Held while a forgotten session is replaced, so only one request replaces it.
@@ -92,7 +91,7 @@ impl Connection {
         url: Url,
         connect_timeout: Duration,
         fixed: HeaderMap,
-        frames: mpsc::Sender<io::Result<SourceItem>>,
+        frames: mpsc::Sender<io::Result<SourceEvent>>,
     ) -> Self {
         let state = State {
             mode: Mode::Streamable,
@@ -177,7 +176,7 @@ impl Connection {
                 self.apply(hook, &text);
             }
         }
-        let _ = self.frames.send(Ok(Ok(text))).await;
+        let _ = self.frames.send(Ok(SourceEvent::Frame(text))).await;
         response_id
     }
 
@@ -213,7 +212,7 @@ impl Connection {
     /// reached, or its stream broke): it fails as on a closed connection.
     pub async fn lose(&self, id: i64, why: String) {
         self.state.lock().unwrap().hooks.remove(&id);
-        let _ = self.frames.send(Ok(Err(FrameError::AnswerLost { id, reason: why }))).await;
+        let _ = self.frames.send(Ok(SourceEvent::RequestFailed { id, reason: why })).await;
     }
 
     pub async fn fail_with(&self, id: i64, error: &ErrorObject) {
@@ -221,7 +220,7 @@ impl Connection {
         let mut frame = Vec::with_capacity(96);
         encode::error(&mut frame, Some(&RequestId::Number(id)), error);
         let text = String::from_utf8(frame).expect("encoded JSON is UTF-8");
-        let _ = self.frames.send(Ok(Ok(SharedStr::from(text)))).await;
+        let _ = self.frames.send(Ok(SourceEvent::Frame(SharedStr::from(text)))).await;
     }
 
     /// Ends the connection with a transport error (the only stream answers came on broke).

@@ -36,7 +36,7 @@ use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Method, StatusCode, Url};
 use tokio::sync::mpsc;
 
-use super::{FrameSink, FrameSource, SourceItem};
+use crate::framing::{FrameSink, FrameSource, SourceEvent};
 use connection::{Connection, Mode};
 
 /// Incoming messages buffered before the readers of HTTP responses wait for the peer.
@@ -73,7 +73,7 @@ impl HttpClientOptions {
 
 /// Messages from the server, whichever HTTP response they came on.
 pub struct HttpSource {
-    frames: mpsc::Receiver<io::Result<SourceItem>>,
+    frames: mpsc::Receiver<io::Result<SourceEvent>>,
     conn: Arc<Connection>,
 }
 
@@ -153,14 +153,10 @@ pub fn connect(options: &HttpClientOptions) -> io::Result<(HttpSource, HttpSink)
 }
 
 impl FrameSource for HttpSource {
-    async fn next_frame(&mut self) -> io::Result<Option<SourceItem>> {
+    async fn next_event(&mut self) -> io::Result<SourceEvent> {
         tokio::select! {
-            frame = self.frames.recv() => match frame {
-                Some(Ok(item)) => Ok(Some(item)),
-                Some(Err(e)) => Err(e),
-                None => Ok(None),
-            },
-            () = self.conn.stop.cancelled() => Ok(None),
+            event = self.frames.recv() => event.unwrap_or(Ok(SourceEvent::End)),
+            () = self.conn.stop.cancelled() => Ok(SourceEvent::End),
         }
     }
 }

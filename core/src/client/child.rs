@@ -16,8 +16,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{ChildStdin, ChildStdout, Command};
 use tokio::sync::watch;
 
-use super::{FrameSource, SourceItem};
-use crate::framing::{DEFAULT_MAX_FRAME, NdjsonSink, NdjsonSource};
+use crate::framing::{DEFAULT_MAX_FRAME, FrameSource, NdjsonSink, NdjsonSource, SourceEvent};
 
 /// What happens to the child's stderr.
 #[derive(Clone, Default)]
@@ -208,12 +207,12 @@ pub struct ChildSource {
 const EXIT_GRACE: Duration = Duration::from_millis(200);
 
 impl FrameSource for ChildSource {
-    async fn next_frame(&mut self) -> io::Result<Option<SourceItem>> {
-        match self.frames.read_frame().await {
-            Ok(None) => match tokio::time::timeout(EXIT_GRACE, self.process.wait()).await {
+    async fn next_event(&mut self) -> io::Result<SourceEvent> {
+        match self.frames.next_event().await {
+            Ok(SourceEvent::End) => match tokio::time::timeout(EXIT_GRACE, self.process.wait()).await {
                 Ok(Ok(status)) => Err(io::Error::other(format!("server process exited ({status})"))),
                 Ok(Err(e)) => Err(io::Error::other(format!("server process lost: {e}"))),
-                Err(_) => Ok(None),
+                Err(_) => Ok(SourceEvent::End),
             },
             other => other,
         }

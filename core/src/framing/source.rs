@@ -1,0 +1,59 @@
+//! The two ends every transport offers the peer engine: a source of events and a sink of
+//! frames.
+//!
+//! The engine speaks to these traits and nothing else, so it runs the same over stdio, a
+//! child process, an in-memory pair or Streamable HTTP. A source reports more than frames:
+//! a frame it had to skip (with the error that answers it), and, for transports that carry
+//! each request separately (Streamable HTTP), a request of ours whose transport failed.
+//! That last one is a transport fact, not a frame error, so it has its own event.
+
+use std::future::Future;
+use std::io;
+
+use bytes::Bytes;
+
+use super::FrameError;
+use crate::wire::SharedStr;
+
+/// What a source yields next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceEvent {
+    /// One whole frame.
+    Frame(SharedStr),
+    /// A frame that had to be skipped; the error answers it when its id is known.
+    Skipped(FrameError),
+    /// Our request `id` got no answer because its transport failed (a Streamable HTTP POST
+    /// or its response stream broke): that request fails as on a closed connection, the
+    /// connection goes on. (The peer numbers its requests, so the id is an integer.)
+    RequestFailed { id: i64, reason: String },
+    /// The end of the stream.
+    End,
+}
+
+impl From<Option<Result<SharedStr, FrameError>>> for SourceEvent {
+    /// A frame reader's outcome (`None` at the end of the stream) as an event.
+    fn from(item: Option<Result<SharedStr, FrameError>>) -> Self {
+        match item {
+            Some(Ok(frame)) => Self::Frame(frame),
+            Some(Err(skipped)) => Self::Skipped(skipped),
+            None => Self::End,
+        }
+    }
+}
+
+/// Incoming events. `Err` is a broken transport.
+///
+/// `next_event` must be cancel-safe: the engine selects on it.
+pub trait FrameSource: Send + 'static {
+    fn next_event(&mut self) -> impl Future<Output = io::Result<SourceEvent>> + Send;
+}
+
+/// Outgoing frames, written in batches.
+pub trait FrameSink: Send + 'static {
+    /// Writes `batch` (whole frames, each followed by `\n`) and flushes it. The batch is
+    /// given by value so a transport that passes buffers on need not copy it.
+    fn send(&mut self, batch: Bytes) -> impl Future<Output = io::Result<()>> + Send;
+
+    /// Ends the stream (closes the pipe, so the other side sees EOF).
+    fn close(&mut self) -> impl Future<Output = io::Result<()>> + Send;
+}

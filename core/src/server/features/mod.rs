@@ -1,0 +1,116 @@
+//! Tools, resources, prompts, completion and discovery: one implementation for both eras,
+//! one file per feature ([`tools`], [`resources`], [`prompts`], [`completion`],
+//! [`discover`]); the router ([`super::router`]) picks the feature by method.
+//!
+//! The era shows only where the specification makes it differ: the resource-not-found
+//! code, how handlers get client input (MRTR on a modern request), and the stamping of
+//! modern results (`resultType`, `serverInfo`, cache hints), done once in [`stamp`]. What
+//! the features share lives here: listing with pagination, parameter reading, and running
+//! a handler that may stop for client input.
+
+pub(crate) mod completion;
+pub(crate) mod discover;
+pub(crate) mod prompts;
+pub(crate) mod resources;
+pub(crate) mod stamp;
+pub(crate) mod tools;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+use serde_json::{Map, Value, json};
+
+use super::ServerShared;
+use super::context::Context;
+use super::handlers::{HandlerError, HandlerFuture};
+use super::mrtr::{Stop, UntilInput};
+use super::registry::Registry;
+use super::reply::{Page, Reply};
+use crate::wire::{ErrorObject, RawJson};
+use resources::resource_not_found;
+
+type Outcome = Result<Value, ErrorObject>;
+
+/// One page of a registry listing (`tools`, `prompts`, `resourceTemplates`).
+pub(crate) fn list(
+    server: &ServerShared,
+    params: &Map<String, Value>,
+    key: &'static str,
+    items: impl FnOnce(&Registry) -> Vec<RawJson>,
+) -> Result<Reply, ErrorObject> {
+    let all = items(&server.registry.read().unwrap());
+    page(server, params, key, all)
+}
+
+/// One page of `all`, from the request's cursor.
+fn page(server: &ServerShared, params: &Map<String, Value>, key: &'static str, mut all: Vec<RawJson>) -> Result<Reply, ErrorObject> {
+    let start = match params.get("cursor") {
+        None | Some(Value::Null) => 0,
+        Some(cursor) => decode_cursor(cursor).filter(|n| *n <= all.len()).ok_or_else(|| {
+            ErrorObject::invalid_params(format!("Invalid params: unknown cursor {cursor}"))
+        })?,
+    };
+    let total = all.len();
+    let end = server.options.page_size.map_or(total, |size| (start + size).min(total));
+    all.truncate(end);
+    all.drain(..start);
+    let mut members = Map::new();
+    if end < total {
+        members.insert("nextCursor".into(), json!(B64.encode(format!("offset:{end}"))));
+    }
+    Ok(Reply::Page(Page { key, items: all, members }))
+}
+
+fn decode_cursor(cursor: &Value) -> Option<usize> {
+    let text = String::from_utf8(B64.decode(cursor.as_str()?).ok()?).ok()?;
+    text.strip_prefix("offset:")?.parse().ok()
+}
+
+fn required_str<'a>(params: &'a Map<String, Value>, key: &str, method: &str) -> Result<&'a str, ErrorObject> {
+    params
+        .get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"{key}\"")))
+}
+
+fn object_param(params: &mut Map<String, Value>, key: &str, method: &str) -> Result<Map<String, Value>, ErrorObject> {
+    match params.remove(key) {
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(Value::Object(map)) => Ok(map),
+        Some(_) => Err(ErrorObject::invalid_params(format!("Invalid params: {method} \"{key}\" must be an object"))),
+    }
+}
+
+/// How a handler run inside its request ended.
+enum Ran {
+    Done(Result<Value, HandlerError>),
+    /// The `input_required` result (modern requests).
+    InputRequired(Value),
+    /// The handler started its task; here is the rest of it, to run in the task.
+    Task(HandlerFuture),
+}
+
+/// Runs a handler; on a modern request it may stop for client input, and the outcome is
+/// then the `input_required` result, or (a tool that starts its own task) go on as a task.
+async fn run(server: &ServerShared, cx: &Context, method: &str, target: &str, mut future: HandlerFuture) -> Ran {
+    let Some(inputs) = &cx.inner.inputs else { return Ran::Done(future.await) };
+    match (UntilInput { future: &mut future, inputs, task: &cx.inner.task }).await {
+        Stop::Done(outcome) => Ran::Done(outcome),
+        Stop::Input => {
+            if let Some(task) = cx.inner.task.get() {
+                server.tasks.discard(&task.id);
+            }
+            Ran::InputRequired(inputs.input_required(&server.sealer, method, target))
+        }
+        Stop::Task => Ran::Task(future),
+    }
+}
+
+/// How a failed resource, prompt, listing or completion handler answers its request (a
+/// tool's failure is a result instead; see [`tools::call_tool`]).
+fn handler_error(error: HandlerError, failed: impl FnOnce(String) -> String, modern: bool) -> ErrorObject {
+    match error {
+        HandlerError::Failed(message) => ErrorObject::internal(failed(message)),
+        HandlerError::Rpc(error) => error,
+        HandlerError::ResourceNotFound(uri) => resource_not_found(&uri, modern),
+    }
+}

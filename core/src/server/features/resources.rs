@@ -1,0 +1,81 @@
+//! `resources/list` (static resources, then what each listing template lists) and
+//! `resources/read`, and the one era difference of resources: the not-found code.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::{Outcome, Ran, handler_error, page, required_str, run};
+use crate::server::ServerShared;
+use crate::server::context::Context;
+use crate::server::reply::Reply;
+use crate::wire::{ErrorObject, RawJson};
+
+/// The static resources, then what each listing template lists (in registration order),
+/// each listed resource over its template's metadata.
+pub(crate) async fn list_resources(server: &ServerShared, params: &Map<String, Value>, cx: Context) -> Result<Reply, ErrorObject> {
+    let (mut all, listers) = {
+        let registry = server.registry.read().unwrap();
+        let statics: Vec<RawJson> = registry.resources.values().map(|e| e.listed.clone()).collect();
+        let listers: Vec<_> = registry
+            .templates
+            .values()
+            .filter_map(|e| Some((e.lister.clone()?, e.definition.clone(), e.template.as_str().to_owned())))
+            .collect();
+        (statics, listers)
+    };
+    for (lister, definition, template) in listers {
+        let listed = match lister.list(cx.clone()).await {
+            Ok(Value::Array(resources)) => resources,
+            Ok(Value::Object(mut result)) if result.get("resources").is_some_and(Value::is_array) => {
+                let Some(Value::Array(resources)) = result.remove("resources") else { unreachable!("checked above") };
+                resources
+            }
+            Ok(other) => return Err(ErrorObject::internal(format!("Listing template {template} returned {other}, not resources"))),
+            Err(error) => return Err(handler_error(error, |m| format!("Listing template {template} failed: {m}"), cx.is_modern())),
+        };
+        for resource in listed {
+            all.push(RawJson::to_json(&over_template(&definition, resource)).map_err(|e| ErrorObject::internal(e.to_string()))?);
+        }
+    }
+    page(server, params, "resources", all)
+}
+
+/// A listed resource with its template's metadata beneath it (all but the template's own
+/// `uriTemplate` and `name`).
+fn over_template(template: &Value, resource: Value) -> Value {
+    let Value::Object(resource) = resource else { return resource };
+    let mut merged: Map<String, Value> = template
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(key, _)| *key != "uriTemplate" && *key != "name")
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    merged.extend(resource);
+    Value::Object(merged)
+}
+
+pub(crate) fn resource_not_found(uri: &str, modern: bool) -> ErrorObject {
+    let code = if modern { crate::wire::ErrorCode::INVALID_PARAMS } else { -32002 };
+    ErrorObject::new(code, format!("Resource not found: {uri}")).with_data(RawJson::to_json(&json!({"uri": uri})).expect("JSON"))
+}
+
+pub(crate) async fn read_resource(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Context) -> Outcome {
+    let uri = required_str(&params, "uri", "resources/read")?.to_owned();
+    let found = server.registry.read().unwrap().find_resource(&uri);
+    let (handler, variables) = found.ok_or_else(|| resource_not_found(&uri, cx.is_modern()))?;
+    let future = handler.read(uri.clone(), variables, cx.clone());
+    let outcome = match run(server, &cx, "resources/read", &uri, future).await {
+        Ran::Done(outcome) => outcome,
+        Ran::InputRequired(input_required) => return Ok(input_required),
+        Ran::Task(_) => unreachable!("only a tool call starts a task"),
+    };
+    match outcome {
+        Ok(Value::Array(contents)) => Ok(json!({"contents": contents})),
+        Ok(result) if result.get("contents").is_some_and(Value::is_array) => Ok(result),
+        Ok(other) => Err(ErrorObject::internal(format!("Resource {uri} returned {other}, not contents"))),
+        Err(error) => Err(handler_error(error, |m| format!("Reading {uri} failed: {m}"), cx.is_modern())),
+    }
+}
+

@@ -1,0 +1,108 @@
+//! `tools/call`: argument validation against the tool's input schema, the handler run (MRTR
+//! rounds on a modern request, or a task when the tool and the client agree on one), and
+//! the result completed and checked against the output schema. A tool's failure is a
+//! result with `isError` (the model sees it), never a JSON-RPC error.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::{Outcome, Ran, object_param, required_str, resources::resource_not_found, run};
+use crate::server::ServerShared;
+use crate::server::context::Context;
+use crate::server::handlers::{HandlerError, HandlerFuture};
+use crate::server::registry::ToolEntry;
+use crate::server::tasks::{self, TaskEntry, TaskStart};
+use crate::wire::ErrorObject;
+
+pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String, Value>, cx: Context) -> Outcome {
+    let name = required_str(&params, "name", "tools/call")?.to_owned();
+    let entry = server.registry.read().unwrap().tools.get(&name).cloned();
+    let entry = entry.ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))?;
+    let as_task = tasks::plan(entry.task_support, entry.task_start, &cx)?;
+    let arguments = object_param(&mut params, "arguments", "tools/call")?;
+    let arguments = Value::Object(arguments);
+    let problems: Vec<String> = entry.input.iter_errors(&arguments).map(|e| describe(&e)).collect();
+    if !problems.is_empty() {
+        return Ok(error_result(format!("Invalid arguments for tool {name}: {}", problems.join("; "))));
+    }
+    let Value::Object(arguments) = arguments else { unreachable!("checked above") };
+    match as_task {
+        Some(TaskStart::AtCall) => {
+            let task = server.tasks.create()?;
+            cx.inner.task.set(task.clone());
+            let future = entry.handler.call(arguments, cx);
+            return Ok(hand_over(server, task, entry, future));
+        }
+        Some(TaskStart::OnRequest) => cx.inner.task.allow_start(),
+        None => {}
+    }
+    let future = entry.handler.call(arguments, cx.clone());
+    let outcome = match run(server, &cx, "tools/call", &name, future).await {
+        Ran::Done(outcome) => outcome,
+        Ran::InputRequired(input_required) => return Ok(input_required),
+        Ran::Task(rest) => {
+            let task = cx.inner.task.get().expect("a started task").clone();
+            return Ok(hand_over(server, task, entry, rest));
+        }
+    };
+    match cx.inner.task.get() {
+        // Started, and finished before it next waited: the task completes at once.
+        Some(task) => Ok(hand_over(server, task.clone(), entry, Box::pin(std::future::ready(outcome)))),
+        None => tool_outcome(&entry, outcome, cx.is_modern()),
+    }
+}
+
+/// Hands the rest of a tool call to its task, and answers the call with the task handle.
+fn hand_over(server: &Arc<ServerShared>, task: Arc<TaskEntry>, entry: Arc<ToolEntry>, rest: HandlerFuture) -> Value {
+    let created = tasks::created(&task);
+    tasks::spawn(server.clone(), task, Box::pin(async move { tool_outcome(&entry, rest.await, true) }));
+    created
+}
+
+/// What a tool's handler outcome answers: a finished result (a failure is a result with
+/// `isError`, which the model sees), or the JSON-RPC error the handler chose.
+fn tool_outcome(entry: &ToolEntry, outcome: Result<Value, HandlerError>, modern: bool) -> Outcome {
+    match outcome {
+        Ok(result) => Ok(finish_tool_result(&entry.name, result, entry.output.as_deref())),
+        Err(HandlerError::Failed(message)) => Ok(error_result(message)),
+        Err(HandlerError::Rpc(error)) => Err(error),
+        Err(HandlerError::ResourceNotFound(uri)) => Err(resource_not_found(&uri, modern)),
+    }
+}
+
+fn describe(error: &jsonschema::ValidationError<'_>) -> String {
+    let path = error.instance_path().to_string();
+    if path.is_empty() { error.to_string() } else { format!("{path}: {error}") }
+}
+
+fn error_result(message: String) -> Value {
+    json!({"content": [{"type": "text", "text": message}], "isError": true})
+}
+
+/// Completes a tool's result: `content` always present, structured output mirrored as
+/// text when the tool gave no content, and checked against the output schema.
+fn finish_tool_result(name: &str, mut result: Value, output: Option<&jsonschema::Validator>) -> Value {
+    let Value::Object(map) = &mut result else {
+        return error_result(format!("Tool {name} returned {result}, not a result object"));
+    };
+    let is_error = map.get("isError") == Some(&Value::Bool(true));
+    if let (Some(schema), false) = (output, is_error) {
+        let Some(structured) = map.get("structuredContent") else {
+            return error_result(format!("Tool {name} has an output schema but returned no structured content"));
+        };
+        let problems: Vec<String> = schema.iter_errors(structured).map(|e| describe(&e)).collect();
+        if !problems.is_empty() {
+            return error_result(format!("Output of tool {name} does not match its schema: {}", problems.join("; ")));
+        }
+    }
+    let empty = map.get("content").and_then(Value::as_array).is_none_or(Vec::is_empty);
+    if empty {
+        let content = match map.get("structuredContent") {
+            Some(structured) => json!([{"type": "text", "text": structured.to_string()}]),
+            None => json!([]),
+        };
+        map.insert("content".into(), content);
+    }
+    result
+}

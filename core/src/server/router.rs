@@ -1,0 +1,89 @@
+//! The router: the one place where a method name picks the code that serves it.
+//!
+//! Every method the server knows appears here once: the legacy session's own methods
+//! (`initialize`, `ping`, `logging/setLevel`, resource subscriptions), the features both
+//! eras share, the 2026-07-28 methods (`server/discover`, `subscriptions/listen`, the
+//! tasks extension), which results carry cache hints, and what a retried request's MRTR
+//! state is bound to. The code behind each arm knows nothing of method names, so adding a
+//! method is one arm here and one function beside its feature.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::context::Context;
+use super::features::{self, completion, discover, prompts, resources, tools};
+use super::mrtr;
+use super::notify;
+use super::reply::Reply;
+use super::session::{Connection, Incoming};
+use super::tasks;
+use super::{CacheHint, ServerShared};
+use crate::wire::ErrorObject;
+
+/// Serves a feature request (either era) once its context is built.
+pub(crate) async fn feature(server: &Arc<ServerShared>, method: &str, params: Map<String, Value>, cx: Context) -> Result<Reply, ErrorObject> {
+    let value = match method {
+        "tools/list" => return features::list(server, &params, "tools", |r| r.tools.values().map(|t| t.listed.clone()).collect()),
+        "resources/list" => return resources::list_resources(server, &params, cx).await,
+        "resources/templates/list" => {
+            return features::list(server, &params, "resourceTemplates", |r| r.templates.values().map(|e| e.listed.clone()).collect());
+        }
+        "prompts/list" => return features::list(server, &params, "prompts", |r| r.prompts.values().map(|e| e.listed.clone()).collect()),
+        "tools/call" => tools::call_tool(server, params, cx).await,
+        "resources/read" => resources::read_resource(server, params, cx).await,
+        "prompts/get" => prompts::get_prompt(server, params, cx).await,
+        "completion/complete" => completion::complete(server, params, cx).await,
+        "server/discover" => Ok(discover::discover(server)),
+        "subscriptions/listen" if cx.is_modern() => notify::listen(server, params, cx).await,
+        "tasks/get" => tasks::serve(server, method, &params, &cx, tasks::get),
+        "tasks/update" => tasks::serve(server, method, &params, &cx, tasks::update),
+        "tasks/cancel" => tasks::serve(server, method, &params, &cx, tasks::cancel),
+        _ => Err(ErrorObject::method_not_found(method)),
+    };
+    value.map(Reply::Value)
+}
+
+/// Serves a request of the legacy session: its own methods, then (once initialized) the
+/// features.
+pub(crate) async fn legacy(connection: &Connection, method: &str, params: Map<String, Value>, incoming: &Incoming) -> Result<Reply, ErrorObject> {
+    match method {
+        "initialize" => connection.initialize(params).map(Reply::Value),
+        "ping" => Ok(json!({}).into()),
+        _ if !connection.initialized() => Err(ErrorObject::invalid_request(format!(
+            "Invalid request: {method} before initialize (send initialize first, or use the 2026-07-28 _meta)"
+        ))),
+        "logging/setLevel" => connection.set_log_level(&params).map(Reply::Value),
+        "resources/subscribe" => connection.subscribe(method, &params, true).map(Reply::Value),
+        "resources/unsubscribe" => connection.subscribe(method, &params, false).map(Reply::Value),
+        _ => {
+            let cx = connection.legacy_context(incoming, &params);
+            feature(connection.server(), method, params, cx).await
+        }
+    }
+}
+
+/// The cache hint a 2026-07-28 result of `method` carries, if it is cacheable.
+pub(crate) fn cache_hint(server: &ServerShared, method: &str) -> Option<CacheHint> {
+    match method {
+        "resources/read" => Some(server.options.read_cache),
+        "server/discover" | "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
+            Some(server.options.list_cache)
+        }
+        _ => None,
+    }
+}
+
+/// The answers a modern retry brings: earlier rounds (from the sealed state, bound to the
+/// method and its target) and this one.
+pub(crate) fn retry_inputs(server: &ServerShared, method: &str, params: &mut Map<String, Value>) -> Result<Map<String, Value>, ErrorObject> {
+    let target_key = match method {
+        // `tasks/update` carries `inputResponses` too, but they are the task's (its own
+        // keys, delivered by the tasks extension), not a retry of this request.
+        "tasks/update" => return Ok(Map::new()),
+        "resources/read" => "uri",
+        _ => "name",
+    };
+    let target = params.get(target_key).and_then(Value::as_str).unwrap_or_default().to_owned();
+    mrtr::gather_inputs(server, method, &target, params)
+}
