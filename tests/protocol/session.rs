@@ -312,15 +312,58 @@ async fn transcript(command: &[String]) -> Value {
     json!({"legacy": legacy_script(command).await, "modern": modern_script(command).await})
 }
 
-/// Panics at the first line where `actual` and `expected` part, naming both.
+/// Where `a` and `b` differ, as JSON pointers with both values (`-` for absent).
+fn differences(a: Option<&Value>, b: Option<&Value>, at: String, out: &mut Vec<String>) {
+    match (a, b) {
+        (Some(Value::Object(x)), Some(Value::Object(y))) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            for key in keys {
+                differences(x.get(key), y.get(key), format!("{at}/{key}"), out);
+            }
+        }
+        (Some(Value::Array(x)), Some(Value::Array(y))) if x.len() == y.len() => {
+            for (n, (x, y)) in x.iter().zip(y).enumerate() {
+                differences(Some(x), Some(y), format!("{at}/{n}"), out);
+            }
+        }
+        (a, b) if a != b => {
+            let show = |v: Option<&Value>| v.map_or_else(|| "-".to_owned(), |v| v.to_string());
+            out.push(format!("{at}: got {} expected {}", show(a), show(b)));
+        }
+        _ => {}
+    }
+}
+
+/// Panics naming every line where `actual` and `expected` part (and what differs in it);
+/// both transcripts are left in the target directory to compare whole.
 fn assert_same(actual: &Value, expected: &Value, against: &str) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    for (name, transcript) in [("session.actual.json", actual), ("session.against.json", expected)] {
+        std::fs::write(dir.join(name), serde_json::to_string_pretty(transcript).unwrap()).unwrap();
+    }
+    let mut report = Vec::new();
     for era in ["legacy", "modern"] {
         let (a, e) = (actual[era].as_array().unwrap(), expected[era].as_array().unwrap());
         for (n, (a, e)) in a.iter().zip(e).enumerate() {
-            assert_eq!(a, e, "{era} line {n} differs from {against}:\n  got      {a}\n  expected {e}");
+            let mut found = Vec::new();
+            differences(Some(a), Some(e), String::new(), &mut found);
+            if !found.is_empty() {
+                let line = a.get("sent").or_else(|| a.get("received")).unwrap();
+                report.push(format!("{era} line {n} (id {}):\n    {}", line["id"], found.join("\n    ")));
+            }
         }
-        assert_eq!(a.len(), e.len(), "{era}: {} lines, {against} has {}", a.len(), e.len());
+        if a.len() != e.len() {
+            report.push(format!("{era}: {} lines, {against} has {}", a.len(), e.len()));
+        }
     }
+    assert!(
+        report.is_empty(),
+        "the transcript differs from {against} (both in {}):\n{}",
+        dir.display(),
+        report.join("\n")
+    );
 }
 
 #[tokio::test]
