@@ -19,6 +19,7 @@ import pytest
 
 pytest.importorskip("ferrymcp._native")
 
+from arrivals import Arrivals
 from ferrymcp import Client, Context, MCPServer
 from ferrymcp.context import find_context_parameter
 from ferrymcp.elicitation import AcceptedElicitation, CancelledElicitation, DeclinedElicitation
@@ -31,7 +32,6 @@ from ferrymcp.types import (
     SamplingMessage,
     TextContent,
 )
-from arrivals import Arrivals
 from raw_stdio import LEGACY, MODERN, RawServer, check, modern_meta
 
 MODES = ["legacy", MODERN]

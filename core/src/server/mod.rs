@@ -248,3 +248,28 @@ impl Server {
         Ok(self.serve(source, sink).await)
     }
 }
+
+#[cfg(test)]
+mod cache_hint_tests {
+    use super::{CacheHint, ServerOptions};
+
+    const PUBLIC: CacheHint = CacheHint { ttl_ms: 60_000, public: true };
+    const PRIVATE: CacheHint = CacheHint { ttl_ms: 5_000, public: false };
+
+    #[test]
+    fn read_has_its_own_hint_and_the_lists_share_one() {
+        let mut options = ServerOptions::default();
+        options.set_cache_hints([("tools/list", PUBLIC), ("resources/read", PRIVATE), ("prompts/list", PUBLIC)]).unwrap();
+        assert_eq!((options.list_cache.ttl_ms, options.list_cache.public), (60_000, true));
+        assert_eq!((options.read_cache.ttl_ms, options.read_cache.public), (5_000, false));
+    }
+
+    #[test]
+    fn disagreeing_lists_and_unknown_methods_are_named() {
+        let mut options = ServerOptions::default();
+        let error = options.set_cache_hints([("tools/list", PUBLIC), ("server/discover", PRIVATE)]).unwrap_err();
+        assert!(error.contains("tools/list") && error.contains("server/discover"), "{error}");
+        let error = options.set_cache_hints([("tools/call", PUBLIC)]).unwrap_err();
+        assert!(error.contains("tools/call is not cacheable"), "{error}");
+    }
+}
