@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use ferrymcp_core::peer::{Peer, PeerConfig};
 use ferrymcp_core::server::{CacheHint, Server, ServerOptions, TaskStart};
-use serde_json::Value;
 use napi_derive::napi;
+use serde_json::Value;
 
 use crate::error::{from_registry, internal, invalid, no_panic, parse};
 use crate::handlers::{JsHandler, JsHandlerFn};
@@ -75,7 +75,9 @@ impl NativeServer {
         });
         let mut options = ServerOptions { page_size: config.page_size.map(|n| n as usize), ..ServerOptions::default() };
         if let Some(text) = &config.cache_hints_json {
-            options.set_cache_hints(cache_hints(&parse(text, "cacheHints")?)?).map_err(|e| invalid(format!("cacheHints: {e}")))?;
+            options
+                .set_cache_hints(cache_hints(&parse(text, "cacheHints")?)?)
+                .map_err(|e| invalid(format!("cacheHints: {e}")))?;
         }
         if let Some(ms) = config.request_timeout_ms {
             options.peer.request_timeout = Duration::from_millis(ms.into());

@@ -102,8 +102,7 @@ fn sampled(text: &str) -> Value {
 /// The legacy era: an initialized 2025-11-25 session of a client that can do everything.
 async fn legacy_script(command: &[String]) -> Vec<Value> {
     let mut s = Recorder::new(spawn_command(command, V));
-    let init =
-        json!({"protocolVersion": V, "capabilities": all_caps(), "clientInfo": {"name": "session", "version": "1.0.0"}});
+    let init = json!({"protocolVersion": V, "capabilities": all_caps(), "clientInfo": {"name": "session", "version": "1.0.0"}});
     s.call("init", "initialize", init).await;
     s.send(notification("notifications/initialized", Value::Null)).await;
     s.call(1, "ping", Value::Null).await;
@@ -195,8 +194,10 @@ async fn prompt_calls(s: &mut Recorder, first: i64, meta: &Value) {
 
 async fn completion_calls(s: &mut Recorder, first: i64, meta: &Value) {
     let completions = [
-        json!({"ref": {"type": "ref/prompt", "name": "test_prompt_with_arguments"}, "argument": {"name": "arg1", "value": "te"}}),
-        json!({"ref": {"type": "ref/resource", "uri": "test://template/{id}/data"}, "argument": {"name": "id", "value": "1"}}),
+        json!({"ref": {"type": "ref/prompt", "name": "test_prompt_with_arguments"},
+            "argument": {"name": "arg1", "value": "te"}}),
+        json!({"ref": {"type": "ref/resource", "uri": "test://template/{id}/data"},
+            "argument": {"name": "id", "value": "1"}}),
         json!({"argument": {"name": "a", "value": "b"}}),
     ];
     for (n, params) in completions.into_iter().enumerate() {

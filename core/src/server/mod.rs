@@ -259,7 +259,8 @@ mod cache_hint_tests {
     #[test]
     fn read_has_its_own_hint_and_the_lists_share_one() {
         let mut options = ServerOptions::default();
-        options.set_cache_hints([("tools/list", PUBLIC), ("resources/read", PRIVATE), ("prompts/list", PUBLIC)]).unwrap();
+        let hints = [("tools/list", PUBLIC), ("resources/read", PRIVATE), ("prompts/list", PUBLIC)];
+        options.set_cache_hints(hints).unwrap();
         assert_eq!((options.list_cache.ttl_ms, options.list_cache.public), (60_000, true));
         assert_eq!((options.read_cache.ttl_ms, options.read_cache.public), (5_000, false));
     }
