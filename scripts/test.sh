@@ -27,6 +27,11 @@ tests/conformance/run-client.sh target/release/conformance-client
 # above), and the official Python SDK's client against the Rust fixture.
 (cd bindings-python && ../.venv/bin/maturin build --release --quiet -o ../target/wheels --interpreter ../.venv/bin/python)
 .venv/bin/pip install --quiet --force-reinstall --no-deps target/wheels/ferrymcp-*.whl
+# The protocol suite again (the test binary built above), against the Python fixture on the
+# installed wheel: every message schema-checked, the scripted session's transcript equal to
+# the Rust fixture's. FERRYMCP_FIXTURE is split on whitespace; paths are absolute.
+FERRYMCP_FIXTURE="$PWD/.venv/bin/python $PWD/tests/fixtures/python/everything.py" \
+  cargo test --release -p ferrymcp-tests --test protocol
 # The conformance suite again, against the Python fixture on the installed wheel, and its
 # client scenarios against the Python conformance client (every one must pass).
 tests/conformance/run-server.sh .venv/bin/python tests/fixtures/python/everything.py

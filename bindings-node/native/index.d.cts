@@ -241,6 +241,8 @@ export interface ServerConfig {
   handlerTimeoutMs?: number
   /** Deadline of the server's own requests to the client (sampling, elicitation, roots). */
   requestTimeoutMs?: number
+  /** The official `cacheHints` option as JSON text: `{method: {ttlMs, cacheScope}}`. */
+  cacheHintsJson?: string
 }
 
 /** Starts a server process and connects to it (era probe, then handshake). */

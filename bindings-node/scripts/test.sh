@@ -3,7 +3,8 @@
 # it: devDependencies installed by name (pinned in package.json), the addon built with
 # `napi build --release`, the TypeScript layer compiled (ESM and CommonJS), the package
 # packed with `npm pack`, the tarball installed into a temporary project next to the
-# official SDKs the tests run against, and node:test run there; then, from that project,
+# official SDKs the tests run against, and node:test run there, then the cross-process
+# protocol suite (tests/protocol) against the Node fixture; then, from that project,
 # the official conformance suite: server side against the Node fixture
 # (tests/fixtures/node/everything.mjs) served over HTTP, and its client scenarios against
 # the Node conformance client (tests/fixtures/node/conformance_client.mjs); both import the
@@ -48,6 +49,11 @@ export FERRYMCP_EVERYTHING="$root/target/release/ferrymcp-everything"
   cd "$work"
   npm install --no-audit --no-fund --loglevel=error ./ferrymcp-*.tgz
   node --test --test-concurrency=2 test/*.test.mjs
+  # The protocol suite (its test binary built already by scripts/test.sh) against the Node
+  # fixture importing the package installed here: every message schema-checked, the
+  # scripted session's transcript equal to the Rust fixture's.
+  (cd "$root" && FERRYMCP_FIXTURE="node $work/test/fixtures/everything.mjs" \
+    cargo test --release -p ferrymcp-tests --test protocol)
   # The official conformance suite (server side, both requirement sets) against the Node
   # fixture over Streamable HTTP, importing the package installed here: every scored check
   # must pass, as for the Rust and Python fixtures.

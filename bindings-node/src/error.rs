@@ -46,6 +46,11 @@ pub fn from_registry(error: RegistryError) -> napi::Error {
     mcp_error(INVALID_PARAMS, &error.to_string(), None)
 }
 
+/// A server author's mistake in a constructor option, named in `message`.
+pub fn invalid(message: String) -> napi::Error {
+    mcp_error(INVALID_PARAMS, &message, None)
+}
+
 pub fn internal(message: impl AsRef<str>) -> napi::Error {
     mcp_error(INTERNAL, message.as_ref(), None)
 }

@@ -12,6 +12,8 @@
  */
 export { McpServer, Server } from './mcp-server.js';
 export type {
+  CacheHint,
+  CacheableMethod,
   McpServerOptions,
   PromptCallback,
   PromptConfig,

@@ -47,7 +47,24 @@ export interface McpServerOptions {
   handlerTimeoutMs?: number;
   /** How long the server's own requests to the client wait (ferrymcp; 60 s by default). */
   requestTimeoutMs?: number;
+  /** 2026-07-28 cache hints per cacheable method (`tools/list`, `resources/read`, ...). */
+  cacheHints?: Partial<Record<CacheableMethod, CacheHint>>;
   [option: string]: unknown;
+}
+
+/** The methods whose 2026-07-28 results carry `ttlMs` and `cacheScope`. */
+export type CacheableMethod =
+  | 'server/discover'
+  | 'tools/list'
+  | 'prompts/list'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read';
+
+/** A freshness hint: `ttlMs` (0 by default) and `cacheScope` (`'private'` by default). */
+export interface CacheHint {
+  ttlMs?: number;
+  cacheScope?: 'public' | 'private';
 }
 
 export type ToolCallback = (...args: any[]) => CallToolResult | Promise<CallToolResult>;
@@ -139,11 +156,16 @@ export class McpServer {
   #http?: ServerTransport;
 
   constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
-    this.#native = new NativeServer(JSON.stringify(serverInfo), options.instructions, {
-      pageSize: options.pageSize,
-      handlerTimeoutMs: options.handlerTimeoutMs,
-      requestTimeoutMs: options.requestTimeoutMs,
+    let native: InstanceType<typeof NativeServer> | undefined;
+    this.#call(() => {
+      native = new NativeServer(JSON.stringify(serverInfo), options.instructions, {
+        pageSize: options.pageSize,
+        handlerTimeoutMs: options.handlerTimeoutMs,
+        requestTimeoutMs: options.requestTimeoutMs,
+        cacheHintsJson: options.cacheHints === undefined ? undefined : JSON.stringify(options.cacheHints),
+      });
     });
+    this.#native = native!;
     this.server = new Server(this, this.#native);
   }
 

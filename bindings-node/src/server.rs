@@ -10,10 +10,11 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use ferrymcp_core::peer::{Peer, PeerConfig};
-use ferrymcp_core::server::{Server, ServerOptions, TaskStart};
+use ferrymcp_core::server::{CacheHint, Server, ServerOptions, TaskStart};
 use napi_derive::napi;
+use serde_json::Value;
 
-use crate::error::{from_registry, internal, no_panic, parse};
+use crate::error::{from_registry, internal, invalid, no_panic, parse};
 use crate::handlers::{JsHandler, JsHandlerFn};
 
 /// How long a JS handler may take before its request fails, unless configured.
@@ -27,6 +28,30 @@ pub struct ServerConfig {
     pub handler_timeout_ms: Option<u32>,
     /// Deadline of the server's own requests to the client (sampling, elicitation, roots).
     pub request_timeout_ms: Option<u32>,
+    /// The official `cacheHints` option as JSON text: `{method: {ttlMs, cacheScope}}`.
+    pub cache_hints_json: Option<String>,
+}
+
+/// The `cacheHints` entries as core's hints: `ttlMs` a whole number of milliseconds >= 0
+/// (0 when absent), `cacheScope` `"public"` or `"private"` (the default).
+fn cache_hints(hints: &Value) -> napi::Result<Vec<(&str, CacheHint)>> {
+    let Value::Object(hints) = hints else { return Err(invalid("cacheHints must be an object".to_owned())) };
+    let hint = |method: &str, hint: &Value| {
+        let ttl_ms = match hint.get("ttlMs") {
+            None => 0,
+            Some(ttl) => ttl
+                .as_u64()
+                .ok_or_else(|| invalid(format!("cacheHints[{method:?}].ttlMs must be an integer >= 0, not {ttl}")))?,
+        };
+        let public = match hint.get("cacheScope").and_then(Value::as_str) {
+            None if hint.get("cacheScope").is_none() => false,
+            Some("public") => true,
+            Some("private") => false,
+            _ => return Err(invalid(format!("cacheHints[{method:?}].cacheScope must be 'public' or 'private'"))),
+        };
+        Ok(CacheHint { ttl_ms, public })
+    };
+    hints.iter().map(|(method, value)| Ok((method.as_str(), hint(method, value)?))).collect()
 }
 
 #[napi]
@@ -42,9 +67,18 @@ impl NativeServer {
     #[napi(constructor)]
     pub fn new(info_json: String, instructions: Option<String>, config: Option<ServerConfig>) -> napi::Result<Self> {
         let info = parse(&info_json, "serverInfo")?;
-        let config =
-            config.unwrap_or(ServerConfig { page_size: None, handler_timeout_ms: None, request_timeout_ms: None });
+        let config = config.unwrap_or(ServerConfig {
+            page_size: None,
+            handler_timeout_ms: None,
+            request_timeout_ms: None,
+            cache_hints_json: None,
+        });
         let mut options = ServerOptions { page_size: config.page_size.map(|n| n as usize), ..ServerOptions::default() };
+        if let Some(text) = &config.cache_hints_json {
+            options
+                .set_cache_hints(cache_hints(&parse(text, "cacheHints")?)?)
+                .map_err(|e| invalid(format!("cacheHints: {e}")))?;
+        }
         if let Some(ms) = config.request_timeout_ms {
             options.peer.request_timeout = Duration::from_millis(ms.into());
         }

@@ -78,9 +78,10 @@ for (const [title, mode, era] of official) {
         const prompt = await client.getPrompt({ name: 'summarize', arguments: { id: '1' } });
         assert.equal(prompt.messages[0].content.text, 'Summarize note 1');
         await assert.rejects(client.callTool({ name: 'slow', arguments: {} }, { timeout: 200 }), { code: -32001 });
+        // Aborted once the server says the call started (its first progress).
         const controller = new AbortController();
-        setTimeout(() => controller.abort(), 200);
-        await assert.rejects(client.callTool({ name: 'slow', arguments: {} }, { signal: controller.signal }), { code: -32800 });
+        const aborted = client.callTool({ name: 'slow', arguments: {} }, { signal: controller.signal, onprogress: () => controller.abort() });
+        await assert.rejects(aborted, { code: -32800 });
         assert.equal(textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 1 } })), '2');
         if (era === 'legacy') {
           await transport.terminateSession();
@@ -110,8 +111,8 @@ for (const [title, mode, era] of official) {
       const { client, transport } = await connect(server.url);
       const gone = closed(client);
       const transportGone = new Promise((resolve) => (transport.onclose = resolve));
-      const call = client.callTool({ name: 'slow', arguments: {} });
-      setTimeout(() => server.child.kill('SIGKILL'), 300);
+      // Killed once the server says the call started (its first progress).
+      const call = client.callTool({ name: 'slow', arguments: {} }, { onprogress: () => server.child.kill('SIGKILL') });
       await assert.rejects(call, (e) => e.code === -32000);
       await gone;
       await transportGone;

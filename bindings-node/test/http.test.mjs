@@ -335,11 +335,12 @@ describe('options and lifecycle', () => {
   });
 
   test('listen() close() answers the request in flight, then refuses new connections', async () => {
-    const { server } = build();
+    const { server, observed } = build();
     const listener = await server.listen({ port: 0 });
     assert.equal(listener.url.hostname, '127.0.0.1');
+    const started = observed.started();
     const inFlight = modernCall(listener.url, 'wait', { ms: 300 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await started;
     const closing = server.close();
     const response = await inFlight;
     assert.equal(response.status, 200);

@@ -74,23 +74,14 @@ fn options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ServerOptions> {
     let Value::Object(map) = from_py(options.as_any())? else { unreachable!("a dict is an object") };
     parsed.page_size = map.get("page_size").and_then(Value::as_u64).map(|n| n as usize);
     if let Some(Value::Object(hints)) = map.get("cache_hints") {
-        let mut lists: Option<CacheHint> = None;
-        for (method, hint) in hints {
-            let parsed_hint = CacheHint {
+        let hints = hints.iter().map(|(method, hint)| {
+            let hint = CacheHint {
                 ttl_ms: hint.get("ttl_ms").and_then(Value::as_u64).unwrap_or(0),
                 public: hint.get("scope").and_then(Value::as_str) == Some("public"),
             };
-            if method == "resources/read" {
-                parsed.read_cache = parsed_hint;
-                continue;
-            }
-            // Core keeps one hint for every list (and discover): they must agree.
-            if lists.is_some_and(|l| l.ttl_ms != parsed_hint.ttl_ms || l.public != parsed_hint.public) {
-                return Err(PyValueError::new_err("cache_hints: every list method must have the same hint"));
-            }
-            lists = Some(parsed_hint);
-        }
-        parsed.list_cache = lists.unwrap_or(parsed.list_cache);
+            (method.as_str(), hint)
+        });
+        parsed.set_cache_hints(hints).map_err(|e| PyValueError::new_err(format!("cache_hints: {e}")))?;
     }
     if let Some(seconds) = map.get("request_timeout").and_then(Value::as_f64) {
         parsed.peer.request_timeout = Duration::from_secs_f64(seconds);

@@ -4,6 +4,7 @@ import asyncio
 from typing import Any
 
 import pytest
+from arrivals import Arrivals
 from ferrymcp import Client, McpError, StdioServerParameters
 from ferrymcp.client import ClientRequestContext, _command
 from ferrymcp.types import (
@@ -85,8 +86,8 @@ def test_error_data_from_a_callback_becomes_the_json_rpc_error() -> None:
 
 
 def test_notifications_reach_logging_callback_and_message_handler_on_the_loop() -> None:
-    logs: list[Any] = []
-    messages: list[Any] = []
+    logs: Arrivals[Any] = Arrivals()
+    messages: Arrivals[Any] = Arrivals()
 
     async def on_log(params: LoggingMessageNotificationParams) -> None:
         logs.append(params)
@@ -101,8 +102,8 @@ def test_notifications_reach_logging_callback_and_message_handler_on_the_loop() 
         notify("notifications/message", {"level": "info", "data": "hello"})
         notify("notifications/tools/list_changed", None)
         notify("notifications/custom", {"x": 1})
-        for _ in range(5):
-            await asyncio.sleep(0)
+        await messages.reach(3)
+        await logs.reach(1)
 
     asyncio.run(go())
     assert logs == [LoggingMessageNotificationParams(level="info", data="hello")]

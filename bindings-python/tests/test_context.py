@@ -8,7 +8,6 @@ round, so the tools here record what they got only once they have everything.
 Needs the native module.
 """
 
-import asyncio
 import json
 import sys
 from collections.abc import AsyncIterator
@@ -20,6 +19,7 @@ import pytest
 
 pytest.importorskip("ferrymcp._native")
 
+from arrivals import Arrivals
 from ferrymcp import Client, Context, MCPServer
 from ferrymcp.context import find_context_parameter
 from ferrymcp.elicitation import AcceptedElicitation, CancelledElicitation, DeclinedElicitation
@@ -46,8 +46,8 @@ class Asked:
         self.elicit_answer = elicit or {"action": "accept", "content": {"name": "Ada"}}
         self.elicited: list[Any] = []
         self.sampled: list[Any] = []
-        self.progress: list[tuple[float, Any, Any]] = []
-        self.logs: list[tuple[str, Any, Any]] = []
+        self.progress: Arrivals[tuple[float, Any, Any]] = Arrivals()
+        self.logs: Arrivals[tuple[str, Any, Any]] = Arrivals()
 
     async def elicitation(self, context: Any, params: Any) -> ElicitResult:
         self.elicited.append(params)
@@ -79,12 +79,6 @@ class Asked:
         )
 
 
-async def settle() -> None:
-    """Lets callbacks the engine scheduled on the loop run."""
-    for _ in range(5):
-        await asyncio.sleep(0.01)
-
-
 @pytest.mark.parametrize("mode", MODES)
 async def test_progress_and_logging(mode: str) -> None:
     server = MCPServer("s")
@@ -105,7 +99,8 @@ async def test_progress_and_logging(mode: str) -> None:
             await client.set_logging_level("debug")
         result = await client.call_tool("chatty", {}, progress_callback=asked.on_progress)
         assert result.content == [TextContent(text="done")]
-        await settle()
+        await asked.progress.reach(1)
+        await asked.logs.reach(5)
     assert asked.progress == [(1, 10, "one")]
     assert asked.logs == [
         ("info", "hello", None),
@@ -122,17 +117,19 @@ async def test_progress_without_a_token_sends_nothing() -> None:
     @server.tool()
     async def quiet(ctx: Context) -> str:
         await ctx.report_progress(1, 2)
+        # A marker written after the progress would have been: its arrival bounds the wait.
+        await ctx.info("marker")
         return str(ctx.request_context.meta.progress_token)
 
-    messages: list[Any] = []
+    messages: Arrivals[Any] = Arrivals()
 
     async def on_message(message: Any) -> None:
         messages.append(message)
 
     async with Client(server, mode="legacy", message_handler=on_message) as client:
         assert (await client.call_tool("quiet", {})).content[0].text == "None"
-        await settle()
-    assert messages == []
+        await messages.reach(1)
+    assert [m.method for m in messages] == ["notifications/message"]
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("ferrymcp._native")
 
+from arrivals import LIMIT, Arrivals
 from ferrymcp import Client, Context, McpError, MCPServer, RequestTimeout
 from ferrymcp.types import (
     CreateMessageResult,
@@ -31,7 +32,7 @@ MODES = ["legacy", "2026-07-28", "auto"]
 
 
 def build() -> tuple[MCPServer, dict[str, Any]]:
-    state: dict[str, Any] = {"cancelled": False, "threads": []}
+    state: dict[str, Any] = {"cancelled": asyncio.Event(), "threads": []}
 
     @asynccontextmanager
     async def lifespan(server: MCPServer) -> AsyncIterator[dict[str, str]]:
@@ -63,7 +64,7 @@ def build() -> tuple[MCPServer, dict[str, Any]]:
         try:
             await asyncio.sleep(30)
         except asyncio.CancelledError:
-            state["cancelled"] = True
+            state["cancelled"].set()
             raise
         return "never"
 
@@ -213,7 +214,7 @@ async def test_resources_prompts_completion(mode: str) -> None:
 @pytest.mark.parametrize("mode", MODES)
 async def test_progress(mode: str) -> None:
     mcp, _ = build()
-    seen: list[tuple[float, Any, Any]] = []
+    seen: Arrivals[tuple[float, Any, Any]] = Arrivals()
 
     async def on_progress(progress: float, total: Any, message: Any) -> None:
         seen.append((progress, total, message))
@@ -221,13 +222,13 @@ async def test_progress(mode: str) -> None:
     async with client(mcp, mode) as c:
         result = await c.call_tool("progress", {}, progress_callback=on_progress)
         assert result.content[0].text == "True"
-        await asyncio.sleep(0.05)
+        await seen.reach(3)
     assert seen == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3")]
 
 
 async def test_logging_in_a_legacy_session() -> None:
     mcp, _ = build()
-    logs: list[Any] = []
+    logs: Arrivals[Any] = Arrivals()
 
     async def on_log(params: Any) -> None:
         logs.append((params.level, params.data, params.logger))
@@ -235,20 +236,20 @@ async def test_logging_in_a_legacy_session() -> None:
     async with client(mcp, "legacy", logging_callback=on_log) as c:
         await c.set_logging_level("info")
         await c.call_tool("chatty", {})
-        await asyncio.sleep(0.05)
+        await logs.reach(2)
     assert logs == [("info", {"k": 1}, "app"), ("error", "e", None)]
 
 
 async def test_logging_on_a_modern_request_needs_the_opt_in() -> None:
     mcp, _ = build()
-    logs: list[Any] = []
+    logs: Arrivals[Any] = Arrivals()
 
     async def on_log(params: Any) -> None:
         logs.append(params.level)
 
     async with client(mcp, "2026-07-28", logging_callback=on_log, log_level="debug") as c:
         await c.call_tool("chatty", {})
-        await asyncio.sleep(0.05)
+        await logs.reach(3)
     assert logs == ["debug", "info", "error"]
 
 
@@ -266,16 +267,12 @@ async def test_cancelling_a_call_cancels_the_async_tool() -> None:
     async with client(mcp, "legacy") as c:
         with pytest.raises(RequestTimeout):
             await c.call_tool("forever", {}, read_timeout_seconds=0.2)
-        for _ in range(50):
-            if state["cancelled"]:
-                break
-            await asyncio.sleep(0.02)
-    assert state["cancelled"] is True
+        await asyncio.wait_for(state["cancelled"].wait(), LIMIT)
 
 
 async def test_tools_added_while_serving_are_listed_and_announced() -> None:
     mcp, _ = build()
-    messages: list[Any] = []
+    messages: Arrivals[Any] = Arrivals()
 
     async def on_message(message: Any) -> None:
         messages.append(message)
@@ -286,5 +283,5 @@ async def test_tools_added_while_serving_are_listed_and_announced() -> None:
         assert (await c.call_tool("late", {})).content[0].text == "new"
         mcp.remove_tool("late")
         assert "late" not in [t.name for t in (await c.list_tools()).tools]
-        await asyncio.sleep(0.05)
+        await messages.reach(1)
     assert ToolListChangedNotification() in messages

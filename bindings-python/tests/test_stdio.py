@@ -6,7 +6,6 @@ and stop is test_process.py's.
 Needs the native module, and `mcp` for the official peers.
 """
 
-import asyncio
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,10 +15,10 @@ import pytest
 pytest.importorskip("ferrymcp._native")
 
 import ferrymcp
+import official_peer
+from arrivals import Arrivals
 from conftest import HERE, PYTHON_EVERYTHING
 from seed_tools import seed_with_import
-
-import official_peer
 
 MODES = ["legacy", "2026-07-28", "auto"]
 OFFICIAL_SERVER = HERE / "peers" / "official_server.py"
@@ -106,7 +105,7 @@ async def test_the_fixture_multi_round_tools_through_the_official_client() -> No
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_the_fixture_with_the_ferrymcp_client(mode: str) -> None:
-    progress: list[float] = []
+    progress: Arrivals[float] = Arrivals()
 
     async def on_progress(value: float, total: Any, message: Any) -> None:
         progress.append(value)
@@ -118,7 +117,7 @@ async def test_the_fixture_with_the_ferrymcp_client(mode: str) -> None:
         result = await c.call_tool("test_tool_with_progress", {}, progress_callback=on_progress)
         assert result.content[0].text != ""
         assert (await c.call_tool("test_input_required_result_elicitation", {})).content[0].text == "Hello, Ada!"
-        await asyncio.sleep(0.05)
+        await progress.reach(3)
     assert progress == [0, 50, 100]
 
 

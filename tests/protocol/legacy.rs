@@ -228,7 +228,9 @@ async fn prompts_list_and_get() {
     );
 
     let simple = ask(&mut child, 2, "prompts/get", json!({"name": "test_simple_prompt"})).await;
-    let expected = json!({"messages": [{"role": "user", "content": {"type": "text", "text": "This is a simple prompt for testing."}}]});
+    // The prompt's description comes with it (core adds the registered one).
+    let expected = json!({"description": "A simple prompt without arguments",
+        "messages": [{"role": "user", "content": {"type": "text", "text": "This is a simple prompt for testing."}}]});
     assert_eq!(simple.result("GetPromptResult"), &expected);
 
     let args = json!({"name": "test_prompt_with_arguments", "arguments": {"arg1": "testValue1", "arg2": "testValue2"}});

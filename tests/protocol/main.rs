@@ -1,6 +1,13 @@
-//! MCP itself over real pipes: `ferrymcp-everything` as a child process, driven line by
+//! MCP itself over real pipes: an "everything" fixture as a child process, driven line by
 //! line in both eras, with every message checked against the schema of the revision in
 //! use and every result against its own `<Name>Result` definition.
+//!
+//! One behaviour suite for the three fixtures (as opendal runs one suite per service): the
+//! Rust `ferrymcp-everything` by default, or the command in `FERRYMCP_FIXTURE`, e.g.
+//! `FERRYMCP_FIXTURE="/abs/.venv/bin/python /abs/tests/fixtures/python/everything.py"` or
+//! `FERRYMCP_FIXTURE="node /abs/everything.mjs"` (words split on whitespace; `--transport
+//! stdio` is appended; paths absolute, since cargo runs tests from `tests/`). The scripted
+//! session (`session.rs`) also holds the fixture's whole transcript to the Rust one's.
 //!
 //! No test sleeps or races a clock: each waits for the messages it expects, and what must
 //! *not* arrive is checked against an answer that is written after it would have been
@@ -12,6 +19,7 @@ mod listen;
 mod mixed;
 mod modern;
 mod mrtr;
+mod session;
 
 use ferrymcp_tests::raw::RawChild;
 use ferrymcp_tests::schema;
@@ -75,9 +83,29 @@ pub const PROMPTS: [&str; 5] = [
     "test_input_required_result_prompt",
 ];
 
-/// The fixture over stdio, its messages validated against `revision`.
+/// The command of the fixture under test: `FERRYMCP_FIXTURE`, or the Rust binary.
+pub fn fixture() -> Vec<String> {
+    match std::env::var("FERRYMCP_FIXTURE") {
+        Ok(command) if !command.trim().is_empty() => command.split_whitespace().map(str::to_owned).collect(),
+        _ => vec![EVERYTHING.to_owned()],
+    }
+}
+
+/// Whether the fixture under test is the Rust one.
+pub fn fixture_is_rust() -> bool {
+    fixture() == [EVERYTHING]
+}
+
+/// The fixture under test over stdio, its messages validated against `revision`.
 pub fn spawn(revision: &'static str) -> RawChild {
-    let mut child = RawChild::spawn(EVERYTHING, &["--transport", "stdio"]);
+    spawn_command(&fixture(), revision)
+}
+
+/// `command` (program and arguments) over stdio, its messages validated against `revision`.
+pub fn spawn_command(command: &[String], revision: &'static str) -> RawChild {
+    let mut args: Vec<&str> = command[1..].iter().map(String::as_str).collect();
+    args.extend(["--transport", "stdio"]);
+    let mut child = RawChild::spawn(&command[0], &args);
     child.revision = revision;
     child
 }

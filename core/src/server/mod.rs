@@ -89,6 +89,41 @@ impl Default for ServerOptions {
     }
 }
 
+/// The methods whose 2026-07-28 results carry cache hints; all but `resources/read` share
+/// [`ServerOptions::list_cache`].
+pub const CACHEABLE_METHODS: [&str; 6] =
+    ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
+
+impl ServerOptions {
+    /// Applies per-method cache hints, as the official SDKs take them (`cache_hints` in
+    /// Python, `cacheHints` in TypeScript), so both bindings pass them here unchanged:
+    /// `resources/read` has its own hint, and the lists and `server/discover` share one, so
+    /// hints given for several of those must agree. An unknown method or a disagreement is
+    /// an error that names it.
+    pub fn set_cache_hints<'a>(&mut self, hints: impl IntoIterator<Item = (&'a str, CacheHint)>) -> Result<(), String> {
+        let mut lists: Option<(&str, CacheHint)> = None;
+        for (method, hint) in hints {
+            match method {
+                "resources/read" => self.read_cache = hint,
+                _ if CACHEABLE_METHODS.contains(&method) => match lists {
+                    Some((first, agreed)) if (agreed.ttl_ms, agreed.public) != (hint.ttl_ms, hint.public) => {
+                        return Err(format!(
+                            "cache hints of {first} and {method} differ; the lists and server/discover share one"
+                        ));
+                    }
+                    Some(_) => {}
+                    None => lists = Some((method, hint)),
+                },
+                _ => return Err(format!("{method} is not cacheable (cacheable: {})", CACHEABLE_METHODS.join(", "))),
+            }
+        }
+        if let Some((_, hint)) = lists {
+            self.list_cache = hint;
+        }
+        Ok(())
+    }
+}
+
 /// An MCP server: build it, register what it offers, then serve connections.
 #[derive(Clone)]
 pub struct Server {
@@ -216,5 +251,31 @@ impl Server {
     pub async fn serve_stdio(&self) -> std::io::Result<CloseReason> {
         let (source, sink) = crate::transport::stdio::stdio()?;
         Ok(self.serve(source, sink).await)
+    }
+}
+
+#[cfg(test)]
+mod cache_hint_tests {
+    use super::{CacheHint, ServerOptions};
+
+    const PUBLIC: CacheHint = CacheHint { ttl_ms: 60_000, public: true };
+    const PRIVATE: CacheHint = CacheHint { ttl_ms: 5_000, public: false };
+
+    #[test]
+    fn read_has_its_own_hint_and_the_lists_share_one() {
+        let mut options = ServerOptions::default();
+        let hints = [("tools/list", PUBLIC), ("resources/read", PRIVATE), ("prompts/list", PUBLIC)];
+        options.set_cache_hints(hints).unwrap();
+        assert_eq!((options.list_cache.ttl_ms, options.list_cache.public), (60_000, true));
+        assert_eq!((options.read_cache.ttl_ms, options.read_cache.public), (5_000, false));
+    }
+
+    #[test]
+    fn disagreeing_lists_and_unknown_methods_are_named() {
+        let mut options = ServerOptions::default();
+        let error = options.set_cache_hints([("tools/list", PUBLIC), ("server/discover", PRIVATE)]).unwrap_err();
+        assert!(error.contains("tools/list") && error.contains("server/discover"), "{error}");
+        let error = options.set_cache_hints([("tools/call", PUBLIC)]).unwrap_err();
+        assert!(error.contains("tools/call is not cacheable"), "{error}");
     }
 }

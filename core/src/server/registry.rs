@@ -64,6 +64,9 @@ pub(crate) struct TemplateEntry {
 pub(crate) struct PromptEntry {
     pub listed: RawJson,
     pub required: Vec<String>,
+    /// The definition's `description`, which `prompts/get` results carry when the handler
+    /// gave none.
+    pub description: Option<Value>,
     pub handler: Arc<dyn PromptHandler>,
 }
 
@@ -146,7 +149,7 @@ impl Registry {
     }
 
     pub fn add_prompt(&mut self, definition: Value, handler: Arc<dyn PromptHandler>) -> Result<(), RegistryError> {
-        let Value::Object(definition) = definition else {
+        let Value::Object(mut definition) = definition else {
             return Err(invalid("prompt", "the definition must be a JSON object"));
         };
         let name = required_str(&definition, "name", "prompt")?;
@@ -162,7 +165,12 @@ impl Registry {
                 required.push(arg_name.to_owned());
             }
         }
-        let entry = PromptEntry { listed: listed(&Value::Object(definition)), required, handler };
+        // No arguments are listed one way, whichever way a binding's API spelled them.
+        if arguments.is_empty() {
+            definition.remove("arguments");
+        }
+        let description = definition.get("description").cloned();
+        let entry = PromptEntry { listed: listed(&Value::Object(definition)), required, description, handler };
         self.prompts.insert(name, Arc::new(entry));
         Ok(())
     }

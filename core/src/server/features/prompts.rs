@@ -26,8 +26,17 @@ pub(crate) async fn get_prompt(server: &Arc<ServerShared>, mut params: Map<Strin
     let future = entry.handler.get(arguments, cx.clone());
     match run(server, &cx, "prompts/get", &name, future).await {
         Ran::InputRequired(input_required) => Ok(input_required),
-        Ran::Done(Ok(result)) => Ok(result),
+        Ran::Done(Ok(result)) => Ok(with_description(result, entry.description.as_ref())),
         Ran::Done(Err(error)) => Err(handler_error(error, |m| format!("Prompt {name} failed: {m}"), cx.is_modern())),
         Ran::Task(_) => unreachable!("only a tool call starts a task"),
     }
+}
+
+/// A `GetPromptResult` with the prompt's registered description when the handler gave none
+/// (as the official Python SDK answers; the field is the prompt's description by schema).
+fn with_description(mut result: Value, description: Option<&Value>) -> Value {
+    if let (Value::Object(map), Some(description)) = (&mut result, description) {
+        map.entry("description").or_insert_with(|| description.clone());
+    }
+    result
 }
