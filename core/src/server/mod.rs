@@ -8,6 +8,7 @@
 //! differs (error codes, result stamping, how input reaches the client) is decided there
 //! from the request's era, never in a binding.
 
+mod auth_info;
 mod context;
 pub(crate) mod era;
 mod features;
@@ -21,6 +22,7 @@ mod session;
 mod tasks;
 mod template;
 
+pub use auth_info::AuthInfo;
 pub use context::{Context, LOG_LEVELS};
 pub use era::{LEGACY_VERSIONS, MODERN_VERSIONS};
 pub use handlers::{
