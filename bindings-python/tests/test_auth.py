@@ -32,7 +32,7 @@ from mcp.client.streamable_http import streamable_http_client
 from serving import HERE, Served, uvicorn
 
 sys.path.insert(0, str(HERE / "peers"))
-import auth_server  # noqa: E402
+import auth_server
 
 ERAS = ["legacy", "2026-07-28"]
 MODERN = "2026-07-28"
@@ -116,8 +116,10 @@ async def test_refusals_are_the_official_sdks_answers(served: str, official: Any
     assert expected == (  # the last, a missing scope, spelled out
         403,
         {"error": "insufficient_scope", "error_description": "Required scope: mcp"},
-        'Bearer error="insufficient_scope", error_description="Required scope: mcp", resource_metadata='
-        '"http://127.0.0.1:8000/.well-known/oauth-protected-resource/mcp"',
+        (
+            'Bearer error="insufficient_scope", error_description="Required scope: mcp", resource_metadata='
+            '"http://127.0.0.1:8000/.well-known/oauth-protected-resource/mcp"'
+        ),
     )
 
 
@@ -128,12 +130,16 @@ async def test_the_metadata_document_is_the_official_one(served: str, official: 
         mine = await ours.get(served.removesuffix("/mcp") + path)
         expected = await theirs.get("http://127.0.0.1:8000" + path)
     assert expected.status_code == mine.status_code == 200
-    assert mine.json() == expected.json() == {
-        "resource": auth_server.RESOURCE,
-        "authorization_servers": [auth_server.ISSUER],
-        "scopes_supported": ["mcp"],
-        "bearer_methods_supported": ["header"],
-    }
+    assert (
+        mine.json()
+        == expected.json()
+        == {
+            "resource": auth_server.RESOURCE,
+            "authorization_servers": [auth_server.ISSUER],
+            "scopes_supported": ["mcp"],
+            "bearer_methods_supported": ["header"],
+        }
+    )
     assert mine.headers["cache-control"] == expected.headers["cache-control"]
 
 
@@ -211,9 +217,8 @@ WORKING = {
 
 
 def test_every_official_keyword_works_or_raises_naming_itself() -> None:
-    from mcp.server.mcpserver import MCPServer as Official
-
     from ferrymcp.server import MCPServer
+    from mcp.server.mcpserver import MCPServer as Official
 
     official = [name for name in inspect.signature(Official.__init__).parameters if name != "self"]
     ours = inspect.signature(MCPServer.__init__).parameters
@@ -224,7 +229,9 @@ def test_every_official_keyword_works_or_raises_naming_itself() -> None:
          "middleware", "mount_path", "sse_path", "message_path", "json_response", "stateless_http", "event_store"]
     )  # fmt: skip
     for name in refused:
-        value = V1_KEYWORDS.get(name, [object()] if name in ("tools", "resources", "extensions", "middleware") else object())
+        value = V1_KEYWORDS.get(
+            name, [object()] if name in ("tools", "resources", "extensions", "middleware") else object()
+        )
         with pytest.raises((TypeError, NotImplementedError, ValueError), match=name):
             MCPServer("s", **{name: value})
     with pytest.raises(TypeError, match="no_such_keyword"):

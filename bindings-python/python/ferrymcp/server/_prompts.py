@@ -17,8 +17,8 @@ from ferrymcp._signature import function_name, is_async_callable, read_signature
 from ferrymcp.context import find_context_parameter
 from ferrymcp.exceptions import McpError
 from ferrymcp.server._registry import Registration
-from ferrymcp.server.auth.middleware.auth_context import bind_token, unbind_token
 from ferrymcp.server._tools import ContextFactory, wire
+from ferrymcp.server.auth.middleware.auth_context import bind_token, unbind_token
 from ferrymcp.types import INVALID_PARAMS
 
 

@@ -30,7 +30,14 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import AsyncIterator, Callable, Collection, Coroutine, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Callable,
+    Collection,
+    Coroutine,
+    Mapping,
+    Sequence,
+)
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -38,18 +45,30 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from ferrymcp._media import Audio, Image
 from ferrymcp.context import Context
-from ferrymcp.elicitation import AcceptedElicitation, CancelledElicitation, DeclinedElicitation, ElicitationResult
+from ferrymcp.elicitation import (
+    AcceptedElicitation,
+    CancelledElicitation,
+    DeclinedElicitation,
+    ElicitationResult,
+)
 from ferrymcp.exceptions import McpError
 from ferrymcp.server._completion import completion_handler
 from ferrymcp.server._prompts import build_prompt
 from ferrymcp.server._registry import Registration, Registry
-from ferrymcp.server._resource_security import DEFAULT_RESOURCE_SECURITY, ResourceSecurity
+from ferrymcp.server._resource_security import (
+    DEFAULT_RESOURCE_SECURITY,
+    ResourceSecurity,
+)
 from ferrymcp.server._resources import build_resource
 from ferrymcp.server._tools import build_tool, wire
 from ferrymcp.server.auth.provider import TokenVerifier
 from ferrymcp.server.auth.settings import AuthSettings
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
-from ferrymcp.server.streamable_http_manager import StreamableHTTPApp, StreamableHTTPSessionManager, custom_routes
+from ferrymcp.server.streamable_http_manager import (
+    StreamableHTTPApp,
+    StreamableHTTPSessionManager,
+    custom_routes,
+)
 from ferrymcp.types import (
     CallToolResult,
     GetPromptResult,
@@ -115,8 +134,10 @@ _UNSUPPORTED: dict[str, tuple[Any, str]] = {
     "extensions": (None, "server extensions are not supported by ferrymcp"),
     "request_state_security": (
         None,
-        "the engine seals 2026-07-28 request state itself with a per-process key; "
-        "shared keys for replicas are not configurable from Python yet",
+        (
+            "the engine seals 2026-07-28 request state itself with a per-process key; "
+            "shared keys for replicas are not configurable from Python yet"
+        ),
     ),
     "subscriptions": (None, "the engine fans subscriptions/listen events out itself (in process)"),
     "middleware": (None, "server middleware is not supported by ferrymcp"),

@@ -3,9 +3,9 @@
 
 The engine checks the token and hands it to the handler's native context; the tool,
 resource and prompt wrappers bind it to `auth_context_var` around the user's function
-(`bind_token`, `unbind_token`), so `get_access_token()` works anywhere inside it, in async and sync handlers
-alike (a sync handler runs on a worker thread, inside the binding). Over stdio, or on an
-endpoint without auth, it is `None`.
+(`bind_token`, `unbind_token`), so `get_access_token()` works anywhere inside it, in
+async and sync handlers alike (a sync handler runs on a worker thread, inside the
+binding). Over stdio, or on an endpoint without auth, it is `None`.
 """
 
 from __future__ import annotations
