@@ -128,7 +128,7 @@ fn bearer(auth: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<BearerAut
 pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<HttpOptions> {
     let settings = settings.copy()?;
     let auth = match settings.get_item("auth")? {
-        Some(auth) if !auth.is_none() => Some(bearer(auth.downcast::<PyDict>()?, event_loop)?),
+        Some(auth) if !auth.is_none() => Some(bearer(auth.cast::<PyDict>()?, event_loop)?),
         _ => None,
     };
     if settings.contains("auth")? {

@@ -11,7 +11,6 @@ gives them (as JSON text).
 
 import json
 import sys
-import time
 from typing import Any
 
 from ferrymcp.server import MCPServer
@@ -24,13 +23,14 @@ from starlette.routing import Mount
 ISSUER = "https://auth.example.com"
 RESOURCE = "http://127.0.0.1:8000/mcp"
 REQUIRED = ["mcp"]
-NOW = int(time.time())
+# Fixed instants (2100 and 2000), so the server and the tests agree on every token.
+LATER, EARLIER = 4_102_444_800, 946_684_800
 # token -> (client_id, scopes, expires_at, subject, claims)
 TOKENS: dict[str, tuple[str, list[str], int | None, str | None, dict[str, Any] | None]] = {
-    "good": ("alice", ["mcp", "read"], NOW + 3600, None, None),
+    "good": ("alice", ["mcp", "read"], LATER, None, None),
     "other": ("bob", ["mcp"], None, "user-7", {"iss": ISSUER}),
-    "narrow": ("carol", ["read"], NOW + 3600, None, None),
-    "stale": ("dave", ["mcp"], NOW - 60, None, None),
+    "narrow": ("carol", ["read"], LATER, None, None),
+    "stale": ("dave", ["mcp"], EARLIER, None, None),
 }
 
 
