@@ -173,14 +173,15 @@ function bearer(options: BearerAuthOptions, where: string): { auth: AuthConfig; 
     resource: options.resource === undefined ? undefined : String(options.resource),
     verifyTimeoutMs: positive('auth.verifyTimeoutMs', options.verifyTimeoutMs),
   };
-  const verifier = async (token: string): Promise<string> => JSON.stringify(await verdict(verify, token));
+  const required = (auth.requiredScopes ?? []).join(' ');
+  const verifier = async (token: string): Promise<string> => JSON.stringify(await verdict(verify, token, required));
   return { auth, verifier };
 }
 
 /** What the verifier said, for core (which applies the scope and expiry policy). */
 type Verdict = { ok: true; authInfo: Record<string, unknown> } | { ok: false; message?: string; scope?: string };
 
-async function verdict(verify: (token: string) => unknown, token: string): Promise<Verdict> {
+async function verdict(verify: (token: string) => unknown, token: string, required: string): Promise<Verdict> {
   let info: unknown;
   try {
     info = await verify(token);
@@ -188,7 +189,7 @@ async function verdict(verify: (token: string) => unknown, token: string): Promi
     const e = error as { errorCode?: unknown; code?: unknown; scope?: unknown; message?: unknown };
     const message = typeof e?.message === 'string' && e.message !== '' ? e.message : 'the token was refused';
     if (e?.errorCode === 'insufficient_scope' || e?.code === 'insufficient_scope') {
-      return { ok: false, message, scope: typeof e.scope === 'string' ? e.scope : '' };
+      return { ok: false, message, scope: typeof e.scope === 'string' ? e.scope : required };
     }
     return { ok: false, message };
   }

@@ -123,6 +123,40 @@ async def test_refusals_are_the_official_sdks_answers(served: str, official: Any
     )
 
 
+async def test_a_verifier_that_raises_is_a_server_error_without_its_reason(served: str) -> None:
+    async with httpx2.AsyncClient() as client:
+        status, body, challenge = await answer(client, served, "boom", modern=True)
+    assert (status, body, challenge) == (
+        500,
+        {"error": "server_error", "error_description": "Internal Server Error"},
+        None,
+    )
+
+
+async def test_each_request_of_a_session_carries_its_own_token(served: str) -> None:
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    plain = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    async with httpx2.AsyncClient() as client:
+        opened = await client.post(served, headers={**plain, "authorization": "Bearer good"}, json=initialize)
+        assert opened.status_code == 200, opened.text
+        session = {**plain, "mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+        initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        await client.post(served, headers={**session, "authorization": "Bearer good"}, json=initialized)
+        seen = []
+        for token in ["other", "good", "other"]:
+            reply = await client.post(served, headers={**session, "authorization": f"Bearer {token}"}, json=CALL)
+            assert reply.status_code == 200, reply.text
+            seen.append(json.loads(reply.json()["result"]["content"][0]["text"])["client_id"])
+        refused = await client.post(served, headers={**session, "authorization": "Bearer narrow"}, json=CALL)
+    assert seen == ["bob", "alice", "bob"]
+    assert refused.status_code == 403
+
+
 async def test_the_metadata_document_is_the_official_one(served: str, official: Any) -> None:
     path = "/.well-known/oauth-protected-resource/mcp"
     transport = httpx2.ASGITransport(app=official)

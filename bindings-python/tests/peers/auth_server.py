@@ -4,7 +4,7 @@
 Served three ways: `uvicorn --factory auth_server:standalone` (`streamable_http_app()`),
 `auth_server:mounted` (that app mounted at `/api`, the host app's lifespan entering
 `mcp.session_manager.run()`), and `python auth_server.py http|stdio` (the built-in
-`run("streamable-http", port=0)`, or stdio). `TOKENS` is what the verifier knows; the tools
+`run("streamable-http", port=0)`, or stdio). `TOKENS` is what the verifier knows (`boom` makes it raise); the tools
 `whoami` (sync, on a worker thread) and `whoami_async` report what `get_access_token()`
 gives them (as JSON text).
 """
@@ -36,6 +36,8 @@ TOKENS: dict[str, tuple[str, list[str], int | None, str | None, dict[str, Any] |
 
 class Verifier(TokenVerifier):
     async def verify_token(self, token: str) -> AccessToken | None:
+        if token == "boom":
+            raise RuntimeError("the introspection endpoint is down")
         known = TOKENS.get(token)
         if known is None:
             return None

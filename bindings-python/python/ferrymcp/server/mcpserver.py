@@ -746,7 +746,7 @@ def _bearer_options(auth: AuthSettings, verifier: TokenVerifier) -> dict[str, An
             "token": access.token,
             "clientId": access.client_id,
             "scopes": list(access.scopes),
-            "expiresAt": access.expires_at,
+            "expiresAt": None if access.expires_at is None else int(access.expires_at),
             "resource": None if access.resource is None else str(access.resource),
             "extra": {key: value for key, value in extra.items() if value is not None} or None,
         }

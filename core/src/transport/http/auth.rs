@@ -197,7 +197,10 @@ async fn judge(auth: &BearerAuth, token: Option<&str>) -> Result<AuthInfo, Refus
             return Err(Refusal { status: StatusCode::FORBIDDEN, error: "insufficient_scope", description: message, scope: Some(scope) });
         }
         Err(AuthError::Failed(why)) => {
-            return Err(Refusal { status: StatusCode::INTERNAL_SERVER_ERROR, error: "server_error", description: why, scope: None });
+            // The reason stays in the log: it is the server's, not the client's, business.
+            tracing::warn!("bearer token verification failed: {why}");
+            let description = "Internal Server Error".to_owned();
+            return Err(Refusal { status: StatusCode::INTERNAL_SERVER_ERROR, error: "server_error", description, scope: None });
         }
     };
     let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
