@@ -20,10 +20,7 @@ from ferrymcp._signature import EMPTY, function_name, is_async_callable, read_si
 from ferrymcp.context import find_context_parameter
 from ferrymcp.exceptions import ResourceNotFound
 from ferrymcp.server._registry import Registration
-from ferrymcp.server._resource_security import (
-    DEFAULT_RESOURCE_SECURITY,
-    ResourceSecurity,
-)
+from ferrymcp.server._resource_security import DEFAULT_RESOURCE_SECURITY, ResourceSecurity
 from ferrymcp.server._tools import ContextFactory, wire
 from ferrymcp.server.auth.middleware.auth_context import bind_token, unbind_token
 

@@ -23,13 +23,7 @@ from ferrymcp._signature import function_name, is_async_callable, read_signature
 from ferrymcp.context import find_context_parameter
 from ferrymcp.server._registry import Registration
 from ferrymcp.server.auth.middleware.auth_context import bind_token, unbind_token
-from ferrymcp.types import (
-    AudioContent,
-    EmbeddedResource,
-    ImageContent,
-    ResourceLink,
-    TextContent,
-)
+from ferrymcp.types import AudioContent, EmbeddedResource, ImageContent, ResourceLink, TextContent
 
 CONTENT_TYPES: tuple[type, ...] = (
     TextContent,

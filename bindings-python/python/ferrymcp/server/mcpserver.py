@@ -64,11 +64,7 @@ from ferrymcp.server._tools import build_tool, wire
 from ferrymcp.server.auth.provider import TokenVerifier
 from ferrymcp.server.auth.settings import AuthSettings
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
-from ferrymcp.server.streamable_http_manager import (
-    StreamableHTTPApp,
-    StreamableHTTPSessionManager,
-    custom_routes,
-)
+from ferrymcp.server.streamable_http_manager import StreamableHTTPApp, StreamableHTTPSessionManager, custom_routes
 from ferrymcp.types import (
     CallToolResult,
     GetPromptResult,
