@@ -157,6 +157,17 @@ async def test_each_request_of_a_session_carries_its_own_token(served: str) -> N
     assert refused.status_code == 403
 
 
+async def test_validate_token_resource_accepts_only_tokens_for_this_server() -> None:
+    server = uvicorn("audience_checked", "auth_server")
+    try:
+        url = server.url + "/mcp"
+        async with httpx2.AsyncClient() as client:
+            statuses = {token: (await answer(client, url, token, modern=True))[0] for token in ["aimed", "good"]}
+        assert statuses == {"aimed": 200, "good": 401}, "a token for no resource is not for this one"
+    finally:
+        assert server.stop() == 0, "".join(server.lines)
+
+
 async def test_the_metadata_document_is_the_official_one(served: str, official: Any) -> None:
     path = "/.well-known/oauth-protected-resource/mcp"
     transport = httpx2.ASGITransport(app=official)

@@ -31,7 +31,11 @@ TOKENS: dict[str, tuple[str, list[str], int | None, str | None, dict[str, Any] |
     "other": ("bob", ["mcp"], None, "user-7", {"iss": ISSUER}),
     "narrow": ("carol", ["read"], LATER, None, None),
     "stale": ("dave", ["mcp"], EARLIER, None, None),
+    "aimed": ("erin", ["mcp"], None, None, None),
 }
+# The RFC 8707 resource a token was issued for (the others name none): `aimed` is for
+# this server, spelled with the scheme in capitals, the default-less port and a trailing slash.
+RESOURCES = {"aimed": "HTTP://127.0.0.1:8000/mcp/"}
 
 
 class Verifier(TokenVerifier):
@@ -42,8 +46,15 @@ class Verifier(TokenVerifier):
         if known is None:
             return None
         client_id, scopes, expires_at, subject, claims = known
+        resource = RESOURCES.get(token)
         return AccessToken(
-            token=token, client_id=client_id, scopes=scopes, expires_at=expires_at, subject=subject, claims=claims
+            token=token,
+            client_id=client_id,
+            scopes=scopes,
+            expires_at=expires_at,
+            resource=resource,
+            subject=subject,
+            claims=claims,
         )
 
 
@@ -61,8 +72,13 @@ def report() -> dict[str, Any] | None:
     }
 
 
-def build() -> MCPServer:
-    auth = AuthSettings(issuer_url=ISSUER, resource_server_url=RESOURCE, required_scopes=REQUIRED)
+def build(validate_token_resource: bool | None = None) -> MCPServer:
+    auth = AuthSettings(
+        issuer_url=ISSUER,
+        resource_server_url=RESOURCE,
+        required_scopes=REQUIRED,
+        validate_token_resource=validate_token_resource,
+    )
     mcp = MCPServer("auth-peer", version="1.0.0", token_verifier=Verifier(), auth=auth)
 
     @mcp.tool()
@@ -80,6 +96,11 @@ def build() -> MCPServer:
 
 def standalone() -> object:
     return build().streamable_http_app()
+
+
+def audience_checked() -> object:
+    """`validate_token_resource=True`: only tokens issued for `RESOURCE` are accepted."""
+    return build(validate_token_resource=True).streamable_http_app()
 
 
 def mounted() -> Starlette:
