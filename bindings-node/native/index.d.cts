@@ -51,6 +51,11 @@ export declare class NativeContext {
   get protocolVersion(): string
   get isModern(): boolean
   get clientInfoJson(): string
+  /**
+   * The bearer token the HTTP request was accepted with (core's `AuthInfo` as JSON
+   * text, camelCase), when the endpoint requires one.
+   */
+  get authInfoJson(): string | null
   get clientCapabilitiesJson(): string
   get isCancelled(): boolean
   /** The id of the task this call runs as (tasks extension), if it runs as one. */
@@ -167,6 +172,8 @@ export declare class NativeServer {
 }
 
 export interface AuthConfig {
+  /** Scopes every token must carry (core answers 403 naming the first one missing). */
+  requiredScopes?: Array<string>
   authorizationServers: Array<string>
   scopesSupported?: Array<string>
   /** The resource's canonical URL; derived from `Host` and the endpoint when absent. */

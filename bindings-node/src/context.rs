@@ -139,6 +139,13 @@ impl NativeContext {
         json_text(self.cx.client_info())
     }
 
+    /// The bearer token the HTTP request was accepted with (core's `AuthInfo` as JSON
+    /// text, camelCase), when the endpoint requires one.
+    #[napi(getter)]
+    pub fn auth_info_json(&self) -> Option<String> {
+        self.cx.auth_info().and_then(|info| serde_json::to_string(info).ok())
+    }
+
     #[napi(getter)]
     pub fn client_capabilities_json(&self) -> String {
         json_text(self.cx.client_capabilities())

@@ -17,6 +17,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 import { ErrorCode, McpError, fromNative } from './errors.js';
+import type { AuthInfo } from './http-options.js';
 import type { NativeContext } from './native.js';
 import type {
   ClientCapabilities,
@@ -119,6 +120,15 @@ export class HandlerContext {
     return JSON.parse(this.#native.clientInfoJson) as Implementation;
   }
 
+  /** The verified bearer token of this request (HTTP with `auth` only), as the official
+   * SDK's `extra.authInfo`; core checked its scopes and expiry before the handler ran. */
+  get authInfo(): AuthInfo | undefined {
+    const json = this.#native.authInfoJson;
+    if (json === null || json === undefined) return undefined;
+    const { resource, ...rest } = JSON.parse(json) as Omit<AuthInfo, 'resource'> & { resource?: string };
+    return resource === undefined ? rest : { ...rest, resource: new URL(resource) };
+  }
+
   get clientCapabilities(): ClientCapabilities {
     return JSON.parse(this.#native.clientCapabilitiesJson) as ClientCapabilities;
   }
@@ -214,10 +224,10 @@ export class HandlerContext {
   /**
    * The official v2 shape's HTTP details: `closeSSE()` closes this request's SSE stream on
    * a legacy HTTP session (the client resumes it with `Last-Event-ID`, SEP-1699); over
-   * stdio and on 2026-07-28 requests it does nothing.
+   * stdio and on 2026-07-28 requests it does nothing. `authInfo` is the request's token.
    */
-  get http(): { closeSSE: () => void } {
-    return { closeSSE: () => this.closeSSEStream() };
+  get http(): { authInfo?: AuthInfo; closeSSE: () => void } {
+    return { authInfo: this.authInfo, closeSSE: () => this.closeSSEStream() };
   }
 
   /** v1 `extra.closeSSEStream()`: as `ctx.http.closeSSE()`. */

@@ -17,9 +17,10 @@
  * | `maxRequestBodySize` | the body limit (413 above it) |
  * | `eventStore`, `onsessioninitialized`, `onsessionclosed`, `supportedProtocolVersions` | refused: core keeps events and sessions itself and decides the versions |
  *
- * ferrymcp adds `auth` (bearer tokens checked by a JS verifier, 401 with
- * `WWW-Authenticate` and the protected resource metadata from core), `maxSessions` and
- * `sessionIdleMs`.
+ * ferrymcp adds `auth` (bearer tokens: a JS verifier says what a token is, core applies
+ * the required scopes and expiry, answers 401/403 with `WWW-Authenticate` and serves the
+ * protected resource metadata; handlers get the token as `extra.authInfo`),
+ * `maxSessions` and `sessionIdleMs`.
  */
 import type { AuthConfig, HttpConfig } from './native.js';
 
@@ -47,7 +48,8 @@ export type TokenVerifier = OAuthTokenVerifier | ((token: string) => AuthInfo | 
 
 export interface BearerAuthOptions {
   verifier: TokenVerifier;
-  /** Scopes every token must carry (checked against `AuthInfo.scopes`; 403 when missing). */
+  /** Scopes every token must carry (core checks them against `AuthInfo.scopes`, and
+   * `expiresAt` against the clock: 403 naming a missing scope, 401 for an expired token). */
   requiredScopes?: string[];
   /** The authorization servers named in the protected resource metadata. */
   authorizationServers: (string | URL)[];
@@ -164,20 +166,22 @@ function bearer(options: BearerAuthOptions, where: string): { auth: AuthConfig; 
         ? (token: string) => given.verifyAccessToken(token)
         : undefined;
   if (verify === undefined) throw new TypeError(`${where}: auth.verifier must be a function or an OAuthTokenVerifier`);
-  const required = strings('auth.requiredScopes', options.requiredScopes) ?? [];
   const auth: AuthConfig = {
+    requiredScopes: strings('auth.requiredScopes', options.requiredScopes),
     authorizationServers: (options.authorizationServers ?? []).map(String),
     scopesSupported: strings('auth.scopesSupported', options.scopesSupported),
     resource: options.resource === undefined ? undefined : String(options.resource),
     verifyTimeoutMs: positive('auth.verifyTimeoutMs', options.verifyTimeoutMs),
   };
+  const required = (auth.requiredScopes ?? []).join(' ');
   const verifier = async (token: string): Promise<string> => JSON.stringify(await verdict(verify, token, required));
   return { auth, verifier };
 }
 
-type Verdict = { ok: true } | { ok: false; message: string; scope?: string };
+/** What the verifier said, for core (which applies the scope and expiry policy). */
+type Verdict = { ok: true; authInfo: Record<string, unknown> } | { ok: false; message?: string; scope?: string };
 
-async function verdict(verify: (token: string) => unknown, token: string, required: string[]): Promise<Verdict> {
+async function verdict(verify: (token: string) => unknown, token: string, required: string): Promise<Verdict> {
   let info: unknown;
   try {
     info = await verify(token);
@@ -185,17 +189,22 @@ async function verdict(verify: (token: string) => unknown, token: string, requir
     const e = error as { errorCode?: unknown; code?: unknown; scope?: unknown; message?: unknown };
     const message = typeof e?.message === 'string' && e.message !== '' ? e.message : 'the token was refused';
     if (e?.errorCode === 'insufficient_scope' || e?.code === 'insufficient_scope') {
-      return { ok: false, message, scope: typeof e.scope === 'string' ? e.scope : required.join(' ') };
+      return { ok: false, message, scope: typeof e.scope === 'string' ? e.scope : required };
     }
     return { ok: false, message };
   }
-  if (info === false || info === null || info === undefined) return { ok: false, message: 'the token was refused' };
-  if (typeof info === 'object') {
-    const { expiresAt, scopes } = info as Partial<AuthInfo>;
-    if (typeof expiresAt === 'number' && expiresAt < Date.now() / 1000) return { ok: false, message: 'Token has expired' };
-    if (required.some((scope) => !scopes?.includes(scope))) {
-      return { ok: false, message: 'Insufficient scope', scope: required.join(' ') };
-    }
-  }
-  return { ok: true };
+  if (info === false || info === null || info === undefined) return { ok: false };
+  if (info === true) return { ok: true, authInfo: { token, clientId: '', scopes: [] } };
+  const { clientId, scopes, expiresAt, resource, extra } = info as Partial<AuthInfo>;
+  return {
+    ok: true,
+    authInfo: {
+      token,
+      clientId: typeof clientId === 'string' ? clientId : '',
+      scopes: Array.isArray(scopes) ? scopes.map(String) : [],
+      expiresAt: typeof expiresAt === 'number' && Number.isFinite(expiresAt) ? Math.floor(expiresAt) : undefined,
+      resource: resource === undefined ? undefined : String(resource),
+      extra,
+    },
+  };
 }

@@ -56,6 +56,8 @@ pub struct HttpConfig {
 
 #[napi(object)]
 pub struct AuthConfig {
+    /// Scopes every token must carry (core answers 403 naming the first one missing).
+    pub required_scopes: Option<Vec<String>>,
     pub authorization_servers: Vec<String>,
     pub scopes_supported: Option<Vec<String>>,
     /// The resource's canonical URL; derived from `Host` and the endpoint when absent.
@@ -82,9 +84,12 @@ pub(crate) fn options(config: HttpConfig, verifier: Option<JsVerifierFn>, loopba
         (None, None) => None,
         (Some(auth), Some(verifier)) => Some(BearerAuth {
             verifier: Arc::new(JsVerifier::new(verifier, millis(auth.verify_timeout_ms, DEFAULT_VERIFY_TIMEOUT))),
+            required_scopes: auth.required_scopes.unwrap_or_default(),
             authorization_servers: auth.authorization_servers,
-            scopes_supported: auth.scopes_supported.unwrap_or_default(),
+            scopes_supported: auth.scopes_supported,
             resource: auth.resource,
+            serve_metadata: true,
+            audience: None,
         }),
         _ => {
             return Err(mcp_error(INVALID_PARAMS, "bearer authorization needs both its settings and a verifier", None));

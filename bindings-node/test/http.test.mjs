@@ -108,7 +108,7 @@ const within = (promise, ms) =>
 /** What every client checks against every way of serving (v1's `callTool` takes a result schema second). */
 async function exercise(client, v1 = false) {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name).sort(), ['ask', 'echo', 'progress', 'slow', 'wait']);
+  assert.deepEqual(tools.map((t) => t.name).sort(), ['ask', 'echo', 'progress', 'slow', 'wait', 'whoami']);
   assert.equal(text(await client.callTool({ name: 'echo', arguments: { text: 'over http' } })), 'over http');
   const read = await client.readResource({ uri: 'test://readme' });
   assert.equal(read.contents[0].text, 'hello over http');
@@ -230,10 +230,12 @@ for (const [way, serve] of Object.entries(WAYS)) {
 }
 
 describe('bearer tokens', () => {
+  const hour = () => Math.floor(Date.now() / 1000) + 3600;
   const verifier = async (token) => {
     await new Promise((resolve) => setImmediate(resolve));
-    if (token === 'good') return { token, clientId: 'tests', scopes: ['mcp'] };
+    if (token === 'good') return { token, clientId: 'tests', scopes: ['mcp'], expiresAt: hour(), resource: new URL('https://api.example/mcp'), extra: { tier: 'gold' } };
     if (token === 'narrow') return { token, clientId: 'tests', scopes: [] };
+    if (token === 'stale') return { token, clientId: 'tests', scopes: ['mcp'], expiresAt: Math.floor(Date.now() / 1000) - 60 };
     throw new Error('unknown token');
   };
   const auth = { verifier, requiredScopes: ['mcp'], authorizationServers: ['https://auth.example'], scopesSupported: ['mcp'] };
@@ -242,16 +244,22 @@ describe('bearer tokens', () => {
     test(`served by ${way}: 401 with the challenge, 403 for a missing scope, metadata, and the official client with a token`, async () => {
       const { url, close } = await WAYS[way]({ auth });
       try {
+        const metadataUrl = `http://127.0.0.1:${url.port}/.well-known/oauth-protected-resource/mcp`;
         const missing = await modernCall(url, 'echo', { text: 'x' });
         assert.equal(missing.status, 401);
         const challenge = missing.headers.get('www-authenticate');
-        assert.match(challenge, /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/);
+        assert.equal(challenge, `Bearer error="invalid_token", error_description="Authentication required", resource_metadata="${metadataUrl}"`);
+        assert.deepEqual(await missing.json(), { error: 'invalid_token', error_description: 'Authentication required' });
         const bad = await modernCall(url, 'echo', { text: 'x' }, { headers: { authorization: 'Bearer nope' } });
         assert.equal(bad.status, 401);
         assert.match(bad.headers.get('www-authenticate'), /error="invalid_token", error_description="unknown token"/);
+        // Core judges the expiry (the verifier only says what the token is).
+        const stale = await modernCall(url, 'echo', { text: 'x' }, { headers: { authorization: 'Bearer stale' } });
+        assert.equal(stale.status, 401);
+        assert.match(stale.headers.get('www-authenticate'), /error="invalid_token"/);
         const narrow = await modernCall(url, 'echo', { text: 'x' }, { headers: { authorization: 'Bearer narrow' } });
         assert.equal(narrow.status, 403);
-        assert.match(narrow.headers.get('www-authenticate'), /error="insufficient_scope", scope="mcp"/);
+        assert.match(narrow.headers.get('www-authenticate'), /error="insufficient_scope", error_description="Required scope: mcp", scope="mcp"/);
         const metadata = await fetch(challenge.match(/resource_metadata="([^"]+)"/)[1]);
         assert.deepEqual(await metadata.json(), {
           resource: url.href,
@@ -271,6 +279,40 @@ describe('bearer tokens', () => {
       }
     });
   }
+
+  for (const [era, connect] of [['modern', (url, init) => v2Client(url, 'modern', init)], ['legacy (v1)', (url, init) => v1Client(url, init)]]) {
+    test(`extra.authInfo reaches the tool (${era})`, async () => {
+      const { url, close } = await WAYS.listen({ auth });
+      try {
+        const { client, transport } = connect(url, { headers: { authorization: 'Bearer good' } });
+        await client.connect(transport);
+        try {
+          const seen = JSON.parse(text(await client.callTool({ name: 'whoami', arguments: {} })));
+          assert.equal(typeof seen.expiresAt, 'number');
+          assert.deepEqual(seen, { token: 'good', clientId: 'tests', scopes: ['mcp'], expiresAt: seen.expiresAt, resource: 'https://api.example/mcp', extra: { tier: 'gold' }, same: true });
+        } finally {
+          await client.close();
+        }
+      } finally {
+        await close();
+      }
+    });
+  }
+
+  test('without auth a tool sees no authInfo', async () => {
+    const { url, close } = await WAYS.listen();
+    try {
+      const { client, transport } = v2Client(url, 'modern');
+      await client.connect(transport);
+      try {
+        assert.equal(text(await client.callTool({ name: 'whoami', arguments: {} })), 'null');
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await close();
+    }
+  });
 
   test('a verifier that never settles refuses the token after its timeout', async () => {
     const { url, close } = await WAYS.listen({ auth: { ...auth, verifier: () => new Promise(() => {}), verifyTimeoutMs: 200 } });

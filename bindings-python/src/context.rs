@@ -44,6 +44,12 @@ impl NativeContext {
         to_py(py, self.cx.client_info())
     }
 
+    /// The bearer token the HTTP request was accepted with (core's `AuthInfo` as a dict,
+    /// camelCase keys), or `None` (stdio, or an endpoint without auth).
+    fn auth_info<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.cx.auth_info().map(|info| to_py(py, &serde_json::to_value(info).unwrap_or(Value::Null))).transpose()
+    }
+
     #[getter]
     fn client_capabilities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_py(py, self.cx.client_capabilities())

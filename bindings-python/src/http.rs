@@ -4,20 +4,26 @@
 //! face of the same `HttpHandler` is in `asgi.rs`. Starting and stopping are awaitables,
 //! so the asyncio loop keeps running Python handlers while core binds, serves and drains;
 //! nothing here blocks on tokio with the GIL held. The endpoint's behaviour (both eras,
-//! sessions, guards) is all core's; this file only turns the Python-side settings into
-//! its options.
+//! sessions, guards, bearer auth) is all core's; this file only turns the Python-side
+//! settings into its options and a Python `TokenVerifier` into core's verifier.
 
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ferrymcp_core::server::http::{HttpHandler, HttpOptions, HttpServer, LOOPBACK_HOSTS, ServeOptions, serve};
+use ferrymcp_core::peer::BoxFuture;
+use ferrymcp_core::server::AuthInfo;
+use ferrymcp_core::server::http::{
+    AuthError, BearerAuth, BearerVerifier, HttpHandler, HttpOptions, HttpServer, LOOPBACK_HOSTS, ServeOptions, auth_info_from_json,
+    serve,
+};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 use serde_json::Value;
 
 use crate::bridge::{awaitable, fail, ok};
+use crate::call::{LoopCell, PyCallable};
 use crate::convert::from_py;
 
 /// A running server; `shutdown()` stops it gracefully (once).
@@ -77,10 +83,57 @@ fn strings(value: &Value, key: &str) -> PyResult<Option<Vec<String>>> {
     }
 }
 
+/// A Python `TokenVerifier` as core's verifier: the Python layer wraps it in an async
+/// function of the token that returns core's `AuthInfo` as a dict, or `None` for a token
+/// it does not accept. It runs on the server's asyncio loop; an exception it raises is a
+/// failed verification (500), as in the official SDK. Core applies the policy.
+struct PyVerifier(Arc<PyCallable>);
+
+impl BearerVerifier for PyVerifier {
+    fn verify(&self, token: &str) -> BoxFuture<Result<AuthInfo, AuthError>> {
+        let (callable, token) = (self.0.clone(), token.to_owned());
+        Box::pin(async move {
+            match callable.call(move |py: Python<'_>| PyTuple::new(py, [token])).await {
+                Ok(value) => auth_info_from_json(value),
+                Err(e) => Err(AuthError::Failed(format!("the token verifier failed: {e}"))),
+            }
+        })
+    }
+}
+
+/// Bearer auth from the `auth` dict (`verify`, `required_scopes`, `authorization_servers`,
+/// `scopes_supported`, `resource`, `audience`; the metadata is served when `resource` is).
+fn bearer(auth: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<BearerAuth> {
+    let verify = auth.get_item("verify")?.ok_or_else(|| PyValueError::new_err("auth needs a verify function"))?;
+    let settings = auth.copy()?;
+    settings.del_item("verify")?;
+    let settings = from_py(settings.as_any())?;
+    let text = |key: &str| settings.get(key).and_then(Value::as_str).map(str::to_owned);
+    let callable = PyCallable { function: verify.unbind(), is_async: true, event_loop: event_loop.clone() };
+    Ok(BearerAuth {
+        verifier: Arc::new(PyVerifier(Arc::new(callable))),
+        required_scopes: strings(&settings, "required_scopes")?.unwrap_or_default(),
+        authorization_servers: strings(&settings, "authorization_servers")?.unwrap_or_default(),
+        scopes_supported: strings(&settings, "scopes_supported")?,
+        serve_metadata: text("resource").is_some(),
+        resource: text("resource"),
+        audience: text("audience"),
+    })
+}
+
 /// The endpoint's options from the dict the Python layer builds (`endpoint`, `host`,
 /// `max_body`, `max_sessions`, `session_idle` and `retry` in seconds, `allowed_hosts`,
-/// `allowed_origins`); what is missing keeps core's default.
-pub fn options(settings: &Bound<'_, PyDict>) -> PyResult<HttpOptions> {
+/// `allowed_origins`, `auth` (see `bearer`)); what is missing keeps core's default. A
+/// token verifier runs on `event_loop`.
+pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<HttpOptions> {
+    let settings = settings.copy()?;
+    let auth = match settings.get_item("auth")? {
+        Some(auth) if !auth.is_none() => Some(bearer(auth.cast::<PyDict>()?, event_loop)?),
+        _ => None,
+    };
+    if settings.contains("auth")? {
+        settings.del_item("auth")?;
+    }
     let settings = from_py(settings.as_any())?;
     let defaults = HttpOptions::default();
     let endpoint = settings.get("endpoint").and_then(Value::as_str).unwrap_or(&defaults.endpoint).to_owned();
@@ -97,6 +150,7 @@ pub fn options(settings: &Bound<'_, PyDict>) -> PyResult<HttpOptions> {
         max_sessions: number("max_sessions").map_or(defaults.max_sessions, |n| n as usize),
         session_idle: number("session_idle").map_or(defaults.session_idle, Duration::from_secs_f64),
         retry: number("retry").map_or(defaults.retry, Duration::from_secs_f64),
+        auth,
         ..defaults
     })
 }

@@ -173,14 +173,14 @@ impl NativeServer {
     /// `http::options`); the awaitable gives the running `NativeHttpServer` once it listens.
     fn serve_http<'py>(&self, py: Python<'py>, host: String, port: u16, options: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
         self.capture_loop(py)?;
-        let handler = HttpHandler::new(self.server.clone(), http::options(options)?);
+        let handler = HttpHandler::new(self.server.clone(), http::options(options, &self.event_loop)?);
         http::start(py, handler, &host, port)
     }
 
     /// The Streamable HTTP endpoint for an ASGI app; handlers run on the calling loop.
     fn http_handler(&self, py: Python<'_>, options: &Bound<'_, PyDict>) -> PyResult<NativeHttpHandler> {
         self.capture_loop(py)?;
-        let options = http::options(options)?;
+        let options = http::options(options, &self.event_loop)?;
         let max_body = options.max_body;
         Ok(NativeHttpHandler { handler: HttpHandler::new(self.server.clone(), options), max_body })
     }

@@ -43,9 +43,9 @@ class Served:
         return self.process.wait(STOP_LIMIT)
 
 
-def uvicorn(factory: str) -> Served:
-    """A factory of peers/asgi_server.py under uvicorn; `url` is the server's root."""
-    command = [sys.executable, "-m", "uvicorn", "--factory", f"asgi_server:{factory}", "--port", "0"]
+def uvicorn(factory: str, module: str = "asgi_server") -> Served:
+    """A factory of peers/<module>.py under uvicorn; `url` is the server's root."""
+    command = [sys.executable, "-m", "uvicorn", "--factory", f"{module}:{factory}", "--port", "0"]
     return Served([*command, "--app-dir", str(HERE / "peers")], r"Uvicorn running on (http://\S+)")
 
 

@@ -115,6 +115,12 @@ fn register_tools(server: &Server, gate: Arc<Semaphore>, cancelled: mpsc::Unboun
         })
         .unwrap();
     server
+        .add_tool(tool("whoami", object(json!({}))), |_: Map<String, Value>, cx: Context| async move {
+            let auth = serde_json::to_string(&cx.auth_info()).unwrap();
+            Ok(json!({"content": [{"type": "text", "text": auth}]}))
+        })
+        .unwrap();
+    server
         .add_tool(tool("progress", object(json!({"steps": {"type": "integer"}}))), move |args: Map<String, Value>, cx: Context| async move {
             let steps = args.get("steps").and_then(Value::as_u64).unwrap_or(3);
             for step in 1..=steps {

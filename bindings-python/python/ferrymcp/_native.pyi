@@ -47,6 +47,8 @@ class NativeContext:
     @property
     def progress_token(self) -> int | str | None: ...
     def is_cancelled(self) -> bool: ...
+    def auth_info(self) -> JsonObject | None:
+        """The request's accepted bearer token (the engine's AuthInfo, camelCase keys)."""
     def close_sse_stream(self) -> bool: ...
     def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None
@@ -100,6 +102,18 @@ class HttpOptions(TypedDict, total=False):
     retry: float
     allowed_hosts: list[str]
     allowed_origins: list[str]
+    auth: BearerOptions
+
+class BearerOptions(TypedDict, total=False):
+    """Bearer tokens required on the endpoint: `verify` says what a token is (an AuthInfo
+    dict, or None); the engine applies the scopes, expiry and audience."""
+
+    verify: Callable[[str], Awaitable[JsonObject | None]]
+    required_scopes: list[str]
+    authorization_servers: list[str]
+    scopes_supported: list[str] | None
+    resource: str
+    audience: str
 
 HttpHeaders = list[tuple[bytes, bytes]]
 

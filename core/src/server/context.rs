@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::ServerShared;
+use super::auth_info::AuthInfo;
 use super::handlers::HandlerError;
 use super::mrtr::{Inputs, check_response};
 use super::outbound::Outbound;
@@ -32,6 +33,8 @@ pub(crate) struct ContextInner {
     pub request_id: RequestId,
     pub cancel: CancellationToken,
     pub outbound: Arc<dyn Outbound>,
+    /// The accepted bearer token of the HTTP request (none on stdio or without auth).
+    pub auth: Option<Arc<AuthInfo>>,
     pub server: Arc<ServerShared>,
     pub protocol_version: String,
     pub client_capabilities: Value,
@@ -82,6 +85,11 @@ impl Context {
     /// Whether this request was served statelessly (2026-07-28).
     pub fn is_modern(&self) -> bool {
         self.inner.inputs.is_some()
+    }
+
+    /// The bearer token the request was accepted with (HTTP with auth only).
+    pub fn auth_info(&self) -> Option<&AuthInfo> {
+        self.inner.auth.as_deref()
     }
 
     pub fn client_info(&self) -> &Value {

@@ -11,6 +11,7 @@
 //! The server's own transports live here too: stdio ([`Server::serve_stdio`], over the
 //! shared [`crate::transport::stdio`]) and the Streamable HTTP endpoint ([`http`]).
 
+mod auth_info;
 mod context;
 pub(crate) mod era;
 mod features;
@@ -26,6 +27,7 @@ mod session;
 mod tasks;
 mod template;
 
+pub use auth_info::AuthInfo;
 pub use context::{Context, LOG_LEVELS};
 pub use era::{LEGACY_VERSIONS, MODERN_VERSIONS};
 pub use handlers::{

@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::ServerShared;
+use super::auth_info::AuthInfo;
 use super::context::{Context, ContextInner, level_rank};
 use super::era::{self, ModernMeta};
 use super::features::discover::capabilities;
@@ -50,6 +51,8 @@ pub(crate) struct Incoming {
     pub id: RequestId,
     pub cancel: CancellationToken,
     pub outbound: Arc<dyn Outbound>,
+    /// The accepted bearer token of the HTTP request that carried it.
+    pub auth: Option<Arc<AuthInfo>>,
 }
 
 struct ConnectionHandler(Arc<Connection>);
@@ -92,7 +95,7 @@ impl Connection {
     async fn handle(self: Arc<Self>, request: Request, rcx: RequestContext) -> HandlerResult {
         self.attach(rcx.peer());
         let initialize = request.method == "initialize";
-        let incoming = Incoming { id: rcx.id().clone(), cancel: rcx.cancellation().clone(), outbound: Arc::new(rcx.peer().clone()) };
+        let incoming = Incoming { id: rcx.id().clone(), cancel: rcx.cancellation().clone(), outbound: Arc::new(rcx.peer().clone()), auth: None };
         let result = self.clone().serve_request(request, incoming).await;
         if initialize && result.is_ok() {
             rcx.peer().set_batches_allowed(self.negotiated_version().as_deref() == Some("2025-03-26"));
@@ -205,6 +208,7 @@ impl Connection {
             request_id: incoming.id.clone(),
             cancel: incoming.cancel.clone(),
             outbound: incoming.outbound.clone(),
+            auth: incoming.auth.clone(),
             server: self.server.clone(),
             protocol_version: String::new(),
             client_capabilities: json!({}),

@@ -18,6 +18,7 @@ from ferrymcp.context import find_context_parameter
 from ferrymcp.exceptions import McpError
 from ferrymcp.server._registry import Registration
 from ferrymcp.server._tools import ContextFactory, wire
+from ferrymcp.server.auth.middleware.auth_context import bind_token, unbind_token
 from ferrymcp.types import INVALID_PARAMS
 
 
@@ -60,7 +61,7 @@ def build_prompt(
     )
     wants_context = context_param is not None
 
-    def bind(arguments: dict[str, Any] | None, native_ctx: Any) -> dict[str, Any]:
+    def bind_args(arguments: dict[str, Any] | None, native_ctx: Any) -> dict[str, Any]:
         missing = sorted(required_names - set(arguments or {}))
         if missing:
             raise McpError(INVALID_PARAMS, f"Missing required arguments: {missing}", None)
@@ -69,13 +70,23 @@ def build_prompt(
     if is_async_callable(fn):
 
         async def get_async(arguments: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
-            return prompt_result(await fn(**bind(arguments, native_ctx)), prompt_description)
+            kwargs = bind_args(arguments, native_ctx)
+            auth = bind_token(native_ctx)
+            try:
+                return prompt_result(await fn(**kwargs), prompt_description)
+            finally:
+                unbind_token(auth)
 
         handler: Callable[..., Any] = get_async
     else:
 
         def get(arguments: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
-            return prompt_result(fn(**bind(arguments, native_ctx)), prompt_description)
+            kwargs = bind_args(arguments, native_ctx)
+            auth = bind_token(native_ctx)
+            try:
+                return prompt_result(fn(**kwargs), prompt_description)
+            finally:
+                unbind_token(auth)
 
         handler = get
     return Registration("prompt", prompt_name, definition, handler, is_async_callable(fn), fn)

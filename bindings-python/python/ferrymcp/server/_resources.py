@@ -22,6 +22,7 @@ from ferrymcp.exceptions import ResourceNotFound
 from ferrymcp.server._registry import Registration
 from ferrymcp.server._resource_security import DEFAULT_RESOURCE_SECURITY, ResourceSecurity
 from ferrymcp.server._tools import ContextFactory, wire
+from ferrymcp.server.auth.middleware.auth_context import bind_token, unbind_token
 
 
 def build_resource(
@@ -89,7 +90,7 @@ def build_resource(
     binder = Binder(signature, context_param=context_param, strings=True, parse_json_strings=False)
     wants_context = context_param is not None
 
-    def bind(uri: str, variables: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
+    def bind_args(uri: str, variables: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
         if variables and security.failing_param(variables) is not None:
             raise ResourceNotFound(uri)
         return binder(variables, contexts(native_ctx) if wants_context else None)
@@ -97,13 +98,23 @@ def build_resource(
     if is_async_callable(fn):
 
         async def read_async(uri: str, variables: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
-            return resource_result(await fn(**bind(uri, variables, native_ctx)), uri, mime)
+            kwargs = bind_args(uri, variables, native_ctx)
+            auth = bind_token(native_ctx)
+            try:
+                return resource_result(await fn(**kwargs), uri, mime)
+            finally:
+                unbind_token(auth)
 
         handler: Callable[..., Any] = read_async
     else:
 
         def read(uri: str, variables: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
-            return resource_result(fn(**bind(uri, variables, native_ctx)), uri, mime)
+            kwargs = bind_args(uri, variables, native_ctx)
+            auth = bind_token(native_ctx)
+            try:
+                return resource_result(fn(**kwargs), uri, mime)
+            finally:
+                unbind_token(auth)
 
         handler = read
     kind = "template" if variables else "resource"

@@ -22,6 +22,7 @@ from ferrymcp._media import Audio, Image
 from ferrymcp._signature import function_name, is_async_callable, read_signature
 from ferrymcp.context import find_context_parameter
 from ferrymcp.server._registry import Registration
+from ferrymcp.server.auth.middleware.auth_context import bind_token, unbind_token
 from ferrymcp.types import AudioContent, EmbeddedResource, ImageContent, ResourceLink, TextContent
 
 CONTENT_TYPES: tuple[type, ...] = (
@@ -120,12 +121,20 @@ def _handler(
 
         async def call_async(arguments: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
             kwargs = binder(arguments, contexts(native_ctx) if wants_context else None)
-            return tool_result(await fn(**kwargs), output)
+            auth = bind_token(native_ctx)
+            try:
+                return tool_result(await fn(**kwargs), output)
+            finally:
+                unbind_token(auth)
 
         return call_async, True
 
     def call(arguments: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
         kwargs = binder(arguments, contexts(native_ctx) if wants_context else None)
-        return tool_result(fn(**kwargs), output)
+        auth = bind_token(native_ctx)
+        try:
+            return tool_result(fn(**kwargs), output)
+        finally:
+            unbind_token(auth)
 
     return call, False

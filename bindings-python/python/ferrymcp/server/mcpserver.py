@@ -11,13 +11,33 @@ all raise `ValueError` naming the function) and kept in a registry; the native s
 built when the server first runs and everything is handed to it, and later declarations
 go to it directly. Protocol behaviour (eras, sessions, validation, errors) is the
 engine's; this module only adapts functions and values.
+
+Every official constructor keyword (2.x `MCPServer`, 1.x `FastMCP` and its settings) works
+or raises naming itself: `token_verifier=` with `auth=AuthSettings(...)` makes the HTTP
+endpoint require bearer tokens (the engine applies the required scopes, expiry and, with
+`validate_token_resource`, the audience; answers 401/403 as the official SDK; serves the
+protected resource metadata; and `get_access_token()` gives a handler its request's
+token); `auth_server_provider=` raises `NotImplementedError` (no authorization-server
+routes: use an external one and a `TokenVerifier`); options of things the engine does
+itself or does not serve (`tools=`/`resources=` objects, `middleware`, `subscriptions`,
+`request_state_security`, `extensions`, `json_response`, `stateless_http`,
+`event_store`, the HTTP+SSE paths) raise `TypeError` unless left at their default. The
+`warn_on_duplicate_*` flags are accepted: a name declared twice always raises here.
+An unknown keyword is a `TypeError`, as for any Python function.
 """
 
 from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
+from collections.abc import (
+    AsyncIterator,
+    Callable,
+    Collection,
+    Coroutine,
+    Mapping,
+    Sequence,
+)
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -25,14 +45,24 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from ferrymcp._media import Audio, Image
 from ferrymcp.context import Context
-from ferrymcp.elicitation import AcceptedElicitation, CancelledElicitation, DeclinedElicitation, ElicitationResult
+from ferrymcp.elicitation import (
+    AcceptedElicitation,
+    CancelledElicitation,
+    DeclinedElicitation,
+    ElicitationResult,
+)
 from ferrymcp.exceptions import McpError
 from ferrymcp.server._completion import completion_handler
 from ferrymcp.server._prompts import build_prompt
 from ferrymcp.server._registry import Registration, Registry
-from ferrymcp.server._resource_security import DEFAULT_RESOURCE_SECURITY, ResourceSecurity
+from ferrymcp.server._resource_security import (
+    DEFAULT_RESOURCE_SECURITY,
+    ResourceSecurity,
+)
 from ferrymcp.server._resources import build_resource
 from ferrymcp.server._tools import build_tool, wire
+from ferrymcp.server.auth.provider import TokenVerifier
+from ferrymcp.server.auth.settings import AuthSettings
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
 from ferrymcp.server.streamable_http_manager import StreamableHTTPApp, StreamableHTTPSessionManager, custom_routes
 from ferrymcp.types import (
@@ -50,6 +80,7 @@ from ferrymcp.types import (
 
 if TYPE_CHECKING:
     from ferrymcp._native import NativeServer
+    from ferrymcp.server.transport_security import TransportSecuritySettings
 
 LifespanResultT = TypeVar("LifespanResultT")
 _CallableT = TypeVar("_CallableT", bound=Callable[..., Any])
@@ -90,6 +121,60 @@ _CACHEABLE = (
 )
 
 
+# Official constructor keywords ferrymcp has no counterpart for, and why; each is refused
+# (TypeError naming it) unless left at its default. (`auth_server_provider` is refused in
+# `_check_auth`, after the official validation.)
+_UNSUPPORTED: dict[str, tuple[Any, str]] = {
+    "tools": (None, "pass functions to @mcp.tool() or mcp.add_tool() instead of prebuilt Tool objects"),
+    "resources": (None, "declare resources with @mcp.resource() or mcp.add_resource()"),
+    "extensions": (None, "server extensions are not supported by ferrymcp"),
+    "request_state_security": (
+        None,
+        (
+            "the engine seals 2026-07-28 request state itself with a per-process key; "
+            "shared keys for replicas are not configurable from Python yet"
+        ),
+    ),
+    "subscriptions": (None, "the engine fans subscriptions/listen events out itself (in process)"),
+    "middleware": (None, "server middleware is not supported by ferrymcp"),
+    "json_response": (False, _HTTP_UNSUPPORTED["json_response"]),
+    "stateless_http": (False, _HTTP_UNSUPPORTED["stateless_http"]),
+    "event_store": (None, _HTTP_UNSUPPORTED["event_store"]),
+    "mount_path": ("/", _SSE_REFUSED),
+    "sse_path": ("/sse", _SSE_REFUSED),
+    "message_path": ("/messages/", _SSE_REFUSED),
+}
+_PROVIDER_REFUSED = (
+    "auth_server_provider is not supported by ferrymcp: it does not serve the OAuth authorization-server "
+    "routes (/authorize, /token, /register, /revoke and their RFC 8414 metadata). Run an external "
+    "authorization server and pass token_verifier= (a TokenVerifier that checks its tokens) with "
+    "auth=AuthSettings(issuer_url=<that server>, resource_server_url=<this server's URL>)"
+)
+
+
+def _refuse_unsupported(given: dict[str, Any]) -> None:
+    for key, value in given.items():
+        default, reason = _UNSUPPORTED[key]
+        if value is not default and value != default and not (default is None and value in ([], ())):
+            raise TypeError(f"MCPServer(): {key}= is not supported: {reason}")
+
+
+def _check_auth(auth: AuthSettings | None, token_verifier: Any, auth_server_provider: Any) -> None:
+    """The official SDK's checks of the auth arguments, then ferrymcp's refusal of the
+    authorization-server half."""
+    if auth is not None:
+        if auth_server_provider and token_verifier:
+            raise ValueError("Cannot specify both auth_server_provider and token_verifier")
+        if not auth_server_provider and not token_verifier:
+            raise ValueError("Must specify either auth_server_provider or token_verifier when auth is enabled")
+    elif auth_server_provider or token_verifier:
+        raise ValueError("Cannot specify auth_server_provider or token_verifier without auth settings")
+    if auth_server_provider is not None:
+        raise NotImplementedError(_PROVIDER_REFUSED)
+    if token_verifier is not None and not callable(getattr(token_verifier, "verify_token", None)):
+        raise TypeError("token_verifier must have an async verify_token(token) method (the TokenVerifier protocol)")
+
+
 @dataclass(frozen=True)
 class CacheHint:
     """Freshness hint for one cacheable method's 2026-07-28 results (as the official
@@ -122,16 +207,59 @@ class MCPServer(Generic[LifespanResultT]):
         website_url: str | None = None,
         icons: list[Icon] | None = None,
         version: str = "",
+        auth_server_provider: Any = None,
+        token_verifier: TokenVerifier | None = None,
         *,
         lifespan: Callable[[MCPServer[LifespanResultT]], AbstractAsyncContextManager[LifespanResultT]] | None = None,
+        auth: AuthSettings | None = None,
         resource_security: ResourceSecurity = DEFAULT_RESOURCE_SECURITY,
         cache_hints: Mapping[str, CacheHint] | None = None,
         page_size: int | None = None,
-        dependencies: list[str] | None = None,
+        dependencies: Collection[str] | None = None,
         debug: bool = False,
         log_level: str = "INFO",
-        **settings: Any,
+        warn_on_duplicate_resources: bool = True,
+        warn_on_duplicate_tools: bool = True,
+        warn_on_duplicate_prompts: bool = True,
+        tools: list[Any] | None = None,
+        resources: list[Any] | None = None,
+        extensions: Sequence[Any] | None = None,
+        request_state_security: Any = None,
+        subscriptions: Any = None,
+        middleware: Sequence[Any] | None = None,
+        # The 1.x `FastMCP` settings of the HTTP transports (2.x takes them in `run()` and
+        # `streamable_http_app()`, which fall back to these).
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        streamable_http_path: str = "/mcp",
+        json_response: bool = False,
+        stateless_http: bool = False,
+        max_request_body_size: int | None = None,
+        transport_security: TransportSecuritySettings | None = None,
+        event_store: Any = None,
+        retry_interval: int | None = None,
+        mount_path: str = "/",
+        sse_path: str = "/sse",
+        message_path: str = "/messages/",
+        max_sessions: int | None = None,
+        session_idle_timeout: float | None = None,
     ) -> None:
+        given = {
+            "tools": tools,
+            "resources": resources,
+            "extensions": extensions,
+            "request_state_security": request_state_security,
+            "subscriptions": subscriptions,
+            "middleware": middleware,
+            "json_response": json_response,
+            "stateless_http": stateless_http,
+            "event_store": event_store,
+            "mount_path": mount_path,
+            "sse_path": sse_path,
+            "message_path": message_path,
+        }
+        _refuse_unsupported(given)
+        _check_auth(auth, token_verifier, auth_server_provider)
         self._name = name or "mcp-server"
         self._title = title
         self._description = description
@@ -146,8 +274,32 @@ class MCPServer(Generic[LifespanResultT]):
         self._registry = Registry()
         self._custom_routes: list[tuple[str, list[str], Callable[..., Any]]] = []
         self._session_manager: StreamableHTTPSessionManager | None = None
+        self._token_verifier = token_verifier
         self.dependencies = list(dependencies or [])
-        self.settings = SimpleNamespace(debug=debug, log_level=log_level, **settings)
+        self.settings = SimpleNamespace(
+            debug=debug,
+            log_level=log_level,
+            warn_on_duplicate_resources=warn_on_duplicate_resources,
+            warn_on_duplicate_tools=warn_on_duplicate_tools,
+            warn_on_duplicate_prompts=warn_on_duplicate_prompts,
+            dependencies=self.dependencies,
+            lifespan=lifespan,
+            auth=auth,
+            host=host,
+            port=port,
+            mount_path=mount_path,
+            sse_path=sse_path,
+            message_path=message_path,
+            streamable_http_path=streamable_http_path,
+            json_response=json_response,
+            stateless_http=stateless_http,
+            max_request_body_size=max_request_body_size,
+            transport_security=transport_security,
+            event_store=event_store,
+            retry_interval=retry_interval,
+            max_sessions=max_sessions,
+            session_idle_timeout=session_idle_timeout,
+        )
 
     # -- identity -------------------------------------------------------------------
 
@@ -477,7 +629,7 @@ class MCPServer(Generic[LifespanResultT]):
         import asyncio
 
         chosen = self._http_settings(kwargs, "run('streamable-http')")
-        options = _endpoint_options(chosen)
+        options = _endpoint_options(chosen, self._bearer())
         async with self._serving() as native:
             server = await native.serve_http(chosen["host"], int(chosen["port"]), options)
             try:
@@ -492,9 +644,16 @@ class MCPServer(Generic[LifespanResultT]):
         """An ASGI app serving the MCP endpoint (both eras) at `streamable_http_path`, with
         the `@custom_route`s. Under uvicorn its lifespan runs the server; mounted in another
         app, that app's lifespan enters `mcp.session_manager.run()`."""
-        options = _endpoint_options(self._http_settings(kwargs, "streamable_http_app()"))
+        options = _endpoint_options(self._http_settings(kwargs, "streamable_http_app()"), self._bearer())
         self._session_manager = StreamableHTTPSessionManager(self, options)
         return StreamableHTTPApp(self._session_manager, custom_routes(self._custom_routes))
+
+    def _bearer(self) -> dict[str, Any] | None:
+        """The engine's bearer settings when `auth=` and `token_verifier=` were given."""
+        auth = self.settings.auth
+        if auth is None or self._token_verifier is None:
+            return None
+        return _bearer_options(auth, self._token_verifier)
 
     @property
     def session_manager(self) -> StreamableHTTPSessionManager:
@@ -570,9 +729,40 @@ async def _run(entry: Registration, arguments: dict[str, Any], native_ctx: Any) 
     return await asyncio.to_thread(entry.handler, arguments, native_ctx)
 
 
-def _endpoint_options(chosen: dict[str, Any]) -> dict[str, Any]:
+def _bearer_options(auth: AuthSettings, verifier: TokenVerifier) -> dict[str, Any]:
+    """The engine's bearer settings (`http::options`' `auth`), as the official SDK derives
+    its middleware and metadata route from `AuthSettings`."""
+
+    async def verify(token: str) -> dict[str, Any] | None:
+        access = await verifier.verify_token(token)
+        if not access:
+            return None
+        extra = {key: getattr(access, key, None) for key in ("subject", "claims")}
+        return {
+            "token": access.token,
+            "clientId": access.client_id,
+            "scopes": list(access.scopes),
+            "expiresAt": None if access.expires_at is None else int(access.expires_at),
+            "resource": None if access.resource is None else str(access.resource),
+            "extra": {key: value for key, value in extra.items() if value is not None} or None,
+        }
+
+    resource = None if auth.resource_server_url is None else str(auth.resource_server_url)
+    options: dict[str, Any] = {
+        "verify": verify,
+        "required_scopes": list(auth.required_scopes or []),
+        "authorization_servers": [str(auth.issuer_url)],
+        "scopes_supported": None if auth.required_scopes is None else list(auth.required_scopes),
+        "resource": resource,
+        "audience": resource if auth.validate_token_resource else None,
+    }
+    return {key: value for key, value in options.items() if value is not None}
+
+
+def _endpoint_options(chosen: dict[str, Any], bearer: dict[str, Any] | None = None) -> dict[str, Any]:
     """The engine's endpoint options from the official ones (the keys `http::options` in the native module reads)."""
     options: dict[str, Any] = {
+        "auth": bearer,
         "endpoint": chosen["streamable_http_path"],
         "host": chosen["host"],
         "max_body": chosen["max_request_body_size"],

@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 use super::sessions::HttpSession;
 use crate::peer::{BoxFuture, CloseReason, PeerError};
 use crate::server::outbound::Outbound;
-use crate::server::{Connection, Incoming};
+use crate::server::{AuthInfo, Connection, Incoming};
 use crate::wire::{ErrorObject, Request, encode};
 
 /// Messages a request may have in flight before its handler waits for the client.
@@ -103,12 +103,19 @@ pub(crate) fn notification(method: &str, params: &Value) -> Bytes {
 }
 
 /// Starts serving `request` on `connection`; returns the channel of what it sends. The
-/// handler stops, sending nothing more, when `cancel` fires.
-pub(crate) fn start(connection: Arc<Connection>, request: Request, cancel: CancellationToken, session: Option<Weak<HttpSession>>) -> mpsc::Receiver<Out> {
+/// handler stops, sending nothing more, when `cancel` fires; its context carries `auth`,
+/// the token its own HTTP request was accepted with.
+pub(crate) fn start(
+    connection: Arc<Connection>,
+    request: Request,
+    cancel: CancellationToken,
+    session: Option<Weak<HttpSession>>,
+    auth: Option<Arc<AuthInfo>>,
+) -> mpsc::Receiver<Out> {
     let (tx, rx) = mpsc::channel(QUEUE);
     let outbound = Arc::new(ResponseStream { tx: tx.clone(), cancel: cancel.clone(), session });
     let id = request.id.clone();
-    let incoming = Incoming { id: id.clone(), cancel: cancel.clone(), outbound };
+    let incoming = Incoming { id: id.clone(), cancel: cancel.clone(), outbound, auth };
     tokio::spawn(async move {
         let served = tokio::select! {
             biased;

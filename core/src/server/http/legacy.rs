@@ -21,6 +21,7 @@ use super::reply::{self, ResponseBody, SERVER_ERROR, SESSION_NOT_FOUND, refuse};
 use super::sessions::HttpSession;
 use super::stream::parse_event_id;
 use super::{HttpState, SESSION_HEADER, guard};
+use crate::server::AuthInfo;
 use crate::server::era::LEGACY_VERSIONS;
 use crate::wire::{ErrorObject, Message, Request, RequestId};
 
@@ -48,18 +49,18 @@ fn check_version(parts: &Parts) -> Result<(), Refusal> {
     Err(Box::new(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, message)))
 }
 
-pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, message: Message) -> Reply {
+pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, message: Message, auth: Option<Arc<AuthInfo>>) -> Reply {
     if let Message::Request(request) = &message
         && request.method == "initialize"
     {
-        return initialize(state, request.clone()).await;
+        return initialize(state, request.clone(), auth).await;
     }
     let session = match session(state, parts).and_then(|s| check_version(parts).map(|()| s)) {
         Ok(session) => session,
         Err(reply) => return *reply,
     };
     match message {
-        Message::Request(request) => serve(state, session, request).await,
+        Message::Request(request) => serve(state, session, request, auth).await,
         Message::Notification(notification) => {
             if notification.method == "notifications/cancelled"
                 && let Some(id) = cancelled_id(notification.params.as_ref().map(|p| p.get()))
@@ -83,7 +84,7 @@ fn cancelled_id(params: Option<&str>) -> Option<RequestId> {
     serde_json::from_value(params.get("requestId")?.clone()).ok()
 }
 
-async fn initialize(state: &Arc<HttpState>, request: Request) -> Reply {
+async fn initialize(state: &Arc<HttpState>, request: Request, auth: Option<Arc<AuthInfo>>) -> Reply {
     let session = match state.sessions.create(state.server.connection()) {
         Ok(session) => session,
         Err(_) => {
@@ -92,7 +93,7 @@ async fn initialize(state: &Arc<HttpState>, request: Request) -> Reply {
             return reply;
         }
     };
-    let mut rx = exchange::start(session.connection.clone(), request, session.ended.child_token(), None);
+    let mut rx = exchange::start(session.connection.clone(), request, session.ended.child_token(), None, auth);
     let Some(Out { data, code, .. }) = rx.recv().await else {
         return refuse(StatusCode::SERVICE_UNAVAILABLE, SERVER_ERROR, "Service unavailable: the server is shutting down");
     };
@@ -105,11 +106,11 @@ async fn initialize(state: &Arc<HttpState>, request: Request) -> Reply {
     reply
 }
 
-async fn serve(state: &Arc<HttpState>, session: Arc<HttpSession>, request: Request) -> Reply {
+async fn serve(state: &Arc<HttpState>, session: Arc<HttpSession>, request: Request, auth: Option<Arc<AuthInfo>>) -> Reply {
     let busy = session.busy();
     let id = request.id.clone();
     let cancel = session.register(&id);
-    let mut rx = exchange::start(session.connection.clone(), request, cancel, Some(Arc::downgrade(&session)));
+    let mut rx = exchange::start(session.connection.clone(), request, cancel, Some(Arc::downgrade(&session)), auth);
     let first = rx.recv().await;
     if let Some(first) = &first
         && first.last

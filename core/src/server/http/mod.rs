@@ -23,7 +23,7 @@ mod serve;
 mod sessions;
 mod stream;
 
-pub use auth::{AuthError, BearerAuth, BearerVerifier, METADATA_PATH};
+pub use auth::{AuthError, BearerAuth, BearerVerifier, METADATA_PATH, auth_info_from_json};
 pub use events::{EventStore, MemoryEventStore, Replay};
 pub use guard::LOOPBACK_HOSTS;
 pub use reply::ResponseBody;
@@ -41,7 +41,7 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::server::era::{self, LEGACY_VERSIONS};
-use crate::server::{Connection, Server};
+use crate::server::{AuthInfo, Connection, Server};
 use crate::wire::{self, ErrorObject, Message, Parsed, SharedStr};
 use reply::{SERVER_ERROR, refuse, rpc_error};
 use sessions::SessionTable;
@@ -150,11 +150,12 @@ impl HttpHandler {
         if let Err(reply) = guard::host_and_origin(&state.options, &parts) {
             return *reply;
         }
-        if let Err(reply) = auth::check(&state.options, &parts).await {
-            return reply;
-        }
+        let auth = match auth::check(&state.options, &parts).await {
+            Ok(auth) => auth,
+            Err(reply) => return reply,
+        };
         match parts.method {
-            Method::POST => post(state, &parts, body).await,
+            Method::POST => post(state, &parts, body, auth).await,
             Method::GET | Method::DELETE if parts.headers.contains_key(SESSION_HEADER) => {
                 if parts.method == Method::GET { legacy::get(state, &parts).await } else { legacy::delete(state, &parts).await }
             }
@@ -163,7 +164,7 @@ impl HttpHandler {
     }
 }
 
-async fn post<B>(state: &Arc<HttpState>, parts: &Parts, body: B) -> Response<ResponseBody>
+async fn post<B>(state: &Arc<HttpState>, parts: &Parts, body: B, auth: Option<Arc<AuthInfo>>) -> Response<ResponseBody>
 where
     B: Body<Data = Bytes> + Send,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
@@ -204,9 +205,13 @@ where
                 },
             };
             let modern = era::is_modern(&request.method, &params) || (names_modern && request.method != "initialize");
-            if modern { modern::post(state, parts, request, &params).await } else { legacy::post(state, parts, Message::Request(request)).await }
+            if modern {
+                modern::post(state, parts, request, &params, auth).await
+            } else {
+                legacy::post(state, parts, Message::Request(request), auth).await
+            }
         }
-        message if has_session || !names_modern => legacy::post(state, parts, message).await,
+        message if has_session || !names_modern => legacy::post(state, parts, message, auth).await,
         Message::Notification(_) => reply::empty(StatusCode::ACCEPTED),
         Message::Response(_) => refuse(StatusCode::BAD_REQUEST, -32600, "Invalid request: a 2026-07-28 client sends no responses"),
     }

@@ -19,10 +19,16 @@ use super::body::{CancelOnDrop, SseBody, Source};
 use super::exchange;
 use super::reply::{self, ResponseBody, modern_status, rpc_error};
 use super::{HttpState, headers};
-use crate::server::era;
+use crate::server::{AuthInfo, era};
 use crate::wire::Request;
 
-pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, request: Request, params: &Map<String, Value>) -> Response<ResponseBody> {
+pub(crate) async fn post(
+    state: &Arc<HttpState>,
+    parts: &Parts,
+    request: Request,
+    params: &Map<String, Value>,
+    auth: Option<Arc<AuthInfo>>,
+) -> Response<ResponseBody> {
     let method = request.method.as_str();
     let schema = (method == "tools/call")
         .then(|| params.get("name").and_then(Value::as_str).and_then(|name| state.server.tool_input_schema(name)))
@@ -44,7 +50,7 @@ pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, request: Request
     }
     let guard = CancelOnDrop(cancel.clone());
     let end = cancel.clone();
-    let mut rx = exchange::start(state.stateless.clone(), request, cancel, None);
+    let mut rx = exchange::start(state.stateless.clone(), request, cancel, None, auth);
     let Some(first) = rx.recv().await else {
         return reply::empty(StatusCode::SERVICE_UNAVAILABLE);
     };

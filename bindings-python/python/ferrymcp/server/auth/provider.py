@@ -1,0 +1,160 @@
+"""Tokens and verifiers, as the official `mcp.server.auth.provider`.
+
+`TokenVerifier` is the official protocol (`async verify_token(token) -> AccessToken |
+None`); `AccessToken` has the official fields. ferrymcp's engine calls the verifier for
+every request to the MCP endpoint and applies the policy itself (required scopes, expiry,
+audience), so a verifier only says what a token is. The authorization-server types
+(`OAuthAuthorizationServerProvider`, codes, refresh tokens, errors) are here so that code
+written for the official SDK imports; `MCPServer` refuses `auth_server_provider=` with an
+error that says what to use instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, runtime_checkable
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+
+
+@dataclass
+class AccessToken:
+    """A verified bearer token."""
+
+    token: str
+    client_id: str
+    scopes: list[str]
+    expires_at: int | None = None
+    """Seconds since the epoch; `None` never expires."""
+    resource: str | None = None
+    """The RFC 8707 resource the token was issued for."""
+    subject: str | None = None
+    claims: dict[str, Any] | None = None
+
+
+@dataclass
+class AuthorizationCode:
+    code: str
+    scopes: list[str]
+    expires_at: float
+    client_id: str
+    code_challenge: str
+    redirect_uri: str
+    redirect_uri_provided_explicitly: bool
+    resource: str | None = None
+    subject: str | None = None
+
+
+@dataclass
+class RefreshToken:
+    token: str
+    client_id: str
+    scopes: list[str]
+    expires_at: int | None = None
+    subject: str | None = None
+
+
+@dataclass
+class AuthorizationParams:
+    state: str | None
+    scopes: list[str] | None
+    code_challenge: str
+    redirect_uri: str
+    redirect_uri_provided_explicitly: bool
+    resource: str | None = None
+
+
+RegistrationErrorCode = Literal[
+    "invalid_redirect_uri", "invalid_client_metadata", "invalid_software_statement", "unapproved_software_statement"
+]
+AuthorizationErrorCode = Literal[
+    "invalid_request",
+    "unauthorized_client",
+    "access_denied",
+    "unsupported_response_type",
+    "invalid_scope",
+    "server_error",
+    "temporarily_unavailable",
+    "invalid_target",
+]
+TokenErrorCode = Literal[
+    "invalid_request",
+    "invalid_client",
+    "invalid_grant",
+    "unauthorized_client",
+    "unsupported_grant_type",
+    "invalid_scope",
+    "invalid_target",
+]
+
+
+@dataclass(frozen=True)
+class RegistrationError(Exception):
+    error: RegistrationErrorCode
+    error_description: str | None = None
+
+
+@dataclass(frozen=True)
+class AuthorizeError(Exception):
+    error: AuthorizationErrorCode
+    error_description: str | None = None
+
+
+@dataclass(frozen=True)
+class TokenError(Exception):
+    error: TokenErrorCode
+    error_description: str | None = None
+
+
+@runtime_checkable
+class TokenVerifier(Protocol):
+    """Says what a bearer token is: its `AccessToken`, or `None` for a token it does not accept."""
+
+    async def verify_token(self, token: str) -> AccessToken | None: ...
+
+
+class OAuthAuthorizationServerProvider(Protocol):
+    """The official authorization-server provider's shape (not served by ferrymcp)."""
+
+    async def get_client(self, client_id: str) -> Any: ...
+    async def register_client(self, client_info: Any) -> None: ...
+    async def authorize(self, client: Any, params: AuthorizationParams) -> str: ...
+    async def load_authorization_code(self, client: Any, authorization_code: str) -> Any: ...
+    async def exchange_authorization_code(self, client: Any, authorization_code: Any) -> Any: ...
+    async def load_refresh_token(self, client: Any, refresh_token: str) -> Any: ...
+    async def exchange_refresh_token(self, client: Any, refresh_token: Any, scopes: list[str]) -> Any: ...
+    async def load_access_token(self, token: str) -> Any: ...
+    async def revoke_token(self, token: Any) -> None: ...
+
+
+class ProviderTokenVerifier:
+    """A `TokenVerifier` over a provider's `load_access_token`."""
+
+    def __init__(self, provider: OAuthAuthorizationServerProvider) -> None:
+        self.provider = provider
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        loaded: AccessToken | None = await self.provider.load_access_token(token)
+        return loaded
+
+
+def construct_redirect_uri(redirect_uri_base: str, **params: str | None) -> str:
+    """`redirect_uri_base` with `params` (those not `None`) added to its query."""
+    parts = urlsplit(redirect_uri_base)
+    query = [(key, value) for key, values in parse_qs(parts.query).items() for value in values]
+    query.extend((key, value) for key, value in params.items() if value is not None)
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+__all__ = [
+    "AccessToken",
+    "AuthorizationCode",
+    "AuthorizationParams",
+    "AuthorizeError",
+    "OAuthAuthorizationServerProvider",
+    "ProviderTokenVerifier",
+    "RefreshToken",
+    "RegistrationError",
+    "TokenError",
+    "TokenVerifier",
+    "construct_redirect_uri",
+]
