@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast
 
 from ferrymcp._media import Audio, Image
 from ferrymcp.context import Context
@@ -49,7 +49,7 @@ from ferrymcp.types import (
 )
 
 if TYPE_CHECKING:
-    from ferrymcp._native import NativeServer
+    from ferrymcp._native import HttpOptions, NativeServer
 
 LifespanResultT = TypeVar("LifespanResultT")
 _CallableT = TypeVar("_CallableT", bound=Callable[..., Any])
@@ -570,7 +570,7 @@ async def _run(entry: Registration, arguments: dict[str, Any], native_ctx: Any) 
     return await asyncio.to_thread(entry.handler, arguments, native_ctx)
 
 
-def _endpoint_options(chosen: dict[str, Any]) -> dict[str, Any]:
+def _endpoint_options(chosen: dict[str, Any]) -> HttpOptions:
     """The engine's endpoint options from the official ones (the keys `http::options` in the native module reads)."""
     options: dict[str, Any] = {
         "endpoint": chosen["streamable_http_path"],
@@ -585,7 +585,7 @@ def _endpoint_options(chosen: dict[str, Any]) -> dict[str, Any]:
         options.update(allowed_hosts=[], allowed_origins=["*"])
     elif security is not None:
         options.update(allowed_hosts=list(security.allowed_hosts), allowed_origins=list(security.allowed_origins))
-    return {key: value for key, value in options.items() if value is not None}
+    return cast("HttpOptions", {key: value for key, value in options.items() if value is not None})
 
 
 def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int | None) -> dict[str, Any] | None:
