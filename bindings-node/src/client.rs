@@ -112,7 +112,8 @@ pub async fn spawn_client(
     #[napi(ts_arg_type = "((reason: string) => void) | undefined | null")] on_close: Option<JsCloseFn>,
 ) -> napi::Result<NativeClient> {
     let command = command(spawn);
-    open(config, on_request, on_notification, on_close, |options, callbacks| Client::spawn(command, options, callbacks)).await
+    open(config, on_request, on_notification, on_close, |options, callbacks| Client::spawn(command, options, callbacks))
+        .await
 }
 
 /// Connects with `connect` (given the core options and callbacks `config` and the JS

@@ -17,14 +17,16 @@ pub(crate) async fn handshake(peer: &Peer, options: &ClientOptions) -> Result<Se
             Probe::Failed(e) => Err(e),
             Probe::Legacy(why) => Err(ClientError::Protocol(format!("the server does not speak 2026-07-28: {why}"))),
         },
-        EraPreference::Auto => match discover(peer, options, Some(options.probe_timeout), MODERN_VERSIONS[0], Retry::Allowed).await {
-            Probe::Modern(details) => Ok(details),
-            Probe::Failed(e) => Err(e),
-            Probe::Legacy(why) => {
-                tracing::debug!("server/discover said {why}; falling back to initialize");
-                initialize(peer, options).await
+        EraPreference::Auto => {
+            match discover(peer, options, Some(options.probe_timeout), MODERN_VERSIONS[0], Retry::Allowed).await {
+                Probe::Modern(details) => Ok(details),
+                Probe::Failed(e) => Err(e),
+                Probe::Legacy(why) => {
+                    tracing::debug!("server/discover said {why}; falling back to initialize");
+                    initialize(peer, options).await
+                }
             }
-        },
+        }
     }
 }
 
@@ -60,7 +62,13 @@ fn supported_by_both(error: &ErrorObject) -> Option<&'static str> {
     MODERN_VERSIONS.iter().copied().find(|ours| supported.iter().any(|theirs| theirs == ours))
 }
 
-async fn discover(peer: &Peer, options: &ClientOptions, timeout: Option<Duration>, version: &'static str, retry: Retry) -> Probe {
+async fn discover(
+    peer: &Peer,
+    options: &ClientOptions,
+    timeout: Option<Duration>,
+    version: &'static str,
+    retry: Retry,
+) -> Probe {
     let params = json!({"_meta": meta(options, version)});
     let request = RequestOptions { timeout, ..RequestOptions::default() };
     match peer.request("server/discover", Some(&params), request).await {
@@ -109,7 +117,9 @@ async fn initialize(peer: &Peer, options: &ClientOptions) -> Result<ServerDetail
     let result: Value = raw.parse_owned().map_err(|e| ClientError::Protocol(format!("initialize result: {e}")))?;
     let version = result.get("protocolVersion").and_then(Value::as_str).unwrap_or_default().to_owned();
     if !LEGACY_VERSIONS.contains(&version.as_str()) {
-        return Err(ClientError::Protocol(format!("the server answered initialize with unsupported version {version:?}")));
+        return Err(ClientError::Protocol(format!(
+            "the server answered initialize with unsupported version {version:?}"
+        )));
     }
     peer.set_batches_allowed(version == "2025-03-26");
     peer.notify("notifications/initialized", None::<&()>).await?;

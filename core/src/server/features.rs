@@ -23,14 +23,25 @@ use crate::wire::{ErrorObject, RawJson};
 type Outcome = Result<Value, ErrorObject>;
 
 /// Serves one feature request.
-pub(crate) async fn serve(server: &Arc<ServerShared>, method: &str, params: Map<String, Value>, cx: Context) -> Result<Reply, ErrorObject> {
+pub(crate) async fn serve(
+    server: &Arc<ServerShared>,
+    method: &str,
+    params: Map<String, Value>,
+    cx: Context,
+) -> Result<Reply, ErrorObject> {
     let value = match method {
-        "tools/list" => return list(server, &params, "tools", |r| r.tools.values().map(|t| t.listed.clone()).collect()),
+        "tools/list" => {
+            return list(server, &params, "tools", |r| r.tools.values().map(|t| t.listed.clone()).collect());
+        }
         "resources/list" => return list_resources(server, &params, cx).await,
         "resources/templates/list" => {
-            return list(server, &params, "resourceTemplates", |r| r.templates.values().map(|e| e.listed.clone()).collect());
+            return list(server, &params, "resourceTemplates", |r| {
+                r.templates.values().map(|e| e.listed.clone()).collect()
+            });
         }
-        "prompts/list" => return list(server, &params, "prompts", |r| r.prompts.values().map(|e| e.listed.clone()).collect()),
+        "prompts/list" => {
+            return list(server, &params, "prompts", |r| r.prompts.values().map(|e| e.listed.clone()).collect());
+        }
         "tools/call" => call_tool(server, params, cx).await,
         "resources/read" => read_resource(server, params, cx).await,
         "prompts/get" => get_prompt(server, params, cx).await,
@@ -123,11 +134,24 @@ async fn list_resources(server: &ServerShared, params: &Map<String, Value>, cx: 
                 let Some(Value::Array(resources)) = result.remove("resources") else { unreachable!("checked above") };
                 resources
             }
-            Ok(other) => return Err(ErrorObject::internal(format!("Listing template {template} returned {other}, not resources"))),
-            Err(error) => return Err(handler_error(error, |m| format!("Listing template {template} failed: {m}"), cx.is_modern())),
+            Ok(other) => {
+                return Err(ErrorObject::internal(format!(
+                    "Listing template {template} returned {other}, not resources"
+                )));
+            }
+            Err(error) => {
+                return Err(handler_error(
+                    error,
+                    |m| format!("Listing template {template} failed: {m}"),
+                    cx.is_modern(),
+                ));
+            }
         };
         for resource in listed {
-            all.push(RawJson::to_json(&over_template(&definition, resource)).map_err(|e| ErrorObject::internal(e.to_string()))?);
+            all.push(
+                RawJson::to_json(&over_template(&definition, resource))
+                    .map_err(|e| ErrorObject::internal(e.to_string()))?,
+            );
         }
     }
     page(server, params, "resources", all)
@@ -149,12 +173,17 @@ fn over_template(template: &Value, resource: Value) -> Value {
 }
 
 /// One page of `all`, from the request's cursor.
-fn page(server: &ServerShared, params: &Map<String, Value>, key: &'static str, mut all: Vec<RawJson>) -> Result<Reply, ErrorObject> {
+fn page(
+    server: &ServerShared,
+    params: &Map<String, Value>,
+    key: &'static str,
+    mut all: Vec<RawJson>,
+) -> Result<Reply, ErrorObject> {
     let start = match params.get("cursor") {
         None | Some(Value::Null) => 0,
-        Some(cursor) => decode_cursor(cursor).filter(|n| *n <= all.len()).ok_or_else(|| {
-            ErrorObject::invalid_params(format!("Invalid params: unknown cursor {cursor}"))
-        })?,
+        Some(cursor) => decode_cursor(cursor)
+            .filter(|n| *n <= all.len())
+            .ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: unknown cursor {cursor}")))?,
     };
     let total = all.len();
     let end = server.options.page_size.map_or(total, |size| (start + size).min(total));
@@ -336,7 +365,8 @@ fn finish_tool_result(name: &str, mut result: Value, output: Option<&jsonschema:
 
 pub(crate) fn resource_not_found(uri: &str, modern: bool) -> ErrorObject {
     let code = if modern { crate::wire::ErrorCode::INVALID_PARAMS } else { -32002 };
-    ErrorObject::new(code, format!("Resource not found: {uri}")).with_data(RawJson::to_json(&json!({"uri": uri})).expect("JSON"))
+    ErrorObject::new(code, format!("Resource not found: {uri}"))
+        .with_data(RawJson::to_json(&json!({"uri": uri})).expect("JSON"))
 }
 
 async fn read_resource(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Context) -> Outcome {
@@ -386,7 +416,10 @@ async fn complete(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Co
         return Err(ErrorObject::invalid_params("Invalid params: completion/complete needs \"ref\" and \"argument\""));
     }
     let modern = cx.is_modern();
-    handler.complete(params, cx).await.map_err(|error| handler_error(error, |m| format!("Completion failed: {m}"), modern))
+    handler
+        .complete(params, cx)
+        .await
+        .map_err(|error| handler_error(error, |m| format!("Completion failed: {m}"), modern))
 }
 
 /// How a failed resource, prompt, listing or completion handler answers its request (a

@@ -56,7 +56,8 @@ struct ConnectionHandler(Arc<Connection>);
 impl Connection {
     pub(crate) fn new(server: Arc<ServerShared>) -> Arc<Self> {
         let id = server.next_id.fetch_add(1, Ordering::Relaxed);
-        let connection = Arc::new(Self { id, server, session: Mutex::new(Session::default()), outbound: OnceLock::new() });
+        let connection =
+            Arc::new(Self { id, server, session: Mutex::new(Session::default()), outbound: OnceLock::new() });
         connection.server.connections.lock().unwrap().insert(id, Arc::downgrade(&connection));
         connection
     }
@@ -91,7 +92,11 @@ impl Connection {
     async fn handle(self: Arc<Self>, request: Request, rcx: RequestContext) -> HandlerResult {
         self.attach(rcx.peer());
         let initialize = request.method == "initialize";
-        let incoming = Incoming { id: rcx.id().clone(), cancel: rcx.cancellation().clone(), outbound: Arc::new(rcx.peer().clone()) };
+        let incoming = Incoming {
+            id: rcx.id().clone(),
+            cancel: rcx.cancellation().clone(),
+            outbound: Arc::new(rcx.peer().clone()),
+        };
         let result = self.clone().serve_request(request, incoming).await;
         if initialize && result.is_ok() {
             rcx.peer().set_batches_allowed(self.negotiated_version().as_deref() == Some("2025-03-26"));
@@ -120,7 +125,13 @@ impl Connection {
         reply.encode().map_err(|e| ErrorObject::internal(e.to_string()))
     }
 
-    async fn modern(&self, method: &str, mut params: Map<String, Value>, meta: ModernMeta, incoming: &Incoming) -> Result<Reply, ErrorObject> {
+    async fn modern(
+        &self,
+        method: &str,
+        mut params: Map<String, Value>,
+        meta: ModernMeta,
+        incoming: &Incoming,
+    ) -> Result<Reply, ErrorObject> {
         let responses = features::gather_inputs(&self.server, method, &mut params)?;
         let cx = self.context(incoming, &params, |inner| {
             inner.protocol_version = meta.version;
@@ -135,7 +146,12 @@ impl Connection {
         features::serve(&self.server, method, params, cx).await
     }
 
-    async fn legacy(&self, method: &str, params: Map<String, Value>, incoming: &Incoming) -> Result<Reply, ErrorObject> {
+    async fn legacy(
+        &self,
+        method: &str,
+        params: Map<String, Value>,
+        incoming: &Incoming,
+    ) -> Result<Reply, ErrorObject> {
         match method {
             "initialize" => return self.initialize(params).map(Reply::Value),
             "ping" => return Ok(json!({}).into()),
@@ -155,7 +171,9 @@ impl Connection {
             }
             "resources/subscribe" | "resources/unsubscribe" => {
                 let uri = params.get("uri").and_then(Value::as_str);
-                let uri = uri.ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"uri\"")))?;
+                let uri = uri.ok_or_else(|| {
+                    ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"uri\""))
+                })?;
                 let mut session = self.session.lock().unwrap();
                 if method == "resources/subscribe" {
                     session.subscriptions.insert(uri.to_owned());
@@ -188,10 +206,14 @@ impl Connection {
 
     fn initialize(&self, params: Map<String, Value>) -> Result<Value, ErrorObject> {
         let requested = params.get("protocolVersion").and_then(Value::as_str);
-        let requested = requested.ok_or_else(|| ErrorObject::invalid_params("Invalid params: initialize needs a string \"protocolVersion\""))?;
+        let requested = requested.ok_or_else(|| {
+            ErrorObject::invalid_params("Invalid params: initialize needs a string \"protocolVersion\"")
+        })?;
         let mut session = self.session.lock().unwrap();
         if session.initialized {
-            return Err(ErrorObject::invalid_request("Invalid request: initialize was already received on this connection"));
+            return Err(ErrorObject::invalid_request(
+                "Invalid request: initialize was already received on this connection",
+            ));
         }
         let version = era::negotiate(requested);
         session.initialized = true;
@@ -210,7 +232,12 @@ impl Connection {
         Ok(result)
     }
 
-    fn context(&self, incoming: &Incoming, params: &Map<String, Value>, fill: impl FnOnce(&mut ContextInner)) -> Context {
+    fn context(
+        &self,
+        incoming: &Incoming,
+        params: &Map<String, Value>,
+        fill: impl FnOnce(&mut ContextInner),
+    ) -> Context {
         let mut inner = ContextInner {
             request_id: incoming.id.clone(),
             cancel: incoming.cancel.clone(),

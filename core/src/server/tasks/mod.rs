@@ -58,9 +58,9 @@ impl TaskSupport {
             Some(Some(Value::String(value))) if value == "forbidden" => Ok(Self::Forbidden),
             Some(Some(Value::String(value))) if value == "optional" => Ok(Self::Optional),
             Some(Some(Value::String(value))) if value == "required" => Ok(Self::Required),
-            Some(Some(other)) => Err(format!(
-                "execution.taskSupport must be \"forbidden\", \"optional\" or \"required\", not {other}"
-            )),
+            Some(Some(other)) => {
+                Err(format!("execution.taskSupport must be \"forbidden\", \"optional\" or \"required\", not {other}"))
+            }
         }
     }
 }
@@ -147,14 +147,16 @@ pub(crate) fn serve(server: &ServerShared, method: &str, params: &Map<String, Va
         return Err(extension_required());
     }
     let id = params.get("taskId").and_then(Value::as_str);
-    let id = id.ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"taskId\"")))?;
+    let id =
+        id.ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"taskId\"")))?;
     let task = server.tasks.get(id).ok_or_else(|| ErrorObject::invalid_params(format!("Task not found: {id}")))?;
     match method {
         "tasks/get" => Ok(Value::Object(task.detailed())),
         "tasks/update" => {
             let responses = params.get("inputResponses").and_then(Value::as_object);
-            let responses = responses
-                .ok_or_else(|| ErrorObject::invalid_params("Invalid params: tasks/update needs an \"inputResponses\" object"))?;
+            let responses = responses.ok_or_else(|| {
+                ErrorObject::invalid_params("Invalid params: tasks/update needs an \"inputResponses\" object")
+            })?;
             if task.answer(responses)? {
                 super::notify::task_changed(server, &task);
             }
