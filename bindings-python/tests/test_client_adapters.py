@@ -4,6 +4,7 @@ import asyncio
 from typing import Any
 
 import pytest
+
 from ferrymcp import Client, McpError, StdioServerParameters
 from ferrymcp.client import ClientRequestContext, _command
 from ferrymcp.types import (

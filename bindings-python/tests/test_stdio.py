@@ -15,11 +15,11 @@ import pytest
 
 pytest.importorskip("ferrymcp._native")
 
-import ferrymcp
+import official_peer
 from conftest import HERE, PYTHON_EVERYTHING
 from seed_tools import seed_with_import
 
-import official_peer
+import ferrymcp
 
 MODES = ["legacy", "2026-07-28", "auto"]
 OFFICIAL_SERVER = HERE / "peers" / "official_server.py"

@@ -60,7 +60,9 @@ class StreamableHTTPSessionManager:
         """Answers one HTTP request of the ASGI server."""
         handler = self._handler
         if handler is None:
-            raise RuntimeError("the MCP endpoint is not running: enter `mcp.session_manager.run()` (the app's lifespan does)")
+            raise RuntimeError(
+                "the MCP endpoint is not running: enter `mcp.session_manager.run()` (the app's lifespan does)"
+            )
         body = await _read_body(receive, handler.max_body)
         if body is None:
             return
