@@ -3,33 +3,14 @@
 The boundary between the engine and the Python layer: plain dicts of MCP wire JSON
 cross it, handlers are Python callables (sync ones run on worker threads, async ones on
 the event loop that awaits `serve_stdio()` or connects a client), and every awaitable
-here is a Rust future.
+here is a Rust future. The exceptions it raises are the classes of `ferrymcp.exceptions`,
+which it looks up there (`src/errors.rs`); it defines none itself.
 """
 
 from collections.abc import Awaitable, Callable
 from typing import Any, TypedDict
 
 JsonObject = dict[str, Any]
-
-class McpError(Exception):
-    """A JSON-RPC error. Raised by a handler, the request is answered with exactly it."""
-
-    code: int
-    message: str
-    data: Any
-    def __init__(self, code: int, message: str, data: Any = None) -> None: ...
-
-class ConnectionClosed(McpError):
-    """The connection to the peer ended while a request was in flight."""
-
-class RequestTimeout(McpError):
-    """A request got no answer in time."""
-
-class RequestCancelled(McpError):
-    """A request was cancelled."""
-
-class ProtocolError(McpError):
-    """The peer broke the protocol."""
 
 class NativeContext:
     """The request a handler serves."""
