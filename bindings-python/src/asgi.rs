@@ -103,7 +103,10 @@ impl NativeHttpHandler {
     fn shutdown<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let handler = self.handler.clone();
         handler.stop_streams();
-        awaitable(py, async move { ok(handler.end_sessions().await) })
+        awaitable(py, async move {
+            handler.end_sessions().await;
+            ok(())
+        })
     }
 }
 

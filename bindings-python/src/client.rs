@@ -206,8 +206,7 @@ impl NativeClient {
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (client, params) = (self.client.clone(), from_py(params)?);
-        let mut options = RequestOptions::default();
-        options.timeout = timeout.map(Duration::from_secs_f64);
+        let mut options = RequestOptions { timeout: timeout.map(Duration::from_secs_f64), ..RequestOptions::default() };
         if let Some(function) = progress {
             let (handle, function) = (self.handle.clone(), Arc::new(function));
             options.on_progress = Some(Arc::new(move |p: Progress| {
@@ -238,6 +237,9 @@ impl NativeClient {
 
     fn close<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let client = self.client.clone();
-        awaitable(py, async move { ok(client.close().await) })
+        awaitable(py, async move {
+            client.close().await;
+            ok(())
+        })
     }
 }

@@ -221,21 +221,33 @@ impl NativeServer {
 
     fn notify_tools_changed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let server = self.server.clone();
-        awaitable(py, async move { ok(server.notify_tools_changed().await) })
+        awaitable(py, async move {
+            server.notify_tools_changed().await;
+            ok(())
+        })
     }
 
     fn notify_prompts_changed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let server = self.server.clone();
-        awaitable(py, async move { ok(server.notify_prompts_changed().await) })
+        awaitable(py, async move {
+            server.notify_prompts_changed().await;
+            ok(())
+        })
     }
 
     fn notify_resources_changed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let server = self.server.clone();
-        awaitable(py, async move { ok(server.notify_resources_changed().await) })
+        awaitable(py, async move {
+            server.notify_resources_changed().await;
+            ok(())
+        })
     }
 
     fn notify_resource_updated<'py>(&self, py: Python<'py>, uri: String) -> PyResult<Bound<'py, PyAny>> {
         let server = self.server.clone();
-        awaitable(py, async move { ok(server.notify_resource_updated(&uri).await) })
+        awaitable(py, async move {
+            server.notify_resource_updated(&uri).await;
+            ok(())
+        })
     }
 }
