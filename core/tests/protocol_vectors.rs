@@ -1275,3 +1275,61 @@ fn samples_match_the_official_schemas() {
     println!("{checked} sample validations");
     assert!(failures.is_empty(), "{} schema violations:\n{}", failures.len(), failures.join("\n"));
 }
+
+// ----------------------------------------------------------------------------------------
+// Key order
+// ----------------------------------------------------------------------------------------
+
+/// Objects keep the order their keys came in, through the typed params and results as
+/// through plain values (prompt and completion arguments, MRTR input requests and answers,
+/// a tool's schema, structured content): the official SDKs keep it, clients show form
+/// fields and arguments in it, and a re-sorted object is a different text on the wire.
+#[test]
+fn objects_keep_their_key_order() {
+    let cases: [(&str, &str, &str, RoundTrip); 6] = [
+        (
+            "GetPromptParams",
+            r#"{"name":"p","arguments":{"zeta":"1","alpha":"2","mid":"3"}}"#,
+            "/arguments",
+            round_trip::<GetPromptParams>,
+        ),
+        (
+            "CompleteParams",
+            r#"{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":""},"context":{"arguments":{"zeta":"1","alpha":"2","mid":"3"}}}"#,
+            "/context/arguments",
+            round_trip::<CompleteParams>,
+        ),
+        (
+            "Tool",
+            r#"{"name":"t","inputSchema":{"type":"object","properties":{"zeta":{},"alpha":{},"mid":{}}}}"#,
+            "/inputSchema/properties",
+            round_trip::<Tool>,
+        ),
+        (
+            "CallToolResult",
+            r#"{"content":[],"structuredContent":{"zeta":1,"alpha":2,"mid":3}}"#,
+            "/structuredContent",
+            round_trip::<CallToolResult>,
+        ),
+        (
+            "InputRequests",
+            r#"{"zeta":{"method":"roots/list"},"alpha":{"method":"roots/list"},"mid":{"method":"roots/list"}}"#,
+            "",
+            round_trip::<InputRequests>,
+        ),
+        (
+            "InputResponses",
+            r#"{"zeta":{"roots":[]},"alpha":{"roots":[]},"mid":{"roots":[]}}"#,
+            "",
+            round_trip::<InputResponses>,
+        ),
+    ];
+    for (name, text, pointer, round) in cases {
+        let back = round(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let object = back
+            .pointer(pointer)
+            .and_then(Value::as_object)
+            .unwrap_or_else(|| panic!("{name}: no object at {pointer:?}"));
+        assert_eq!(object.keys().collect::<Vec<_>>(), ["zeta", "alpha", "mid"], "{name}");
+    }
+}

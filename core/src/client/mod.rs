@@ -193,7 +193,7 @@ impl Client {
             params.insert("inputResponses".into(), Value::Object(responses));
             match result.get("requestState") {
                 Some(state) => params.insert("requestState".into(), state.clone()),
-                None => params.remove("requestState"),
+                None => params.shift_remove("requestState"),
             };
         }
         Err(ClientError::Protocol(format!(

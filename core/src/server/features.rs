@@ -131,7 +131,9 @@ async fn list_resources(server: &ServerShared, params: &Map<String, Value>, cx: 
         let listed = match lister.list(cx.clone()).await {
             Ok(Value::Array(resources)) => resources,
             Ok(Value::Object(mut result)) if result.get("resources").is_some_and(Value::is_array) => {
-                let Some(Value::Array(resources)) = result.remove("resources") else { unreachable!("checked above") };
+                let Some(Value::Array(resources)) = result.shift_remove("resources") else {
+                    unreachable!("checked above")
+                };
                 resources
             }
             Ok(other) => {
@@ -209,7 +211,7 @@ fn required_str<'a>(params: &'a Map<String, Value>, key: &str, method: &str) -> 
 }
 
 fn object_param(params: &mut Map<String, Value>, key: &str, method: &str) -> Result<Map<String, Value>, ErrorObject> {
-    match params.remove(key) {
+    match params.shift_remove(key) {
         None | Some(Value::Null) => Ok(Map::new()),
         Some(Value::Object(map)) => Ok(map),
         Some(_) => Err(ErrorObject::invalid_params(format!("Invalid params: {method} \"{key}\" must be an object"))),
@@ -253,12 +255,12 @@ pub(crate) fn gather_inputs(
         return Ok(Map::new());
     }
     let target = target_of(method, params);
-    let mut responses = match params.remove("requestState") {
+    let mut responses = match params.shift_remove("requestState") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::String(state)) => server.sealer.open(&state, method, &target)?,
         Some(_) => return Err(ErrorObject::invalid_params("Invalid params: requestState must be a string")),
     };
-    match params.remove("inputResponses") {
+    match params.shift_remove("inputResponses") {
         None => {}
         Some(Value::Object(fresh)) => responses.extend(fresh),
         Some(_) => return Err(ErrorObject::invalid_params("Invalid params: inputResponses must be an object")),
