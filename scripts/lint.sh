@@ -33,21 +33,22 @@ step "cargo clippy" cargo clippy --release --workspace --all-targets --quiet -- 
 python_files=(bindings-python/python bindings-python/tests tests)
 step "ruff check" .venv/bin/ruff check --config bindings-python/pyproject.toml "${python_files[@]}"
 step "ruff format" .venv/bin/ruff format --config bindings-python/pyproject.toml --check "${python_files[@]}"
-# mypy --strict over the package (the pure-Python layer against _native.pyi) ...
+# mypy --strict over the package (the pure-Python layer against _native.pyi).
 step "mypy" bash -c 'cd bindings-python && ../.venv/bin/mypy'
-# ... and _native.pyi against the module it describes: the wheel is built (the same build
-# scripts/test.sh installs next, so it costs nothing there) and stubtest compares names,
-# signatures and kinds of everything in the module with the stub.
+
+# TypeScript: the layer type-checked (no output) and linted; devDependencies pinned.
+step "npm install (bindings-node)" npm install --prefix bindings-node --no-audit --no-fund --loglevel=error
+step "tsc --noEmit" bash -c 'cd bindings-node && npx tsc -p tsconfig.json --noEmit'
+step "eslint" bash -c 'cd bindings-node && npx eslint --max-warnings 0 .'
+
+# Last, being the slow one on a cold target directory: _native.pyi against the module it
+# describes. The wheel is built (the very build scripts/test.sh installs next, so it costs
+# nothing there) and stubtest compares every name, signature and kind with the stub.
 build_wheel() {
   (cd bindings-python && ../.venv/bin/maturin build --release --quiet -o ../target/wheels --interpreter ../.venv/bin/python)
   .venv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps target/wheels/ferrymcp-*.whl
 }
 step "wheel for stubtest" build_wheel
 step "stubtest _native.pyi" bash -c 'cd bindings-python && ../.venv/bin/python -m mypy.stubtest ferrymcp._native --mypy-config-file pyproject.toml --allowlist stubtest-allowlist.txt'
-
-# TypeScript: the layer type-checked (no output) and linted; devDependencies pinned.
-step "npm install (bindings-node)" npm install --prefix bindings-node --no-audit --no-fund --loglevel=error
-step "tsc --noEmit" bash -c 'cd bindings-node && npx tsc -p tsconfig.json --noEmit'
-step "eslint" bash -c 'cd bindings-node && npx eslint --max-warnings 0 .'
 
 echo "lint: all checks passed in $((SECONDS - started)) s"
