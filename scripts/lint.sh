@@ -8,8 +8,8 @@
 # bindings-node/eslint.config.mjs and tsconfig.json), so an editor runs the same check.
 # The tools install by package name, pinned: ruff and mypy into the test venv `.venv`
 # (scripts/lint-requirements.txt), eslint and typescript-eslint as devDependencies of
-# bindings-node. Each step prints its time; the whole stage takes about two minutes with a
-# warm target directory (clippy and the wheel reuse the release build).
+# bindings-node. Each step prints its time; the whole stage takes about a minute with a
+# warm target directory (clippy and the wheel reuse earlier builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
