@@ -128,14 +128,14 @@ mod tests {
         assert_eq!(
             headers,
             vec![
-                ParamHeader { path: vec!["opts".into(), "on".into()], name: "On".into() },
                 ParamHeader { path: vec!["region".into()], name: "Region".into() },
+                ParamHeader { path: vec!["opts".into(), "on".into()], name: "On".into() },
             ]
         );
         let args = json!({"region": "us west 1", "opts": {"on": false}});
-        assert_eq!(param_value(&args, &headers[0].path).as_deref(), Some("false"));
-        assert_eq!(param_value(&args, &headers[1].path).as_deref(), Some("us west 1"));
-        assert_eq!(param_value(&json!({"region": null}), &headers[1].path), None);
+        assert_eq!(param_value(&args, &headers[0].path).as_deref(), Some("us west 1"));
+        assert_eq!(param_value(&args, &headers[1].path).as_deref(), Some("false"));
+        assert_eq!(param_value(&json!({"region": null}), &headers[0].path), None);
 
         for bad in [
             json!({"properties": {"a": {"type": "string", "x-mcp-header": ""}}}),
