@@ -6,6 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 
+# Formatting, lints, types and stubs first (scripts/lint.sh): a failure there ends the run
+# in minutes.
+bash scripts/lint.sh
+
 # Real peers for the interop tests, pinned in tests/interop/.
 command -v npm >/dev/null || fail "npm is required for the interop tests (Node.js 20+)."
 npm install --prefix tests/interop --no-audit --no-fund --loglevel=error

@@ -18,7 +18,7 @@ const STREAM: usize = 16 << 20;
 fn stream() -> Vec<u8> {
     let mut out = Vec::with_capacity(STREAM + 256);
     let mut id = 0u64;
-    while out.len() + FRAME + 1 <= STREAM {
+    while out.len() + FRAME < STREAM {
         let head = format!(
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":""#
         );

@@ -52,7 +52,10 @@ pub async fn connect_http_client(
     #[napi(ts_arg_type = "((reason: string) => void) | undefined | null")] on_close: Option<JsCloseFn>,
 ) -> napi::Result<NativeClient> {
     let http = http_options(http);
-    open(config, on_request, on_notification, on_close, |options, callbacks| Client::connect_http(http, options, callbacks)).await
+    open(config, on_request, on_notification, on_close, |options, callbacks| {
+        Client::connect_http(http, options, callbacks)
+    })
+    .await
 }
 
 #[napi]

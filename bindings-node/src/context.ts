@@ -50,6 +50,7 @@ export interface McpRequestContext {
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
   requestSampling(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the official SDK's signature: the caller picks the type
   send(request: Request, ...rest: unknown[]): Promise<any>;
   notify(notification: Notification): Promise<void>;
 }
@@ -144,6 +145,7 @@ export class HandlerContext {
   }
 
   /** Any client input by method: a request (legacy) or an MRTR input (2026-07-28). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the official SDK's signature: the caller picks the type
   async input(method: string, params: unknown, key?: string): Promise<any> {
     const pending = this.#native.input(method, JSON.stringify(params ?? {}), key);
     this.#scheduleIdle();
@@ -167,6 +169,7 @@ export class HandlerContext {
   }
 
   /** v1 `extra.sendRequest`: any request to the client (schema and options ignored). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the official SDK's signature: the caller picks the type
   sendRequest(request: Request, ..._rest: unknown[]): Promise<any> {
     return this.input(request.method, request.params ?? {});
   }
@@ -177,7 +180,7 @@ export class HandlerContext {
    * request answers.
    */
   async sendNotification(notification: Notification): Promise<void> {
-    const params = (notification.params ?? {}) as Record<string, any>;
+    const params = (notification.params ?? {}) as { progress: number; total?: number; message?: string; level: LoggingLevel; data?: unknown; logger?: string };
     switch (notification.method) {
       case 'notifications/progress':
         return this.reportProgress(params.progress, params.total, params.message);
@@ -189,6 +192,7 @@ export class HandlerContext {
   }
 
   /** Reads one of this server's own resources. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the official SDK's signature: the caller picks the type
   async readResource(uri: string): Promise<any> {
     try {
       return JSON.parse(await this.#native.readResource(uri));
@@ -199,6 +203,8 @@ export class HandlerContext {
 
   get mcpReq(): McpRequestContext {
     if (this.#mcpReq === undefined) {
+      // The getters below read this context when called; their own `this` is the literal.
+      // eslint-disable-next-line @typescript-eslint/no-this-alias
       const self = this;
       this.#mcpReq = {
         get id() {

@@ -14,6 +14,7 @@ import { McpError, messageOf } from './errors.js';
 import type { NativeContext } from './native.js';
 
 export type Kind = 'tool' | 'other';
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler kind reads its own payload shape
 export type Run = (payload: any, ctx: HandlerContext) => unknown;
 export type NativeHandler = (payloadJson: string, native: NativeContext) => void;
 

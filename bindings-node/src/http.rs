@@ -16,9 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use ferrymcp_core::server::http::{
-    BearerAuth, HttpHandler, HttpOptions, LOOPBACK_HOSTS, METADATA_PATH, ResponseBody,
-};
+use ferrymcp_core::server::http::{BearerAuth, HttpHandler, HttpOptions, LOOPBACK_HOSTS, METADATA_PATH, ResponseBody};
 use http::header::CONTENT_TYPE;
 use http::{Method, Request, Uri};
 use http_body_util::{BodyExt, Full};

@@ -44,7 +44,10 @@ impl BearerVerifier for JsVerifier {
             match tokio::time::timeout(timeout, verdict).await {
                 Ok(Ok(json)) => judge(&json),
                 Ok(Err(e)) => Err(AuthError::InvalidToken(format!("the token verifier failed: {}", e.reason))),
-                Err(_) => Err(AuthError::InvalidToken(format!("the token verifier did not settle within {} ms", timeout.as_millis()))),
+                Err(_) => Err(AuthError::InvalidToken(format!(
+                    "the token verifier did not settle within {} ms",
+                    timeout.as_millis()
+                ))),
             }
         })
     }

@@ -68,9 +68,12 @@ interface ServerDetails {
 
 const INPUT_METHODS = ['sampling/createMessage', 'elicitation/create', 'roots/list'];
 
+/** The parts of a zod literal (v3 `_def.value`, v4 `value` and `def.values`) a method name is read from. */
+type ZodLiteral = { value?: unknown; _def?: { value?: unknown }; def?: { values?: unknown[] } };
+
 function methodOf(methodOrSchema: MethodOrSchema): string {
   if (typeof methodOrSchema === 'string') return methodOrSchema;
-  const literal = (methodOrSchema as any)?.shape?.method;
+  const literal = (methodOrSchema as { shape?: { method?: ZodLiteral } }).shape?.method;
   const method = literal?.value ?? literal?._def?.value ?? literal?.def?.values?.[0];
   if (typeof method !== 'string') throw new TypeError('setRequestHandler needs a method name or a request schema');
   return method;
@@ -214,6 +217,7 @@ export class Client {
   }
 
   /** Any request by method; v1's `request(request, resultSchema, options)` also works. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the official SDK's signature: the caller picks the type
   async request<T = any>(request: Request, schemaOrOptions?: unknown, options?: RequestOptions): Promise<T> {
     const native = this.#native;
     if (native === undefined) throw new McpError(ErrorCode.ConnectionClosed, 'Not connected');

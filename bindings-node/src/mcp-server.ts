@@ -196,13 +196,14 @@ export class McpServer {
     };
     const drop = () => this.#native.removeTool(currentName);
     Object.assign(tool, this.#lifecycle('tools', tool, add, drop), {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the official SDK's signature
       update: (updates: Record<string, any>) => {
         if (tool.enabled) drop();
         if (typeof updates.name === 'string') currentName = updates.name;
         if (updates.callback) tool.handler = updates.callback;
         if (updates.paramsSchema) tool.inputSchema = updates.paramsSchema;
         for (const key of ['title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'execution', 'icons', '_meta'] as const) {
-          if (key in updates) (tool as any)[key] = updates[key];
+          if (key in updates) Object.assign(tool, { [key]: updates[key] });
         }
         if (typeof updates.enabled === 'boolean') tool.enabled = updates.enabled;
         if (tool.enabled) add();
@@ -248,6 +249,7 @@ export class McpServer {
   /** v1: `resource(name, uriOrTemplate, [metadata], callback)`. */
   resource(name: string, uriOrTemplate: string | ResourceTemplate, ...rest: unknown[]): RegisteredResource | RegisteredResourceTemplate {
     const metadata = (rest.length > 1 ? rest.shift() : {}) as ResourceMetadata;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- v1's overloads, resolved by registerResource
     return this.registerResource(name, uriOrTemplate as any, metadata, rest[0] as any);
   }
 
@@ -265,6 +267,7 @@ export class McpServer {
       this.#resources.delete(currentUri);
     };
     Object.assign(resource, this.#lifecycle('resources', resource, add, drop), {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the official SDK's signature
       update: (updates: Record<string, any>) => {
         if (resource.enabled) drop();
         if (typeof updates.uri === 'string') currentUri = updates.uri;
@@ -300,6 +303,7 @@ export class McpServer {
       this.#templates.delete(text());
     };
     Object.assign(entry, this.#lifecycle('resources', entry, add, drop), {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the official SDK's signature
       update: (updates: Record<string, any>) => {
         if (entry.enabled) drop();
         if (typeof updates.name === 'string') currentName = updates.name;
@@ -344,12 +348,13 @@ export class McpServer {
       this.#prompts.delete(currentName);
     };
     Object.assign(prompt, this.#lifecycle('prompts', prompt, add, drop), {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the official SDK's signature
       update: (updates: Record<string, any>) => {
         if (prompt.enabled) drop();
         if (typeof updates.name === 'string') currentName = updates.name;
         if (updates.callback) prompt.handler = updates.callback;
         for (const key of ['title', 'description', 'argsSchema', 'icons', '_meta'] as const) {
-          if (key in updates) (prompt as any)[key] = updates[key];
+          if (key in updates) Object.assign(prompt, { [key]: updates[key] });
         }
         if (typeof updates.enabled === 'boolean') prompt.enabled = updates.enabled;
         if (prompt.enabled) add();
@@ -504,8 +509,7 @@ export class McpServer {
     try {
       register();
     } catch (error) {
-      const mcp = fromNative(error);
-      throw new Error(mcp.rawMessage);
+      throw new Error(fromNative(error).rawMessage, { cause: error });
     }
   }
 

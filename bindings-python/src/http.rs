@@ -14,8 +14,8 @@ use std::time::Duration;
 use ferrymcp_core::peer::BoxFuture;
 use ferrymcp_core::server::AuthInfo;
 use ferrymcp_core::server::http::{
-    AuthError, BearerAuth, BearerVerifier, HttpHandler, HttpOptions, HttpServer, LOOPBACK_HOSTS, ServeOptions, auth_info_from_json,
-    serve,
+    AuthError, BearerAuth, BearerVerifier, HttpHandler, HttpOptions, HttpServer, LOOPBACK_HOSTS, ServeOptions,
+    auth_info_from_json, serve,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -76,7 +76,11 @@ fn strings(value: &Value, key: &str) -> PyResult<Option<Vec<String>>> {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Array(items)) => items
             .iter()
-            .map(|item| item.as_str().map(str::to_owned).ok_or_else(|| PyValueError::new_err(format!("{key} must be a list of str"))))
+            .map(|item| {
+                item.as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| PyValueError::new_err(format!("{key} must be a list of str")))
+            })
             .collect::<PyResult<_>>()
             .map(Some),
         Some(_) => Err(PyValueError::new_err(format!("{key} must be a list of str"))),
@@ -161,9 +165,7 @@ pub fn start<'py>(py: Python<'py>, handler: HttpHandler, host: &str, port: u16) 
     let addr = address(host, port)?;
     awaitable(py, async move {
         match serve(handler, ServeOptions { addr, ..ServeOptions::default() }).await {
-            Ok(server) => {
-                ok(NativeHttpServer { local_addr: server.local_addr(), running: Mutex::new(Some(server)) })
-            }
+            Ok(server) => ok(NativeHttpServer { local_addr: server.local_addr(), running: Mutex::new(Some(server)) }),
             Err(e) => fail(move |_| PyOSError::new_err(format!("cannot listen on {addr}: {e}"))),
         }
     })

@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
+from typing_extensions import TypedDict
+
 from ferrymcp._args import Binder
 from ferrymcp._signature import read_signature
-from typing_extensions import TypedDict
 
 
 class Color(enum.Enum):

@@ -48,7 +48,9 @@ async def elicitation(context: Any, params: Any) -> Any:
 
 
 @pytest.mark.parametrize("mode", ERAS)
-async def test_the_official_client_calls_tools_with_progress_and_elicitation(app: tuple[Served, str], mode: str) -> None:
+async def test_the_official_client_calls_tools_with_progress_and_elicitation(
+    app: tuple[Served, str], mode: str
+) -> None:
     served, prefix = app
     progress: list[tuple[float, float | None, str | None]] = []
 
@@ -68,7 +70,9 @@ async def test_the_official_client_calls_tools_with_progress_and_elicitation(app
     assert progress == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3")]
 
 
-def http(served: Served, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+def http(
+    served: Served, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
     """One HTTP/1.1 exchange over a raw socket (nothing between the test and the server)."""
     host, port = served.url.removeprefix("http://").split(":")
     head = {"Host": f"{host}:{port}", "Content-Length": str(len(body)), "Connection": "close", **(headers or {})}
@@ -103,7 +107,9 @@ def test_a_bad_origin_is_refused_with_403(app: tuple[Served, str]) -> None:
     assert status != 403
 
 
-def modern_call(name: str, arguments: dict[str, Any], progress_token: int | None = None) -> tuple[bytes, dict[str, str]]:
+def modern_call(
+    name: str, arguments: dict[str, Any], progress_token: int | None = None
+) -> tuple[bytes, dict[str, str]]:
     meta = dict(MODERN_META, **({"progressToken": progress_token} if progress_token is not None else {}))
     params = {"name": name, "arguments": arguments, "_meta": meta}
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).encode()
@@ -118,7 +124,9 @@ def modern_call(name: str, arguments: dict[str, Any], progress_token: int | None
 
 
 @pytest.mark.parametrize("progress", [True, False], ids=["sse", "json"])
-async def test_a_client_disconnect_cancels_the_2026_tool(app: tuple[Served, str], tmp_path: Path, progress: bool) -> None:
+async def test_a_client_disconnect_cancels_the_2026_tool(
+    app: tuple[Served, str], tmp_path: Path, progress: bool
+) -> None:
     # With a progress token the answer is an SSE stream (its first event is read before
     # hanging up); without, nothing is sent before the result, and the client leaves
     # while core is still waiting for it.

@@ -262,8 +262,9 @@ WORKING = {
 
 
 def test_every_official_keyword_works_or_raises_naming_itself() -> None:
-    from ferrymcp.server import MCPServer
     from mcp.server.mcpserver import MCPServer as Official
+
+    from ferrymcp.server import MCPServer
 
     official = [name for name in inspect.signature(Official.__init__).parameters if name != "self"]
     ours = inspect.signature(MCPServer.__init__).parameters

@@ -18,9 +18,10 @@ import pytest
 
 pytest.importorskip("ferrymcp._native")
 
+from raw_stdio import LEGACY, MODERN, PATIENCE, RawServer, modern_meta
+
 from ferrymcp import Client, RequestTimeout
 from ferrymcp.types import TextContent
-from raw_stdio import LEGACY, MODERN, PATIENCE, RawServer, modern_meta
 
 BUSY = Path(__file__).resolve().parent / "process" / "busy_server.py"
 

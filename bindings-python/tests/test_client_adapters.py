@@ -5,6 +5,7 @@ from typing import Any
 
 import pytest
 from arrivals import Arrivals
+
 from ferrymcp import Client, McpError, StdioServerParameters
 from ferrymcp.client import ClientRequestContext, _command
 from ferrymcp.types import (

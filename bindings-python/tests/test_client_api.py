@@ -16,6 +16,8 @@ import pytest
 
 pytest.importorskip("ferrymcp._native")
 
+from raw_stdio import LEGACY, MODERN, check
+
 from ferrymcp import Audio, Client, ConnectionClosed, Context, Image, McpError, MCPServer, StdioServerParameters
 from ferrymcp.types import (
     AudioContent,
@@ -30,7 +32,6 @@ from ferrymcp.types import (
     TextContent,
     ToolListChangedNotification,
 )
-from raw_stdio import LEGACY, MODERN, check
 
 
 async def test_notifications_subscribe_and_unsubscribe() -> None:
@@ -69,7 +70,11 @@ async def test_notifications_subscribe_and_unsubscribe() -> None:
         await touch_and_wait()
     updated = ResourceUpdatedNotification(params=ResourceUpdatedNotificationParams(uri="doc://a"))
     once = [PromptListChangedNotification(), ResourceListChangedNotification(), updated, ToolListChangedNotification()]
-    assert messages == once + [PromptListChangedNotification(), ResourceListChangedNotification(), ToolListChangedNotification()]
+    assert messages == once + [
+        PromptListChangedNotification(),
+        ResourceListChangedNotification(),
+        ToolListChangedNotification(),
+    ]
 
 
 async def test_ping_listing_and_the_v1_names_of_results() -> None:
@@ -87,7 +92,11 @@ async def test_ping_listing_and_the_v1_names_of_results() -> None:
     async with Client(server, mode="legacy") as client:
         assert await client.send_ping() == EmptyResult()
         (resource,) = (await client.list_resources()).resources
-        assert (str(resource.uri), resource.mime_type, resource.mimeType) == ("doc://a", "text/markdown", "text/markdown")
+        assert (str(resource.uri), resource.mime_type, resource.mimeType) == (
+            "doc://a",
+            "text/markdown",
+            "text/markdown",
+        )
         (tool,) = (await client.list_tools()).tools
         assert tool.inputSchema is tool.input_schema and tool.input_schema["required"] == ["x"]
         result = await client.call_tool("half", {"x": 3})
@@ -145,7 +154,11 @@ async def test_return_values_as_the_client_gets_them(mode: str) -> None:
     async with Client(server, mode=mode) as client:
         for name, result in expected.items():
             got = await client.call_tool(name, {})
-            check(LEGACY if mode == "legacy" else MODERN, "CallToolResult", got.model_dump(by_alias=True, exclude_none=True))
+            check(
+                LEGACY if mode == "legacy" else MODERN,
+                "CallToolResult",
+                got.model_dump(by_alias=True, exclude_none=True),
+            )
             assert got.model_copy(update={"meta": None, "result_type": None}) == result, name
 
 

@@ -20,6 +20,8 @@ import pytest
 pytest.importorskip("ferrymcp._native")
 
 from arrivals import Arrivals
+from raw_stdio import LEGACY, MODERN, RawServer, check, modern_meta
+
 from ferrymcp import Client, Context, MCPServer
 from ferrymcp.context import find_context_parameter
 from ferrymcp.elicitation import AcceptedElicitation, CancelledElicitation, DeclinedElicitation
@@ -32,7 +34,6 @@ from ferrymcp.types import (
     SamplingMessage,
     TextContent,
 )
-from raw_stdio import LEGACY, MODERN, RawServer, check, modern_meta
 
 MODES = ["legacy", MODERN]
 CLIENT = Implementation(name="test-client", version="1.0")
@@ -347,7 +348,11 @@ async def test_sampling_through_the_session_and_the_shortcut(mode: str) -> None:
     expected = CreateMessageResult(role="assistant", content=TextContent(text="Paris"), model="m")
     assert results == [(expected, expected)]
     session_call, shortcut = asked.sampled
-    assert session_call.messages == shortcut.messages == [SamplingMessage(role="user", content=TextContent(text="Capital?"))]
+    assert (
+        session_call.messages
+        == shortcut.messages
+        == [SamplingMessage(role="user", content=TextContent(text="Capital?"))]
+    )
     assert (session_call.max_tokens, session_call.system_prompt) == (50, "Be brief")
     assert (shortcut.max_tokens, shortcut.system_prompt) == (50, None)
 

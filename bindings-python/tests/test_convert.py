@@ -14,14 +14,15 @@ import datetime
 import enum
 from typing import Any
 
-import ferrymcp
 import pytest
+from typing_extensions import TypedDict
+
+import ferrymcp
 from ferrymcp import _schema
 from ferrymcp._convert import completion_result, prompt_result, resource_result, tool_result
 from ferrymcp._signature import read_signature
 from ferrymcp.server._tools import CONTENT_TYPES
 from ferrymcp.types import CallToolResult, Completion, ImageContent, TextContent
-from typing_extensions import TypedDict
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -213,8 +214,9 @@ def test_prompt_results_match_the_official_sdk() -> None:
                 "bare string",
             ]
 
-    import ferrymcp.server.prompts as our_messages
     from mcp.server.mcpserver.prompts import base as official_messages
+
+    import ferrymcp.server.prompts as our_messages
 
     theirs, ours = official.MCPServer("p"), ferrymcp.MCPServer("p")
     register(theirs, official_messages)

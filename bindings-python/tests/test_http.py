@@ -20,6 +20,9 @@ from typing import Any
 
 import pytest
 
+if sys.version_info < (3, 11):
+    from exceptiongroup import BaseExceptionGroup
+
 pytest.importorskip("ferrymcp._native")
 mcp = pytest.importorskip("mcp")
 

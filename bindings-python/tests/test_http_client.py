@@ -23,10 +23,11 @@ pytest.importorskip("ferrymcp._native")
 pytest.importorskip("mcp")
 pytest.importorskip("uvicorn")
 
-from ferrymcp import ConnectionClosed, McpError, RequestTimeout
-from ferrymcp.types import ElicitResult, ListRootsResult, Root
 import official_peer
 from serving import HERE, RUST_EVERYTHING_BIN, Served, rust_everything, uvicorn
+
+from ferrymcp import ConnectionClosed, McpError, RequestTimeout
+from ferrymcp.types import ElicitResult, ListRootsResult, Root
 
 ERAS = ["legacy", "2026-07-28"]
 # Bounds that only keep a broken peer from hanging the suite.
@@ -49,13 +50,19 @@ async def roots(context: Any) -> ListRootsResult:
 
 
 def client(url: str, mode: str, **options: Any) -> ferrymcp.Client:
-    callbacks = {"sampling_callback": official_peer.sampling, "elicitation_callback": elicitation, "list_roots_callback": roots}
+    callbacks = {
+        "sampling_callback": official_peer.sampling,
+        "elicitation_callback": elicitation,
+        "list_roots_callback": roots,
+    }
     return ferrymcp.Client(url, mode=mode, **{**callbacks, **options})
 
 
 @pytest.fixture(scope="module")
 def official() -> Iterator[Served]:
-    served = Served([sys.executable, str(HERE / "peers" / "official_server.py"), "http"], r"Uvicorn running on (http://\S+)")
+    served = Served(
+        [sys.executable, str(HERE / "peers" / "official_server.py"), "http"], r"Uvicorn running on (http://\S+)"
+    )
     yield served
     served.stop()
 

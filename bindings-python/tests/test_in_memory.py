@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("ferrymcp._native")
 
 from arrivals import LIMIT, Arrivals
+
 from ferrymcp import Client, Context, McpError, MCPServer, RequestTimeout
 from ferrymcp.types import (
     CreateMessageResult,

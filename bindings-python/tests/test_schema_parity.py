@@ -19,9 +19,10 @@ import pytest
 
 official = pytest.importorskip("mcp.server.mcpserver")
 
-import ferrymcp  # noqa: E402
 import schema_battery  # noqa: E402
 import schema_battery_pydantic  # noqa: E402
+
+import ferrymcp  # noqa: E402
 
 
 def _wire(item: Any) -> dict[str, Any]:

@@ -9,9 +9,9 @@ import asyncio
 from typing import Any
 
 import pytest
+
 from ferrymcp import Client, Context, FastMCP, McpError, MCPServer, ToolAnnotations
 from ferrymcp.server.fastmcp import FastMCP as V1FastMCP
-from ferrymcp.exceptions import ResourceNotFound
 from ferrymcp.server.mcpserver import ResourceSecurity
 from ferrymcp.types import Icon, Implementation, PromptReference, TextResourceContents
 

@@ -14,11 +14,12 @@ import pytest
 
 pytest.importorskip("ferrymcp._native")
 
-import ferrymcp
 import official_peer
 from arrivals import Arrivals
 from conftest import HERE, PYTHON_EVERYTHING
 from seed_tools import seed_with_import
+
+import ferrymcp
 
 MODES = ["legacy", "2026-07-28", "auto"]
 OFFICIAL_SERVER = HERE / "peers" / "official_server.py"

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from ferrymcp import types
 from ferrymcp._wire import WireModel
 

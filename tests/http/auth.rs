@@ -35,7 +35,10 @@ impl BearerVerifier for Tokens {
             "other" => Ok(info("bob", &["mcp", "read"], 0)),
             "narrow" => Ok(info("carol", &["read"], now + 3600)),
             "stale" => Ok(info("dave", &["mcp", "read"], now - 60)),
-            "aimed" => Ok(AuthInfo { resource: Some("HTTPS://mcp.example.com:443/api/mcp/".into()), ..info("erin", &["mcp"], 0) }),
+            "aimed" => Ok(AuthInfo {
+                resource: Some("HTTPS://mcp.example.com:443/api/mcp/".into()),
+                ..info("erin", &["mcp"], 0)
+            }),
             _ => Err(AuthError::Refused),
         };
         Box::pin(std::future::ready(outcome))
@@ -70,17 +73,27 @@ async fn refusals_answer_as_the_official_sdk_with_the_metadata_named() {
     let harness = Harness::with(HttpOptions { auth: Some(auth(None)), ..HttpOptions::default() }).await;
     let metadata = harness.url.replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
     let required = json!({"error": "invalid_token", "error_description": "Authentication required"});
-    let challenge_401 = format!("Bearer error=\"invalid_token\", error_description=\"Authentication required\", resource_metadata=\"{metadata}\"");
-    for headers in [&[][..], &[("authorization", "Bearer stolen")], &[("authorization", "Bearer stale")], &[("authorization", "Basic Z29vZA==")]] {
+    let challenge_401 = format!(
+        "Bearer error=\"invalid_token\", error_description=\"Authentication required\", resource_metadata=\"{metadata}\""
+    );
+    for headers in [
+        &[][..],
+        &[("authorization", "Bearer stolen")],
+        &[("authorization", "Bearer stale")],
+        &[("authorization", "Basic Z29vZA==")],
+    ] {
         let (status, body, challenge) = refusal(harness.post(headers, &initialize()).await).await;
         assert_eq!((status, &body, &challenge), (StatusCode::UNAUTHORIZED, &required, &challenge_401), "{headers:?}");
     }
-    let (status, body, challenge) = refusal(harness.post(&[("authorization", "Bearer narrow")], &initialize()).await).await;
+    let (status, body, challenge) =
+        refusal(harness.post(&[("authorization", "Bearer narrow")], &initialize()).await).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert_eq!(body, json!({"error": "insufficient_scope", "error_description": "Required scope: mcp"}));
     assert_eq!(
         challenge,
-        format!("Bearer error=\"insufficient_scope\", error_description=\"Required scope: mcp\", scope=\"mcp\", resource_metadata=\"{metadata}\"")
+        format!(
+            "Bearer error=\"insufficient_scope\", error_description=\"Required scope: mcp\", scope=\"mcp\", resource_metadata=\"{metadata}\""
+        )
     );
 
     let request = http::Request::builder().method(Method::GET).uri(&metadata).body(Default::default()).unwrap();
@@ -102,7 +115,11 @@ async fn a_configured_resource_names_its_metadata_checks_the_audience_and_none_i
     let (status, _, _) = refusal(harness.post(&[("authorization", "Bearer good")], &initialize()).await).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "a token for no resource is not for this one");
     let (_, _, challenge) = refusal(harness.post(&[], &initialize()).await).await;
-    assert!(challenge.ends_with("resource_metadata=\"https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp\""), "{challenge}");
+    assert!(
+        challenge
+            .ends_with("resource_metadata=\"https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp\""),
+        "{challenge}"
+    );
     let metadata = harness.url.replace("/mcp", "/.well-known/oauth-protected-resource/api/mcp");
     let response = harness.client.get(metadata.parse().unwrap()).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
@@ -133,24 +150,36 @@ async fn each_request_carries_its_own_token_to_the_handler() {
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
     assert_eq!(harness.post(&[good[0], ("mcp-session-id", &session)], &initialized).await.status, StatusCode::ACCEPTED);
 
-    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "whoami", "arguments": {}}});
+    let call =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "whoami", "arguments": {}}});
     let seen = whoami(harness.post(&[good[0], ("mcp-session-id", &session)], &call).await, LEGACY).await;
     assert_eq!((seen["clientId"].as_str(), seen["token"].as_str()), (Some("alice"), Some("good")));
     assert_eq!(seen["scopes"], json!(["mcp", "read"]));
     // The same session, another token: the handler sees the token of this request.
-    let seen = whoami(harness.post(&[("authorization", "Bearer other"), ("mcp-session-id", &session)], &call).await, LEGACY).await;
+    let seen =
+        whoami(harness.post(&[("authorization", "Bearer other"), ("mcp-session-id", &session)], &call).await, LEGACY)
+            .await;
     assert_eq!(seen["clientId"], "bob");
     // Expiry is judged on every request, not at initialize.
-    let (status, _, _) = refusal(harness.post(&[("authorization", "Bearer stale"), ("mcp-session-id", &session)], &call).await).await;
+    let (status, _, _) =
+        refusal(harness.post(&[("authorization", "Bearer stale"), ("mcp-session-id", &session)], &call).await).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 
     let mut params = json!({"name": "whoami", "arguments": {}});
-    params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}});
+    params["_meta"] =
+        json!({"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}});
     let modern = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params});
-    let headers = [("authorization", "Bearer other"), ("mcp-protocol-version", MODERN), ("mcp-method", "tools/call"), ("mcp-name", "whoami")];
+    let headers = [
+        ("authorization", "Bearer other"),
+        ("mcp-protocol-version", MODERN),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "whoami"),
+    ];
     let seen = whoami(harness.post(&headers, &modern).await, MODERN).await;
     assert_eq!(seen["clientId"], "bob");
-    let (status, body, _) = refusal(harness.post(&[("authorization", "Bearer narrow"), headers[1], headers[2], headers[3]], &modern).await).await;
+    let (status, body, _) =
+        refusal(harness.post(&[("authorization", "Bearer narrow"), headers[1], headers[2], headers[3]], &modern).await)
+            .await;
     assert_eq!((status, body["error"].as_str()), (StatusCode::FORBIDDEN, Some("insufficient_scope")));
 }
 
@@ -158,6 +187,7 @@ async fn each_request_carries_its_own_token_to_the_handler() {
 async fn without_auth_the_handler_sees_no_token() {
     let harness = Harness::start().await;
     let session = harness.initialize().await;
-    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "whoami", "arguments": {}}});
+    let call =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "whoami", "arguments": {}}});
     assert_eq!(whoami(harness.post(&[("mcp-session-id", &session)], &call).await, LEGACY).await, Value::Null);
 }

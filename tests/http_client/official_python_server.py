@@ -12,10 +12,9 @@ import sys
 from itertools import count
 from typing import Annotated
 
-from pydantic import Field
-
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.streamable_http import EventMessage, EventStore
+from pydantic import Field
 
 
 class MemoryEventStore(EventStore):

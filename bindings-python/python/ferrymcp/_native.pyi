@@ -3,34 +3,30 @@
 The boundary between the engine and the Python layer: plain dicts of MCP wire JSON
 cross it, handlers are Python callables (sync ones run on worker threads, async ones on
 the event loop that awaits `serve_stdio()` or connects a client), and every awaitable
-here is a Rust future.
+here is a Rust future. The exceptions it raises are the classes of `ferrymcp.exceptions`,
+which it looks up there (`src/errors.rs`); it defines none itself.
 """
 
 from collections.abc import Awaitable, Callable
-from typing import Any, TypedDict
+from typing import Any, TypedDict, final
 
+__all__ = [
+    "__version__",
+    "NativeServer",
+    "NativeHttpServer",
+    "NativeHttpHandler",
+    "NativeResponseBody",
+    "NativeContext",
+    "NativeClient",
+    "uri_template_variables",
+]
+
+__version__: str
+
+# Names for types only (not in the module; stubtest-allowlist.txt lists them).
 JsonObject = dict[str, Any]
 
-class McpError(Exception):
-    """A JSON-RPC error. Raised by a handler, the request is answered with exactly it."""
-
-    code: int
-    message: str
-    data: Any
-    def __init__(self, code: int, message: str, data: Any = None) -> None: ...
-
-class ConnectionClosed(McpError):
-    """The connection to the peer ended while a request was in flight."""
-
-class RequestTimeout(McpError):
-    """A request got no answer in time."""
-
-class RequestCancelled(McpError):
-    """A request was cancelled."""
-
-class ProtocolError(McpError):
-    """The peer broke the protocol."""
-
+@final
 class NativeContext:
     """The request a handler serves."""
 
@@ -68,10 +64,13 @@ ResourceHandler = Callable[[str, JsonObject, NativeContext], Any]
 PromptHandler = Callable[[JsonObject, NativeContext], Any]
 CompletionHandler = Callable[[JsonObject, NativeContext], Any]
 
+@final
 class NativeServer:
     """A dual-era MCP server: register what it offers, then serve."""
 
-    def __init__(self, info: JsonObject, instructions: str | None, options: JsonObject | None) -> None: ...
+    def __new__(
+        cls, info: JsonObject, instructions: str | None = None, options: JsonObject | None = None
+    ) -> NativeServer: ...
     def add_tool(
         self, definition: JsonObject, handler: ToolHandler, is_async: bool, task_start: str = "at_call"
     ) -> None: ...
@@ -117,6 +116,7 @@ class BearerOptions(TypedDict, total=False):
 
 HttpHeaders = list[tuple[bytes, bytes]]
 
+@final
 class NativeHttpHandler:
     """The engine's Streamable HTTP endpoint, one call per HTTP request."""
 
@@ -128,12 +128,14 @@ class NativeHttpHandler:
         """Status, headers, and the whole body, or a stream of SSE chunks."""
     def shutdown(self) -> Awaitable[None]: ...
 
+@final
 class NativeResponseBody:
     """An SSE response being read; `close()` (the client left) cancels a 2026-07-28 request."""
 
     def next(self) -> Awaitable[bytes | None]: ...
     def close(self) -> None: ...
 
+@final
 class NativeHttpServer:
     """The engine's Streamable HTTP server, listening."""
 
@@ -145,31 +147,30 @@ def uri_template_variables(template: str) -> tuple[list[str], list[str]]:
     """The variables and the query variables of an RFC 6570 URI template (core's
     parser); `ValueError` when it does not parse."""
 
+@final
 class NativeClient:
     """A dual-era MCP client connected to one server."""
 
-    @classmethod
+    @staticmethod
     def spawn(
-        cls,
         command: str,
         args: list[str],
-        env: dict[str, str] | None,
-        cwd: str | None,
-        options: JsonObject,
-        callbacks: JsonObject,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        options: JsonObject | None = None,
+        callbacks: JsonObject | None = None,
     ) -> Awaitable[NativeClient]: ...
-    @classmethod
+    @staticmethod
     def connect_http(
-        cls,
         url: str,
-        headers: list[tuple[str, str]] | None,
-        bearer_token: str | None,
-        options: JsonObject,
-        callbacks: JsonObject,
+        headers: list[tuple[str, str]] | None = None,
+        bearer_token: str | None = None,
+        options: JsonObject | None = None,
+        callbacks: JsonObject | None = None,
     ) -> Awaitable[NativeClient]: ...
-    @classmethod
+    @staticmethod
     def connect_server(
-        cls, server: NativeServer, options: JsonObject, callbacks: JsonObject
+        server: NativeServer, options: JsonObject | None = None, callbacks: JsonObject | None = None
     ) -> Awaitable[NativeClient]: ...
     def server_details(self) -> JsonObject: ...
     def request(

@@ -264,6 +264,19 @@ def _class_model_schema(cls: type, hints: dict[str, Any]) -> dict[str, Any]:
 # The schema of one type
 
 
+def _pydantic_order(value: Any, parent_key: str | None = None) -> Any:
+    """`value` with its keys in pydantic's order (`GenerateJsonSchema.sort`), which the
+    official SDK's schemas have: sorted at every level, except the members of a
+    `properties` (the fields, in declaration order) and of a `default` (as given).
+    Key order reaches clients unchanged, so it is part of the shape."""
+    if isinstance(value, dict):
+        keys = value.keys() if parent_key in ("properties", "default") else sorted(value)
+        return {key: _pydantic_order(value[key], key) for key in keys}
+    if isinstance(value, list):
+        return [_pydantic_order(item, parent_key) for item in value]
+    return value
+
+
 def _title(name: str) -> str:
     return name.title().replace("_", " ").strip()
 
@@ -277,8 +290,9 @@ class SchemaBuilder:
 
     def finish(self, schema: dict[str, Any]) -> dict[str, Any]:
         if self.defs:
-            return {"$defs": dict(sorted(self.defs.items())), **schema}
-        return schema
+            schema = {"$defs": self.defs, **schema}
+        ordered: dict[str, Any] = _pydantic_order(schema)
+        return ordered
 
     def parameter(self, param: Parameter) -> dict[str, Any]:
         if param.annotation is EMPTY:

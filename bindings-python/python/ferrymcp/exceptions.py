@@ -1,39 +1,40 @@
 """ferrymcp's exceptions: `McpError` (with `.code` and `.data`) and its subclasses.
 
-The classes are created once, in the native module, so an error raised by the engine
-and one raised by Python code are the same class. When the native module is absent (a
-source checkout before `maturin develop`), the same classes are defined here so the
-pure-Python parts still import and can be tested.
+The classes are defined here, once, in Python: the native module (`src/errors.rs`) looks
+them up in this module when it raises, so an error raised by the engine and one raised by
+Python code are the same class. (They cannot be created natively: the abi3 build of the
+module cannot subclass Python's exceptions.) `_native.pyi` therefore declares none of them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-try:
-    from ferrymcp._native import ConnectionClosed, McpError, ProtocolError, RequestCancelled, RequestTimeout
-except ImportError:
 
-    class McpError(Exception):  # type: ignore[no-redef]
-        """A JSON-RPC error: raise it from a handler to answer with exactly this error."""
+class McpError(Exception):
+    """A JSON-RPC error: raise it from a handler to answer with exactly this error."""
 
-        def __init__(self, code: int, message: str, data: Any = None) -> None:
-            super().__init__(message)
-            self.code = code
-            self.message = message
-            self.data = data
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
 
-    class ConnectionClosed(McpError):  # type: ignore[no-redef]
-        """The connection to the peer ended while a request was in flight."""
 
-    class RequestTimeout(McpError):  # type: ignore[no-redef]
-        """A request got no answer in time."""
+class ConnectionClosed(McpError):
+    """The connection to the peer ended while a request was in flight."""
 
-    class RequestCancelled(McpError):  # type: ignore[no-redef]
-        """A request was cancelled."""
 
-    class ProtocolError(McpError):  # type: ignore[no-redef]
-        """The peer broke the protocol."""
+class RequestTimeout(McpError):
+    """A request got no answer in time."""
+
+
+class RequestCancelled(McpError):
+    """A request was cancelled."""
+
+
+class ProtocolError(McpError):
+    """The peer broke the protocol."""
 
 
 MCPError = McpError

@@ -17,15 +17,16 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from ferrymcp import Context
-from ferrymcp.server import MCPServer
-from ferrymcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
-from starlette.types import Receive, Scope, Send
 from starlette.routing import Mount
+from starlette.types import Receive, Scope, Send
+
+from ferrymcp import Context
+from ferrymcp.server import MCPServer
+from ferrymcp.server.transport_security import TransportSecuritySettings
 
 
 class Answer(BaseModel):

@@ -13,12 +13,13 @@ import json
 import sys
 from typing import Any
 
+from starlette.applications import Starlette
+from starlette.routing import Mount
+
 from ferrymcp.server import MCPServer
 from ferrymcp.server.auth.middleware.auth_context import get_access_token
 from ferrymcp.server.auth.provider import AccessToken, TokenVerifier
 from ferrymcp.server.auth.settings import AuthSettings
-from starlette.applications import Starlette
-from starlette.routing import Mount
 
 ISSUER = "https://auth.example.com"
 RESOURCE = "http://127.0.0.1:8000/mcp"

@@ -4,7 +4,6 @@ the argument `http` (test_http_client.py; uvicorn names the port on stderr)."""
 
 import sys
 
-
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import SamplingMessage, TextContent
 

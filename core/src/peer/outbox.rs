@@ -114,7 +114,7 @@ impl Outbox {
             encoded
         });
         // A full buffer wakes the writer even while the reader holds it back.
-        let wake = !state.woken && !state.buf.is_empty() && !(room && state.held);
+        let wake = !(state.woken || state.buf.is_empty() || (room && state.held));
         self.wake_writer(state, wake);
         Ok(encoded)
     }

@@ -1,6 +1,6 @@
 //! Argument completion: `completion/complete`.
 
-use std::collections::BTreeMap;
+use indexmap::IndexMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -80,7 +80,7 @@ pub struct CompletionArgument {
 pub struct CompletionContext {
     /// Arguments already resolved, by name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arguments: Option<BTreeMap<String, String>>,
+    pub arguments: Option<IndexMap<String, String>>,
     /// Members this revision does not define, kept as they came.
     #[serde(flatten)]
     pub extra: JsonObject,

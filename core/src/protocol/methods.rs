@@ -14,14 +14,12 @@ use super::logging::{LoggingMessageParams, SetLevelParams};
 use super::mrtr::MaybeInputRequired;
 use super::prompts::{GetPromptParams, GetPromptResult, ListPromptsResult};
 use super::resources::{
-    ListResourceTemplatesResult, ListResourcesResult, ReadResourceParams, ReadResourceResult,
-    ResourceUpdatedParams, SubscribeParams,
+    ListResourceTemplatesResult, ListResourcesResult, ReadResourceParams, ReadResourceResult, ResourceUpdatedParams,
+    SubscribeParams,
 };
 use super::roots::ListRootsResult;
 use super::sampling::{CreateMessageParams, CreateMessageResult};
-use super::subscriptions::{
-    SubscriptionsAcknowledgedParams, SubscriptionsListenParams, SubscriptionsListenResult,
-};
+use super::subscriptions::{SubscriptionsAcknowledgedParams, SubscriptionsListenParams, SubscriptionsListenResult};
 use super::tasks::{ListTasksResult, TaskIdParams, TaskResult, TaskStatusParams};
 use super::tools::{CallToolParams, CallToolResult, ListToolsResult};
 use super::utilities::{CancelledParams, ProgressParams};

@@ -6,7 +6,7 @@
 //! An input request is a bare `{method, params}` object, so it reuses the typed
 //! [`Request`](super::Request) with no `jsonrpc` or `id`.
 
-use std::collections::BTreeMap;
+use indexmap::IndexMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -19,10 +19,10 @@ use super::sampling::{CreateMessageParams, CreateMessageResult};
 use super::tags::InputRequiredTag;
 
 /// Input requests by key; the client answers each under the same key.
-pub type InputRequests = BTreeMap<String, InputRequest>;
+pub type InputRequests = IndexMap<String, InputRequest>;
 
 /// Answers by key, as the bare client results.
-pub type InputResponses = BTreeMap<String, InputResponse>;
+pub type InputResponses = IndexMap<String, InputResponse>;
 
 /// One thing the server needs from the client. Told apart by `method`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

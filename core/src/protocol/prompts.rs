@@ -1,7 +1,7 @@
 //! Prompts: `prompts/list` and `prompts/get`.
 
-use std::collections::BTreeMap;
 use super::base::list_result;
+use indexmap::IndexMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -73,7 +73,7 @@ pub struct GetPromptParams {
     pub name: String,
     /// Argument values, all strings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arguments: Option<BTreeMap<String, String>>,
+    pub arguments: Option<IndexMap<String, String>>,
     /// Answers to an earlier `input_required` result (2026-07-28).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_responses: Option<InputResponses>,

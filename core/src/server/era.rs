@@ -45,7 +45,8 @@ pub(crate) fn check_modern(method: &str, params: &Map<String, Value>) -> Result<
     let missing = |what: &str| ErrorObject::invalid_params(format!("Invalid params: _meta must carry \"{what}\""));
     let meta = params.get("_meta").and_then(Value::as_object).ok_or_else(|| missing(META_VERSION))?;
     let version = meta.get(META_VERSION).and_then(Value::as_str).ok_or_else(|| missing(META_VERSION))?;
-    let capabilities = meta.get(META_CAPABILITIES).filter(|c| c.is_object()).ok_or_else(|| missing(META_CAPABILITIES))?;
+    let capabilities =
+        meta.get(META_CAPABILITIES).filter(|c| c.is_object()).ok_or_else(|| missing(META_CAPABILITIES))?;
     if !MODERN_VERSIONS.contains(&version) {
         return Err(unsupported_version(version));
     }

@@ -101,7 +101,12 @@ pub(crate) struct Inputs {
 
 impl Inputs {
     pub fn new(responses: Map<String, Value>) -> Self {
-        Self { responses, next_key: AtomicUsize::new(0), missing: Mutex::new(IndexMap::new()), waiting: Mutex::new(None) }
+        Self {
+            responses,
+            next_key: AtomicUsize::new(0),
+            missing: Mutex::new(IndexMap::new()),
+            waiting: Mutex::new(None),
+        }
     }
 
     /// The next automatic key: the same sequence on every round, as the handler reruns.
@@ -186,12 +191,12 @@ pub(crate) fn gather_inputs(
     target: &str,
     params: &mut Map<String, Value>,
 ) -> Result<Map<String, Value>, ErrorObject> {
-    let mut responses = match params.remove("requestState") {
+    let mut responses = match params.shift_remove("requestState") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::String(state)) => server.sealer.open(&state, method, target)?,
         Some(_) => return Err(ErrorObject::invalid_params("Invalid params: requestState must be a string")),
     };
-    match params.remove("inputResponses") {
+    match params.shift_remove("inputResponses") {
         None => {}
         Some(Value::Object(fresh)) => responses.extend(fresh),
         Some(_) => return Err(ErrorObject::invalid_params("Invalid params: inputResponses must be an object")),

@@ -2,15 +2,17 @@
 fixture over stdio, in the legacy era, the 2026-07-28 era, and with its own era probe."""
 
 import pytest
-from mcp import Client, StdioServerParameters
-from mcp import types
+from mcp import Client, StdioServerParameters, types
 
 MODES = ["legacy", "2026-07-28", "auto"]
 
 
 async def sampling(context, params):
     return types.CreateMessageResult(
-        role="assistant", content=types.TextContent(type="text", text="Paris"), model="test-model", stop_reason="endTurn"
+        role="assistant",
+        content=types.TextContent(type="text", text="Paris"),
+        model="test-model",
+        stop_reason="endTurn",
     )
 
 
@@ -36,7 +38,10 @@ async def test_handshake_and_listing(everything, mode):
         assert names[0] == "test_simple_text" and "json_schema_2020_12_tool" in names
         assert len((await c.list_resources()).resources) >= 3
         assert (await c.list_resource_templates()).resource_templates[0].uri_template == "test://template/{id}/data"
-        assert {p.name for p in (await c.list_prompts()).prompts} >= {"test_simple_prompt", "test_prompt_with_arguments"}
+        assert {p.name for p in (await c.list_prompts()).prompts} >= {
+            "test_simple_prompt",
+            "test_prompt_with_arguments",
+        }
 
 
 @pytest.mark.asyncio

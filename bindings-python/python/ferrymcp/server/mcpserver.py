@@ -41,7 +41,7 @@ from collections.abc import (
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast
 
 from ferrymcp._media import Audio, Image
 from ferrymcp.context import Context
@@ -79,7 +79,7 @@ from ferrymcp.types import (
 )
 
 if TYPE_CHECKING:
-    from ferrymcp._native import NativeServer
+    from ferrymcp._native import HttpOptions, NativeServer
     from ferrymcp.server.transport_security import TransportSecuritySettings
 
 LifespanResultT = TypeVar("LifespanResultT")
@@ -759,7 +759,7 @@ def _bearer_options(auth: AuthSettings, verifier: TokenVerifier) -> dict[str, An
     return {key: value for key, value in options.items() if value is not None}
 
 
-def _endpoint_options(chosen: dict[str, Any], bearer: dict[str, Any] | None = None) -> dict[str, Any]:
+def _endpoint_options(chosen: dict[str, Any], bearer: dict[str, Any] | None = None) -> HttpOptions:
     """The engine's endpoint options from the official ones (the keys `http::options` in the native module reads)."""
     options: dict[str, Any] = {
         "auth": bearer,
@@ -775,7 +775,7 @@ def _endpoint_options(chosen: dict[str, Any], bearer: dict[str, Any] | None = No
         options.update(allowed_hosts=[], allowed_origins=["*"])
     elif security is not None:
         options.update(allowed_hosts=list(security.allowed_hosts), allowed_origins=list(security.allowed_origins))
-    return {key: value for key, value in options.items() if value is not None}
+    return cast("HttpOptions", {key: value for key, value in options.items() if value is not None})
 
 
 def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int | None) -> dict[str, Any] | None:

@@ -15,24 +15,25 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     import asyncio
 
-    from ferrymcp._native import NativeHttpHandler, NativeResponseBody
+    from ferrymcp._native import HttpOptions, NativeHttpHandler, NativeResponseBody
     from ferrymcp.server.mcpserver import MCPServer
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+T = TypeVar("T")
 
 
 class StreamableHTTPSessionManager:
     """Runs the endpoint of one server; `run()` must be entered before requests come."""
 
-    def __init__(self, server: MCPServer[Any], options: dict[str, Any]) -> None:
+    def __init__(self, server: MCPServer[Any], options: HttpOptions) -> None:
         self._server = server
         self._options = options
         self._handler: NativeHttpHandler | None = None
@@ -59,7 +60,9 @@ class StreamableHTTPSessionManager:
         """Answers one HTTP request of the ASGI server."""
         handler = self._handler
         if handler is None:
-            raise RuntimeError("the MCP endpoint is not running: enter `mcp.session_manager.run()` (the app's lifespan does)")
+            raise RuntimeError(
+                "the MCP endpoint is not running: enter `mcp.session_manager.run()` (the app's lifespan does)"
+            )
         body = await _read_body(receive, handler.max_body)
         if body is None:
             return
@@ -70,8 +73,8 @@ class StreamableHTTPSessionManager:
         target = _route_path(scope) + ("?" + query.decode("latin-1") if query else "")
         disconnected = asyncio.ensure_future(_disconnect(receive))
         try:
-            answer = handler.handle(scope["method"], target, headers, body)
-            if not await _first(answer, disconnected):
+            answer = await _first(handler.handle(scope["method"], target, headers, body), disconnected)
+            if answer is None:
                 return
             status, head, payload = answer.result()
             await send({"type": "http.response.start", "status": status, "headers": head})
@@ -83,23 +86,25 @@ class StreamableHTTPSessionManager:
             disconnected.cancel()
 
 
-async def _first(work: Awaitable[Any], disconnected: asyncio.Future[None]) -> bool:
-    """Waits for `work` unless the client goes first (then `work` is cancelled)."""
+async def _first(work: Awaitable[T], disconnected: asyncio.Future[None]) -> asyncio.Future[T] | None:
+    """Waits for `work` unless the client goes first (then `work` is cancelled and this
+    is `None`); the future of `work`, done, otherwise."""
     import asyncio
 
-    work = asyncio.ensure_future(work)
-    await asyncio.wait({work, disconnected}, return_when=asyncio.FIRST_COMPLETED)
-    if work.done():
-        return True
-    work.cancel()
-    return False
+    future = asyncio.ensure_future(work)
+    either: set[asyncio.Future[Any]] = {future, disconnected}
+    await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+    if future.done():
+        return future
+    future.cancel()
+    return None
 
 
 async def _stream(body: NativeResponseBody, disconnected: asyncio.Future[None], send: Send) -> None:
     try:
         while True:
-            chunk = body.next()
-            if not await _first(chunk, disconnected):
+            chunk = await _first(body.next(), disconnected)
+            if chunk is None:
                 return
             data = chunk.result()
             if data is None:

@@ -79,7 +79,8 @@ mod tests {
 
     #[test]
     fn modern_call_mirrors_method_name_version_and_params() {
-        let tools = HashMap::from([("t".to_owned(), vec![ParamHeader { path: vec!["r".into()], name: "Region".into() }])]);
+        let tools =
+            HashMap::from([("t".to_owned(), vec![ParamHeader { path: vec!["r".into()], name: "Region".into() }])]);
         let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
             "name": "t", "arguments": {"r": "é"}, "_meta": {META_VERSION: "2026-07-28"}}});
         let headers = message_headers(&call, Some("2025-11-25"), &tools);

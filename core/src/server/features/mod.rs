@@ -42,12 +42,17 @@ pub(crate) fn list(
 }
 
 /// One page of `all`, from the request's cursor.
-fn page(server: &ServerShared, params: &Map<String, Value>, key: &'static str, mut all: Vec<RawJson>) -> Result<Reply, ErrorObject> {
+fn page(
+    server: &ServerShared,
+    params: &Map<String, Value>,
+    key: &'static str,
+    mut all: Vec<RawJson>,
+) -> Result<Reply, ErrorObject> {
     let start = match params.get("cursor") {
         None | Some(Value::Null) => 0,
-        Some(cursor) => decode_cursor(cursor).filter(|n| *n <= all.len()).ok_or_else(|| {
-            ErrorObject::invalid_params(format!("Invalid params: unknown cursor {cursor}"))
-        })?,
+        Some(cursor) => decode_cursor(cursor)
+            .filter(|n| *n <= all.len())
+            .ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: unknown cursor {cursor}")))?,
     };
     let total = all.len();
     let end = server.options.page_size.map_or(total, |size| (start + size).min(total));
@@ -73,7 +78,7 @@ fn required_str<'a>(params: &'a Map<String, Value>, key: &str, method: &str) -> 
 }
 
 fn object_param(params: &mut Map<String, Value>, key: &str, method: &str) -> Result<Map<String, Value>, ErrorObject> {
-    match params.remove(key) {
+    match params.shift_remove(key) {
         None | Some(Value::Null) => Ok(Map::new()),
         Some(Value::Object(map)) => Ok(map),
         Some(_) => Err(ErrorObject::invalid_params(format!("Invalid params: {method} \"{key}\" must be an object"))),

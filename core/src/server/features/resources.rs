@@ -13,7 +13,11 @@ use crate::wire::{ErrorObject, RawJson};
 
 /// The static resources, then what each listing template lists (in registration order),
 /// each listed resource over its template's metadata.
-pub(crate) async fn list_resources(server: &ServerShared, params: &Map<String, Value>, cx: Context) -> Result<Reply, ErrorObject> {
+pub(crate) async fn list_resources(
+    server: &ServerShared,
+    params: &Map<String, Value>,
+    cx: Context,
+) -> Result<Reply, ErrorObject> {
     let (mut all, listers) = {
         let registry = server.registry.read().unwrap();
         let statics: Vec<RawJson> = registry.resources.values().map(|e| e.listed.clone()).collect();
@@ -28,14 +32,29 @@ pub(crate) async fn list_resources(server: &ServerShared, params: &Map<String, V
         let listed = match lister.list(cx.clone()).await {
             Ok(Value::Array(resources)) => resources,
             Ok(Value::Object(mut result)) if result.get("resources").is_some_and(Value::is_array) => {
-                let Some(Value::Array(resources)) = result.remove("resources") else { unreachable!("checked above") };
+                let Some(Value::Array(resources)) = result.shift_remove("resources") else {
+                    unreachable!("checked above")
+                };
                 resources
             }
-            Ok(other) => return Err(ErrorObject::internal(format!("Listing template {template} returned {other}, not resources"))),
-            Err(error) => return Err(handler_error(error, |m| format!("Listing template {template} failed: {m}"), cx.is_modern())),
+            Ok(other) => {
+                return Err(ErrorObject::internal(format!(
+                    "Listing template {template} returned {other}, not resources"
+                )));
+            }
+            Err(error) => {
+                return Err(handler_error(
+                    error,
+                    |m| format!("Listing template {template} failed: {m}"),
+                    cx.is_modern(),
+                ));
+            }
         };
         for resource in listed {
-            all.push(RawJson::to_json(&over_template(&definition, resource)).map_err(|e| ErrorObject::internal(e.to_string()))?);
+            all.push(
+                RawJson::to_json(&over_template(&definition, resource))
+                    .map_err(|e| ErrorObject::internal(e.to_string()))?,
+            );
         }
     }
     page(server, params, "resources", all)
@@ -58,7 +77,8 @@ fn over_template(template: &Value, resource: Value) -> Value {
 
 pub(crate) fn resource_not_found(uri: &str, modern: bool) -> ErrorObject {
     let code = if modern { crate::wire::ErrorCode::INVALID_PARAMS } else { -32002 };
-    ErrorObject::new(code, format!("Resource not found: {uri}")).with_data(RawJson::to_json(&json!({"uri": uri})).expect("JSON"))
+    ErrorObject::new(code, format!("Resource not found: {uri}"))
+        .with_data(RawJson::to_json(&json!({"uri": uri})).expect("JSON"))
 }
 
 pub(crate) async fn read_resource(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Context) -> Outcome {
@@ -78,4 +98,3 @@ pub(crate) async fn read_resource(server: &Arc<ServerShared>, params: Map<String
         Err(error) => Err(handler_error(error, |m| format!("Reading {uri} failed: {m}"), cx.is_modern())),
     }
 }
-

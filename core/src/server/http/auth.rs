@@ -160,7 +160,9 @@ pub(crate) fn metadata(options: &HttpOptions, parts: &Parts) -> Option<Response<
         Method::OPTIONS => {
             let mut reply = reply::empty(StatusCode::OK);
             reply.headers_mut().insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static("GET, OPTIONS"));
-            reply.headers_mut().insert(header::ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static("mcp-protocol-version"));
+            reply
+                .headers_mut()
+                .insert(header::ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static("mcp-protocol-version"));
             reply
         }
         _ => return Some(reply::method_not_allowed("GET")),
@@ -194,17 +196,30 @@ async fn judge(auth: &BearerAuth, token: Option<&str>) -> Result<AuthInfo, Refus
         Err(AuthError::Refused) => return Err(Refusal::invalid_token(AUTHENTICATION_REQUIRED)),
         Err(AuthError::InvalidToken(why)) => return Err(Refusal::invalid_token(why)),
         Err(AuthError::InsufficientScope { message, scope }) => {
-            return Err(Refusal { status: StatusCode::FORBIDDEN, error: "insufficient_scope", description: message, scope: Some(scope) });
+            return Err(Refusal {
+                status: StatusCode::FORBIDDEN,
+                error: "insufficient_scope",
+                description: message,
+                scope: Some(scope),
+            });
         }
         Err(AuthError::Failed(why)) => {
             // The reason stays in the log: it is the server's, not the client's, business.
             tracing::warn!("bearer token verification failed: {why}");
             let description = "Internal Server Error".to_owned();
-            return Err(Refusal { status: StatusCode::INTERNAL_SERVER_ERROR, error: "server_error", description, scope: None });
+            return Err(Refusal {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                error: "server_error",
+                description,
+                scope: None,
+            });
         }
     };
     let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
-    let foreign = auth.audience.as_deref().is_some_and(|audience| !info.resource.as_deref().is_some_and(|r| same_resource(r, audience)));
+    let foreign = auth
+        .audience
+        .as_deref()
+        .is_some_and(|audience| !info.resource.as_deref().is_some_and(|r| same_resource(r, audience)));
     if info.is_expired(now) || foreign {
         return Err(Refusal::invalid_token(AUTHENTICATION_REQUIRED));
     }
@@ -232,7 +247,10 @@ fn bearer_token(parts: &Parts) -> Option<&str> {
 
 /// Lets the request through with its accepted token (`None` when the endpoint needs
 /// none), or answers the refusal with its challenge.
-pub(crate) async fn check(options: &HttpOptions, parts: &Parts) -> Result<Option<Arc<AuthInfo>>, Response<ResponseBody>> {
+pub(crate) async fn check(
+    options: &HttpOptions,
+    parts: &Parts,
+) -> Result<Option<Arc<AuthInfo>>, Response<ResponseBody>> {
     let Some(auth) = &options.auth else {
         return Ok(None);
     };
@@ -243,7 +261,8 @@ pub(crate) async fn check(options: &HttpOptions, parts: &Parts) -> Result<Option
     let body = json!({"error": refusal.error, "error_description": refusal.description});
     let mut reply = reply::json(refusal.status, Bytes::from(body.to_string()));
     if refusal.status != StatusCode::INTERNAL_SERVER_ERROR {
-        let mut challenge = format!("Bearer error=\"{}\", error_description={}", refusal.error, quoted(&refusal.description));
+        let mut challenge =
+            format!("Bearer error=\"{}\", error_description={}", refusal.error, quoted(&refusal.description));
         if let Some(scope) = &refusal.scope {
             challenge.push_str(&format!(", scope={}", quoted(scope)));
         }
@@ -276,7 +295,8 @@ pub fn auth_info_from_json(value: Value) -> Result<AuthInfo, AuthError> {
     if value.is_null() {
         return Err(AuthError::Refused);
     }
-    serde_json::from_value(value).map_err(|e| AuthError::Failed(format!("the token verifier returned a malformed AuthInfo: {e}")))
+    serde_json::from_value(value)
+        .map_err(|e| AuthError::Failed(format!("the token verifier returned a malformed AuthInfo: {e}")))
 }
 
 #[cfg(test)]

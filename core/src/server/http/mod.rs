@@ -111,7 +111,8 @@ pub struct HttpHandler {
 
 impl HttpHandler {
     pub fn new(server: Server, options: HttpOptions) -> Self {
-        let sessions = Arc::new(SessionTable::new(options.max_sessions, options.session_idle, options.event_store.clone()));
+        let sessions =
+            Arc::new(SessionTable::new(options.max_sessions, options.session_idle, options.event_store.clone()));
         let stateless = server.connection();
         let state = HttpState { server, options, sessions, stateless, shutdown: CancellationToken::new() };
         Self { state: Arc::new(state) }
@@ -157,7 +158,11 @@ impl HttpHandler {
         match parts.method {
             Method::POST => post(state, &parts, body, auth).await,
             Method::GET | Method::DELETE if parts.headers.contains_key(SESSION_HEADER) => {
-                if parts.method == Method::GET { legacy::get(state, &parts).await } else { legacy::delete(state, &parts).await }
+                if parts.method == Method::GET {
+                    legacy::get(state, &parts).await
+                } else {
+                    legacy::delete(state, &parts).await
+                }
             }
             _ => reply::method_not_allowed("POST"),
         }
@@ -170,10 +175,18 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     if !guard::is_json(&parts.headers) {
-        return refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, SERVER_ERROR, "Unsupported Media Type: Content-Type must be application/json");
+        return refuse(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            SERVER_ERROR,
+            "Unsupported Media Type: Content-Type must be application/json",
+        );
     }
     if guard::accepts(&parts.headers) != (true, true) {
-        return refuse(StatusCode::NOT_ACCEPTABLE, SERVER_ERROR, "Not Acceptable: Client must accept both application/json and text/event-stream");
+        return refuse(
+            StatusCode::NOT_ACCEPTABLE,
+            SERVER_ERROR,
+            "Not Acceptable: Client must accept both application/json and text/event-stream",
+        );
     }
     let text = match read_body(state, parts, body).await {
         Ok(text) => text,
@@ -182,7 +195,11 @@ where
     let message = match wire::parse(&text) {
         Ok(Parsed::Single(envelope)) => wire::to_message(&text, envelope),
         Ok(Parsed::Batch(_)) => {
-            return refuse(StatusCode::BAD_REQUEST, -32600, "Invalid request: JSON-RPC batches are not accepted over Streamable HTTP");
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                -32600,
+                "Invalid request: JSON-RPC batches are not accepted over Streamable HTTP",
+            );
         }
         Err(error) => {
             let id = error.id.as_ref().map(|id| id.to_owned());
@@ -213,7 +230,9 @@ where
         }
         message if has_session || !names_modern => legacy::post(state, parts, message, auth).await,
         Message::Notification(_) => reply::empty(StatusCode::ACCEPTED),
-        Message::Response(_) => refuse(StatusCode::BAD_REQUEST, -32600, "Invalid request: a 2026-07-28 client sends no responses"),
+        Message::Response(_) => {
+            refuse(StatusCode::BAD_REQUEST, -32600, "Invalid request: a 2026-07-28 client sends no responses")
+        }
     }
 }
 
@@ -224,7 +243,13 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let limit = state.options.max_body;
-    let too_large = || refuse(StatusCode::PAYLOAD_TOO_LARGE, SERVER_ERROR, format!("Payload Too Large: the body exceeds {limit} bytes"));
+    let too_large = || {
+        refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            SERVER_ERROR,
+            format!("Payload Too Large: the body exceeds {limit} bytes"),
+        )
+    };
     let declared = parts.headers.get(http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(too_large());
@@ -232,7 +257,15 @@ where
     let bytes = match Limited::new(body, limit).collect().await {
         Ok(collected) => collected.to_bytes(),
         Err(e) if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() => return Err(too_large()),
-        Err(e) => return Err(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, format!("Bad Request: could not read the body: {e}"))),
+        Err(e) => {
+            return Err(refuse(
+                StatusCode::BAD_REQUEST,
+                SERVER_ERROR,
+                format!("Bad Request: could not read the body: {e}"),
+            ));
+        }
     };
-    SharedStr::from_utf8(bytes).map_err(|_| rpc_error(StatusCode::BAD_REQUEST, None, &ErrorObject::parse_error("Parse error: the body is not UTF-8")))
+    SharedStr::from_utf8(bytes).map_err(|_| {
+        rpc_error(StatusCode::BAD_REQUEST, None, &ErrorObject::parse_error("Parse error: the body is not UTF-8"))
+    })
 }

@@ -47,7 +47,8 @@ pub(crate) fn refuse(status: StatusCode, code: i64, message: impl Into<String>) 
 }
 
 pub(crate) fn method_not_allowed(allow: &'static str) -> Response<ResponseBody> {
-    let mut response = refuse(StatusCode::METHOD_NOT_ALLOWED, SERVER_ERROR, format!("Method not allowed (allowed: {allow})"));
+    let mut response =
+        refuse(StatusCode::METHOD_NOT_ALLOWED, SERVER_ERROR, format!("Method not allowed (allowed: {allow})"));
     response.headers_mut().insert(header::ALLOW, HeaderValue::from_static(allow));
     response
 }
