@@ -26,8 +26,7 @@ mod session;
 mod tasks;
 mod template;
 
-pub use context::{Context, LOG_LEVELS};
-pub use era::{LEGACY_VERSIONS, MODERN_VERSIONS};
+pub use context::Context;
 pub use handlers::{
     CompletionHandler, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister, ToolHandler,
 };

@@ -14,7 +14,8 @@ use http::{HeaderValue, Method, Response, StatusCode, header};
 use serde_json::json;
 
 use super::HttpOptions;
-use super::reply::{self, ResponseBody, SERVER_ERROR, refuse};
+use super::reply::{self, ResponseBody, refuse};
+use crate::wire::ErrorCode;
 use crate::peer::BoxFuture;
 
 pub const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
@@ -124,7 +125,7 @@ pub(crate) async fn check(options: &HttpOptions, parts: &Parts) -> Result<(), Re
             format!("Forbidden: {message}"),
         ),
     };
-    let mut reply = refuse(status, SERVER_ERROR, message);
+    let mut reply = refuse(status, ErrorCode::CONNECTION_CLOSED, message);
     let challenge = HeaderValue::from_str(&challenge).unwrap_or_else(|_| HeaderValue::from_static("Bearer"));
     reply.headers_mut().insert(header::WWW_AUTHENTICATE, challenge);
     Err(reply)

@@ -17,12 +17,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::body::{SseBody, Source};
 use super::exchange::{self, Out};
-use super::reply::{self, ResponseBody, SERVER_ERROR, SESSION_NOT_FOUND, refuse};
+use super::reply::{self, ResponseBody, refuse};
 use super::sessions::HttpSession;
 use super::stream::parse_event_id;
 use super::{HttpState, SESSION_HEADER, guard};
-use crate::server::era::LEGACY_VERSIONS;
-use crate::wire::{ErrorObject, Message, Request, RequestId};
+use crate::protocol::ProtocolVersion;
+use crate::wire::{ErrorCode, ErrorObject, Message, Request, RequestId};
 
 type Reply = Response<ResponseBody>;
 /// Boxed: refusals are the rare path, and a response is large.
@@ -31,21 +31,21 @@ type Refusal = Box<Reply>;
 /// The session a request names: 400 without one, 404 for one that is unknown or ended.
 fn session(state: &HttpState, parts: &Parts) -> Result<Arc<HttpSession>, Refusal> {
     let Some(id) = parts.headers.get(SESSION_HEADER) else {
-        return Err(Box::new(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, "Bad Request: Mcp-Session-Id header is required")));
+        return Err(Box::new(refuse(StatusCode::BAD_REQUEST, ErrorCode::CONNECTION_CLOSED, "Bad Request: Mcp-Session-Id header is required")));
     };
     let found = id.to_str().ok().and_then(|id| state.sessions.get(id));
-    found.ok_or_else(|| Box::new(refuse(StatusCode::NOT_FOUND, SESSION_NOT_FOUND, "Session not found")))
+    found.ok_or_else(|| Box::new(refuse(StatusCode::NOT_FOUND, ErrorCode::REQUEST_TIMEOUT, "Session not found")))
 }
 
 /// A legacy request must not name a revision this server does not speak.
 fn check_version(parts: &Parts) -> Result<(), Refusal> {
     let Some(version) = parts.headers.get(super::VERSION_HEADER) else { return Ok(()) };
     let version = version.to_str().unwrap_or("");
-    if LEGACY_VERSIONS.contains(&version) {
+    if ProtocolVersion::parse(version).is_some_and(ProtocolVersion::is_legacy) {
         return Ok(());
     }
-    let message = format!("Bad Request: unsupported MCP-Protocol-Version {version:?} (supported: {})", LEGACY_VERSIONS.join(", "));
-    Err(Box::new(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, message)))
+    let message = format!("Bad Request: unsupported MCP-Protocol-Version {version:?} (supported: {})", ProtocolVersion::strings(&ProtocolVersion::LEGACY).join(", "));
+    Err(Box::new(refuse(StatusCode::BAD_REQUEST, ErrorCode::CONNECTION_CLOSED, message)))
 }
 
 pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, message: Message) -> Reply {
@@ -87,14 +87,14 @@ async fn initialize(state: &Arc<HttpState>, request: Request) -> Reply {
     let session = match state.sessions.create(state.server.connection()) {
         Ok(session) => session,
         Err(_) => {
-            let mut reply = refuse(StatusCode::SERVICE_UNAVAILABLE, SERVER_ERROR, format!("Service unavailable: the server holds its limit of {} sessions", state.options.max_sessions));
+            let mut reply = refuse(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::CONNECTION_CLOSED, format!("Service unavailable: the server holds its limit of {} sessions", state.options.max_sessions));
             reply.headers_mut().insert(http::header::RETRY_AFTER, HeaderValue::from_static("5"));
             return reply;
         }
     };
     let mut rx = exchange::start(session.connection.clone(), request, session.ended.child_token(), None);
     let Some(Out { data, code, .. }) = rx.recv().await else {
-        return refuse(StatusCode::SERVICE_UNAVAILABLE, SERVER_ERROR, "Service unavailable: the server is shutting down");
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::CONNECTION_CLOSED, "Service unavailable: the server is shutting down");
     };
     if code.is_some() {
         state.sessions.remove(&session.id).await;
@@ -150,7 +150,7 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
         Err(reply) => return *reply,
     };
     if !guard::accepts(&parts.headers).1 {
-        return refuse(StatusCode::NOT_ACCEPTABLE, SERVER_ERROR, "Not Acceptable: Client must accept text/event-stream");
+        return refuse(StatusCode::NOT_ACCEPTABLE, ErrorCode::CONNECTION_CLOSED, "Not Acceptable: Client must accept text/event-stream");
     }
     let last = parts.headers.get("last-event-id").and_then(|v| v.to_str().ok());
     let (stream, after) = match last {
@@ -158,19 +158,19 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
             let found = parse_event_id(last).and_then(|(stream, seq)| Some((session.stream(stream)?, seq)));
             match found {
                 Some((stream, seq)) => (stream, Some(seq)),
-                None => return refuse(StatusCode::NOT_FOUND, SERVER_ERROR, format!("Not Found: no stream to resume from event {last:?}")),
+                None => return refuse(StatusCode::NOT_FOUND, ErrorCode::CONNECTION_CLOSED, format!("Not Found: no stream to resume from event {last:?}")),
             }
         }
         None => {
             if session.standalone.is_read().await {
-                return refuse(StatusCode::CONFLICT, SERVER_ERROR, "Conflict: only one standalone SSE stream is allowed per session");
+                return refuse(StatusCode::CONFLICT, ErrorCode::CONNECTION_CLOSED, "Conflict: only one standalone SSE stream is allowed per session");
             }
             (session.standalone.clone(), None)
         }
     };
     let prime = session.primes().then_some(state.options.retry.as_millis() as u64);
     let Some(live) = stream.attach(after, prime).await else {
-        return refuse(StatusCode::NOT_FOUND, SERVER_ERROR, "Not Found: the events after that id are no longer kept");
+        return refuse(StatusCode::NOT_FOUND, ErrorCode::CONNECTION_CLOSED, "Not Found: the events after that id are no longer kept");
     };
     // A resumed request stream ends with its response; a standalone one also at shutdown.
     let ends: &[&CancellationToken] = if last.is_none() { &[&session.ended, &state.shutdown] } else { &[&session.ended] };
