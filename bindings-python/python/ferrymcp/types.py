@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal, get_args
 
+from ferrymcp import _native
 from ferrymcp._wire import WireModel
 
 # ---------------------------------------------------------------------------------------
@@ -31,28 +32,31 @@ ProgressToken = str | int
 Cursor = str
 Meta = dict[str, Any]
 
-LATEST_PROTOCOL_VERSION: Final = "2025-11-25"
-MODERN_PROTOCOL_VERSION: Final = "2026-07-28"
-DEFAULT_NEGOTIATED_VERSION: Final = "2025-03-26"
+# The protocol's constants come from the engine (``ferrymcp._native``), so they cannot
+# drift from what it sends and checks.
+SUPPORTED_PROTOCOL_VERSIONS: Final[list[str]] = list(_native.PROTOCOL_VERSIONS)
+LATEST_PROTOCOL_VERSION: Final[str] = _native.LATEST_PROTOCOL_VERSION
+MODERN_PROTOCOL_VERSION: Final[str] = _native.MODERN_PROTOCOL_VERSION
+DEFAULT_NEGOTIATED_VERSION: Final[str] = _native.DEFAULT_NEGOTIATED_VERSION
 
-PARSE_ERROR: Final = -32700
-INVALID_REQUEST: Final = -32600
-METHOD_NOT_FOUND: Final = -32601
-INVALID_PARAMS: Final = -32602
-INTERNAL_ERROR: Final = -32603
-CONNECTION_CLOSED: Final = -32000
-REQUEST_TIMEOUT: Final = -32001
-RESOURCE_NOT_FOUND: Final = -32002
-URL_ELICITATION_REQUIRED: Final = -32042
-HEADER_MISMATCH: Final = -32020
-MISSING_REQUIRED_CLIENT_CAPABILITY: Final = -32021
-UNSUPPORTED_PROTOCOL_VERSION: Final = -32022
+PARSE_ERROR: Final[int] = _native.ERROR_CODES["PARSE_ERROR"]
+INVALID_REQUEST: Final[int] = _native.ERROR_CODES["INVALID_REQUEST"]
+METHOD_NOT_FOUND: Final[int] = _native.ERROR_CODES["METHOD_NOT_FOUND"]
+INVALID_PARAMS: Final[int] = _native.ERROR_CODES["INVALID_PARAMS"]
+INTERNAL_ERROR: Final[int] = _native.ERROR_CODES["INTERNAL_ERROR"]
+CONNECTION_CLOSED: Final[int] = _native.ERROR_CODES["CONNECTION_CLOSED"]
+REQUEST_TIMEOUT: Final[int] = _native.ERROR_CODES["REQUEST_TIMEOUT"]
+RESOURCE_NOT_FOUND: Final[int] = _native.ERROR_CODES["RESOURCE_NOT_FOUND"]
+URL_ELICITATION_REQUIRED: Final[int] = _native.ERROR_CODES["URL_ELICITATION_REQUIRED"]
+HEADER_MISMATCH: Final[int] = _native.ERROR_CODES["HEADER_MISMATCH"]
+MISSING_REQUIRED_CLIENT_CAPABILITY: Final[int] = _native.ERROR_CODES["MISSING_REQUIRED_CLIENT_CAPABILITY"]
+UNSUPPORTED_PROTOCOL_VERSION: Final[int] = _native.ERROR_CODES["UNSUPPORTED_PROTOCOL_VERSION"]
 
-PROTOCOL_VERSION_META_KEY: Final = "io.modelcontextprotocol/protocolVersion"
-CLIENT_INFO_META_KEY: Final = "io.modelcontextprotocol/clientInfo"
-CLIENT_CAPABILITIES_META_KEY: Final = "io.modelcontextprotocol/clientCapabilities"
-LOG_LEVEL_META_KEY: Final = "io.modelcontextprotocol/logLevel"
-SERVER_INFO_META_KEY: Final = "io.modelcontextprotocol/serverInfo"
+PROTOCOL_VERSION_META_KEY: Final[str] = _native.META_KEYS["PROTOCOL_VERSION"]
+CLIENT_INFO_META_KEY: Final[str] = _native.META_KEYS["CLIENT_INFO"]
+CLIENT_CAPABILITIES_META_KEY: Final[str] = _native.META_KEYS["CLIENT_CAPABILITIES"]
+LOG_LEVEL_META_KEY: Final[str] = _native.META_KEYS["LOG_LEVEL"]
+SERVER_INFO_META_KEY: Final[str] = _native.META_KEYS["SERVER_INFO"]
 
 
 class MCPModel(WireModel):

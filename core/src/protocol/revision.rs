@@ -44,6 +44,9 @@ impl ProtocolVersion {
     pub const LATEST_LEGACY: ProtocolVersion = Self::V2025_11_25;
     /// The newest revision.
     pub const LATEST: ProtocolVersion = Self::V2026_07_28;
+    /// The revision assumed for an HTTP request that names none (no `MCP-Protocol-Version`
+    /// header), as the specification says.
+    pub const DEFAULT_NEGOTIATED: ProtocolVersion = Self::V2025_03_26;
 
     /// The revision as it appears on the wire, e.g. `"2025-06-18"`.
     pub const fn as_str(self) -> &'static str {
