@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions, EraPreference, InputCallback};
-use ferrymcp_core::peer::{CloseReason, PeerError, RequestOptions};
+use ferrymcp_core::peer::{CloseReason, RequestOptions};
 use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_core::protocol::ErrorCode;
 use ferrymcp_tests::listening::Server;
