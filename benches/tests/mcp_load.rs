@@ -37,16 +37,32 @@ fn stdio_phases_against_the_rust_echo_server() {
 #[test]
 fn tools_list_counts_every_tool() {
     let server = env!("CARGO_BIN_EXE_ferrymcp-echo");
-    let run = mcp_load(&["stdio", "--seconds", "0.1", "--tools-list", "1000", "--", server], &[("MCP_BENCH_TOOLS", "1000")]).unwrap();
+    let run =
+        mcp_load(&["stdio", "--seconds", "0.1", "--tools-list", "1000", "--", server], &[("MCP_BENCH_TOOLS", "1000")])
+            .unwrap();
     assert_eq!(run["tools_list"]["tools"], 1001);
-    let error = mcp_load(&["stdio", "--seconds", "0.1", "--tools-list", "1000", "--", server], &[("MCP_BENCH_TOOLS", "10")]).unwrap_err();
+    let error =
+        mcp_load(&["stdio", "--seconds", "0.1", "--tools-list", "1000", "--", server], &[("MCP_BENCH_TOOLS", "10")])
+            .unwrap_err();
     assert!(error.contains("listed 11 tools, expected at least 1000"), "{error}");
 }
 
 #[test]
 fn a_server_that_answers_wrongly_fails_the_run() {
     // A server whose initialize gets an error: the driver must stop, naming it.
-    let error = mcp_load(&["stdio", "--seconds", "0.1", "--", "sh", "-c", "read line; echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32603,\"message\":\"no\"}}'"], &[]).unwrap_err();
+    let error = mcp_load(
+        &[
+            "stdio",
+            "--seconds",
+            "0.1",
+            "--",
+            "sh",
+            "-c",
+            "read line; echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32603,\"message\":\"no\"}}'",
+        ],
+        &[],
+    )
+    .unwrap_err();
     assert!(error.contains("the server answered an error"), "{error}");
     // A server whose echo returns other text than it was given.
     let script = r#"read l; echo '{"jsonrpc":"2.0","id":1,"result":{}}'; read l; read l; echo '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"wrong"}]}}'; read l"#;
@@ -58,7 +74,8 @@ fn a_server_that_answers_wrongly_fails_the_run() {
 fn http_phases_against_the_hyper_ceiling_in_both_modes() {
     let server = env!("CARGO_BIN_EXE_http-ceiling");
     for mode in ["legacy", "modern"] {
-        let run = mcp_load(&["http", "--mode", mode, "--seconds", "0.2", "--window", "8", "--", server, "{port}"], &[]).unwrap();
+        let run = mcp_load(&["http", "--mode", mode, "--seconds", "0.2", "--window", "8", "--", server, "{port}"], &[])
+            .unwrap();
         assert_eq!(run["transport"], format!("http-{mode}"));
         assert!(calls(&run, "sequential") > 0 && calls(&run, "in_flight") > 0, "{run}");
     }

@@ -12,10 +12,10 @@ use std::future::Future;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use ferrymcp_core::client::child::{ChildCommand, StderrMode};
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions, EraPreference};
 use ferrymcp_core::peer::{CloseReason, Peer, RequestOptions};
 use ferrymcp_core::protocol::ErrorCode;
-use ferrymcp_core::client::child::{ChildCommand, StderrMode};
 use napi::bindgen_prelude::{PromiseRaw, Unknown};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::{Env, Status};
@@ -111,7 +111,8 @@ pub async fn spawn_client(
     #[napi(ts_arg_type = "((reason: string) => void) | undefined | null")] on_close: Option<JsCloseFn>,
 ) -> napi::Result<NativeClient> {
     let command = command(spawn);
-    open(config, on_request, on_notification, on_close, |options, callbacks| Client::spawn(command, options, callbacks)).await
+    open(config, on_request, on_notification, on_close, |options, callbacks| Client::spawn(command, options, callbacks))
+        .await
 }
 
 /// Connects with `connect` (given the core options and callbacks `config` and the JS

@@ -53,7 +53,10 @@ pub async fn connect_http_client(
     #[napi(ts_arg_type = "((reason: string) => void) | undefined | null")] on_close: Option<JsCloseFn>,
 ) -> napi::Result<NativeClient> {
     let http = http_options(http);
-    open(config, on_request, on_notification, on_close, |options, callbacks| Client::connect_http(http, options, callbacks)).await
+    open(config, on_request, on_notification, on_close, |options, callbacks| {
+        Client::connect_http(http, options, callbacks)
+    })
+    .await
 }
 
 #[napi]
@@ -68,6 +71,9 @@ impl NativeClient {
     #[napi]
     pub async fn terminate_session(&self) -> napi::Result<()> {
         let Some(session) = self.client()?.http_session().cloned() else { return Ok(()) };
-        no_panic(async move { session.terminate().await.map_err(|why| mcp_error(ErrorCode::CONNECTION_CLOSED, &why, None)) }).await
+        no_panic(
+            async move { session.terminate().await.map_err(|why| mcp_error(ErrorCode::CONNECTION_CLOSED, &why, None)) },
+        )
+        .await
     }
 }

@@ -205,7 +205,12 @@ impl NativeContext {
 
     /// Any other notification about this request; resolves whether it was sent.
     #[napi]
-    pub fn notify<'env>(&self, env: &'env Env, method: String, params_json: String) -> napi::Result<PromiseRaw<'env, bool>> {
+    pub fn notify<'env>(
+        &self,
+        env: &'env Env,
+        method: String,
+        params_json: String,
+    ) -> napi::Result<PromiseRaw<'env, bool>> {
         let cx = self.cx.clone();
         let params = parse(&params_json, "notification params")?;
         env.spawn_future(no_panic(async move { Ok(cx.notify(&method, params).await) }))

@@ -9,12 +9,11 @@ use std::future::Future;
 use std::panic::AssertUnwindSafe;
 
 use ferrymcp_core::client::ClientError;
-use ferrymcp_core::server::RegistryError;
 use ferrymcp_core::protocol::ErrorCode;
+use ferrymcp_core::server::RegistryError;
 use ferrymcp_core::wire::ErrorObject;
 use futures_util::FutureExt;
 use serde_json::{Value, json};
-
 
 /// A JS error whose message is the MCP error as JSON.
 pub fn mcp_error(code: i64, message: &str, data: Option<Value>) -> napi::Error {
@@ -49,7 +48,8 @@ pub fn internal(message: impl AsRef<str>) -> napi::Error {
 
 /// Parses JSON text handed over by the TypeScript layer.
 pub fn parse(text: &str, what: &str) -> napi::Result<Value> {
-    serde_json::from_str(text).map_err(|e| mcp_error(ErrorCode::INVALID_PARAMS, &format!("{what} is not valid JSON: {e}"), None))
+    serde_json::from_str(text)
+        .map_err(|e| mcp_error(ErrorCode::INVALID_PARAMS, &format!("{what} is not valid JSON: {e}"), None))
 }
 
 /// Runs a future that must not unwind into Node: a panic becomes an internal error.

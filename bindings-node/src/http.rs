@@ -17,9 +17,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use ferrymcp_core::protocol::ErrorCode;
-use ferrymcp_core::server::http::{
-    BearerAuth, HttpHandler, HttpOptions, LOOPBACK_HOSTS, METADATA_PATH, ResponseBody,
-};
+use ferrymcp_core::server::http::{BearerAuth, HttpHandler, HttpOptions, LOOPBACK_HOSTS, METADATA_PATH, ResponseBody};
 use http::header::CONTENT_TYPE;
 use http::{Method, Request, Uri};
 use http_body_util::{BodyExt, Full};
@@ -73,7 +71,11 @@ pub(crate) fn options(config: HttpConfig, verifier: Option<JsVerifierFn>, loopba
     let defaults = HttpOptions::default();
     let endpoint = config.endpoint.unwrap_or_else(|| defaults.endpoint.clone());
     if !endpoint.starts_with('/') {
-        return Err(mcp_error(ErrorCode::INVALID_PARAMS, &format!("the endpoint path must start with '/': {endpoint:?}"), None));
+        return Err(mcp_error(
+            ErrorCode::INVALID_PARAMS,
+            &format!("the endpoint path must start with '/': {endpoint:?}"),
+            None,
+        ));
     }
     let allowed_hosts = config.allowed_hosts.unwrap_or_else(|| {
         if loopback { LOOPBACK_HOSTS.iter().map(|h| (*h).to_owned()).collect() } else { Vec::new() }
@@ -87,7 +89,11 @@ pub(crate) fn options(config: HttpConfig, verifier: Option<JsVerifierFn>, loopba
             resource: auth.resource,
         }),
         _ => {
-            return Err(mcp_error(ErrorCode::INVALID_PARAMS, "bearer authorization needs both its settings and a verifier", None));
+            return Err(mcp_error(
+                ErrorCode::INVALID_PARAMS,
+                "bearer authorization needs both its settings and a verifier",
+                None,
+            ));
         }
     };
     Ok(HttpOptions {

@@ -82,7 +82,11 @@ impl NativeServer {
         let task_start = match task_start.as_deref() {
             None | Some("atCall") => TaskStart::AtCall,
             Some("onRequest") => TaskStart::OnRequest,
-            Some(other) => return Err(napi::Error::from_reason(format!("taskStart must be \"atCall\" or \"onRequest\", not {other:?}"))),
+            Some(other) => {
+                return Err(napi::Error::from_reason(format!(
+                    "taskStart must be \"atCall\" or \"onRequest\", not {other:?}"
+                )));
+            }
         };
         let what = format!("tool {}", definition["name"]);
         self.server.add_tool_with_task_start(definition, self.handler(handler, what), task_start).map_err(from_registry)

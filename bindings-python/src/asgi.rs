@@ -39,13 +39,20 @@ pub struct NativeResponseBody {
 
 type Head = Vec<(Bytes, Bytes)>;
 
-fn request(method: &str, target: &str, headers: &Bound<'_, PyList>, body: &[u8]) -> PyResult<http::Request<Full<Bytes>>> {
+fn request(
+    method: &str,
+    target: &str,
+    headers: &Bound<'_, PyList>,
+    body: &[u8],
+) -> PyResult<http::Request<Full<Bytes>>> {
     let mut builder = http::Request::builder().method(method).uri(target);
     for pair in headers.iter() {
         let (name, value) = pair.extract::<(Bound<'_, PyBytes>, Bound<'_, PyBytes>)>()?;
         builder = builder.header(name.as_bytes(), value.as_bytes());
     }
-    builder.body(Full::new(Bytes::copy_from_slice(body))).map_err(|e| PyValueError::new_err(format!("not an HTTP request: {e}")))
+    builder
+        .body(Full::new(Bytes::copy_from_slice(body)))
+        .map_err(|e| PyValueError::new_err(format!("not an HTTP request: {e}")))
 }
 
 /// `(status, [(name, value)], bytes | NativeResponseBody)` on the loop thread.
@@ -66,11 +73,22 @@ fn deliver(status: u16, head: Head, whole: Option<Bytes>, stream: Option<Respons
 #[pymethods]
 impl NativeHttpHandler {
     /// Answers one request (`target` is the path within the app, with its query).
-    fn handle<'py>(&self, py: Python<'py>, method: &str, target: &str, headers: &Bound<'py, PyList>, body: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    fn handle<'py>(
+        &self,
+        py: Python<'py>,
+        method: &str,
+        target: &str,
+        headers: &Bound<'py, PyList>,
+        body: &[u8],
+    ) -> PyResult<Bound<'py, PyAny>> {
         let (handler, request) = (self.handler.clone(), request(method, target, headers, body)?);
         awaitable(py, async move {
             let (parts, body) = handler.handle(request).await.into_parts();
-            let head: Head = parts.headers.iter().map(|(name, value)| (Bytes::copy_from_slice(name.as_ref()), Bytes::copy_from_slice(value.as_bytes()))).collect();
+            let head: Head = parts
+                .headers
+                .iter()
+                .map(|(name, value)| (Bytes::copy_from_slice(name.as_ref()), Bytes::copy_from_slice(value.as_bytes())))
+                .collect();
             if body.size_hint().exact().is_none() {
                 return deliver(parts.status.as_u16(), head, None, Some(body));
             }
@@ -100,7 +118,8 @@ impl NativeResponseBody {
                 match stream.frame().await {
                     Some(Ok(frame)) => {
                         if let Ok(data) = frame.into_data() {
-                            return Box::new(move |py: Python<'_>| Ok(PyBytes::new(py, &data).into_any().unbind())) as Deliver;
+                            return Box::new(move |py: Python<'_>| Ok(PyBytes::new(py, &data).into_any().unbind()))
+                                as Deliver;
                         }
                     }
                     _ => *body = None,

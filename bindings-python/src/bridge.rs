@@ -111,7 +111,8 @@ pub fn handle_for(event_loop: &Bound<'_, PyAny>) -> PyResult<LoopHandle> {
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_NONBLOCK | libc::O_CLOEXEC) } != 0 {
         return Err(std::io::Error::last_os_error().into());
     }
-    let handle = LoopHandle(Arc::new(Queue { jobs: Mutex::new(Vec::new()), pipe: Pipe { read: fds[0], write: fds[1] } }));
+    let handle =
+        LoopHandle(Arc::new(Queue { jobs: Mutex::new(Vec::new()), pipe: Pipe { read: fds[0], write: fds[1] } }));
     let inbox = Bound::new(py, Inbox(handle.clone()))?;
     event_loop.call_method1("add_reader", (fds[0], inbox.clone()))?;
     inboxes.set_item(event_loop, inbox)?;

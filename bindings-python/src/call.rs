@@ -50,7 +50,9 @@ impl PyCallable {
         let (this, started) = (self.clone(), running.clone());
         handle.post(Box::new(move |py| {
             let event_loop = this.event_loop.lock().unwrap().as_ref().map(|(l, _)| l.clone_ref(py));
-            let Some(event_loop) = event_loop else { return send(&reply, Err(HandlerError::Failed("the loop is gone".into()))) };
+            let Some(event_loop) = event_loop else {
+                return send(&reply, Err(HandlerError::Failed("the loop is gone".into())));
+            };
             if let Err(e) = this.start(py, event_loop.bind(py), args, &reply, &started) {
                 send(&reply, Err(from_exception(py, e)));
             }
@@ -60,7 +62,14 @@ impl PyCallable {
     }
 
     /// On the loop thread: starts the task (or executor job) and wires its completion.
-    fn start(&self, py: Python<'_>, event_loop: &Bound<'_, PyAny>, args: impl Args, reply: &Reply, started: &Mutex<Option<Py<PyAny>>>) -> PyResult<()> {
+    fn start(
+        &self,
+        py: Python<'_>,
+        event_loop: &Bound<'_, PyAny>,
+        args: impl Args,
+        reply: &Reply,
+        started: &Mutex<Option<Py<PyAny>>>,
+    ) -> PyResult<()> {
         let args = args(py)?;
         let function = self.function.bind(py);
         if !self.is_async {
@@ -117,7 +126,12 @@ impl SyncCall {
         if !waiting {
             return;
         }
-        let outcome = self.function.bind(py).call1(self.args.bind(py)).and_then(|r| from_py(&r)).map_err(|e| from_exception(py, e));
+        let outcome = self
+            .function
+            .bind(py)
+            .call1(self.args.bind(py))
+            .and_then(|r| from_py(&r))
+            .map_err(|e| from_exception(py, e));
         send(&self.reply, outcome);
     }
 }

@@ -5,10 +5,10 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions, EraPreference, InputCallback};
-use ferrymcp_core::peer::{Progress, RequestOptions};
 use ferrymcp_core::client::child::ChildCommand;
 use ferrymcp_core::client::http::HttpClientOptions;
+use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions, EraPreference, InputCallback};
+use ferrymcp_core::peer::{Progress, RequestOptions};
 use ferrymcp_core::transport::memory;
 use ferrymcp_core::wire::ErrorObject;
 use pyo3::exceptions::PyValueError;
@@ -16,11 +16,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use serde_json::{Value, json};
 
+use crate::bridge::{LoopHandle, awaitable, fail, handle_for, ok, running_loop};
 use crate::call::{LoopCell, PyCallable};
 use crate::context::Json;
 use crate::convert::{from_py, to_py};
 use crate::errors::client_error;
-use crate::bridge::{LoopHandle, awaitable, fail, handle_for, ok, running_loop};
 use crate::server::NativeServer;
 
 #[pyclass(module = "ferrymcp._native", frozen)]
@@ -67,7 +67,11 @@ fn input_callback(function: Py<PyAny>, event_loop: LoopCell) -> InputCallback {
     })
 }
 
-fn callbacks(callbacks: Option<&Bound<'_, PyDict>>, event_loop: &Bound<'_, PyAny>, handle: &LoopHandle) -> PyResult<ClientCallbacks> {
+fn callbacks(
+    callbacks: Option<&Bound<'_, PyDict>>,
+    event_loop: &Bound<'_, PyAny>,
+    handle: &LoopHandle,
+) -> PyResult<ClientCallbacks> {
     let mut parsed = ClientCallbacks::default();
     let Some(callbacks) = callbacks else { return Ok(parsed) };
     let cell: LoopCell = Arc::new(std::sync::Mutex::new(Some((event_loop.clone().unbind(), handle.clone()))));
@@ -92,7 +96,11 @@ fn callbacks(callbacks: Option<&Bound<'_, PyDict>>, event_loop: &Bound<'_, PyAny
 }
 
 /// What every way of connecting starts from: the loop's inbox, the options, the callbacks.
-fn prepare(py: Python<'_>, options: Option<&Bound<'_, PyDict>>, callbacks: Option<&Bound<'_, PyDict>>) -> PyResult<(LoopHandle, ClientOptions, ClientCallbacks)> {
+fn prepare(
+    py: Python<'_>,
+    options: Option<&Bound<'_, PyDict>>,
+    callbacks: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(LoopHandle, ClientOptions, ClientCallbacks)> {
     let event_loop = running_loop(py)?;
     let handle = handle_for(&event_loop)?;
     let (options, callbacks) = (client_options(options)?, self::callbacks(callbacks, &event_loop, &handle)?);
@@ -100,7 +108,11 @@ fn prepare(py: Python<'_>, options: Option<&Bound<'_, PyDict>>, callbacks: Optio
 }
 
 /// An awaitable of the client `connecting` makes.
-fn connected<'py>(py: Python<'py>, handle: LoopHandle, connecting: impl Future<Output = Result<Client, ClientError>> + Send + 'static) -> PyResult<Bound<'py, PyAny>> {
+fn connected<'py>(
+    py: Python<'py>,
+    handle: LoopHandle,
+    connecting: impl Future<Output = Result<Client, ClientError>> + Send + 'static,
+) -> PyResult<Bound<'py, PyAny>> {
     awaitable(py, async move {
         match connecting.await {
             Ok(client) => ok(NativeClient { client, handle }),
@@ -170,13 +182,16 @@ impl NativeClient {
 
     fn server_details<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let details = self.client.server();
-        to_py(py, &json!({
-            "protocol_version": details.protocol_version,
-            "modern": details.modern,
-            "capabilities": details.capabilities,
-            "info": details.info,
-            "instructions": details.instructions,
-        }))
+        to_py(
+            py,
+            &json!({
+                "protocol_version": details.protocol_version,
+                "modern": details.modern,
+                "capabilities": details.capabilities,
+                "info": details.info,
+                "instructions": details.instructions,
+            }),
+        )
     }
 
     /// Sends a request; resolves to the result dict. `progress(progress, total, message)`

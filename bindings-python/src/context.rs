@@ -9,9 +9,9 @@ use tokio::sync::oneshot;
 
 use crate::asks::{Ask, Asks};
 
+use crate::bridge::{awaitable, fail, ok};
 use crate::convert::{from_py, to_py};
 use crate::errors::handler_error;
-use crate::bridge::{awaitable, fail, ok};
 
 /// A JSON value returned to Python (converted when the awaitable completes).
 pub struct Json(pub Value);
@@ -74,13 +74,25 @@ impl NativeContext {
     }
 
     #[pyo3(signature = (progress, total = None, message = None))]
-    fn report_progress<'py>(&self, py: Python<'py>, progress: f64, total: Option<f64>, message: Option<String>) -> PyResult<Bound<'py, PyAny>> {
+    fn report_progress<'py>(
+        &self,
+        py: Python<'py>,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let cx = self.cx.clone();
         awaitable(py, async move { ok(cx.report_progress(progress, total, message).await) })
     }
 
     #[pyo3(signature = (level, data, logger = None))]
-    fn log<'py>(&self, py: Python<'py>, level: String, data: &Bound<'py, PyAny>, logger: Option<String>) -> PyResult<Bound<'py, PyAny>> {
+    fn log<'py>(
+        &self,
+        py: Python<'py>,
+        level: String,
+        data: &Bound<'py, PyAny>,
+        logger: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let (cx, data) = (self.cx.clone(), from_py(data)?);
         awaitable(py, async move { ok(cx.log(&level, data, logger.as_deref()).await) })
     }
@@ -99,7 +111,13 @@ impl NativeContext {
 
     /// Any client input; `key` names it in a 2026-07-28 `inputRequests`.
     #[pyo3(signature = (key, method, params))]
-    fn input<'py>(&self, py: Python<'py>, key: Option<String>, method: String, params: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
+    fn input<'py>(
+        &self,
+        py: Python<'py>,
+        key: Option<String>,
+        method: String,
+        params: &Bound<'py, PyDict>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let (reply, answer) = oneshot::channel();
         self.asks.queue(py, Ask { key, method, params: from_py(params.as_any())?, reply })?;
         awaitable(py, async move {

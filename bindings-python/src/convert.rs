@@ -59,7 +59,9 @@ pub fn from_py(object: &Bound<'_, PyAny>) -> PyResult<Value> {
     if let Ok(dict) = object.cast::<PyDict>() {
         let mut map = Map::with_capacity(dict.len());
         for (key, value) in dict.iter() {
-            let key = key.cast::<PyString>().map_err(|_| PyTypeError::new_err(format!("a JSON object key must be a str, not {key:?}")))?;
+            let key = key
+                .cast::<PyString>()
+                .map_err(|_| PyTypeError::new_err(format!("a JSON object key must be a str, not {key:?}")))?;
             map.insert(key.to_str()?.to_owned(), from_py(&value)?);
         }
         return Ok(Value::Object(map));

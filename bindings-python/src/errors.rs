@@ -50,7 +50,9 @@ pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
             ClientError::Peer(PeerError::MalformedResponse(_)) | ClientError::Protocol(_) => {
                 raise(py, "ProtocolError", code, message, None)
             }
-            ClientError::Peer(PeerError::Params(_)) | ClientError::Usage(_) => raise(py, "McpError", code, message, None),
+            ClientError::Peer(PeerError::Params(_)) | ClientError::Usage(_) => {
+                raise(py, "McpError", code, message, None)
+            }
         }
     }
 }

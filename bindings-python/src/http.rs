@@ -70,7 +70,11 @@ fn strings(value: &Value, key: &str) -> PyResult<Option<Vec<String>>> {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Array(items)) => items
             .iter()
-            .map(|item| item.as_str().map(str::to_owned).ok_or_else(|| PyValueError::new_err(format!("{key} must be a list of str"))))
+            .map(|item| {
+                item.as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| PyValueError::new_err(format!("{key} must be a list of str")))
+            })
             .collect::<PyResult<_>>()
             .map(Some),
         Some(_) => Err(PyValueError::new_err(format!("{key} must be a list of str"))),
@@ -107,9 +111,7 @@ pub fn start<'py>(py: Python<'py>, handler: HttpHandler, host: &str, port: u16) 
     let addr = address(host, port)?;
     awaitable(py, async move {
         match serve(handler, ServeOptions { addr, ..ServeOptions::default() }).await {
-            Ok(server) => {
-                ok(NativeHttpServer { local_addr: server.local_addr(), running: Mutex::new(Some(server)) })
-            }
+            Ok(server) => ok(NativeHttpServer { local_addr: server.local_addr(), running: Mutex::new(Some(server)) }),
             Err(e) => fail(move |_| PyOSError::new_err(format!("cannot listen on {addr}: {e}"))),
         }
     })

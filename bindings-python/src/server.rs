@@ -4,22 +4,23 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferrymcp_core::server::{
-    CacheHint, CompletionHandler, Context, HandlerFuture, PromptHandler, ResourceHandler, Server, ServerOptions, TaskStart, ToolHandler,
+    CacheHint, CompletionHandler, Context, HandlerFuture, PromptHandler, ResourceHandler, Server, ServerOptions,
+    TaskStart, ToolHandler,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use serde_json::{Map, Value};
 
+use crate::asgi::NativeHttpHandler;
 use crate::asks;
+use crate::bridge::{awaitable, fail, handle_for, ok, running_loop};
 use crate::call::{LoopCell, PyCallable};
 use crate::context::NativeContext;
 use crate::convert::{from_py, object_to_py};
 use crate::errors::registry_error;
-use crate::asgi::NativeHttpHandler;
 use crate::http;
 use ferrymcp_core::server::http::HttpHandler;
-use crate::bridge::{awaitable, fail, handle_for, ok, running_loop};
 
 #[pyclass(module = "ferrymcp._native", frozen)]
 pub struct NativeServer {
@@ -32,7 +33,11 @@ struct PyHandler(Arc<PyCallable>);
 
 impl PyHandler {
     /// Calls the function with `args(py)` and a context, making the input it asks for.
-    fn run(&self, cx: Context, args: impl for<'py> FnOnce(Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> + Send + 'static) -> HandlerFuture {
+    fn run(
+        &self,
+        cx: Context,
+        args: impl for<'py> FnOnce(Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> + Send + 'static,
+    ) -> HandlerFuture {
         let callable = self.0.clone();
         Box::pin(asks::serve(cx.clone(), move |asks| {
             callable.call(move |py| {
@@ -120,7 +125,11 @@ impl NativeServer {
 impl NativeServer {
     #[new]
     #[pyo3(signature = (info, instructions = None, options = None))]
-    fn new(info: &Bound<'_, PyDict>, instructions: Option<String>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    fn new(
+        info: &Bound<'_, PyDict>,
+        instructions: Option<String>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
         let server = Server::with_info(from_py(info.as_any())?, instructions, self::options(options)?);
         Ok(Self { server, event_loop: Default::default() })
     }
@@ -128,11 +137,21 @@ impl NativeServer {
     /// `task_start`: where a task-supporting tool's task starts, `"at_call"` or
     /// `"on_request"` (when the handler calls `start_task`).
     #[pyo3(signature = (definition, handler, is_async, task_start = "at_call"))]
-    fn add_tool(&self, definition: &Bound<'_, PyAny>, handler: Py<PyAny>, is_async: bool, task_start: &str) -> PyResult<()> {
+    fn add_tool(
+        &self,
+        definition: &Bound<'_, PyAny>,
+        handler: Py<PyAny>,
+        is_async: bool,
+        task_start: &str,
+    ) -> PyResult<()> {
         let task_start = match task_start {
             "at_call" => TaskStart::AtCall,
             "on_request" => TaskStart::OnRequest,
-            other => return Err(PyValueError::new_err(format!("task_start must be \"at_call\" or \"on_request\", not {other:?}"))),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "task_start must be \"at_call\" or \"on_request\", not {other:?}"
+                )));
+            }
         };
         let handler = self.handler(handler, is_async);
         self.server.add_tool_with_task_start(from_py(definition)?, handler, task_start).map_err(registry_error)
@@ -180,7 +199,13 @@ impl NativeServer {
 
     /// Serves Streamable HTTP (both eras) at `host:port` with the endpoint `options` (see
     /// `http::options`); the awaitable gives the running `NativeHttpServer` once it listens.
-    fn serve_http<'py>(&self, py: Python<'py>, host: String, port: u16, options: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
+    fn serve_http<'py>(
+        &self,
+        py: Python<'py>,
+        host: String,
+        port: u16,
+        options: &Bound<'py, PyDict>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         self.capture_loop(py)?;
         let handler = HttpHandler::new(self.server.clone(), http::options(options)?);
         http::start(py, handler, &host, port)

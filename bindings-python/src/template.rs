@@ -11,7 +11,8 @@ use pyo3::prelude::*;
 /// `(variables, query_variables)` of `template`; `ValueError` when it does not parse.
 #[pyfunction]
 pub fn uri_template_variables(template: &str) -> PyResult<(Vec<String>, Vec<String>)> {
-    let parsed = UriTemplate::parse(template).map_err(|e| PyValueError::new_err(format!("URI template {template:?}: {e}")))?;
+    let parsed =
+        UriTemplate::parse(template).map_err(|e| PyValueError::new_err(format!("URI template {template:?}: {e}")))?;
     let owned = |names: Vec<&str>| names.into_iter().map(str::to_owned).collect();
     Ok((owned(parsed.variables()), owned(parsed.query_variables())))
 }

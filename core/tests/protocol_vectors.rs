@@ -44,18 +44,10 @@ fn table() -> Vec<(&'static str, RoundTrip)> {
         ("TextContent", |t| round_trip_as::<ContentBlock>(t, |b| matches!(b, ContentBlock::Text(_)))),
         ("ImageContent", |t| round_trip_as::<ContentBlock>(t, |b| matches!(b, ContentBlock::Image(_)))),
         ("AudioContent", |t| round_trip_as::<ContentBlock>(t, |b| matches!(b, ContentBlock::Audio(_)))),
-        ("ResourceLink", |t| {
-            round_trip_as::<ContentBlock>(t, |b| matches!(b, ContentBlock::ResourceLink(_)))
-        }),
-        ("EmbeddedResource", |t| {
-            round_trip_as::<ContentBlock>(t, |b| matches!(b, ContentBlock::Resource(_)))
-        }),
-        ("ToolUseContent", |t| {
-            round_trip_as::<SamplingContent>(t, |b| matches!(b, SamplingContent::ToolUse(_)))
-        }),
-        ("ToolResultContent", |t| {
-            round_trip_as::<SamplingContent>(t, |b| matches!(b, SamplingContent::ToolResult(_)))
-        }),
+        ("ResourceLink", |t| round_trip_as::<ContentBlock>(t, |b| matches!(b, ContentBlock::ResourceLink(_)))),
+        ("EmbeddedResource", |t| round_trip_as::<ContentBlock>(t, |b| matches!(b, ContentBlock::Resource(_)))),
+        ("ToolUseContent", |t| round_trip_as::<SamplingContent>(t, |b| matches!(b, SamplingContent::ToolUse(_)))),
+        ("ToolResultContent", |t| round_trip_as::<SamplingContent>(t, |b| matches!(b, SamplingContent::ToolResult(_)))),
         ("TextResourceContents", round_trip::<TextResourceContents>),
         ("BlobResourceContents", round_trip::<BlobResourceContents>),
         // Lifecycle, capabilities, discovery.
@@ -125,22 +117,12 @@ fn table() -> Vec<(&'static str, RoundTrip)> {
         ("SamplingMessage", round_trip::<SamplingMessage>),
         ("ModelPreferences", round_trip::<ModelPreferences>),
         ("ElicitRequest", round_trip::<ElicitRequest>),
-        ("ElicitRequestFormParams", |t| {
-            round_trip_as::<ElicitParams>(t, |p| matches!(p, ElicitParams::Form(_)))
-        }),
-        ("ElicitRequestURLParams", |t| {
-            round_trip_as::<ElicitParams>(t, |p| matches!(p, ElicitParams::Url(_)))
-        }),
+        ("ElicitRequestFormParams", |t| round_trip_as::<ElicitParams>(t, |p| matches!(p, ElicitParams::Form(_)))),
+        ("ElicitRequestURLParams", |t| round_trip_as::<ElicitParams>(t, |p| matches!(p, ElicitParams::Url(_)))),
         ("ElicitResult", round_trip::<ElicitResult>),
-        ("StringSchema", |t| {
-            round_trip_as::<PrimitiveSchema>(t, |s| matches!(s, PrimitiveSchema::String(_)))
-        }),
-        ("NumberSchema", |t| {
-            round_trip_as::<PrimitiveSchema>(t, |s| matches!(s, PrimitiveSchema::Number(_)))
-        }),
-        ("BooleanSchema", |t| {
-            round_trip_as::<PrimitiveSchema>(t, |s| matches!(s, PrimitiveSchema::Boolean(_)))
-        }),
+        ("StringSchema", |t| round_trip_as::<PrimitiveSchema>(t, |s| matches!(s, PrimitiveSchema::String(_)))),
+        ("NumberSchema", |t| round_trip_as::<PrimitiveSchema>(t, |s| matches!(s, PrimitiveSchema::Number(_)))),
+        ("BooleanSchema", |t| round_trip_as::<PrimitiveSchema>(t, |s| matches!(s, PrimitiveSchema::Boolean(_)))),
         ("UntitledSingleSelectEnumSchema", |t| {
             round_trip_as::<PrimitiveSchema>(t, |s| matches!(s, PrimitiveSchema::UntitledSingleSelect(_)))
         }),
@@ -212,24 +194,22 @@ fn every_example_round_trips() {
                 unmapped.push(type_name);
                 continue;
             };
-            for file in
-                sorted_entries(&type_dir).into_iter().filter(|p| p.extension().is_some_and(|e| e == "json"))
-            {
+            for file in sorted_entries(&type_dir).into_iter().filter(|p| p.extension().is_some_and(|e| e == "json")) {
                 let text = std::fs::read_to_string(&file).unwrap();
                 let expected: Value = serde_json::from_str(&text).unwrap();
                 let label = format!("{revision}/{type_name}/{}", file.file_name().unwrap().to_string_lossy());
                 match check(&text) {
                     Ok(actual) if actual == expected => {}
-                    Ok(actual) => failures
-                        .push(format!("{label}: round trip differs\n  in:  {expected}\n  out: {actual}")),
+                    Ok(actual) => {
+                        failures.push(format!("{label}: round trip differs\n  in:  {expected}\n  out: {actual}"))
+                    }
                     Err(e) => failures.push(format!("{label}: {e}")),
                 }
                 *used.get_mut(name).unwrap() += 1;
                 ran += 1;
             }
         }
-        report
-            .push(format!("{revision}: {ran} vectors ran; example types without a Rust type: {unmapped:?}"));
+        report.push(format!("{revision}: {ran} vectors ran; example types without a Rust type: {unmapped:?}"));
     }
 
     for line in &report {
@@ -255,8 +235,7 @@ fn call_tool_arguments_stay_raw_and_unknown_members_survive() {
     let from_value: CallToolParams = serde_json::from_value(serde_json::from_str(text).unwrap()).unwrap();
     assert_eq!(from_value.arguments.unwrap().parse_owned::<Value>().unwrap(), json!({"a": 1, "b": 2}));
     let request: CallToolRequest =
-        serde_json::from_str(&format!(r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{text}}}"#))
-            .unwrap();
+        serde_json::from_str(&format!(r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{text}}}"#)).unwrap();
     assert_eq!(request.id, Some(RequestId::Number(7)));
     assert!(serde_json::from_str::<CallToolParams>(r#"{"arguments":{}}"#).is_err(), "name is required");
 }
@@ -307,8 +286,7 @@ fn input_responses_are_read_by_shape() {
 #[test]
 fn enum_schemas_keep_their_kind_and_form_fields_their_order() {
     let legacy: PrimitiveSchema =
-        serde_json::from_value(json!({"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]}))
-            .unwrap();
+        serde_json::from_value(json!({"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]})).unwrap();
     assert!(matches!(legacy, PrimitiveSchema::LegacyTitledEnum(_)));
     let plain: PrimitiveSchema = serde_json::from_value(json!({"type": "string", "enum": ["a"]})).unwrap();
     assert!(matches!(plain, PrimitiveSchema::UntitledSingleSelect(_)));
@@ -323,10 +301,9 @@ fn enum_schemas_keep_their_kind_and_form_fields_their_order() {
 
 #[test]
 fn flattened_task_members_are_not_repeated_in_extra() {
-    let text = std::fs::read_to_string(
-        schema_dir().join("examples/2025-11-25/TaskStatusNotification/task-status.json"),
-    )
-    .unwrap();
+    let text =
+        std::fs::read_to_string(schema_dir().join("examples/2025-11-25/TaskStatusNotification/task-status.json"))
+            .unwrap();
     let notification: TaskStatusNotification = serde_json::from_str(&text).unwrap();
     let params = notification.params.unwrap();
     assert!(params.extra.is_empty(), "{:?}", params.extra);
@@ -345,9 +322,7 @@ fn error_data_of_the_vectors_reads_into_the_typed_shapes() {
         let typed: T = raw.parse_owned().unwrap();
         assert_eq!(to_json(&typed), raw.parse_owned::<Value>().unwrap());
     }
-    round_trips::<UnsupportedProtocolVersionData>(&data_of(
-        "UnsupportedProtocolVersionError/unsupported-version.json",
-    ));
+    round_trips::<UnsupportedProtocolVersionData>(&data_of("UnsupportedProtocolVersionError/unsupported-version.json"));
     round_trips::<MissingRequiredClientCapabilityData>(&data_of(
         "MissingRequiredClientCapabilityError/missing-elicitation-capability.json",
     ));
@@ -381,16 +356,11 @@ fn validate(revision: &str, name: &str, instance: &Value) -> Result<(), String> 
     if doc[defs_key].get(name).is_none() {
         return Err(format!("{revision} defines no {name}"));
     }
-    let root =
-        json!({"$schema": doc["$schema"], "$ref": format!("#/{defs_key}/{name}"), defs_key: doc[defs_key]});
+    let root = json!({"$schema": doc["$schema"], "$ref": format!("#/{defs_key}/{name}"), defs_key: doc[defs_key]});
     let validator = jsonschema::validator_for(&root).map_err(|e| format!("{revision}: schema: {e}"))?;
     let errors: Vec<String> =
         validator.iter_errors(instance).map(|e| format!("{e} at {}", e.instance_path())).collect();
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("{name} ({revision}): {}\n  {instance}", errors.join("; ")))
-    }
+    if errors.is_empty() { Ok(()) } else { Err(format!("{name} ({revision}): {}\n  {instance}", errors.join("; "))) }
 }
 
 fn to_json<T: Serialize>(value: &T) -> Value {
@@ -420,10 +390,7 @@ fn modern_meta() -> RequestMeta {
 }
 
 fn server_meta() -> Option<ResultMeta> {
-    Some(ResultMeta {
-        server_info: Some(Implementation::new("sample-server", "1.0.0")),
-        ..ResultMeta::default()
-    })
+    Some(ResultMeta { server_info: Some(Implementation::new("sample-server", "1.0.0")), ..ResultMeta::default() })
 }
 
 fn icon() -> Icon {
@@ -653,11 +620,7 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
     };
     let server_caps = ServerCapabilities {
         tools: Some(ListChangedCapability { list_changed: Some(true), ..Default::default() }),
-        resources: Some(ResourcesCapability {
-            subscribe: Some(true),
-            list_changed: Some(true),
-            ..Default::default()
-        }),
+        resources: Some(ResourcesCapability { subscribe: Some(true), list_changed: Some(true), ..Default::default() }),
         prompts: Some(ListChangedCapability::default()),
         logging: Some(JsonObject::new()),
         completions: Some(JsonObject::new()),
@@ -667,19 +630,15 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
         extensions: Some(object(json!({"io.modelcontextprotocol/tasks": {}}))),
         ..server_caps.clone()
     };
-    let legacy_tool =
-        Tool { description: Some("Echo".into()), ..Tool::new("echo", object(json!({"type": "object"}))) };
+    let legacy_tool = Tool { description: Some("Echo".into()), ..Tool::new("echo", object(json!({"type": "object"}))) };
     let resource = Resource {
         title: Some("A".into()),
         description: Some("a file".into()),
         icons: Some(vec![icon()]),
         ..Resource::new("file:///a.txt", "a.txt")
     };
-    let template = ResourceTemplate {
-        uri_template: "file:///{path}".into(),
-        name: "files".into(),
-        ..ResourceTemplate::default()
-    };
+    let template =
+        ResourceTemplate { uri_template: "file:///{path}".into(), name: "files".into(), ..ResourceTemplate::default() };
     let prompt = Prompt {
         title: Some("Review".into()),
         arguments: Some(vec![PromptArgument {
@@ -690,10 +649,8 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
         ..Prompt { name: "review".into(), ..Prompt::default() }
     };
     let complete = ResultType::Complete;
-    let sub_meta = Some(NotificationMeta {
-        subscription_id: Some(RequestId::from("listen-1")),
-        ..NotificationMeta::default()
-    });
+    let sub_meta =
+        Some(NotificationMeta { subscription_id: Some(RequestId::from("listen-1")), ..NotificationMeta::default() });
     let task = Task {
         task_id: "t1".into(),
         status: TaskStatus::Working,
@@ -714,10 +671,7 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
                 InitializeParams {
                     protocol_version: "2025-11-25".into(),
                     capabilities: client_caps.clone(),
-                    client_info: Implementation {
-                        title: Some("Client".into()),
-                        ..Implementation::new("c", "1")
-                    },
+                    client_info: Implementation { title: Some("Client".into()), ..Implementation::new("c", "1") },
                     ..Default::default()
                 },
             )),
@@ -744,29 +698,18 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
         ),
         (&SINCE_2025_11_25, "ClientCapabilities", to_json(&client_caps)),
         (&MODERN, "ServerCapabilities", to_json(&modern_caps)),
-        (
-            &LEGACY,
-            "InitializedNotification",
-            to_json(&InitializedNotification::new(NotificationParams::default())),
-        ),
+        (&LEGACY, "InitializedNotification", to_json(&InitializedNotification::new(NotificationParams::default()))),
         (&LEGACY, "PingRequest", to_json(&PingRequest::new(1, RequestParams::default()))),
         (&LEGACY, "EmptyResult", to_json(&EmptyResult::default())),
         (
             &MODERN,
             "EmptyResult",
-            to_json(&EmptyResult {
-                result_type: Some(complete.clone()),
-                meta: server_meta(),
-                ..Default::default()
-            }),
+            to_json(&EmptyResult { result_type: Some(complete.clone()), meta: server_meta(), ..Default::default() }),
         ),
         (
             &MODERN,
             "DiscoverRequest",
-            to_json(&DiscoverRequest::new(
-                "d-1",
-                RequestParams { meta: Some(modern_meta()), ..Default::default() },
-            )),
+            to_json(&DiscoverRequest::new("d-1", RequestParams { meta: Some(modern_meta()), ..Default::default() })),
         ),
         (
             &MODERN,
@@ -809,18 +752,12 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
         (
             &LEGACY,
             "ListToolsRequest",
-            to_json(&ListToolsRequest::new(
-                2,
-                PaginatedParams { cursor: Some("2".into()), ..Default::default() },
-            )),
+            to_json(&ListToolsRequest::new(2, PaginatedParams { cursor: Some("2".into()), ..Default::default() })),
         ),
         (
             &MODERN,
             "ListToolsRequest",
-            to_json(&ListToolsRequest::new(
-                2,
-                PaginatedParams { meta: Some(modern_meta()), ..Default::default() },
-            )),
+            to_json(&ListToolsRequest::new(2, PaginatedParams { meta: Some(modern_meta()), ..Default::default() })),
         ),
         (
             &LEGACY,
@@ -828,10 +765,7 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
             to_json(&CallToolRequest::new(
                 3,
                 CallToolParams {
-                    meta: Some(RequestMeta {
-                        progress_token: Some(RequestId::Number(5)),
-                        ..Default::default()
-                    }),
+                    meta: Some(RequestMeta { progress_token: Some(RequestId::Number(5)), ..Default::default() }),
                     ..CallToolParams::new("add", Some(RawJson::from_text(r#"{"a":1}"#).unwrap()))
                 },
             )),
@@ -923,10 +857,7 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
         (
             &LEGACY,
             "ListResourceTemplatesResult",
-            to_json(&ListResourceTemplatesResult {
-                resource_templates: vec![template.clone()],
-                ..Default::default()
-            }),
+            to_json(&ListResourceTemplatesResult { resource_templates: vec![template.clone()], ..Default::default() }),
         ),
         (
             &LEGACY,
@@ -954,10 +885,7 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
         (
             &LEGACY,
             "SubscribeRequest",
-            to_json(&SubscribeRequest::new(
-                5,
-                SubscribeParams { uri: "file:///a.txt".into(), ..Default::default() },
-            )),
+            to_json(&SubscribeRequest::new(5, SubscribeParams { uri: "file:///a.txt".into(), ..Default::default() })),
         ),
         (
             &ALL,
@@ -1023,11 +951,7 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
                         uri: "file:///{path}".into(),
                         ..Default::default()
                     }),
-                    argument: CompletionArgument {
-                        name: "path".into(),
-                        value: "sr".into(),
-                        ..Default::default()
-                    },
+                    argument: CompletionArgument { name: "path".into(), value: "sr".into(), ..Default::default() },
                     context: None,
                     meta: None,
                     extra: JsonObject::new(),
@@ -1045,11 +969,7 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
                         title: Some("Review".into()),
                         ..Default::default()
                     }),
-                    argument: CompletionArgument {
-                        name: "lang".into(),
-                        value: "py".into(),
-                        ..Default::default()
-                    },
+                    argument: CompletionArgument { name: "lang".into(), value: "py".into(), ..Default::default() },
                     context: Some(CompletionContext {
                         arguments: Some([("a".to_owned(), "b".to_owned())].into()),
                         ..Default::default()
@@ -1069,11 +989,7 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
                         name: "review".into(),
                         ..Default::default()
                     }),
-                    argument: CompletionArgument {
-                        name: "lang".into(),
-                        value: "py".into(),
-                        ..Default::default()
-                    },
+                    argument: CompletionArgument { name: "lang".into(), value: "py".into(), ..Default::default() },
                     context: None,
                     meta: Some(modern_meta()),
                     extra: JsonObject::new(),
@@ -1155,11 +1071,7 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
                 ..sampling_result()
             }),
         ),
-        (
-            &["2025-11-25"],
-            "ElicitRequest",
-            to_json(&ElicitRequest::new(11, ElicitParams::Form(elicitation_form()))),
-        ),
+        (&["2025-11-25"], "ElicitRequest", to_json(&ElicitRequest::new(11, ElicitParams::Form(elicitation_form())))),
         (&MODERN, "ElicitRequest", to_json(&ElicitRequest::bare(ElicitParams::Form(elicitation_form())))),
         (
             &["2025-11-25"],
@@ -1198,11 +1110,7 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
             &ALL,
             "ListRootsResult",
             to_json(&ListRootsResult {
-                roots: vec![Root {
-                    uri: "file:///home/p".into(),
-                    name: Some("p".into()),
-                    ..Default::default()
-                }],
+                roots: vec![Root { uri: "file:///home/p".into(), name: Some("p".into()), ..Default::default() }],
                 ..Default::default()
             }),
         ),
@@ -1264,37 +1172,23 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
             }),
         ),
         // Tasks.
-        (
-            &["2025-11-25"],
-            "CreateTaskResult",
-            to_json(&CreateTaskResult { task: task.clone(), ..Default::default() }),
-        ),
+        (&["2025-11-25"], "CreateTaskResult", to_json(&CreateTaskResult { task: task.clone(), ..Default::default() })),
         (&["2025-11-25"], "GetTaskResult", to_json(&TaskResult { task: task.clone(), ..Default::default() })),
         (
             &["2025-11-25"],
             "TaskStatusNotification",
-            to_json(&TaskStatusNotification::new(TaskStatusParams {
-                task: task.clone(),
-                ..Default::default()
-            })),
+            to_json(&TaskStatusNotification::new(TaskStatusParams { task: task.clone(), ..Default::default() })),
         ),
         (
             &["2025-11-25"],
             "ListTasksResult",
-            to_json(&ListTasksResult {
-                tasks: vec![task],
-                next_cursor: Some("2".into()),
-                ..Default::default()
-            }),
+            to_json(&ListTasksResult { tasks: vec![task], next_cursor: Some("2".into()), ..Default::default() }),
         ),
         (
             &["2025-11-25"],
             "Tool",
             to_json(&Tool {
-                execution: Some(ToolExecution {
-                    task_support: Some(TaskSupport::Optional),
-                    ..Default::default()
-                }),
+                execution: Some(ToolExecution { task_support: Some(TaskSupport::Optional), ..Default::default() }),
                 ..full_tool()
             }),
         ),

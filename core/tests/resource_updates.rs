@@ -17,7 +17,9 @@ async fn connect(server: &Server) -> (Client, Seen) {
     let seen: Seen = Arc::default();
     let sink = seen.clone();
     let callbacks = ClientCallbacks {
-        notification: Some(Arc::new(move |method: &str, params: Value| sink.lock().unwrap().push((method.to_owned(), params)))),
+        notification: Some(Arc::new(move |method: &str, params: Value| {
+            sink.lock().unwrap().push((method.to_owned(), params))
+        })),
         ..ClientCallbacks::default()
     };
     let options = ClientOptions { era: EraPreference::Legacy, ..ClientOptions::default() };

@@ -43,7 +43,8 @@ fn assert_valid(file: &str, name: &str, instance: &Value) {
     let doc = schema(file);
     let root = json!({"$schema": doc["$schema"], "$ref": format!("#/$defs/{name}"), "$defs": doc["$defs"]});
     let validator = jsonschema::validator_for(&root).expect("the schema compiles");
-    let errors: Vec<String> = validator.iter_errors(instance).map(|e| format!("{e} at {}", e.instance_path())).collect();
+    let errors: Vec<String> =
+        validator.iter_errors(instance).map(|e| format!("{e} at {}", e.instance_path())).collect();
     assert!(errors.is_empty(), "{instance} is not a valid {name} ({file}): {}", errors.join("; "));
 }
 
@@ -69,7 +70,9 @@ impl Probe {
         let seen: Seen = Arc::default();
         let sink = seen.clone();
         let callbacks = ClientCallbacks {
-            notification: Some(Arc::new(move |method: &str, params: Value| sink.lock().unwrap().push((method.to_owned(), params)))),
+            notification: Some(Arc::new(move |method: &str, params: Value| {
+                sink.lock().unwrap().push((method.to_owned(), params))
+            })),
             ..ClientCallbacks::default()
         };
         Self { peer: Peer::spawn(client_source, client_sink, Arc::new(callbacks), PeerConfig::default()), seen }
@@ -192,14 +195,18 @@ async fn a_task_tool_answers_with_a_task_and_tasks_get_inlines_the_outcome() {
     let server = Server::new("tasks", "1.0.0");
     let open = gated_tool(&server, "work");
     server
-        .add_tool(support("tool_error", "required"), |_: Map<String, Value>, _cx: Context| async { Err(HandlerError::from("it broke")) })
+        .add_tool(support("tool_error", "required"), |_: Map<String, Value>, _cx: Context| async {
+            Err(HandlerError::from("it broke"))
+        })
         .unwrap();
     server
         .add_tool(support("rpc_error", "optional"), |_: Map<String, Value>, _cx: Context| async {
             Err(HandlerError::Rpc(ErrorObject::new(-32603, "internal trouble")))
         })
         .unwrap();
-    server.add_tool(json!({"name": "plain", "inputSchema": {"type": "object"}}), |_, _cx| async { text("plain") }).unwrap();
+    server
+        .add_tool(json!({"name": "plain", "inputSchema": {"type": "object"}}), |_, _cx| async { text("plain") })
+        .unwrap();
     let probe = Probe::connect(&server);
 
     let discovered = probe.request("server/discover", json!({}), true).await.unwrap();
@@ -319,7 +326,8 @@ async fn without_the_extension_tasks_are_refused_or_run_synchronously() {
 
     // A legacy session knows no extension: tasks/* do not exist there, and a required tool
     // simply runs.
-    let init = json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "legacy", "version": "1"}});
+    let init =
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "legacy", "version": "1"}});
     probe.peer.request("initialize", Some(&init), RequestOptions::default()).await.unwrap();
     let legacy = probe.peer.request("tools/call", Some(&json!({"name": "required"})), RequestOptions::default()).await;
     let legacy: Value = legacy.unwrap().parse_owned().unwrap();
@@ -334,7 +342,11 @@ async fn input_inside_a_task_goes_through_tasks_get_and_tasks_update() {
     server
         .add_tool(support("two_questions", "optional"), |_: Map<String, Value>, cx: Context| async move {
             let (a, b) = tokio::try_join!(cx.elicit(ask("first")), cx.elicit(ask("second")))?;
-            text(&format!("{} and {}", a["content"]["first"].as_str().unwrap(), b["content"]["second"].as_str().unwrap()))
+            text(&format!(
+                "{} and {}",
+                a["content"]["first"].as_str().unwrap(),
+                b["content"]["second"].as_str().unwrap()
+            ))
         })
         .unwrap();
     let probe = Probe::connect(&server);
@@ -421,7 +433,10 @@ async fn a_listen_stream_following_a_task_gets_its_status_changes() {
 }
 
 async fn wait_for(seen: &Seen, method: &str) -> Value {
-    eventually(method, async || seen.lock().unwrap().iter().find(|(m, _)| m == method).map(|(_, params)| params.clone())).await
+    eventually(method, async || {
+        seen.lock().unwrap().iter().find(|(m, _)| m == method).map(|(_, params)| params.clone())
+    })
+    .await
 }
 
 /// Retries `check` until it gives a value, for five seconds at most.

@@ -22,7 +22,8 @@ fn server() -> Server {
     let server = Server::with_info(json!({"name": "listing", "version": "1.0.0"}), None, options);
     let read = |uri: String, _vars, _cx| async move { Ok(json!([{"uri": uri, "text": "v"}])) };
     server.add_resource(json!({"uri": "mem://static", "name": "static"}), read).unwrap();
-    let template = json!({"uriTemplate": "notes://{id}", "name": "note", "description": "A note", "mimeType": "text/plain"});
+    let template =
+        json!({"uriTemplate": "notes://{id}", "name": "note", "description": "A note", "mimeType": "text/plain"});
     let lister = |_cx| async move {
         Ok(json!({"resources": [
             {"uri": "notes://1", "name": "one"},

@@ -2,9 +2,9 @@
 
 use std::sync::{Arc, Mutex};
 
+use ferrymcp_core::client::child::{ChildCommand, StderrMode};
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions, EraPreference};
 use ferrymcp_core::peer::{Progress, RequestOptions};
-use ferrymcp_core::client::child::{ChildCommand, StderrMode};
 use ferrymcp_core::wire::ErrorObject;
 use serde_json::{Value, json};
 
@@ -19,11 +19,17 @@ pub fn callbacks() -> ClientCallbacks {
     ClientCallbacks {
         sampling: Some(Arc::new(|_params| {
             Box::pin(async {
-                Ok(json!({"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "test-model", "stopReason": "endTurn"}))
+                Ok(
+                    json!({"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "test-model", "stopReason": "endTurn"}),
+                )
             })
         })),
         elicitation: Some(Arc::new(|_params| {
-            Box::pin(async { Ok::<_, ErrorObject>(json!({"action": "accept", "content": {"response": "yes", "name": "Ada", "ok": true}})) })
+            Box::pin(async {
+                Ok::<_, ErrorObject>(
+                    json!({"action": "accept", "content": {"response": "yes", "name": "Ada", "ok": true}}),
+                )
+            })
         })),
         roots: Some(Arc::new(|_| Box::pin(async { Ok(json!({"roots": [{"uri": "file:///tmp", "name": "tmp"}]})) }))),
         notification: None,
@@ -51,14 +57,17 @@ pub async fn exercise(client: &Client) {
 
     let seen = Arc::new(Mutex::new(Vec::new()));
     let sink = seen.clone();
-    let options = RequestOptions::default().on_progress(Arc::new(move |p: Progress| sink.lock().unwrap().push(p.progress)));
+    let options =
+        RequestOptions::default().on_progress(Arc::new(move |p: Progress| sink.lock().unwrap().push(p.progress)));
     client.call_tool("test_tool_with_progress", json!({}), options).await.unwrap();
     let seen = seen.lock().unwrap().clone();
     assert!(seen.len() >= 3 && seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
 
-    let sampled = v(client.call_tool("test_sampling", json!({"prompt": "capital?"}), RequestOptions::default()).await.unwrap());
+    let sampled =
+        v(client.call_tool("test_sampling", json!({"prompt": "capital?"}), RequestOptions::default()).await.unwrap());
     assert!(text_of(&sampled).contains("Paris"), "{sampled}");
-    let elicited = v(client.call_tool("test_elicitation", json!({"message": "ok?"}), RequestOptions::default()).await.unwrap());
+    let elicited =
+        v(client.call_tool("test_elicitation", json!({"message": "ok?"}), RequestOptions::default()).await.unwrap());
     assert!(text_of(&elicited).contains("accept"), "{elicited}");
 
     let text = v(client.read_resource("test://static-text").await.unwrap());
@@ -72,7 +81,10 @@ pub async fn exercise(client: &Client) {
     let prompt = v(client.get_prompt("test_prompt_with_arguments", json!({"arg1": "a", "arg2": "b"})).await.unwrap());
     assert!(prompt["messages"][0]["content"]["text"].as_str().unwrap().contains("arg1='a'"));
     let completion = v(client
-        .complete(json!({"type": "ref/prompt", "name": "test_prompt_with_arguments"}), json!({"name": "arg1", "value": "t"}))
+        .complete(
+            json!({"type": "ref/prompt", "name": "test_prompt_with_arguments"}),
+            json!({"name": "arg1", "value": "t"}),
+        )
         .await
         .unwrap());
     assert!(completion["completion"]["values"].is_array());
@@ -93,7 +105,10 @@ async fn auto_probe_finds_the_modern_era_and_everything_works() {
         .await
         .unwrap());
     assert_eq!(text_of(&result), "Hello, Ada!");
-    let multi = v(client.call_tool("test_input_required_result_multi_round", json!({}), RequestOptions::default()).await.unwrap());
+    let multi = v(client
+        .call_tool("test_input_required_result_multi_round", json!({}), RequestOptions::default())
+        .await
+        .unwrap());
     assert!(text_of(&multi).starts_with("Multi-round complete for Ada"), "{multi}");
     client.close().await;
 }

@@ -3,9 +3,9 @@
 //! stdio. Legacy input travels as server-to-client requests on SSE, modern input as MRTR
 //! rounds; progress arrives on the call's stream in both.
 
+use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_core::client::{Client, ClientOptions, EraPreference};
 use ferrymcp_core::peer::RequestOptions;
-use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_tests::listening::Server;
 use serde_json::json;
 
@@ -29,7 +29,8 @@ async fn modern_over_http() {
     let client = connect(&server, EraPreference::Auto).await;
     assert!(client.server().modern, "the probe finds 2026-07-28");
     exercise(&client).await;
-    let result = client.call_tool("test_input_required_result_elicitation", json!({}), RequestOptions::default()).await.unwrap();
+    let result =
+        client.call_tool("test_input_required_result_elicitation", json!({}), RequestOptions::default()).await.unwrap();
     assert_eq!(serde_json::to_value(result).unwrap()["content"][0]["text"], "Hello, Ada!");
     client.close().await;
 }

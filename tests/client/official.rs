@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
+use ferrymcp_core::client::child::{ChildCommand, StderrMode};
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions};
 use ferrymcp_core::peer::RequestOptions;
-use ferrymcp_core::client::child::{ChildCommand, StderrMode};
 use serde_json::json;
 
 fn reference_server() -> Option<PathBuf> {
@@ -29,9 +29,15 @@ async fn lists_and_calls_the_reference_server() {
     let tools = serde_json::to_value(client.list_tools().await.unwrap()).unwrap();
     let names: Vec<&str> = tools.as_array().unwrap().iter().filter_map(|t| t["name"].as_str()).collect();
     assert!(names.contains(&"echo"), "{names:?}");
-    let echo = serde_json::to_value(client.call_tool("echo", json!({"message": "hi from ferrymcp"}), RequestOptions::default()).await.unwrap()).unwrap();
+    let echo = serde_json::to_value(
+        client.call_tool("echo", json!({"message": "hi from ferrymcp"}), RequestOptions::default()).await.unwrap(),
+    )
+    .unwrap();
     assert!(echo["content"][0]["text"].as_str().unwrap().contains("hi from ferrymcp"), "{echo}");
-    let sum = serde_json::to_value(client.call_tool("get-sum", json!({"a": 2, "b": 40}), RequestOptions::default()).await.unwrap()).unwrap();
+    let sum = serde_json::to_value(
+        client.call_tool("get-sum", json!({"a": 2, "b": 40}), RequestOptions::default()).await.unwrap(),
+    )
+    .unwrap();
     assert!(sum["content"][0]["text"].as_str().unwrap().contains("42"), "{sum}");
 
     let resources = serde_json::to_value(client.list_resources().await.unwrap()).unwrap();
@@ -41,9 +47,12 @@ async fn lists_and_calls_the_reference_server() {
     assert_eq!(read["contents"][0]["uri"], uri);
 
     let prompts = serde_json::to_value(client.list_prompts().await.unwrap()).unwrap();
-    let simple = prompts.as_array().unwrap().iter().find(|p| p.get("arguments").is_none_or(|a| a.as_array().is_some_and(|a| a.iter().all(|x| x["required"] != true))));
+    let simple = prompts.as_array().unwrap().iter().find(|p| {
+        p.get("arguments").is_none_or(|a| a.as_array().is_some_and(|a| a.iter().all(|x| x["required"] != true)))
+    });
     let simple = simple.expect("a prompt without required arguments");
-    let got = serde_json::to_value(client.get_prompt(simple["name"].as_str().unwrap(), json!({})).await.unwrap()).unwrap();
+    let got =
+        serde_json::to_value(client.get_prompt(simple["name"].as_str().unwrap(), json!({})).await.unwrap()).unwrap();
     assert!(got["messages"].as_array().is_some_and(|m| !m.is_empty()), "{got}");
     client.close().await;
 }

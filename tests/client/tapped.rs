@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use ferrymcp_core::client::{Client, ClientOptions, EraPreference};
 use ferrymcp_core::client::child::{self, ChildCommand, ShutdownTimeouts, StderrMode};
+use ferrymcp_core::client::{Client, ClientOptions, EraPreference};
 use ferrymcp_core::framing::{FrameSink, FrameSource, SourceEvent};
 use ferrymcp_core::transport::memory;
 use ferrymcp_tests::schema;
@@ -113,7 +113,12 @@ async fn tapped_session(era: EraPreference, revision: &'static str) {
 
     let checker = checker.lock().unwrap();
     assert!(checker.checked > 20, "only {} messages were seen", checker.checked);
-    assert!(checker.problems.is_empty(), "{} invalid messages:\n{}", checker.problems.len(), checker.problems.join("\n"));
+    assert!(
+        checker.problems.is_empty(),
+        "{} invalid messages:\n{}",
+        checker.problems.len(),
+        checker.problems.join("\n")
+    );
 }
 
 #[tokio::test]
@@ -133,5 +138,9 @@ fn the_checker_catches_bad_messages() {
     checker.check(r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#, false);
     checker.check(r#"{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}"#, false);
     let reported = |needle: &str| checker.problems.iter().any(|p| p.contains(needle));
-    assert!(reported("ListToolsRequest") && reported("ListToolsResult") && reported("\"id\":null"), "{:#?}", checker.problems);
+    assert!(
+        reported("ListToolsRequest") && reported("ListToolsResult") && reported("\"id\":null"),
+        "{:#?}",
+        checker.problems
+    );
 }

@@ -4,11 +4,10 @@ use std::os::unix::process::ExitStatusExt;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ferrymcp_core::peer::{
-    CloseReason, Handler, MethodNotFound, Peer, PeerConfig, PeerError, Progress, RequestContext,
-    RequestOptions,
-};
 use ferrymcp_core::client::child::{self, ChildCommand, ChildProcess, ShutdownTimeouts, StderrMode};
+use ferrymcp_core::peer::{
+    CloseReason, Handler, MethodNotFound, Peer, PeerConfig, PeerError, Progress, RequestContext, RequestOptions,
+};
 use ferrymcp_core::wire::{ErrorObject, RawJson, Request};
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde_json::{Value, json};
@@ -133,7 +132,9 @@ async fn when_the_child_dies_every_pending_call_fails_at_once() {
         tokio::task::yield_now().await;
     }
     let exit = call(&peer, "exit", json!({"code": 3})).await;
-    for outcome in std::iter::once(exit).chain(futures_util::future::join_all(sleepers).await.into_iter().map(|r| r.unwrap())) {
+    for outcome in
+        std::iter::once(exit).chain(futures_util::future::join_all(sleepers).await.into_iter().map(|r| r.unwrap()))
+    {
         match outcome {
             Err(PeerError::Closed(CloseReason::Transport(why))) => {
                 assert!(why.contains("exit status: 3"), "{why}")
@@ -166,7 +167,11 @@ async fn shutdown_closes_stdin_then_terms_then_kills() {
 struct EchoBack;
 
 impl Handler for EchoBack {
-    fn handle_request(&self, request: Request, _: RequestContext) -> ferrymcp_core::peer::BoxFuture<Result<RawJson, ErrorObject>> {
+    fn handle_request(
+        &self,
+        request: Request,
+        _: RequestContext,
+    ) -> ferrymcp_core::peer::BoxFuture<Result<RawJson, ErrorObject>> {
         Box::pin(async move {
             match request.method.as_str() {
                 "client/echo" => Ok(request.params.unwrap_or_else(|| RawJson::from_text("{}").unwrap())),

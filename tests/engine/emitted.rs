@@ -4,9 +4,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use ferrymcp_core::framing::{FrameSink, FrameSource, SourceEvent};
 use ferrymcp_core::peer::{MethodNotFound, Peer, PeerConfig, PeerError, RequestOptions};
 use ferrymcp_core::transport::memory;
-use ferrymcp_core::framing::{FrameSink, FrameSource, SourceEvent};
 use ferrymcp_tests::schema::assert_valid;
 use serde_json::{Value, json};
 
@@ -48,9 +48,15 @@ async fn requests_progress_tokens_and_cancellations_match_the_schema() {
     assert_eq!(cancel["params"]["requestId"], ping["id"]);
 
     // A request to a method this side does not serve gets -32601 with its id.
-    their_sink.send(bytes::Bytes::from_static(b"{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"roots/list\"}\n")).await.unwrap();
+    their_sink
+        .send(bytes::Bytes::from_static(b"{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"roots/list\"}\n"))
+        .await
+        .unwrap();
     let refusal = next(&mut their_source).await;
-    assert_eq!(refusal, json!({"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"Method not found: roots/list"}}));
+    assert_eq!(
+        refusal,
+        json!({"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"Method not found: roots/list"}})
+    );
 
     their_sink.close().await.unwrap();
     assert_eq!(peer.closed().await, ferrymcp_core::peer::CloseReason::Eof);

@@ -27,7 +27,11 @@ fn cases() -> Vec<(Vec<u8>, i64, Option<Value>)> {
         (s(r#"{"jsonrpc":"2.0","id":6,"method":"echo","result":{}}"#), -32600, Some(json!(6))),
         (s(r#"{"jsonrpc":"2.0","id":7,"method":"echo","params":"x"}"#), -32600, Some(json!(7))),
         (s(r#"{"jsonrpc":"2.0","id":8,"id":9,"method":"echo"}"#), -32600, Some(json!(9))),
-        (b"{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"echo\",\"params\":{\"t\":\"\xff\"}}".to_vec(), -32700, Some(json!(10))),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"echo\",\"params\":{\"t\":\"\xff\"}}".to_vec(),
+            -32700,
+            Some(json!(10)),
+        ),
         (big.into_bytes(), -32600, Some(json!(77))),
         (s(r#"{"jsonrpc":"2.0","id":11,"method":"no/such/method"}"#), -32601, Some(json!(11))),
         (s(r#"{"jsonrpc":"2.0","id":12,"method":"panic"}"#), -32603, Some(json!(12))),
@@ -84,7 +88,11 @@ async fn a_slow_request_does_not_hold_up_later_ones_and_cancel_silences_it() {
     server.send(&json!({"jsonrpc":"2.0","id":"slow","method":"sleep","params":{"ms":60000}})).await;
     server.send(&json!({"jsonrpc":"2.0","id":"fast","method":"echo","params":{}})).await;
     assert_eq!(server.recv().await["id"], "fast");
-    server.send(&json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow","reason":"test"}})).await;
+    server
+        .send(
+            &json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow","reason":"test"}}),
+        )
+        .await;
     // The cancelled handler is dropped (counted) and never answers: the next thing on the
     // wire is the answer to `stats`, once the drop has happened.
     loop {

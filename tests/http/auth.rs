@@ -34,7 +34,8 @@ async fn bearer_tokens_are_required_and_the_metadata_is_served() {
     assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
     let challenge = refused.header("www-authenticate").unwrap().to_owned();
     assert!(challenge.starts_with("Bearer "), "{challenge}");
-    let metadata_url = challenge.split("resource_metadata=\"").nth(1).and_then(|rest| rest.split('"').next()).unwrap().to_owned();
+    let metadata_url =
+        challenge.split("resource_metadata=\"").nth(1).and_then(|rest| rest.split('"').next()).unwrap().to_owned();
     assert!(metadata_url.ends_with("/.well-known/oauth-protected-resource/mcp"), "{metadata_url}");
 
     let wrong = harness.post(&[("authorization", "Bearer stolen")], &init).await;

@@ -34,7 +34,8 @@ async fn malformed_bodies_and_headers_get_the_named_status() {
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);
     assert_eq!(code(reply, LEGACY).await, -32700);
 
-    let reply = harness.send(Method::POST, &[JSON, ACCEPT, with_session], r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#).await;
+    let reply =
+        harness.send(Method::POST, &[JSON, ACCEPT, with_session], r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#).await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);
     assert_eq!(code(reply, LEGACY).await, -32600);
 
@@ -54,14 +55,21 @@ async fn malformed_bodies_and_headers_get_the_named_status() {
     assert_eq!(reply.status, StatusCode::NOT_FOUND, "forged session id");
     assert_eq!(code(reply, LEGACY).await, -32001);
 
-    let reply = harness.send(Method::POST, &[JSON, ACCEPT, with_session, ("origin", "http://evil.example.com")], ping.clone()).await;
+    let reply = harness
+        .send(Method::POST, &[JSON, ACCEPT, with_session, ("origin", "http://evil.example.com")], ping.clone())
+        .await;
     assert_eq!(reply.status, StatusCode::FORBIDDEN, "bad Origin");
-    let reply = harness.send(Method::POST, &[JSON, ACCEPT, with_session, ("host", "evil.example.com")], ping.clone()).await;
+    let reply =
+        harness.send(Method::POST, &[JSON, ACCEPT, with_session, ("host", "evil.example.com")], ping.clone()).await;
     assert_eq!(reply.status, StatusCode::FORBIDDEN, "rebound Host");
-    let reply = harness.send(Method::POST, &[JSON, ACCEPT, with_session, ("origin", "http://localhost:5173")], ping.clone()).await;
+    let reply = harness
+        .send(Method::POST, &[JSON, ACCEPT, with_session, ("origin", "http://localhost:5173")], ping.clone())
+        .await;
     assert_eq!(reply.status, StatusCode::OK, "a loopback Origin is fine");
 
-    let reply = harness.send(Method::POST, &[JSON, ACCEPT, with_session, ("mcp-protocol-version", "1999-01-01")], ping.clone()).await;
+    let reply = harness
+        .send(Method::POST, &[JSON, ACCEPT, with_session, ("mcp-protocol-version", "1999-01-01")], ping.clone())
+        .await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST, "unknown legacy protocol version header");
 
     let reply = harness.send(Method::PUT, &[JSON, ACCEPT, with_session], ping.clone()).await;
@@ -85,16 +93,24 @@ async fn an_oversize_body_is_413_and_the_server_carries_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn modern_headers_must_match_the_body() {
     let harness = Harness::start().await;
-    let meta = json!({"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}});
+    let meta =
+        json!({"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}});
     let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hi"}, "_meta": meta}});
-    let good: [(&str, &str); 3] = [("mcp-protocol-version", MODERN), ("mcp-method", "tools/call"), ("mcp-name", "echo")];
+    let good: [(&str, &str); 3] =
+        [("mcp-protocol-version", MODERN), ("mcp-method", "tools/call"), ("mcp-name", "echo")];
     let reply = harness.post(&good, &call).await;
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!(reply.json(MODERN).await["result"]["content"][0]["text"], "hi");
 
     let cases: [(&str, &[(&str, &str)]); 5] = [
-        ("Mcp-Name names another tool", &[("mcp-protocol-version", MODERN), ("mcp-method", "tools/call"), ("mcp-name", "other")]),
-        ("Mcp-Method names another method", &[("mcp-protocol-version", MODERN), ("mcp-method", "tools/list"), ("mcp-name", "echo")]),
+        (
+            "Mcp-Name names another tool",
+            &[("mcp-protocol-version", MODERN), ("mcp-method", "tools/call"), ("mcp-name", "other")],
+        ),
+        (
+            "Mcp-Method names another method",
+            &[("mcp-protocol-version", MODERN), ("mcp-method", "tools/list"), ("mcp-name", "echo")],
+        ),
         ("no Mcp-Name", &[("mcp-protocol-version", MODERN), ("mcp-method", "tools/call")]),
         ("no Mcp-Method", &[("mcp-protocol-version", MODERN), ("mcp-name", "echo")]),
         ("no MCP-Protocol-Version", &[("mcp-method", "tools/call"), ("mcp-name", "echo")]),

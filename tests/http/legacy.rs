@@ -57,7 +57,8 @@ async fn the_server_asks_the_client_on_the_request_stream() {
     let (_, request) = stream.message(LEGACY).await.unwrap();
     schema::assert_valid(LEGACY, "ElicitRequest", &request);
     assert_eq!(request["method"], "elicitation/create");
-    let answer = json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept", "content": {"name": "Ada"}}});
+    let answer =
+        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept", "content": {"name": "Ada"}}});
     assert_eq!(harness.post(&s, &answer).await.status, StatusCode::ACCEPTED);
     let (_, response) = stream.message(LEGACY).await.unwrap();
     assert_eq!(response["id"], 3);
@@ -78,7 +79,8 @@ async fn a_dropped_stream_resumes_from_last_event_id_without_loss() {
     // Two steps happen while nobody reads (kept in the event store), two after resuming.
     harness.gate.add_permits(2);
     let last_seen = last_seen.unwrap();
-    let resume = [("mcp-session-id", session.as_str()), ("last-event-id", last_seen.as_str()), ("accept", "text/event-stream")];
+    let resume =
+        [("mcp-session-id", session.as_str()), ("last-event-id", last_seen.as_str()), ("accept", "text/event-stream")];
     let mut resumed = harness.send(Method::GET, &resume, "").await;
     assert_eq!(resumed.status, StatusCode::OK);
     harness.gate.add_permits(2);
@@ -108,7 +110,8 @@ async fn a_handler_can_close_the_stream_for_the_client_to_poll() {
     assert!(priming.data.is_empty() && priming.retry.is_some());
     assert!(stream.event().await.is_none(), "the server closed the stream (SEP-1699)");
     let last = priming.id.unwrap();
-    let resume = [("mcp-session-id", session.as_str()), ("last-event-id", last.as_str()), ("accept", "text/event-stream")];
+    let resume =
+        [("mcp-session-id", session.as_str()), ("last-event-id", last.as_str()), ("accept", "text/event-stream")];
     let mut resumed = harness.send(Method::GET, &resume, "").await;
     harness.gate.add_permits(1);
     let (_, response) = resumed.message(LEGACY).await.unwrap();
@@ -124,7 +127,11 @@ async fn the_standalone_stream_carries_session_notifications_and_delete_ends_it(
     let mut standalone = harness.send(Method::GET, &get, "").await;
     assert_eq!(standalone.status, StatusCode::OK);
     assert!(standalone.is_sse());
-    assert_eq!(harness.send(Method::GET, &get, "").await.status, StatusCode::CONFLICT, "one standalone stream per session");
+    assert_eq!(
+        harness.send(Method::GET, &get, "").await.status,
+        StatusCode::CONFLICT,
+        "one standalone stream per session"
+    );
     harness.server.notify_tools_changed().await;
     let (id, message) = standalone.message(LEGACY).await.unwrap();
     assert!(id.is_some());
@@ -145,7 +152,8 @@ async fn notifications_cancelled_stops_the_request() {
     let s = [("mcp-session-id", session.as_str())];
     let mut stream = harness.post(&s, &call(6, "wait_cancel", json!({"tag": "legacy"}))).await;
     stream.message(LEGACY).await.unwrap();
-    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 6, "reason": "test"}});
+    let cancel =
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 6, "reason": "test"}});
     schema::assert_valid(LEGACY, "CancelledNotification", &cancel);
     assert_eq!(harness.post(&s, &cancel).await.status, StatusCode::ACCEPTED);
     let tag = tokio::time::timeout(HANG_GUARD, harness.cancelled.lock().await.recv()).await.unwrap();

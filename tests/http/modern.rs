@@ -52,7 +52,9 @@ async fn stateless_requests_get_json_or_a_stream() {
     assert!(stream.event().await.is_none());
 
     let notification = json!({"jsonrpc": "2.0", "method": "notifications/whatever"});
-    let reply = harness.post(&[("mcp-protocol-version", MODERN), ("mcp-method", "notifications/whatever")], &notification).await;
+    let reply = harness
+        .post(&[("mcp-protocol-version", MODERN), ("mcp-method", "notifications/whatever")], &notification)
+        .await;
     assert_eq!(reply.status, StatusCode::ACCEPTED);
     assert!(reply.bytes().await.is_empty());
 }
@@ -61,7 +63,8 @@ async fn stateless_requests_get_json_or_a_stream() {
 async fn listen_streams_acknowledge_then_deliver_and_keep_alive() {
     let options = HttpOptions { keep_alive: Duration::from_millis(50), ..HttpOptions::default() };
     let harness = Harness::with(options).await;
-    let mut listen = harness.modern(1, "subscriptions/listen", json!({"notifications": {"toolsListChanged": true}})).await;
+    let mut listen =
+        harness.modern(1, "subscriptions/listen", json!({"notifications": {"toolsListChanged": true}})).await;
     assert_eq!(listen.status, StatusCode::OK);
     assert!(listen.is_sse());
     let (_, ack) = listen.message(MODERN).await.unwrap();
@@ -70,7 +73,10 @@ async fn listen_streams_acknowledge_then_deliver_and_keep_alive() {
     harness.server.notify_tools_changed().await;
     let (_, changed) = listen.message(MODERN).await.unwrap();
     schema::assert_valid(MODERN, "ToolListChangedNotification", &changed);
-    assert_eq!(changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 1, "only what was asked for, tagged");
+    assert_eq!(
+        changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 1,
+        "only what was asked for, tagged"
+    );
     listen.until(b":\n\n").await;
 }
 
@@ -88,6 +94,8 @@ async fn closing_the_response_stream_cancels_the_request() {
         .await;
     stream.message(MODERN).await.unwrap();
     drop(stream);
-    let tag = tokio::time::timeout(HANG_GUARD, harness.cancelled.lock().await.recv()).await.expect("cancelled, not left running");
+    let tag = tokio::time::timeout(HANG_GUARD, harness.cancelled.lock().await.recv())
+        .await
+        .expect("cancelled, not left running");
     assert_eq!(tag.as_deref(), Some("modern"));
 }

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use ferrymcp_core::server::{Context, Server};
 use ferrymcp_core::server::http::{HttpHandler, HttpOptions, HttpServer, ServeOptions, serve};
+use ferrymcp_core::server::{Context, Server};
 use ferrymcp_tests::schema;
 use http::{HeaderMap, Method, Request, StatusCode};
 use http_body_util::{BodyExt, Full};
@@ -115,28 +115,39 @@ fn register_tools(server: &Server, gate: Arc<Semaphore>, cancelled: mpsc::Unboun
         })
         .unwrap();
     server
-        .add_tool(tool("progress", object(json!({"steps": {"type": "integer"}}))), move |args: Map<String, Value>, cx: Context| async move {
-            let steps = args.get("steps").and_then(Value::as_u64).unwrap_or(3);
-            for step in 1..=steps {
-                cx.report_progress(step as f64, Some(steps as f64), Some(format!("step {step} {}", "x".repeat(200)))).await;
-            }
-            done()
-        })
+        .add_tool(
+            tool("progress", object(json!({"steps": {"type": "integer"}}))),
+            move |args: Map<String, Value>, cx: Context| async move {
+                let steps = args.get("steps").and_then(Value::as_u64).unwrap_or(3);
+                for step in 1..=steps {
+                    cx.report_progress(
+                        step as f64,
+                        Some(steps as f64),
+                        Some(format!("step {step} {}", "x".repeat(200))),
+                    )
+                    .await;
+                }
+                done()
+            },
+        )
         .unwrap();
     let gated = gate.clone();
     server
-        .add_tool(tool("gated", object(json!({"steps": {"type": "integer"}}))), move |args: Map<String, Value>, cx: Context| {
-            let gate = gated.clone();
-            async move {
-                let steps = args.get("steps").and_then(Value::as_u64).unwrap_or(3);
-                for step in 1..=steps {
+        .add_tool(
+            tool("gated", object(json!({"steps": {"type": "integer"}}))),
+            move |args: Map<String, Value>, cx: Context| {
+                let gate = gated.clone();
+                async move {
+                    let steps = args.get("steps").and_then(Value::as_u64).unwrap_or(3);
+                    for step in 1..=steps {
+                        gate.acquire().await.unwrap().forget();
+                        cx.report_progress(step as f64, Some(steps as f64), None).await;
+                    }
                     gate.acquire().await.unwrap().forget();
-                    cx.report_progress(step as f64, Some(steps as f64), None).await;
+                    done()
                 }
-                gate.acquire().await.unwrap().forget();
-                done()
-            }
-        })
+            },
+        )
         .unwrap();
     let polled = gate.clone();
     server
@@ -157,17 +168,20 @@ fn register_tools(server: &Server, gate: Arc<Semaphore>, cancelled: mpsc::Unboun
         })
         .unwrap();
     server
-        .add_tool(tool("wait_cancel", object(json!({"tag": {"type": "string"}}))), move |args: Map<String, Value>, cx: Context| {
-            let cancelled = cancelled.clone();
-            async move {
-                let tag = args.get("tag").and_then(Value::as_str).unwrap_or("").to_owned();
-                // Reports when the handler is stopped (its future dropped) or sees the cancellation.
-                let _report = Report(cancelled, tag);
-                cx.report_progress(1.0, None, Some("waiting".into())).await;
-                cx.cancellation().cancelled().await;
-                done()
-            }
-        })
+        .add_tool(
+            tool("wait_cancel", object(json!({"tag": {"type": "string"}}))),
+            move |args: Map<String, Value>, cx: Context| {
+                let cancelled = cancelled.clone();
+                async move {
+                    let tag = args.get("tag").and_then(Value::as_str).unwrap_or("").to_owned();
+                    // Reports when the handler is stopped (its future dropped) or sees the cancellation.
+                    let _report = Report(cancelled, tag);
+                    cx.report_progress(1.0, None, Some("waiting".into())).await;
+                    cx.cancellation().cancelled().await;
+                    done()
+                }
+            },
+        )
         .unwrap();
 }
 
@@ -249,7 +263,8 @@ impl Reply {
     /// Raw bytes until `needle` shows up (to see comments, which [`Reply::event`] skips).
     pub async fn until(&mut self, needle: &[u8]) {
         while !self.buffer.windows(needle.len()).any(|w| w == needle) {
-            let frame = tokio::time::timeout(HANG_GUARD, self.body.frame()).await.expect("no hang").expect("stream open");
+            let frame =
+                tokio::time::timeout(HANG_GUARD, self.body.frame()).await.expect("no hang").expect("stream open");
             if let Ok(data) = frame.unwrap().into_data() {
                 self.buffer.extend_from_slice(&data);
             }
@@ -276,4 +291,3 @@ impl Reply {
         Some(event)
     }
 }
-

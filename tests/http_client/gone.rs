@@ -7,9 +7,9 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions, EraPreference, InputCallback};
 use ferrymcp_core::peer::{CloseReason, RequestOptions};
-use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_core::protocol::ErrorCode;
 use ferrymcp_tests::listening::Server;
 use serde_json::json;
@@ -39,9 +39,13 @@ async fn a_server_killed_under_a_call_fails_it_and_ends_the_connection() {
         let client = connect(&server.lock().unwrap(), era, callbacks).await;
         let call = client.call_tool("test_elicitation", json!({"message": "Name?"}), RequestOptions::default());
         // (A guard against hanging, not a measure.)
-        let failed = tokio::time::timeout(Duration::from_secs(30), call).await.expect("the call ends").expect_err("the call fails");
+        let failed = tokio::time::timeout(Duration::from_secs(30), call)
+            .await
+            .expect("the call ends")
+            .expect_err("the call fails");
         assert_eq!(failed.code(), ErrorCode::CONNECTION_CLOSED, "{era:?}: {failed}");
-        let reason = tokio::time::timeout(Duration::from_secs(30), client.peer().closed()).await.expect("the connection ends");
+        let reason =
+            tokio::time::timeout(Duration::from_secs(30), client.peer().closed()).await.expect("the connection ends");
         assert!(matches!(&reason, CloseReason::Transport(why) if why.contains("is gone")), "{era:?}: {reason:?}");
         client.close().await;
     }

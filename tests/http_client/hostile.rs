@@ -7,11 +7,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions};
-use ferrymcp_tests::schema;
-use ferrymcp_core::peer::{PeerError, RequestOptions};
 use ferrymcp_core::client::http::HttpClientOptions;
+use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions};
+use ferrymcp_core::peer::{PeerError, RequestOptions};
 use ferrymcp_core::protocol::ErrorCode;
+use ferrymcp_tests::schema;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
@@ -20,7 +20,8 @@ use tokio::sync::Notify;
 /// Status, content type and body for one request body.
 fn answer(request: &Value) -> (u16, &'static str, String) {
     let id = request["id"].clone();
-    let ok = |result: Value| (200, "application/json", json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string());
+    let ok =
+        |result: Value| (200, "application/json", json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string());
     match (request["method"].as_str(), request["params"]["name"].as_str()) {
         (Some("server/discover"), _) => ok(json!({
             "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}, "resultType": "complete",
@@ -28,11 +29,18 @@ fn answer(request: &Value) -> (u16, &'static str, String) {
         })),
         (Some("tools/call"), Some("not-json")) => (200, "application/json", "this is not JSON".into()),
         (Some("tools/call"), Some("html-500")) => (500, "text/html", "<h1>Internal Server Error</h1>".into()),
-        (Some("tools/call"), Some("wrong-id")) => (200, "application/json", json!({"jsonrpc": "2.0", "id": 99999, "result": {}}).to_string()),
+        (Some("tools/call"), Some("wrong-id")) => {
+            (200, "application/json", json!({"jsonrpc": "2.0", "id": 99999, "result": {}}).to_string())
+        }
         (Some("tools/call"), Some("empty-stream")) => (200, "text/event-stream", ": nothing here\n\n".into()),
-        (Some("tools/call"), Some("mismatch")) => (400, "application/json", json!({
-            "jsonrpc": "2.0", "id": id, "error": {"code": -32020, "message": "Header mismatch: Mcp-Name"},
-        }).to_string()),
+        (Some("tools/call"), Some("mismatch")) => (
+            400,
+            "application/json",
+            json!({
+                "jsonrpc": "2.0", "id": id, "error": {"code": -32020, "message": "Header mismatch: Mcp-Name"},
+            })
+            .to_string(),
+        ),
         _ => ok(json!({"content": [{"type": "text", "text": "fine"}], "resultType": "complete"})),
     }
 }
@@ -89,7 +97,10 @@ async fn each_broken_answer_fails_only_its_call_and_says_why() {
             tokio::spawn(serve(stream, log.clone(), hang_up.clone()));
         }
     });
-    let client = Client::connect_http(HttpClientOptions::new(url), ClientOptions::default(), ClientCallbacks::default()).await.unwrap();
+    let client =
+        Client::connect_http(HttpClientOptions::new(url), ClientOptions::default(), ClientCallbacks::default())
+            .await
+            .unwrap();
     assert!(client.server().modern);
 
     for (tool, code, says) in [
@@ -102,17 +113,21 @@ async fn each_broken_answer_fails_only_its_call_and_says_why() {
         let error = client.call_tool(tool, json!({}), RequestOptions::default()).await.expect_err(tool);
         assert_eq!(error.code(), code, "{tool}: {error}");
         assert!(error.to_string().contains(says), "{tool}: {error}");
-        let fine = client.call_tool("fine", json!({}), RequestOptions::default()).await.expect("the client still works");
+        let fine =
+            client.call_tool("fine", json!({}), RequestOptions::default()).await.expect("the client still works");
         assert_eq!(serde_json::to_value(fine).unwrap()["content"][0]["text"], "fine");
     }
 
     // A call the client stops waiting for is cancelled with a notification, which carries
     // the headers a request would, and its HTTP exchange is dropped (for 2026-07-28 that
     // is the cancellation).
-    let gave_up = client.call_tool("never", json!({}), RequestOptions::default().timeout(Duration::from_millis(100))).await;
+    let gave_up =
+        client.call_tool("never", json!({}), RequestOptions::default().timeout(Duration::from_millis(100))).await;
     assert!(matches!(gave_up, Err(ClientError::Peer(PeerError::Timeout(_)))), "{gave_up:?}");
     // (A guard against hanging, not a measure.)
-    tokio::time::timeout(Duration::from_secs(60), hung_up.notified()).await.expect("the cancelled call's connection stays open");
+    tokio::time::timeout(Duration::from_secs(60), hung_up.notified())
+        .await
+        .expect("the cancelled call's connection stays open");
     let _ = client.call_tool("fine", json!({}), RequestOptions::default()).await.unwrap();
     client.close().await;
 

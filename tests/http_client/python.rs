@@ -7,9 +7,9 @@
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
+use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions, EraPreference};
 use ferrymcp_core::peer::{Progress, RequestOptions};
-use ferrymcp_core::client::http::HttpClientOptions;
 use serde_json::{Value, json};
 
 use ferrymcp_tests::listening::{Server, installed};
@@ -19,14 +19,19 @@ async fn official_python() -> Option<Server> {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/http_client/official_python_server.py");
     let mut command = Command::new(python);
     command.arg(script);
-    Some(Server::start(command, |command, port| {
-        command.arg(port.to_string());
-    }).await)
+    Some(
+        Server::start(command, |command, port| {
+            command.arg(port.to_string());
+        })
+        .await,
+    )
 }
 
 async fn connect(server: &Server, era: EraPreference) -> Client {
     let options = ClientOptions { era, ..ClientOptions::default() };
-    Client::connect_http(HttpClientOptions::new(server.url("/mcp")), options, ClientCallbacks::default()).await.expect("connect")
+    Client::connect_http(HttpClientOptions::new(server.url("/mcp")), options, ClientCallbacks::default())
+        .await
+        .expect("connect")
 }
 
 fn text(result: &Value) -> &str {
@@ -52,7 +57,8 @@ async fn the_probe_finds_the_modern_era() {
 
 /// What the server saw of one `request_headers` call.
 async fn seen_headers(client: &Client, region: &str) -> Value {
-    let result = client.call_tool("request_headers", json!({"region": region}), RequestOptions::default()).await.unwrap();
+    let result =
+        client.call_tool("request_headers", json!({"region": region}), RequestOptions::default()).await.unwrap();
     let result = serde_json::to_value(result).unwrap();
     result.get("structuredContent").cloned().unwrap_or_else(|| serde_json::from_str(text(&result)).unwrap())
 }
@@ -61,7 +67,8 @@ async fn seen_headers(client: &Client, region: &str) -> Value {
 async fn custom_headers_bearer_token_and_the_modern_headers_reach_the_server() {
     let Some(server) = official_python().await else { return };
     let http = HttpClientOptions::new(server.url("/mcp")).header("X-Trace", "trace-7").bearer_token("s3cret");
-    let client = Client::connect_http(http, ClientOptions::default(), ClientCallbacks::default()).await.expect("connect");
+    let client =
+        Client::connect_http(http, ClientOptions::default(), ClientCallbacks::default()).await.expect("connect");
     assert!(client.server().modern);
     let tools = client.list_tools().await.unwrap();
     assert!(tools.iter().any(|t| t.name == "request_headers"), "{tools:?}");
@@ -123,7 +130,8 @@ async fn a_closed_response_stream_is_resumed_without_losing_an_event() {
     let client = connect(&server, EraPreference::Legacy).await;
     let seen: Arc<Mutex<Vec<f64>>> = Arc::default();
     let sink = seen.clone();
-    let options = RequestOptions::default().on_progress(Arc::new(move |p: Progress| sink.lock().unwrap().push(p.progress)));
+    let options =
+        RequestOptions::default().on_progress(Arc::new(move |p: Progress| sink.lock().unwrap().push(p.progress)));
     let steps = 6;
     let result = client.call_tool("interrupted", json!({"steps": steps}), options).await.unwrap();
     assert_eq!(text(&serde_json::to_value(result).unwrap()), "done after 6 steps");

@@ -15,7 +15,8 @@ impl Server {
     pub async fn start(mut command: Command, configure: impl FnOnce(&mut Command, u16)) -> Server {
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         configure(&mut command, port);
-        let child = command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start the server");
+        let child =
+            command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start the server");
         let mut server = Server { child, port };
         let addr = SocketAddr::from(([127, 0, 0, 1], port));
         while tokio::net::TcpStream::connect(addr).await.is_err() {

@@ -53,8 +53,8 @@ impl RawChild {
             .expect("no message within the hang guard")
             .unwrap()
             .expect("the server closed stdout");
-        let message: Value = serde_json::from_str(&line)
-            .unwrap_or_else(|e| panic!("the server wrote invalid JSON ({e}): {line}"));
+        let message: Value =
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("the server wrote invalid JSON ({e}): {line}"));
         schema::assert_valid(self.revision, "JSONRPCMessage", &message);
         message
     }

@@ -44,8 +44,7 @@ pub fn assert_valid(revision: &str, name: &str, instance: &Value) {
 }
 
 fn validator(revision: &str, name: &str) -> &'static jsonschema::Validator {
-    static CACHE: OnceLock<Mutex<HashMap<(String, String), &'static jsonschema::Validator>>> =
-        OnceLock::new();
+    static CACHE: OnceLock<Mutex<HashMap<(String, String), &'static jsonschema::Validator>>> = OnceLock::new();
     let mut cache = CACHE.get_or_init(Default::default).lock().unwrap();
     cache.entry((revision.to_owned(), name.to_owned())).or_insert_with(|| {
         let doc = document(revision);

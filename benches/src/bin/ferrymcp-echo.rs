@@ -18,7 +18,9 @@ async fn main() -> std::io::Result<()> {
     let fillers: usize = std::env::var("MCP_BENCH_TOOLS").ok().and_then(|n| n.parse().ok()).unwrap_or(0);
     for i in 0..fillers {
         let definition = json!({"name": format!("tool_{i:04}"), "description": format!("Benchmark filler tool number {i}."), "inputSchema": schema});
-        server.add_tool(definition, |args: Map<String, Value>, _cx| async move { Ok(echo(&args)) }).expect("a valid tool");
+        server
+            .add_tool(definition, |args: Map<String, Value>, _cx| async move { Ok(echo(&args)) })
+            .expect("a valid tool");
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {

@@ -14,12 +14,12 @@ use std::process::{ExitCode, Stdio};
 use std::thread;
 use std::time::Duration;
 
+use ferrymcp_benches::driver::Result;
 use ferrymcp_benches::driver::http;
 use ferrymcp_benches::driver::messages::Era;
 use ferrymcp_benches::driver::procfs;
 use ferrymcp_benches::driver::report::Run;
 use ferrymcp_benches::driver::stdio::StdioServer;
-use ferrymcp_benches::driver::Result;
 
 const USAGE: &str = "usage: mcp-load stdio [--seconds S] [--window N] [--large-echo] [--tools-list N] -- CMD...\n       mcp-load http --mode legacy|modern [--path /mcp] [--seconds S] [--window N] -- CMD...";
 
@@ -63,7 +63,8 @@ fn parse(args: Vec<String>) -> std::result::Result<Options, String> {
     let split = args.iter().position(|a| a == "--").ok_or("missing `-- CMD`")?;
     let (flags, command) = (&args[..split], args[split + 1..].to_vec());
     let mut flags = flags.iter();
-    let transport = flags.next().filter(|t| *t == "stdio" || *t == "http").ok_or("the first argument is stdio or http")?.clone();
+    let transport =
+        flags.next().filter(|t| *t == "stdio" || *t == "http").ok_or("the first argument is stdio or http")?.clone();
     let mut options = Options {
         transport,
         seconds: 2.0,

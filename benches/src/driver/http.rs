@@ -21,11 +21,11 @@ use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 use tokio::process::{Child, Command};
 
+use super::Result;
 use super::latency::Phase;
 use super::messages::{self, Era, Reply};
 use super::procfs;
 use super::report::Run;
-use super::Result;
 
 /// Where the server listens and how requests are written for it.
 struct Target {
@@ -40,7 +40,14 @@ const STARTUP_LIMIT: Duration = Duration::from_secs(60);
 
 /// Runs the HTTP phases against `command` (whose `{port}` arguments are replaced by a free
 /// port, also given as `PORT`).
-pub async fn run(command: &[String], path: &str, era: Era, window: usize, duration: Duration, server_stderr: Stdio) -> Result<Run> {
+pub async fn run(
+    command: &[String],
+    path: &str,
+    era: Era,
+    window: usize,
+    duration: Duration,
+    server_stderr: Stdio,
+) -> Result<Run> {
     let port = free_port()?;
     let args: Vec<String> = command.iter().map(|a| a.replace("{port}", &port.to_string())).collect();
     let (program, rest) = args.split_first().ok_or("no server command")?;
@@ -67,13 +74,21 @@ pub async fn run(command: &[String], path: &str, era: Era, window: usize, durati
     Ok(run)
 }
 
-async fn measure(mut target: Target, started: Instant, pid: u32, child: &mut Child, window: usize, duration: Duration) -> Result<Run> {
+async fn measure(
+    mut target: Target,
+    started: Instant,
+    pid: u32,
+    child: &mut Child,
+    window: usize,
+    duration: Duration,
+) -> Result<Run> {
     let mut sender = wait_for_listener(&target, child).await?;
     if target.era == Era::Legacy {
         let (status, session, body) = post(&mut sender, &target, messages::initialize(1), "initialize", None).await?;
         expect_result(status, &body)?;
         target.session = Some(session.ok_or("initialize answered without an Mcp-Session-Id")?);
-        let (status, _, _) = post(&mut sender, &target, messages::initialized().to_owned(), "notifications/initialized", None).await?;
+        let (status, _, _) =
+            post(&mut sender, &target, messages::initialized().to_owned(), "notifications/initialized", None).await?;
         if !status.is_success() {
             return Err(format!("notifications/initialized answered {status}").into());
         }
@@ -81,7 +96,9 @@ async fn measure(mut target: Target, started: Instant, pid: u32, child: &mut Chi
         call(&mut sender, &target, 1).await?;
     }
     let startup = started.elapsed();
-    let (status, _, body) = post(&mut sender, &target, messages::echo(2, "\"hello world\"", target.era), "tools/call", Some("echo")).await?;
+    let (status, _, body) =
+        post(&mut sender, &target, messages::echo(2, "\"hello world\"", target.era), "tools/call", Some("echo"))
+            .await?;
     messages::check_echo(expect_result(status, &body)?, "hello world")?;
     tokio::time::sleep(Duration::from_millis(200)).await;
     let idle = procfs::sample(pid)?;
@@ -134,7 +151,8 @@ async fn concurrent(target: &Arc<Target>, pid: u32, callers: usize, duration: Du
 }
 
 async fn call(sender: &mut SendRequest<Full<Bytes>>, target: &Target, id: u64) -> Result<()> {
-    let (status, _, body) = post(sender, target, messages::echo(id, "\"hello world\"", target.era), "tools/call", Some("echo")).await?;
+    let (status, _, body) =
+        post(sender, target, messages::echo(id, "\"hello world\"", target.era), "tools/call", Some("echo")).await?;
     expect_result(status, &body).map(drop)
 }
 
@@ -176,7 +194,9 @@ async fn post(
         .header("accept", "application/json, text/event-stream");
     request = match target.era {
         Era::Legacy => match &target.session {
-            Some(session) => request.header("mcp-session-id", session).header("mcp-protocol-version", messages::LEGACY_VERSION),
+            Some(session) => {
+                request.header("mcp-session-id", session).header("mcp-protocol-version", messages::LEGACY_VERSION)
+            }
             None => request,
         },
         Era::Modern => {

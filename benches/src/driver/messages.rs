@@ -48,7 +48,9 @@ pub fn echo(id: u64, text_json: &str, era: Era) -> String {
 pub fn tools_list(id: u64, cursor_json: Option<&str>) -> String {
     match cursor_json {
         None => format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}"#),
-        Some(cursor) => format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list","params":{{"cursor":{cursor}}}}}"#),
+        Some(cursor) => {
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list","params":{{"cursor":{cursor}}}}}"#)
+        }
     }
 }
 

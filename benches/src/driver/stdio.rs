@@ -10,11 +10,11 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::Result;
 use super::latency::{Phase, percentile};
 use super::messages::{self, Era, Reply};
 use super::procfs;
 use super::report::{Throughput, ToolsList};
-use super::Result;
 
 const PIPE_BUFFER: usize = 1 << 20;
 

@@ -116,9 +116,8 @@ pub fn spawn(command: ChildCommand) -> io::Result<ChildTransport> {
         StderrMode::Discard => Stdio::null(),
         StderrMode::Lines(_) => Stdio::piped(),
     });
-    let mut child = cmd.spawn().map_err(|e| {
-        io::Error::new(e.kind(), format!("could not start {:?}: {e}", command.program))
-    })?;
+    let mut child =
+        cmd.spawn().map_err(|e| io::Error::new(e.kind(), format!("could not start {:?}: {e}", command.program)))?;
     let stdin = child.stdin.take().expect("stdin is piped");
     let stdout = child.stdout.take().expect("stdout is piped");
     if let (StderrMode::Lines(callback), Some(stderr)) = (&command.stderr, child.stderr.take()) {

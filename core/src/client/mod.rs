@@ -26,14 +26,14 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use self::http::{HttpClientOptions, HttpSession, tool_param_headers};
+use crate::framing::{FrameSink, FrameSource};
 use crate::peer::{Peer, PeerConfig, RequestOptions};
 use crate::protocol::{
-    CallToolResult, CompleteResult, GetPromptResult, Prompt, ProtocolVersion, meta, ReadResourceResult, Resource, ResourceTemplate,
-    Tool,
+    CallToolResult, CompleteResult, GetPromptResult, Prompt, ProtocolVersion, ReadResourceResult, Resource,
+    ResourceTemplate, Tool, meta,
 };
-use crate::framing::{FrameSink, FrameSource};
 use child::{ChildCommand, ChildProcess, ShutdownTimeouts};
-use self::http::{HttpClientOptions, HttpSession, tool_param_headers};
 
 /// Which era to speak.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -125,7 +125,11 @@ impl Client {
 
     /// Connects to the MCP endpoint at `http.url` over Streamable HTTP (either era, or the
     /// deprecated HTTP+SSE transport of old servers).
-    pub async fn connect_http(http: HttpClientOptions, options: ClientOptions, callbacks: ClientCallbacks) -> Result<Client, ClientError> {
+    pub async fn connect_http(
+        http: HttpClientOptions,
+        options: ClientOptions,
+        callbacks: ClientCallbacks,
+    ) -> Result<Client, ClientError> {
         let (source, sink) = self::http::connect(&http).map_err(|e| ClientError::Transport(e.to_string()))?;
         let session = sink.session();
         let mut client = Self::connect(source, sink, options, callbacks).await?;
@@ -134,7 +138,11 @@ impl Client {
     }
 
     /// Starts a server process and connects to it over its stdio.
-    pub async fn spawn(command: ChildCommand, options: ClientOptions, callbacks: ClientCallbacks) -> Result<Client, ClientError> {
+    pub async fn spawn(
+        command: ChildCommand,
+        options: ClientOptions,
+        callbacks: ClientCallbacks,
+    ) -> Result<Client, ClientError> {
         let transport = child::spawn(command).map_err(|e| ClientError::Transport(e.to_string()))?;
         let process = transport.process.clone();
         match Self::connect(transport.source, transport.sink, options, callbacks).await {
@@ -193,12 +201,21 @@ impl Client {
                 None => params.remove("requestState"),
             };
         }
-        Err(ClientError::Protocol(format!("{method} still asked for input after {} rounds", self.options.max_input_rounds)))
+        Err(ClientError::Protocol(format!(
+            "{method} still asked for input after {} rounds",
+            self.options.max_input_rounds
+        )))
     }
 
-    async fn send(&self, method: &str, params: &Map<String, Value>, options: RequestOptions) -> Result<Value, ClientError> {
+    async fn send(
+        &self,
+        method: &str,
+        params: &Map<String, Value>,
+        options: RequestOptions,
+    ) -> Result<Value, ClientError> {
         let raw = self.peer.request(method, Some(params), options).await?;
-        let mut result: Value = raw.parse_owned().map_err(|e| ClientError::Protocol(format!("{method} result is not JSON: {e}")))?;
+        let mut result: Value =
+            raw.parse_owned().map_err(|e| ClientError::Protocol(format!("{method} result is not JSON: {e}")))?;
         if method == "tools/list" && self.http.is_some() {
             drop_tools_with_bad_headers(&mut result);
         }
@@ -260,7 +277,10 @@ impl Client {
     }
 
     pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
-        typed(Value::Array(self.list_all("resources/templates/list", "resourceTemplates").await?), "resources/templates/list")
+        typed(
+            Value::Array(self.list_all("resources/templates/list", "resourceTemplates").await?),
+            "resources/templates/list",
+        )
     }
 
     pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
@@ -268,7 +288,12 @@ impl Client {
     }
 
     /// Calls a tool. A tool that fails is a result with `is_error`, not an `Err`.
-    pub async fn call_tool(&self, name: &str, arguments: Value, options: RequestOptions) -> Result<CallToolResult, ClientError> {
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+        options: RequestOptions,
+    ) -> Result<CallToolResult, ClientError> {
         let result = self.request("tools/call", json!({"name": name, "arguments": arguments}), options).await?;
         typed(result, "tools/call")
     }

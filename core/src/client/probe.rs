@@ -12,19 +12,25 @@ use crate::wire::{ErrorCode, ErrorObject};
 pub(crate) async fn handshake(peer: &Peer, options: &ClientOptions) -> Result<ServerDetails, ClientError> {
     match options.era {
         EraPreference::Legacy => initialize(peer, options).await,
-        EraPreference::Modern => match discover(peer, options, None, ProtocolVersion::LATEST.as_str(), Retry::Allowed).await {
+        EraPreference::Modern => match discover(peer, options, None, ProtocolVersion::LATEST.as_str(), Retry::Allowed)
+            .await
+        {
             Probe::Modern(details) => Ok(details),
             Probe::Failed(e) => Err(e),
             Probe::Legacy(why) => Err(ClientError::Protocol(format!("the server does not speak 2026-07-28: {why}"))),
         },
-        EraPreference::Auto => match discover(peer, options, Some(options.probe_timeout), ProtocolVersion::LATEST.as_str(), Retry::Allowed).await {
-            Probe::Modern(details) => Ok(details),
-            Probe::Failed(e) => Err(e),
-            Probe::Legacy(why) => {
-                tracing::debug!("server/discover said {why}; falling back to initialize");
-                initialize(peer, options).await
+        EraPreference::Auto => {
+            match discover(peer, options, Some(options.probe_timeout), ProtocolVersion::LATEST.as_str(), Retry::Allowed)
+                .await
+            {
+                Probe::Modern(details) => Ok(details),
+                Probe::Failed(e) => Err(e),
+                Probe::Legacy(why) => {
+                    tracing::debug!("server/discover said {why}; falling back to initialize");
+                    initialize(peer, options).await
+                }
             }
-        },
+        }
     }
 }
 
@@ -57,10 +63,19 @@ enum Retry {
 fn supported_by_both(error: &ErrorObject) -> Option<&'static str> {
     let data: Value = error.data.as_ref()?.parse_owned().ok()?;
     let supported = data.get("supported")?.as_array()?;
-    ProtocolVersion::MODERN.map(ProtocolVersion::as_str).into_iter().find(|ours| supported.iter().any(|theirs| theirs == ours))
+    ProtocolVersion::MODERN
+        .map(ProtocolVersion::as_str)
+        .into_iter()
+        .find(|ours| supported.iter().any(|theirs| theirs == ours))
 }
 
-async fn discover(peer: &Peer, options: &ClientOptions, timeout: Option<Duration>, version: &'static str, retry: Retry) -> Probe {
+async fn discover(
+    peer: &Peer,
+    options: &ClientOptions,
+    timeout: Option<Duration>,
+    version: &'static str,
+    retry: Retry,
+) -> Probe {
     let params = json!({"_meta": meta(options, version)});
     let request = RequestOptions { timeout, ..RequestOptions::default() };
     match peer.request("server/discover", Some(&params), request).await {
@@ -83,14 +98,20 @@ async fn discover(peer: &Peer, options: &ClientOptions, timeout: Option<Duration
                 instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
             })
         }
-        Err(PeerError::Rpc(e)) if e.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => match (supported_by_both(&e), retry) {
-            (Some(version), Retry::Allowed) => Box::pin(discover(peer, options, timeout, version, Retry::Spent)).await,
-            _ => Probe::Failed(ClientError::Protocol(format!(
-                "the server supports none of our modern versions: {}",
-                e.data.map(|d| d.to_string()).unwrap_or_default()
-            ))),
-        },
-        Err(PeerError::Rpc(e)) if matches!(e.code, ErrorCode::HEADER_MISMATCH | ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY) => {
+        Err(PeerError::Rpc(e)) if e.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => {
+            match (supported_by_both(&e), retry) {
+                (Some(version), Retry::Allowed) => {
+                    Box::pin(discover(peer, options, timeout, version, Retry::Spent)).await
+                }
+                _ => Probe::Failed(ClientError::Protocol(format!(
+                    "the server supports none of our modern versions: {}",
+                    e.data.map(|d| d.to_string()).unwrap_or_default()
+                ))),
+            }
+        }
+        Err(PeerError::Rpc(e))
+            if matches!(e.code, ErrorCode::HEADER_MISMATCH | ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY) =>
+        {
             Probe::Failed(ClientError::Protocol(format!("server/discover was refused: {e}")))
         }
         Err(PeerError::Rpc(e)) => Probe::Legacy(e.to_string()),
@@ -109,7 +130,9 @@ async fn initialize(peer: &Peer, options: &ClientOptions) -> Result<ServerDetail
     let result: Value = raw.parse_owned().map_err(|e| ClientError::Protocol(format!("initialize result: {e}")))?;
     let version = result.get("protocolVersion").and_then(Value::as_str).unwrap_or_default().to_owned();
     let Some(revision) = ProtocolVersion::parse(&version).filter(|v| v.is_legacy()) else {
-        return Err(ClientError::Protocol(format!("the server answered initialize with unsupported version {version:?}")));
+        return Err(ClientError::Protocol(format!(
+            "the server answered initialize with unsupported version {version:?}"
+        )));
     };
     peer.set_batches_allowed(revision.allows_batches());
     peer.notify("notifications/initialized", None::<&()>).await?;

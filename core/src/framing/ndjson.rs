@@ -42,14 +42,7 @@ impl<R: AsyncRead + Unpin + Send + 'static> NdjsonSource<R> {
     }
 
     pub fn with_max_frame(reader: R, max_frame: usize) -> Self {
-        Self {
-            reader,
-            buf: BytesMut::with_capacity(READ_CHUNK),
-            scanned: 0,
-            max_frame,
-            skipping: None,
-            eof: false,
-        }
+        Self { reader, buf: BytesMut::with_capacity(READ_CHUNK), scanned: 0, max_frame, skipping: None, eof: false }
     }
 
     /// The next frame, `Ok(None)` at the end of the stream. Cancel-safe: bytes read stay
@@ -119,10 +112,7 @@ impl<R: AsyncRead + Unpin + Send + 'static> NdjsonSource<R> {
         if line.iter().all(u8::is_ascii_whitespace) {
             return None;
         }
-        Some(
-            SharedStr::from_utf8(line.clone())
-                .map_err(|_| FrameError::InvalidUtf8 { id: recover_id(prefix) }),
-        )
+        Some(SharedStr::from_utf8(line.clone()).map_err(|_| FrameError::InvalidUtf8 { id: recover_id(prefix) }))
     }
 
     fn too_large(&self, size: usize, id: Option<RequestId>) -> FrameError {

@@ -29,10 +29,13 @@ impl ReplyTo {
     pub async fn outcome(&self, shared: &Arc<Shared>, id: &RequestId, outcome: HandlerResult) {
         if let ReplyTo::Direct = self {
             // The common case: encoded straight into the outbox.
-            let _ = shared.out.push_with(|buf| match &outcome {
-                Ok(result) => encode::result(buf, id, result.get()),
-                Err(error) => encode::error(buf, Some(id), error),
-            }).await;
+            let _ = shared
+                .out
+                .push_with(|buf| match &outcome {
+                    Ok(result) => encode::result(buf, id, result.get()),
+                    Err(error) => encode::error(buf, Some(id), error),
+                })
+                .await;
             return;
         }
         let mut frame = Vec::new();

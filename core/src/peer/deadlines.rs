@@ -85,13 +85,17 @@ mod tests {
     use super::super::pending::Deadline;
     use super::super::progress::ProgressState;
     use super::*;
+    use crate::framing::{NdjsonSink, NdjsonSource};
     use crate::peer::{BoxFuture, Handler, HandlerResult, MethodNotFound, Peer, PeerConfig, PeerError};
     use crate::peer::{Progress, RequestContext, RequestOptions};
-    use crate::framing::{NdjsonSink, NdjsonSource};
     use crate::wire::{Request, RequestId};
 
     /// Two ends of a pipe, framed as over stdio (the peer layer knows no transport).
-    fn pair() -> [(NdjsonSource<impl tokio::io::AsyncRead + Unpin + Send>, NdjsonSink<impl tokio::io::AsyncWrite + Unpin + Send>); 2] {
+    fn pair()
+    -> [(
+        NdjsonSource<impl tokio::io::AsyncRead + Unpin + Send>,
+        NdjsonSink<impl tokio::io::AsyncWrite + Unpin + Send>,
+    ); 2] {
         let (a, b) = tokio::io::duplex(64 * 1024);
         [a, b].map(|end| {
             let (read, write) = tokio::io::split(end);

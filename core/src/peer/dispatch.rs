@@ -8,8 +8,8 @@
 
 use std::any::Any;
 use std::future::{Future, poll_fn};
-use std::pin::pin;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::pin;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::task::{Context, Poll, Waker};
@@ -24,8 +24,7 @@ use super::progress::Progress;
 use super::{CloseReason, NotificationContext, Peer, PeerError, RequestContext, Shared};
 use crate::framing::{FrameSource, SourceEvent};
 use crate::wire::{
-    self, ErrorObject, Id, Message, Notification, ParseError, Parsed, RawJson, Request, RequestId,
-    Response, SharedStr,
+    self, ErrorObject, Id, Message, Notification, ParseError, Parsed, RawJson, Request, RequestId, Response, SharedStr,
 };
 
 /// Frames answered in a burst before the writer is released and shutdown is checked.
@@ -124,10 +123,8 @@ pub(crate) async fn on_request(shared: &Arc<Shared>, request: Request, reply: &R
         return reply.error(shared, Some(&id), &error).await;
     }
     if shared.in_flight.load(Ordering::Relaxed) >= shared.config.max_in_flight {
-        let error = ErrorObject::internal(format!(
-            "Too many requests in flight (limit {})",
-            shared.config.max_in_flight
-        ));
+        let error =
+            ErrorObject::internal(format!("Too many requests in flight (limit {})", shared.config.max_in_flight));
         return reply.error(shared, Some(&id), &error).await;
     }
     let cancel = CancellationToken::new();
@@ -168,8 +165,7 @@ fn on_notification(shared: &Arc<Shared>, notification: Notification) {
         _ => {
             let cx = NotificationContext { peer: Peer { shared: shared.clone() } };
             let handler = &shared.handler;
-            let started =
-                catch_unwind(AssertUnwindSafe(|| handler.handle_notification(notification, cx)));
+            let started = catch_unwind(AssertUnwindSafe(|| handler.handle_notification(notification, cx)));
             let Ok(mut future) = started else {
                 return tracing::error!("notification handler panicked");
             };
@@ -250,4 +246,3 @@ fn panicked(panic: Panic) -> ErrorObject {
         .unwrap_or_else(|| "unknown panic".into());
     ErrorObject::internal(format!("Internal error: the handler panicked: {what}"))
 }
-

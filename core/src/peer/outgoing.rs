@@ -63,11 +63,7 @@ impl Peer {
     }
 
     /// Sends a notification (queued in order with everything else this side sends).
-    pub async fn notify<P: Serialize + ?Sized>(
-        &self,
-        method: &str,
-        params: Option<&P>,
-    ) -> Result<(), PeerError> {
+    pub async fn notify<P: Serialize + ?Sized>(&self, method: &str, params: Option<&P>) -> Result<(), PeerError> {
         let mut frame = Vec::with_capacity(64);
         encode::begin_notification(&mut frame, method);
         if let Some(params) = params {

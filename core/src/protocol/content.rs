@@ -62,20 +62,12 @@ impl ContentBlock {
 
     /// An image block from base64 `data`.
     pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self::Image(ImageContent {
-            data: data.into(),
-            mime_type: mime_type.into(),
-            ..ImageContent::default()
-        })
+        Self::Image(ImageContent { data: data.into(), mime_type: mime_type.into(), ..ImageContent::default() })
     }
 
     /// An audio block from base64 `data`.
     pub fn audio(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self::Audio(AudioContent {
-            data: data.into(),
-            mime_type: mime_type.into(),
-            ..AudioContent::default()
-        })
+        Self::Audio(AudioContent { data: data.into(), mime_type: mime_type.into(), ..AudioContent::default() })
     }
 }
 

@@ -72,13 +72,9 @@ pub fn header_mismatch(message: impl Into<String>) -> ErrorObject {
 
 /// -32021 with the capabilities the request needs.
 pub fn missing_required_client_capability(required: ClientCapabilities) -> ErrorObject {
-    let data =
-        MissingRequiredClientCapabilityData { required_capabilities: required, extra: JsonObject::new() };
+    let data = MissingRequiredClientCapabilityData { required_capabilities: required, extra: JsonObject::new() };
     with_data(
-        ErrorObject::new(
-            ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
-            "Missing required client capability",
-        ),
+        ErrorObject::new(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, "Missing required client capability"),
         &data,
     )
 }
@@ -90,17 +86,11 @@ pub fn unsupported_protocol_version(requested: &str, supported: &[ProtocolVersio
         requested: requested.to_owned(),
         extra: JsonObject::new(),
     };
-    with_data(
-        ErrorObject::new(ErrorCode::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version"),
-        &data,
-    )
+    with_data(ErrorObject::new(ErrorCode::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version"), &data)
 }
 
 /// Resource not found, with the code `version` uses and `data: {uri}`.
 pub fn resource_not_found(version: ProtocolVersion, uri: &str) -> ErrorObject {
     let data = ResourceNotFoundData { uri: uri.to_owned(), extra: JsonObject::new() };
-    with_data(
-        ErrorObject::new(version.resource_not_found_code(), format!("Resource not found: {uri}")),
-        &data,
-    )
+    with_data(ErrorObject::new(version.resource_not_found_code(), format!("Resource not found: {uri}")), &data)
 }

@@ -70,10 +70,7 @@ impl fmt::Display for LoggingLevel {
 impl FromStr for LoggingLevel {
     type Err = String;
     fn from_str(text: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|l| l.as_str() == text)
-            .ok_or_else(|| format!("unknown logging level {text:?}"))
+        Self::ALL.into_iter().find(|l| l.as_str() == text).ok_or_else(|| format!("unknown logging level {text:?}"))
     }
 }
 

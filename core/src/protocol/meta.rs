@@ -59,18 +59,10 @@ pub struct RequestMeta {
     pub progress_token: Option<ProgressToken>,
     /// The revision of this request (modern). A string, because an unknown revision must
     /// still be read to be refused with -32022.
-    #[serde(
-        rename = "io.modelcontextprotocol/protocolVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion", default, skip_serializing_if = "Option::is_none")]
     pub protocol_version: Option<String>,
     /// The client's capabilities for this request (modern).
-    #[serde(
-        rename = "io.modelcontextprotocol/clientCapabilities",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "io.modelcontextprotocol/clientCapabilities", default, skip_serializing_if = "Option::is_none")]
     pub client_capabilities: Option<ClientCapabilities>,
     /// The client software (modern).
     #[serde(rename = "io.modelcontextprotocol/clientInfo", default, skip_serializing_if = "Option::is_none")]
@@ -99,11 +91,7 @@ pub struct ResultMeta {
 pub struct NotificationMeta {
     /// On a modern `subscriptions/listen` stream: the id of the listen request, with the
     /// same JSON type.
-    #[serde(
-        rename = "io.modelcontextprotocol/subscriptionId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "io.modelcontextprotocol/subscriptionId", default, skip_serializing_if = "Option::is_none")]
     pub subscription_id: Option<RequestId>,
     /// Every other key, kept as it came.
     #[serde(flatten)]

@@ -8,20 +8,18 @@ use super::base::{EmptyResult, JsonObject, NotificationParams, PaginatedParams, 
 use super::completion::{CompleteParams, CompleteResult};
 use super::discover::DiscoverResult;
 use super::elicitation::{ElicitParams, ElicitResult, ElicitationCompleteParams};
-use super::envelope::{TypedNotification, NotificationMethod, TypedRequest, RequestMethod, TypedResponse};
+use super::envelope::{NotificationMethod, RequestMethod, TypedNotification, TypedRequest, TypedResponse};
 use super::lifecycle::{InitializeParams, InitializeResult};
 use super::logging::{LoggingMessageParams, SetLevelParams};
 use super::mrtr::MaybeInputRequired;
 use super::prompts::{GetPromptParams, GetPromptResult, ListPromptsResult};
 use super::resources::{
-    ListResourceTemplatesResult, ListResourcesResult, ReadResourceParams, ReadResourceResult,
-    ResourceUpdatedParams, SubscribeParams,
+    ListResourceTemplatesResult, ListResourcesResult, ReadResourceParams, ReadResourceResult, ResourceUpdatedParams,
+    SubscribeParams,
 };
 use super::roots::ListRootsResult;
 use super::sampling::{CreateMessageParams, CreateMessageResult};
-use super::subscriptions::{
-    SubscriptionsAcknowledgedParams, SubscriptionsListenParams, SubscriptionsListenResult,
-};
+use super::subscriptions::{SubscriptionsAcknowledgedParams, SubscriptionsListenParams, SubscriptionsListenResult};
 use super::tasks::{ListTasksResult, TaskIdParams, TaskResult, TaskStatusParams};
 use super::tools::{CallToolParams, CallToolResult, ListToolsResult};
 use super::utilities::{CancelledParams, ProgressParams};

@@ -1,7 +1,7 @@
 //! Prompts: `prompts/list` and `prompts/get`.
 
-use std::collections::BTreeMap;
 use super::base::list_result;
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 

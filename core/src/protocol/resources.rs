@@ -1,8 +1,8 @@
 //! Resources: `resources/list`, `resources/templates/list`, `resources/read`, and the
 //! legacy subscriptions (`resources/subscribe`, `unsubscribe`, `notifications/resources/updated`).
 
-use serde::{Deserialize, Serialize};
 use super::base::list_result;
+use serde::{Deserialize, Serialize};
 
 use super::base::{CacheScope, JsonObject, ResultType};
 use super::content::{Annotations, ResourceContents};

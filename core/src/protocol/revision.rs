@@ -259,9 +259,7 @@ mod tests {
     #[test]
     fn feature_boundaries() {
         use ProtocolVersion::*;
-        assert!(
-            V2025_03_26.allows_batches() && !V2025_06_18.allows_batches() && !V2024_11_05.allows_batches()
-        );
+        assert!(V2025_03_26.allows_batches() && !V2025_06_18.allows_batches() && !V2024_11_05.allows_batches());
         assert!(!V2025_03_26.has_structured_output() && V2025_06_18.has_structured_output());
         assert!(!V2025_06_18.has_url_elicitation() && V2025_11_25.has_url_elicitation());
         assert_eq!(V2025_11_25.resource_not_found_code(), -32002);

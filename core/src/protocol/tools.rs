@@ -1,7 +1,7 @@
 //! Tools: `tools/list` and `tools/call`.
 
-use std::fmt;
 use super::base::list_result;
+use std::fmt;
 
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};

@@ -16,7 +16,6 @@ use crate::peer::PeerError;
 use crate::protocol::LoggingLevel;
 use crate::wire::{ErrorCode, ErrorObject, RequestId};
 
-
 pub(crate) fn level_rank(level: &str) -> Option<usize> {
     LoggingLevel::ALL.iter().position(|l| l.as_str() == level)
 }
@@ -218,20 +217,16 @@ impl Context {
     pub async fn input(&self, key: Option<&str>, method: &str, params: Value) -> Result<Value, HandlerError> {
         self.require_capability(method, &params)?;
         if let Some(task) = self.inner.task.get() {
-            let answer = task.ask(key, method, params).ok_or_else(|| HandlerError::Failed("The task has ended".into()))?;
+            let answer =
+                task.ask(key, method, params).ok_or_else(|| HandlerError::Failed("The task has ended".into()))?;
             super::notify::task_changed(&self.inner.server, task);
             return answer.await.map_err(|_| HandlerError::Failed("The task ended before the input arrived".into()));
         }
         let Some(inputs) = &self.inner.inputs else {
-            return self
-                .inner
-                .outbound
-                .request(method, params)
-                .await
-                .map_err(|e| match e {
-                    PeerError::Rpc(error) => HandlerError::Rpc(error),
-                    other => HandlerError::Failed(format!("{method} failed: {other}")),
-                });
+            return self.inner.outbound.request(method, params).await.map_err(|e| match e {
+                PeerError::Rpc(error) => HandlerError::Rpc(error),
+                other => HandlerError::Failed(format!("{method} failed: {other}")),
+            });
         };
         let key = key.map_or_else(|| inputs.auto_key(), str::to_owned);
         if let Some(response) = inputs.response(&key) {
@@ -271,7 +266,10 @@ impl Context {
             let mut required = Map::new();
             required.insert(name.to_owned(), needed);
             let data = crate::wire::RawJson::to_json(&json!({"requiredCapabilities": required})).expect("JSON");
-            let error = ErrorObject::new(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, format!("Missing required client capability: {name}"));
+            let error = ErrorObject::new(
+                ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                format!("Missing required client capability: {name}"),
+            );
             return Err(HandlerError::Rpc(error.with_data(data)));
         }
         Err(HandlerError::Failed(format!("The client does not support {name} (it did not declare the capability)")))

@@ -35,9 +35,12 @@ pub(crate) struct ModernMeta {
 pub(crate) fn check_modern(method: &str, params: &Map<String, Value>) -> Result<ModernMeta, ErrorObject> {
     let missing = |what: &str| ErrorObject::invalid_params(format!("Invalid params: _meta must carry \"{what}\""));
     let fields = params.get("_meta").and_then(Value::as_object).ok_or_else(|| missing(meta::PROTOCOL_VERSION))?;
-    let version = fields.get(meta::PROTOCOL_VERSION).and_then(Value::as_str).ok_or_else(|| missing(meta::PROTOCOL_VERSION))?;
-    let capabilities =
-        fields.get(meta::CLIENT_CAPABILITIES).filter(|c| c.is_object()).ok_or_else(|| missing(meta::CLIENT_CAPABILITIES))?;
+    let version =
+        fields.get(meta::PROTOCOL_VERSION).and_then(Value::as_str).ok_or_else(|| missing(meta::PROTOCOL_VERSION))?;
+    let capabilities = fields
+        .get(meta::CLIENT_CAPABILITIES)
+        .filter(|c| c.is_object())
+        .ok_or_else(|| missing(meta::CLIENT_CAPABILITIES))?;
     if !ProtocolVersion::parse(version).is_some_and(ProtocolVersion::is_modern) {
         return Err(unsupported_version(version));
     }

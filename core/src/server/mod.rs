@@ -33,8 +33,8 @@ pub use handlers::{
 pub use outbound::Outbound;
 pub use registry::RegistryError;
 pub use session::Connection;
-pub use tasks::{EXTENSION as TASKS_EXTENSION, TaskOptions, TaskStart, TaskSupport};
 pub(crate) use session::Incoming;
+pub use tasks::{EXTENSION as TASKS_EXTENSION, TaskOptions, TaskStart, TaskSupport};
 pub use template::UriTemplate;
 
 use std::collections::HashMap;
@@ -44,8 +44,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::peer::{CloseReason, Peer, PeerConfig};
 use crate::framing::{FrameSink, FrameSource};
+use crate::peer::{CloseReason, Peer, PeerConfig};
 
 /// A cache hint for 2026-07-28 results (`ttlMs`, `cacheScope`).
 #[derive(Clone, Copy, Debug)]
@@ -143,7 +143,12 @@ impl Server {
     /// Adds a tool whose task starts where `task_start` says: with
     /// [`TaskStart::OnRequest`], when its handler calls [`Context::start_task`] (after
     /// gathering input by MRTR rounds, say).
-    pub fn add_tool_with_task_start(&self, definition: Value, handler: impl ToolHandler, task_start: TaskStart) -> Result<(), RegistryError> {
+    pub fn add_tool_with_task_start(
+        &self,
+        definition: Value,
+        handler: impl ToolHandler,
+        task_start: TaskStart,
+    ) -> Result<(), RegistryError> {
         self.shared.registry.write().unwrap().add_tool(definition, Arc::new(handler), task_start)
     }
 

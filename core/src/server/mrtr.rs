@@ -101,7 +101,12 @@ pub(crate) struct Inputs {
 
 impl Inputs {
     pub fn new(responses: Map<String, Value>) -> Self {
-        Self { responses, next_key: AtomicUsize::new(0), missing: Mutex::new(IndexMap::new()), waiting: Mutex::new(None) }
+        Self {
+            responses,
+            next_key: AtomicUsize::new(0),
+            missing: Mutex::new(IndexMap::new()),
+            waiting: Mutex::new(None),
+        }
     }
 
     /// The next automatic key: the same sequence on every round, as the handler reruns.

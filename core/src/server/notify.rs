@@ -9,10 +9,10 @@ use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::context::Context;
-use crate::protocol::meta;
 use super::outbound::Outbound;
 use super::tasks::{self, TaskEntry};
 use super::{Server, ServerShared};
+use crate::protocol::meta;
 use crate::wire::ErrorObject;
 
 /// One open `subscriptions/listen` stream.
@@ -64,9 +64,14 @@ const LIST_KINDS: [&str; 3] = ["toolsListChanged", "promptsListChanged", "resour
 
 /// Serves `subscriptions/listen`: acknowledges the honoured filter first, then stays open
 /// until the client cancels it.
-pub(crate) async fn listen(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Context) -> Result<Value, ErrorObject> {
+pub(crate) async fn listen(
+    server: &Arc<ServerShared>,
+    params: Map<String, Value>,
+    cx: Context,
+) -> Result<Value, ErrorObject> {
     let requested = params.get("notifications").and_then(Value::as_object);
-    let requested = requested.ok_or_else(|| ErrorObject::invalid_params("Invalid params: subscriptions/listen needs \"notifications\""))?;
+    let requested = requested
+        .ok_or_else(|| ErrorObject::invalid_params("Invalid params: subscriptions/listen needs \"notifications\""))?;
     let mut honoured = Map::new();
     for kind in LIST_KINDS {
         if requested.get(kind) == Some(&Value::Bool(true)) {
@@ -158,7 +163,8 @@ impl Server {
 
     /// The way back to each initialized legacy session that passes `keep`.
     fn sessions(&self, keep: impl Fn(&super::session::Session) -> bool) -> Vec<Arc<dyn Outbound>> {
-        let connections: Vec<_> = self.shared.connections.lock().unwrap().values().filter_map(|c| c.upgrade()).collect();
+        let connections: Vec<_> =
+            self.shared.connections.lock().unwrap().values().filter_map(|c| c.upgrade()).collect();
         connections
             .into_iter()
             .filter(|c| {

@@ -79,7 +79,12 @@ impl Registry {
     /// Adds a tool from its `Tool` definition (`name` required; `inputSchema` defaults to
     /// an object with no properties; `execution.taskSupport`, if present, one of the three
     /// values the specification names).
-    pub fn add_tool(&mut self, definition: Value, handler: Arc<dyn ToolHandler>, task_start: TaskStart) -> Result<(), RegistryError> {
+    pub fn add_tool(
+        &mut self,
+        definition: Value,
+        handler: Arc<dyn ToolHandler>,
+        task_start: TaskStart,
+    ) -> Result<(), RegistryError> {
         let Value::Object(mut definition) = definition else {
             return Err(invalid("tool", "the definition must be a JSON object"));
         };
@@ -89,9 +94,7 @@ impl Registry {
         }
         check_tool_name(&name);
         let what = format!("tool {name:?}");
-        let input = definition
-            .entry("inputSchema")
-            .or_insert_with(|| json!({"type": "object", "properties": {}}));
+        let input = definition.entry("inputSchema").or_insert_with(|| json!({"type": "object", "properties": {}}));
         if input.get("type") != Some(&json!("object")) {
             return Err(invalid(&what, "inputSchema must have \"type\": \"object\""));
         }
@@ -105,7 +108,16 @@ impl Registry {
         };
         let task_support = TaskSupport::of(&definition).map_err(|problem| invalid(&what, problem))?;
         let definition = Value::Object(definition);
-        let entry = ToolEntry { name: name.clone(), listed: listed(&definition), definition, input, output, handler, task_support, task_start };
+        let entry = ToolEntry {
+            name: name.clone(),
+            listed: listed(&definition),
+            definition,
+            input,
+            output,
+            handler,
+            task_support,
+            task_start,
+        };
         self.tools.insert(name, Arc::new(entry));
         Ok(())
     }
@@ -157,7 +169,8 @@ impl Registry {
         let mut required = Vec::new();
         for argument in &arguments {
             let arg_name = argument.get("name").and_then(Value::as_str);
-            let arg_name = arg_name.ok_or_else(|| invalid(format!("prompt {name:?}"), "every argument needs a name"))?;
+            let arg_name =
+                arg_name.ok_or_else(|| invalid(format!("prompt {name:?}"), "every argument needs a name"))?;
             if argument.get("required") == Some(&Value::Bool(true)) {
                 required.push(arg_name.to_owned());
             }
@@ -172,9 +185,7 @@ impl Registry {
         if let Some(entry) = self.resources.get(uri) {
             return Some((entry.handler.clone(), Map::new()));
         }
-        self.templates
-            .values()
-            .find_map(|entry| entry.template.matches(uri).map(|vars| (entry.handler.clone(), vars)))
+        self.templates.values().find_map(|entry| entry.template.matches(uri).map(|vars| (entry.handler.clone(), vars)))
     }
 }
 

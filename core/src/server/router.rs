@@ -22,14 +22,27 @@ use super::{CacheHint, ServerShared};
 use crate::wire::ErrorObject;
 
 /// Serves a feature request (either era) once its context is built.
-pub(crate) async fn feature(server: &Arc<ServerShared>, method: &str, params: Map<String, Value>, cx: Context) -> Result<Reply, ErrorObject> {
+pub(crate) async fn feature(
+    server: &Arc<ServerShared>,
+    method: &str,
+    params: Map<String, Value>,
+    cx: Context,
+) -> Result<Reply, ErrorObject> {
     let value = match method {
-        "tools/list" => return features::list(server, &params, "tools", |r| r.tools.values().map(|t| t.listed.clone()).collect()),
+        "tools/list" => {
+            return features::list(server, &params, "tools", |r| r.tools.values().map(|t| t.listed.clone()).collect());
+        }
         "resources/list" => return resources::list_resources(server, &params, cx).await,
         "resources/templates/list" => {
-            return features::list(server, &params, "resourceTemplates", |r| r.templates.values().map(|e| e.listed.clone()).collect());
+            return features::list(server, &params, "resourceTemplates", |r| {
+                r.templates.values().map(|e| e.listed.clone()).collect()
+            });
         }
-        "prompts/list" => return features::list(server, &params, "prompts", |r| r.prompts.values().map(|e| e.listed.clone()).collect()),
+        "prompts/list" => {
+            return features::list(server, &params, "prompts", |r| {
+                r.prompts.values().map(|e| e.listed.clone()).collect()
+            });
+        }
         "tools/call" => tools::call_tool(server, params, cx).await,
         "resources/read" => resources::read_resource(server, params, cx).await,
         "prompts/get" => prompts::get_prompt(server, params, cx).await,
@@ -46,7 +59,12 @@ pub(crate) async fn feature(server: &Arc<ServerShared>, method: &str, params: Ma
 
 /// Serves a request of the legacy session: its own methods, then (once initialized) the
 /// features.
-pub(crate) async fn legacy(connection: &Connection, method: &str, params: Map<String, Value>, incoming: &Incoming) -> Result<Reply, ErrorObject> {
+pub(crate) async fn legacy(
+    connection: &Connection,
+    method: &str,
+    params: Map<String, Value>,
+    incoming: &Incoming,
+) -> Result<Reply, ErrorObject> {
     match method {
         "initialize" => connection.initialize(params).map(Reply::Value),
         "ping" => Ok(json!({}).into()),
@@ -76,7 +94,11 @@ pub(crate) fn cache_hint(server: &ServerShared, method: &str) -> Option<CacheHin
 
 /// The answers a modern retry brings: earlier rounds (from the sealed state, bound to the
 /// method and its target) and this one.
-pub(crate) fn retry_inputs(server: &ServerShared, method: &str, params: &mut Map<String, Value>) -> Result<Map<String, Value>, ErrorObject> {
+pub(crate) fn retry_inputs(
+    server: &ServerShared,
+    method: &str,
+    params: &mut Map<String, Value>,
+) -> Result<Map<String, Value>, ErrorObject> {
     let target_key = match method {
         // `tasks/update` carries `inputResponses` too, but they are the task's (its own
         // keys, delivered by the tasks extension), not a retry of this request.

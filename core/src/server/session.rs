@@ -17,8 +17,8 @@ use super::mrtr::Inputs;
 use super::outbound::Outbound;
 use super::reply::Reply;
 use super::router;
-use crate::protocol::ProtocolVersion;
 use crate::peer::{BoxFuture, Handler, HandlerResult, NotificationContext, Peer, RequestContext};
+use crate::protocol::ProtocolVersion;
 use crate::wire::{ErrorObject, Notification, Request, RequestId};
 
 /// The state `initialize` opens on a connection.
@@ -58,7 +58,8 @@ struct ConnectionHandler(Arc<Connection>);
 impl Connection {
     pub(crate) fn new(server: Arc<ServerShared>) -> Arc<Self> {
         let id = server.next_id.fetch_add(1, Ordering::Relaxed);
-        let connection = Arc::new(Self { id, server, session: Mutex::new(Session::default()), outbound: OnceLock::new() });
+        let connection =
+            Arc::new(Self { id, server, session: Mutex::new(Session::default()), outbound: OnceLock::new() });
         connection.server.connections.lock().unwrap().insert(id, Arc::downgrade(&connection));
         connection
     }
@@ -93,7 +94,11 @@ impl Connection {
     async fn handle(self: Arc<Self>, request: Request, rcx: RequestContext) -> HandlerResult {
         self.attach(rcx.peer());
         let initialize = request.method == "initialize";
-        let incoming = Incoming { id: rcx.id().clone(), cancel: rcx.cancellation().clone(), outbound: Arc::new(rcx.peer().clone()) };
+        let incoming = Incoming {
+            id: rcx.id().clone(),
+            cancel: rcx.cancellation().clone(),
+            outbound: Arc::new(rcx.peer().clone()),
+        };
         let result = self.clone().serve_request(request, incoming).await;
         if initialize && result.is_ok() {
             rcx.peer().set_batches_allowed(self.negotiated_version().is_some_and(ProtocolVersion::allows_batches));
@@ -122,7 +127,13 @@ impl Connection {
         reply.encode().map_err(|e| ErrorObject::internal(e.to_string()))
     }
 
-    async fn modern(&self, method: &str, mut params: Map<String, Value>, meta: ModernMeta, incoming: &Incoming) -> Result<Reply, ErrorObject> {
+    async fn modern(
+        &self,
+        method: &str,
+        mut params: Map<String, Value>,
+        meta: ModernMeta,
+        incoming: &Incoming,
+    ) -> Result<Reply, ErrorObject> {
         let responses = router::retry_inputs(&self.server, method, &mut params)?;
         let cx = self.context(incoming, &params, |inner| {
             inner.protocol_version = meta.version;
@@ -153,7 +164,8 @@ impl Connection {
     /// `resources/subscribe` (`on`) or `resources/unsubscribe`.
     pub(crate) fn subscribe(&self, method: &str, params: &Map<String, Value>, on: bool) -> Result<Value, ErrorObject> {
         let uri = params.get("uri").and_then(Value::as_str);
-        let uri = uri.ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"uri\"")))?;
+        let uri =
+            uri.ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"uri\"")))?;
         let mut session = self.session.lock().unwrap();
         if on {
             session.subscriptions.insert(uri.to_owned());
@@ -166,8 +178,12 @@ impl Connection {
     /// The context of a request in the legacy session: what `initialize` declared.
     pub(crate) fn legacy_context(&self, incoming: &Incoming, params: &Map<String, Value>) -> Context {
         let session = self.session.lock().unwrap();
-        let (version, caps, info, level) =
-            (session.version.clone(), session.client_capabilities.clone(), session.client_info.clone(), session.log_level);
+        let (version, caps, info, level) = (
+            session.version.clone(),
+            session.client_capabilities.clone(),
+            session.client_info.clone(),
+            session.log_level,
+        );
         drop(session);
         self.context(incoming, &params, |inner| {
             inner.protocol_version = version;
@@ -179,10 +195,14 @@ impl Connection {
 
     pub(crate) fn initialize(&self, params: Map<String, Value>) -> Result<Value, ErrorObject> {
         let requested = params.get("protocolVersion").and_then(Value::as_str);
-        let requested = requested.ok_or_else(|| ErrorObject::invalid_params("Invalid params: initialize needs a string \"protocolVersion\""))?;
+        let requested = requested.ok_or_else(|| {
+            ErrorObject::invalid_params("Invalid params: initialize needs a string \"protocolVersion\"")
+        })?;
         let mut session = self.session.lock().unwrap();
         if session.initialized {
-            return Err(ErrorObject::invalid_request("Invalid request: initialize was already received on this connection"));
+            return Err(ErrorObject::invalid_request(
+                "Invalid request: initialize was already received on this connection",
+            ));
         }
         let version = era::negotiate(requested);
         session.initialized = true;
@@ -201,7 +221,12 @@ impl Connection {
         Ok(result)
     }
 
-    fn context(&self, incoming: &Incoming, params: &Map<String, Value>, fill: impl FnOnce(&mut ContextInner)) -> Context {
+    fn context(
+        &self,
+        incoming: &Incoming,
+        params: &Map<String, Value>,
+        fill: impl FnOnce(&mut ContextInner),
+    ) -> Context {
         let mut inner = ContextInner {
             request_id: incoming.id.clone(),
             cancel: incoming.cancel.clone(),

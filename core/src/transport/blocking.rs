@@ -52,11 +52,7 @@ impl ThreadReader {
 }
 
 impl AsyncRead for ThreadReader {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        out: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, out: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
         if self.chunk.is_empty() {
             match ready!(self.rx.poll_recv(cx)) {
                 Some(Ok(chunk)) => self.chunk = chunk,

@@ -42,8 +42,8 @@ impl FrameSource for MemorySource {
             }
             match self.rx.recv().await {
                 Some(batch) => {
-                    self.pending = SharedStr::from_utf8(batch)
-                        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+                    self.pending =
+                        SharedStr::from_utf8(batch).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
                 }
                 None => return Ok(SourceEvent::End),
             }

@@ -107,9 +107,6 @@ mod tests {
         let mut buf = Vec::new();
         let data = RawJson::from_text(r#"{"k":[1]}"#).unwrap();
         error(&mut buf, None, &ErrorObject::parse_error("bad").with_data(data));
-        assert_eq!(
-            text(buf),
-            r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"bad","data":{"k":[1]}}}"#
-        );
+        assert_eq!(text(buf), r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"bad","data":{"k":[1]}}}"#);
     }
 }

@@ -9,8 +9,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::error_object::{ErrorCode, ErrorObject};
@@ -111,23 +111,13 @@ impl fmt::Display for InvalidReason {
             Self::DuplicateMember(m) => write!(f, "Invalid request: duplicate member \"{m}\""),
             Self::MethodNotString => f.write_str("Invalid request: \"method\" must be a string"),
             Self::IdNull => f.write_str("Invalid request: \"id\" must not be null"),
-            Self::IdNotStringOrInteger => {
-                f.write_str("Invalid request: \"id\" must be a string or an integer")
-            }
-            Self::RequestWithResult => {
-                f.write_str("Invalid request: a request must not carry \"result\" or \"error\"")
-            }
-            Self::ParamsNotStructured => {
-                f.write_str("Invalid request: \"params\" must be an object or an array")
-            }
-            Self::ResultAndError => {
-                f.write_str("Invalid response: both \"result\" and \"error\" are present")
-            }
+            Self::IdNotStringOrInteger => f.write_str("Invalid request: \"id\" must be a string or an integer"),
+            Self::RequestWithResult => f.write_str("Invalid request: a request must not carry \"result\" or \"error\""),
+            Self::ParamsNotStructured => f.write_str("Invalid request: \"params\" must be an object or an array"),
+            Self::ResultAndError => f.write_str("Invalid response: both \"result\" and \"error\" are present"),
             Self::ResultWithoutId => f.write_str("Invalid response: \"result\" without an \"id\""),
             Self::InvalidErrorObject(e) => write!(f, "Invalid response: bad \"error\" object: {e}"),
-            Self::NoMethodResultOrError => {
-                f.write_str("Invalid request: no \"method\", \"result\" or \"error\"")
-            }
+            Self::NoMethodResultOrError => f.write_str("Invalid request: no \"method\", \"result\" or \"error\""),
         }
     }
 }
@@ -176,9 +166,7 @@ pub fn parse(text: &str) -> Result<Parsed<'_>, ParseError<'_>> {
     }
     match serde_json::from_str::<Top<'_>>(text) {
         Ok(Top::Object(members)) => classify(&members).map(Parsed::Single),
-        Ok(Top::Array(items)) if items.is_empty() => {
-            Err(ParseError::new(InvalidReason::EmptyBatch, None, false))
-        }
+        Ok(Top::Array(items)) if items.is_empty() => Err(ParseError::new(InvalidReason::EmptyBatch, None, false)),
         Ok(Top::Array(items)) => Ok(Parsed::Batch(items)),
         Ok(Top::Other) => Err(ParseError::new(InvalidReason::NotAnObject, None, false)),
         Err(e) => {
@@ -263,9 +251,7 @@ fn parse_id(raw: &RawValue) -> Result<Id<'_>, InvalidReason> {
     let text = raw.get();
     match text.as_bytes()[0] {
         b'"' => json_string(raw).map(Id::String),
-        b'-' | b'0'..=b'9' => {
-            text.parse::<i64>().map(Id::Number).map_err(|_| InvalidReason::IdNotStringOrInteger)
-        }
+        b'-' | b'0'..=b'9' => text.parse::<i64>().map(Id::Number).map_err(|_| InvalidReason::IdNotStringOrInteger),
         b'n' => Err(InvalidReason::IdNull),
         _ => Err(InvalidReason::IdNotStringOrInteger),
     }
@@ -461,10 +447,7 @@ mod tests {
         assert_eq!(reason(r#"{"jsonrpc":"2.0","id":1,"method":3}"#), MethodNotString);
         assert_eq!(reason(r#"{"jsonrpc":"2.0","id":1,"method":"m","result":1}"#), RequestWithResult);
         assert_eq!(reason(r#"{"jsonrpc":"2.0","id":1,"method":"m","params":3}"#), ParamsNotStructured);
-        assert_eq!(
-            reason(r#"{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":""}}"#),
-            ResultAndError
-        );
+        assert_eq!(reason(r#"{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":""}}"#), ResultAndError);
         assert_eq!(reason(r#"{"jsonrpc":"2.0","result":1}"#), ResultWithoutId);
         assert!(matches!(reason(r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x"}}"#), InvalidErrorObject(_)));
         assert_eq!(reason(r#"{"jsonrpc":"2.0","id":1}"#), NoMethodResultOrError);
@@ -496,9 +479,7 @@ mod tests {
     #[test]
     fn null_params_count_as_absent_and_unknown_members_are_ignored() {
         let text = r#"{"jsonrpc":"2.0","x":[1,{"y":2}],"id":1,"method":"m","params":null}"#;
-        let Parsed::Single(Envelope::Request { params, .. }) = parse(text).unwrap() else {
-            panic!()
-        };
+        let Parsed::Single(Envelope::Request { params, .. }) = parse(text).unwrap() else { panic!() };
         assert!(params.is_none());
     }
 

@@ -65,9 +65,7 @@ impl<'de> Deserialize<'de> for RequestId {
                 Ok(RequestId::Number(n))
             }
             fn visit_u64<E: de::Error>(self, n: u64) -> Result<RequestId, E> {
-                i64::try_from(n)
-                    .map(RequestId::Number)
-                    .map_err(|_| E::custom("integer id out of range"))
+                i64::try_from(n).map(RequestId::Number).map_err(|_| E::custom("integer id out of range"))
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<RequestId, E> {
                 Ok(RequestId::from(s))

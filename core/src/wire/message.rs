@@ -43,20 +43,14 @@ pub fn to_message(frame: &SharedStr, envelope: Envelope<'_>) -> Message {
     let id = |id: Id<'_>| id.to_owned_in(frame);
     let raw = |raw: &serde_json::value::RawValue| RawJson::trusted(frame.slice_ref(raw.get()));
     match envelope {
-        Envelope::Request { id: i, method, params } => Message::Request(Request {
-            id: id(i),
-            method: text(method),
-            params: params.map(raw),
-        }),
+        Envelope::Request { id: i, method, params } => {
+            Message::Request(Request { id: id(i), method: text(method), params: params.map(raw) })
+        }
         Envelope::Notification { method, params } => {
             Message::Notification(Notification { method: text(method), params: params.map(raw) })
         }
-        Envelope::Result { id: i, result } => {
-            Message::Response(Response { id: Some(id(i)), outcome: Ok(raw(result)) })
-        }
-        Envelope::Error { id: i, error } => {
-            Message::Response(Response { id: i.map(id), outcome: Err(error) })
-        }
+        Envelope::Result { id: i, result } => Message::Response(Response { id: Some(id(i)), outcome: Ok(raw(result)) }),
+        Envelope::Error { id: i, error } => Message::Response(Response { id: i.map(id), outcome: Err(error) }),
     }
 }
 
@@ -67,9 +61,8 @@ mod tests {
 
     #[test]
     fn parts_are_views_of_the_frame() {
-        let frame = SharedStr::from(String::from(
-            r#"{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"a":[1]}}"#,
-        ));
+        let frame =
+            SharedStr::from(String::from(r#"{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"a":[1]}}"#));
         let Parsed::Single(envelope) = parse(frame.as_str()).unwrap() else { panic!() };
         let Message::Request(request) = to_message(&frame, envelope) else { panic!() };
         assert_eq!(request.id, RequestId::from("r1"));

@@ -170,8 +170,7 @@ impl From<Box<RawValue>> for RawJson {
 
 impl Serialize for RawJson {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let raw: &RawValue =
-            serde_json::from_str(self.get()).map_err(serde::ser::Error::custom)?;
+        let raw: &RawValue = serde_json::from_str(self.get()).map_err(serde::ser::Error::custom)?;
         raw.serialize(serializer)
     }
 }

@@ -120,10 +120,12 @@ mod tests {
 
     #[test]
     fn every_byte_at_every_offset_is_escaped_as_serde_json_does() {
-        let specials: Vec<char> = (0u8..0x20).map(char::from).chain(['"', '\\', '/', '\u{7f}', 'é', '€', '😀', 'a']).collect();
+        let specials: Vec<char> =
+            (0u8..0x20).map(char::from).chain(['"', '\\', '/', '\u{7f}', 'é', '€', '😀', 'a']).collect();
         for special in specials {
             for offset in 0..20 {
-                let text: String = "abcdefghijklmnopqrst"[..offset].chars().chain([special]).chain("xyzxyzxyz".chars()).collect();
+                let text: String =
+                    "abcdefghijklmnopqrst"[..offset].chars().chain([special]).chain("xyzxyzxyz".chars()).collect();
                 let v = Value::String(text);
                 assert_eq!(written(&v), serde_json::to_string(&v).unwrap(), "{special:?} at {offset}");
             }

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use ferrymcp_core::peer::{MethodNotFound, Peer, PeerConfig, PeerError, RequestOptions};
 use ferrymcp_core::client::child::{self, ChildCommand, ShutdownTimeouts};
+use ferrymcp_core::peer::{MethodNotFound, Peer, PeerConfig, PeerError, RequestOptions};
 use serde_json::{Value, json};
 
 #[tokio::main]

@@ -103,7 +103,16 @@ impl Connection {
             running: HashMap::new(),
         };
         let renewing = tokio::sync::Mutex::new(());
-        Self { http, url, connect_timeout, fixed, state: Mutex::new(state), frames, stop: CancellationToken::new(), renewing }
+        Self {
+            http,
+            url,
+            connect_timeout,
+            fixed,
+            state: Mutex::new(state),
+            frames,
+            stop: CancellationToken::new(),
+            renewing,
+        }
     }
 
     pub fn session(&self) -> Option<HeaderValue> {

@@ -15,8 +15,12 @@ use serde_json::Value;
 
 use super::param_headers::{ParamHeader, header_text, param_value};
 
-pub(crate) use crate::protocol::headers::{PROTOCOL_VERSION_HEADER as PROTOCOL_VERSION, SESSION_ID_HEADER as SESSION_ID};
-use crate::protocol::headers::{METHOD_HEADER as METHOD, NAME_HEADER as NAME, PARAM_HEADER_PREFIX as PARAM_PREFIX, name_field};
+use crate::protocol::headers::{
+    METHOD_HEADER as METHOD, NAME_HEADER as NAME, PARAM_HEADER_PREFIX as PARAM_PREFIX, name_field,
+};
+pub(crate) use crate::protocol::headers::{
+    PROTOCOL_VERSION_HEADER as PROTOCOL_VERSION, SESSION_ID_HEADER as SESSION_ID,
+};
 use crate::protocol::meta::PROTOCOL_VERSION as META_VERSION;
 
 pub(crate) const LAST_EVENT_ID: &str = "last-event-id";
@@ -74,7 +78,8 @@ mod tests {
 
     #[test]
     fn modern_call_mirrors_method_name_version_and_params() {
-        let tools = HashMap::from([("t".to_owned(), vec![ParamHeader { path: vec!["r".into()], name: "Region".into() }])]);
+        let tools =
+            HashMap::from([("t".to_owned(), vec![ParamHeader { path: vec!["r".into()], name: "Region".into() }])]);
         let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
             "name": "t", "arguments": {"r": "é"}, "_meta": {META_VERSION: "2026-07-28"}}});
         let headers = message_headers(&call, Some("2025-11-25"), &tools);

@@ -58,7 +58,9 @@ pub(crate) async fn open(conn: &Arc<Connection>) -> Result<(), String> {
             match event {
                 None => break "the server closed the HTTP+SSE stream".to_owned(),
                 Some(Err(e)) => break format!("the HTTP+SSE stream broke: {e}"),
-                Some(Ok(event)) if (event.event.is_empty() || event.event == "message") && !event.data.trim().is_empty() => {
+                Some(Ok(event))
+                    if (event.event.is_empty() || event.event == "message") && !event.data.trim().is_empty() =>
+                {
                     conn.deliver(SharedStr::from(event.data)).await;
                 }
                 Some(Ok(_)) => {}

@@ -133,12 +133,14 @@ pub fn connect(options: &HttpClientOptions) -> io::Result<(HttpSource, HttpSink)
     }
     let mut fixed = HeaderMap::new();
     for (name, value) in &options.headers {
-        let name = HeaderName::from_bytes(name.as_bytes()).map_err(|e| invalid(format!("bad header name {name:?}: {e}")))?;
+        let name =
+            HeaderName::from_bytes(name.as_bytes()).map_err(|e| invalid(format!("bad header name {name:?}: {e}")))?;
         let value = HeaderValue::from_str(value).map_err(|e| invalid(format!("bad value for header {name}: {e}")))?;
         fixed.append(name, value);
     }
     if let Some(token) = &options.bearer_token {
-        let mut value = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|e| invalid(format!("bad bearer token: {e}")))?;
+        let mut value =
+            HeaderValue::from_str(&format!("Bearer {token}")).map_err(|e| invalid(format!("bad bearer token: {e}")))?;
         value.set_sensitive(true);
         fixed.insert(AUTHORIZATION, value);
     }

@@ -125,10 +125,13 @@ mod tests {
             "query": {"type": "string"}
         }});
         let headers = tool_param_headers(&schema).unwrap();
-        assert_eq!(headers, vec![
-            ParamHeader { path: vec!["opts".into(), "on".into()], name: "On".into() },
-            ParamHeader { path: vec!["region".into()], name: "Region".into() },
-        ]);
+        assert_eq!(
+            headers,
+            vec![
+                ParamHeader { path: vec!["opts".into(), "on".into()], name: "On".into() },
+                ParamHeader { path: vec!["region".into()], name: "Region".into() },
+            ]
+        );
         let args = json!({"region": "us west 1", "opts": {"on": false}});
         assert_eq!(param_value(&args, &headers[0].path).as_deref(), Some("false"));
         assert_eq!(param_value(&args, &headers[1].path).as_deref(), Some("us west 1"));
@@ -146,7 +149,11 @@ mod tests {
         ] {
             assert!(tool_param_headers(&bad).is_err(), "{bad}");
         }
-        assert!(tool_param_headers(&json!({"properties": {"a": {"type": "string", "default": {"x-mcp-header": 1}}}})).unwrap().is_empty());
+        assert!(
+            tool_param_headers(&json!({"properties": {"a": {"type": "string", "default": {"x-mcp-header": 1}}}}))
+                .unwrap()
+                .is_empty()
+        );
     }
 
     #[test]

@@ -127,7 +127,8 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
     let status = response.status();
     if !status.is_success() {
         let body = response.text().await.unwrap_or_default();
-        let refused = matches!(status, StatusCode::BAD_REQUEST | StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED);
+        let refused =
+            matches!(status, StatusCode::BAD_REQUEST | StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED);
         if initialize && !legacy_sse && refused && !is_modern_error(&body) {
             match legacy_sse::open(&conn).await {
                 Ok(()) => return Box::pin(request(conn, outgoing, may_renew)).await,
@@ -137,7 +138,11 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
         if let Some(stale) = session.filter(|_| status == StatusCode::NOT_FOUND && may_renew && !initialize) {
             match session::renew(&conn, &stale).await {
                 Ok(()) => return Box::pin(request(conn, outgoing, false)).await,
-                Err(why) => return conn.fail(id, format!("the server ended the session (HTTP 404) and a new one failed: {why}")).await,
+                Err(why) => {
+                    return conn
+                        .fail(id, format!("the server ended the session (HTTP 404) and a new one failed: {why}"))
+                        .await;
+                }
             }
         }
         return match rpc_error(&body) {
@@ -176,7 +181,8 @@ fn rpc_error(body: &str) -> Option<ErrorObject> {
 /// Whether the body is an error only a 2026-07-28 server gives: an unsupported version, a
 /// missing capability, a header mismatch, or an unknown method.
 fn is_modern_error(body: &str) -> bool {
-    rpc_error(body).is_some_and(|e| ErrorCode::TRANSPORT_PROTOCOL.contains(&e.code) || e.code == ErrorCode::METHOD_NOT_FOUND)
+    rpc_error(body)
+        .is_some_and(|e| ErrorCode::TRANSPORT_PROTOCOL.contains(&e.code) || e.code == ErrorCode::METHOD_NOT_FOUND)
 }
 
 fn quote(body: &str) -> &str {

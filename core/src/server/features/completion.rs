@@ -17,5 +17,8 @@ pub(crate) async fn complete(server: &Arc<ServerShared>, params: Map<String, Val
         return Err(ErrorObject::invalid_params("Invalid params: completion/complete needs \"ref\" and \"argument\""));
     }
     let modern = cx.is_modern();
-    handler.complete(params, cx).await.map_err(|error| handler_error(error, |m| format!("Completion failed: {m}"), modern))
+    handler
+        .complete(params, cx)
+        .await
+        .map_err(|error| handler_error(error, |m| format!("Completion failed: {m}"), modern))
 }

@@ -42,12 +42,17 @@ pub(crate) fn list(
 }
 
 /// One page of `all`, from the request's cursor.
-fn page(server: &ServerShared, params: &Map<String, Value>, key: &'static str, mut all: Vec<RawJson>) -> Result<Reply, ErrorObject> {
+fn page(
+    server: &ServerShared,
+    params: &Map<String, Value>,
+    key: &'static str,
+    mut all: Vec<RawJson>,
+) -> Result<Reply, ErrorObject> {
     let start = match params.get("cursor") {
         None | Some(Value::Null) => 0,
-        Some(cursor) => decode_cursor(cursor).filter(|n| *n <= all.len()).ok_or_else(|| {
-            ErrorObject::invalid_params(format!("Invalid params: unknown cursor {cursor}"))
-        })?,
+        Some(cursor) => decode_cursor(cursor)
+            .filter(|n| *n <= all.len())
+            .ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: unknown cursor {cursor}")))?,
     };
     let total = all.len();
     let end = server.options.page_size.map_or(total, |size| (start + size).min(total));

@@ -13,7 +13,11 @@ use crate::wire::{ErrorCode, ErrorObject, RawJson};
 
 /// The static resources, then what each listing template lists (in registration order),
 /// each listed resource over its template's metadata.
-pub(crate) async fn list_resources(server: &ServerShared, params: &Map<String, Value>, cx: Context) -> Result<Reply, ErrorObject> {
+pub(crate) async fn list_resources(
+    server: &ServerShared,
+    params: &Map<String, Value>,
+    cx: Context,
+) -> Result<Reply, ErrorObject> {
     let (mut all, listers) = {
         let registry = server.registry.read().unwrap();
         let statics: Vec<RawJson> = registry.resources.values().map(|e| e.listed.clone()).collect();
@@ -31,11 +35,24 @@ pub(crate) async fn list_resources(server: &ServerShared, params: &Map<String, V
                 let Some(Value::Array(resources)) = result.remove("resources") else { unreachable!("checked above") };
                 resources
             }
-            Ok(other) => return Err(ErrorObject::internal(format!("Listing template {template} returned {other}, not resources"))),
-            Err(error) => return Err(handler_error(error, |m| format!("Listing template {template} failed: {m}"), cx.is_modern())),
+            Ok(other) => {
+                return Err(ErrorObject::internal(format!(
+                    "Listing template {template} returned {other}, not resources"
+                )));
+            }
+            Err(error) => {
+                return Err(handler_error(
+                    error,
+                    |m| format!("Listing template {template} failed: {m}"),
+                    cx.is_modern(),
+                ));
+            }
         };
         for resource in listed {
-            all.push(RawJson::to_json(&over_template(&definition, resource)).map_err(|e| ErrorObject::internal(e.to_string()))?);
+            all.push(
+                RawJson::to_json(&over_template(&definition, resource))
+                    .map_err(|e| ErrorObject::internal(e.to_string()))?,
+            );
         }
     }
     page(server, params, "resources", all)
@@ -58,7 +75,8 @@ fn over_template(template: &Value, resource: Value) -> Value {
 
 pub(crate) fn resource_not_found(uri: &str, modern: bool) -> ErrorObject {
     let code = if modern { ErrorCode::INVALID_PARAMS } else { ErrorCode::RESOURCE_NOT_FOUND };
-    ErrorObject::new(code, format!("Resource not found: {uri}")).with_data(RawJson::to_json(&json!({"uri": uri})).expect("JSON"))
+    ErrorObject::new(code, format!("Resource not found: {uri}"))
+        .with_data(RawJson::to_json(&json!({"uri": uri})).expect("JSON"))
 }
 
 pub(crate) async fn read_resource(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Context) -> Outcome {
@@ -78,4 +96,3 @@ pub(crate) async fn read_resource(server: &Arc<ServerShared>, params: Map<String
         Err(error) => Err(handler_error(error, |m| format!("Reading {uri} failed: {m}"), cx.is_modern())),
     }
 }
-

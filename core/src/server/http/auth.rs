@@ -15,8 +15,8 @@ use serde_json::json;
 
 use super::HttpOptions;
 use super::reply::{self, ResponseBody, refuse};
-use crate::wire::ErrorCode;
 use crate::peer::BoxFuture;
+use crate::wire::ErrorCode;
 
 pub const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
 
@@ -113,10 +113,17 @@ pub(crate) async fn check(options: &HttpOptions, parts: &Parts) -> Result<(), Re
     let Err(error) = outcome else { return Ok(()) };
     let metadata = auth.metadata_url(options, parts);
     let (status, challenge, message) = match &error {
-        None => (StatusCode::UNAUTHORIZED, format!("Bearer resource_metadata=\"{metadata}\""), "Unauthorized: a bearer token is required".to_owned()),
+        None => (
+            StatusCode::UNAUTHORIZED,
+            format!("Bearer resource_metadata=\"{metadata}\""),
+            "Unauthorized: a bearer token is required".to_owned(),
+        ),
         Some(AuthError::InvalidToken(why)) => (
             StatusCode::UNAUTHORIZED,
-            format!("Bearer error=\"invalid_token\", error_description={}, resource_metadata=\"{metadata}\"", quoted(why)),
+            format!(
+                "Bearer error=\"invalid_token\", error_description={}, resource_metadata=\"{metadata}\"",
+                quoted(why)
+            ),
             format!("Unauthorized: {why}"),
         ),
         Some(AuthError::InsufficientScope { message, scope }) => (
@@ -133,10 +140,14 @@ pub(crate) async fn check(options: &HttpOptions, parts: &Parts) -> Result<(), Re
 
 /// An RFC 9110 quoted-string (header-safe: control characters dropped).
 fn quoted(text: &str) -> String {
-    let inner: String = text.chars().filter(|c| !c.is_control()).flat_map(|c| match c {
-        '"' | '\\' => vec!['\\', c],
-        c => vec![c],
-    }).collect();
+    let inner: String = text
+        .chars()
+        .filter(|c| !c.is_control())
+        .flat_map(|c| match c {
+            '"' | '\\' => vec!['\\', c],
+            c => vec![c],
+        })
+        .collect();
     format!("\"{inner}\"")
 }
 

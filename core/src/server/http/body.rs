@@ -52,7 +52,13 @@ pub(crate) struct SseBody {
 
 impl SseBody {
     /// `head` goes out first; the stream stops early when any of `ends` fires.
-    pub fn new(head: Option<(Bytes, bool)>, source: Source, keep_alive: Duration, ends: &[&CancellationToken], guard: Option<Box<dyn Any + Send + Sync>>) -> Self {
+    pub fn new(
+        head: Option<(Bytes, bool)>,
+        source: Source,
+        keep_alive: Duration,
+        ends: &[&CancellationToken],
+        guard: Option<Box<dyn Any + Send + Sync>>,
+    ) -> Self {
         let mut keep_alive = tokio::time::interval_at(Instant::now() + keep_alive, keep_alive);
         keep_alive.set_missed_tick_behavior(MissedTickBehavior::Delay);
         let ends = ends.iter().map(|end| Box::pin((*end).clone().cancelled_owned())).collect();

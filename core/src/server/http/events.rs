@@ -75,9 +75,7 @@ impl EventStore for MemoryEventStore {
     fn after(&self, stream: u64, seq: u64) -> BoxFuture<Option<Replay>> {
         let streams = self.streams.lock().unwrap();
         let replay = match streams.get(&stream) {
-            Some(kept) if seq >= kept.dropped => {
-                Some(kept.events.iter().filter(|(s, _)| *s > seq).cloned().collect())
-            }
+            Some(kept) if seq >= kept.dropped => Some(kept.events.iter().filter(|(s, _)| *s > seq).cloned().collect()),
             _ => None,
         };
         Box::pin(std::future::ready(replay))

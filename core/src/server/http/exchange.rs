@@ -104,7 +104,12 @@ pub(crate) fn notification(method: &str, params: &Value) -> Bytes {
 
 /// Starts serving `request` on `connection`; returns the channel of what it sends. The
 /// handler stops, sending nothing more, when `cancel` fires.
-pub(crate) fn start(connection: Arc<Connection>, request: Request, cancel: CancellationToken, session: Option<Weak<HttpSession>>) -> mpsc::Receiver<Out> {
+pub(crate) fn start(
+    connection: Arc<Connection>,
+    request: Request,
+    cancel: CancellationToken,
+    session: Option<Weak<HttpSession>>,
+) -> mpsc::Receiver<Out> {
     let (tx, rx) = mpsc::channel(QUEUE);
     let outbound = Arc::new(ResponseStream { tx: tx.clone(), cancel: cancel.clone(), session });
     let id = request.id.clone();

@@ -20,17 +20,33 @@ type Refusal = Box<http::Response<ResponseBody>>;
 pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
 
 pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<(), Refusal> {
-    let host = parts.headers.get(header::HOST).and_then(|h| h.to_str().ok()).or_else(|| parts.uri.authority().map(|a| a.as_str()));
+    let host = parts
+        .headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .or_else(|| parts.uri.authority().map(|a| a.as_str()));
     let Some(host) = host else {
-        return Err(Box::new(refuse(StatusCode::BAD_REQUEST, ErrorCode::CONNECTION_CLOSED, "Bad Request: a Host header is required")));
+        return Err(Box::new(refuse(
+            StatusCode::BAD_REQUEST,
+            ErrorCode::CONNECTION_CLOSED,
+            "Bad Request: a Host header is required",
+        )));
     };
     if !host_allowed(options, host) {
-        return Err(Box::new(refuse(StatusCode::FORBIDDEN, ErrorCode::CONNECTION_CLOSED, format!("Forbidden: Host {host:?} is not allowed"))));
+        return Err(Box::new(refuse(
+            StatusCode::FORBIDDEN,
+            ErrorCode::CONNECTION_CLOSED,
+            format!("Forbidden: Host {host:?} is not allowed"),
+        )));
     }
     if let Some(origin) = parts.headers.get(header::ORIGIN) {
         let origin = origin.to_str().unwrap_or("");
         if !origin_allowed(options, origin) {
-            return Err(Box::new(refuse(StatusCode::FORBIDDEN, ErrorCode::CONNECTION_CLOSED, format!("Forbidden: Origin {origin:?} is not allowed"))));
+            return Err(Box::new(refuse(
+                StatusCode::FORBIDDEN,
+                ErrorCode::CONNECTION_CLOSED,
+                format!("Forbidden: Origin {origin:?} is not allowed"),
+            )));
         }
     }
     Ok(())
@@ -39,7 +55,8 @@ pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<()
 /// `host[:port]` against the allowed hosts; an empty list allows all. An entry without a
 /// port (or with `:*`) allows the name on any port, `name:port` only that port.
 fn host_allowed(options: &HttpOptions, authority: &str) -> bool {
-    options.allowed_hosts.is_empty() || options.allowed_hosts.iter().any(|allowed| authority_matches(allowed, authority))
+    options.allowed_hosts.is_empty()
+        || options.allowed_hosts.iter().any(|allowed| authority_matches(allowed, authority))
 }
 
 fn authority_matches(allowed: &str, authority: &str) -> bool {
@@ -55,7 +72,12 @@ fn authority_matches(allowed: &str, authority: &str) -> bool {
 fn origin_allowed(options: &HttpOptions, origin: &str) -> bool {
     let listed = |allowed: &String| match allowed.strip_suffix(":*") {
         _ if allowed == "*" => true,
-        Some(prefix) => origin.len() > prefix.len() && origin[..prefix.len()].eq_ignore_ascii_case(prefix) && origin[prefix.len()..].starts_with(':') && origin[prefix.len() + 1..].bytes().all(|b| b.is_ascii_digit()),
+        Some(prefix) => {
+            origin.len() > prefix.len()
+                && origin[..prefix.len()].eq_ignore_ascii_case(prefix)
+                && origin[prefix.len()..].starts_with(':')
+                && origin[prefix.len() + 1..].bytes().all(|b| b.is_ascii_digit())
+        }
         None => allowed.eq_ignore_ascii_case(origin),
     };
     if options.allowed_origins.iter().any(listed) {
@@ -132,7 +154,8 @@ mod tests {
         assert!(!origin_allowed(&options, "https://web.example.com.evil:3000"));
         assert!(!origin_allowed(&options, "https://web.example.com:3000/x"));
         assert!(origin_allowed(&options, "http://localhost:5173"));
-        let open = HttpOptions { allowed_hosts: Vec::new(), allowed_origins: vec!["*".into()], ..HttpOptions::default() };
+        let open =
+            HttpOptions { allowed_hosts: Vec::new(), allowed_origins: vec!["*".into()], ..HttpOptions::default() };
         assert!(host_allowed(&open, "anything:1") && origin_allowed(&open, "https://anywhere.example"));
     }
 

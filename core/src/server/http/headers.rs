@@ -21,12 +21,19 @@ fn mismatch(message: String) -> ErrorObject {
 }
 
 /// Checks the standard headers; `input_schema` is the called tool's, for `Mcp-Param-*`.
-pub(crate) fn check(headers: &HeaderMap, method: &str, params: &Map<String, Value>, input_schema: Option<&Value>) -> Result<(), ErrorObject> {
+pub(crate) fn check(
+    headers: &HeaderMap,
+    method: &str,
+    params: &Map<String, Value>,
+    input_schema: Option<&Value>,
+) -> Result<(), ErrorObject> {
     let version = params.get("_meta").and_then(|m| m.get(meta::PROTOCOL_VERSION)).and_then(Value::as_str);
     match (header(headers, VERSION_HEADER)?, version) {
         (None, _) => return Err(mismatch("the MCP-Protocol-Version header is required".into())),
         (Some(header), Some(body)) if header != body => {
-            return Err(mismatch(format!("MCP-Protocol-Version header value {header:?} does not match body value {body:?}")));
+            return Err(mismatch(format!(
+                "MCP-Protocol-Version header value {header:?} does not match body value {body:?}"
+            )));
         }
         _ => {}
     }
@@ -58,7 +65,10 @@ pub(crate) fn check(headers: &HeaderMap, method: &str, params: &Map<String, Valu
 fn header<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>, ErrorObject> {
     match headers.get(name) {
         None => Ok(None),
-        Some(value) => value.to_str().map(|v| Some(v.trim())).map_err(|_| mismatch(format!("the {name} header holds invalid characters"))),
+        Some(value) => value
+            .to_str()
+            .map(|v| Some(v.trim()))
+            .map_err(|_| mismatch(format!("the {name} header holds invalid characters"))),
     }
 }
 
@@ -86,7 +96,9 @@ fn check_params(headers: &HeaderMap, schema: &Value, arguments: &Value) -> Resul
             return Err(mismatch(format!("the Mcp-Param-{name} header is required (the argument is present)")));
         };
         if !same(&header, value) {
-            return Err(mismatch(format!("Mcp-Param-{name} header value {header:?} does not match body value {value}")));
+            return Err(mismatch(format!(
+                "Mcp-Param-{name} header value {header:?} does not match body value {value}"
+            )));
         }
     }
     Ok(())
@@ -134,7 +146,9 @@ mod tests {
 
     #[test]
     fn headers_must_mirror_the_body() {
-        let body = params(json!({"name": "héllo", "arguments": {"region": "eu", "n": 42}, "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}));
+        let body = params(
+            json!({"name": "héllo", "arguments": {"region": "eu", "n": 42}, "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}),
+        );
         let schema = json!({"properties": {"region": {"type": "string", "x-mcp-header": "Region"}, "n": {"type": "integer", "x-mcp-header": "N"}}});
         let good = headers(&[
             ("mcp-protocol-version", "2026-07-28"),
@@ -144,10 +158,19 @@ mod tests {
             ("mcp-param-n", "42.0"),
         ]);
         assert!(check(&good, "tools/call", &body, Some(&schema)).is_ok());
-        for (name, value) in [("mcp-method", "tools/list"), ("mcp-name", "other"), ("mcp-param-region", "us"), ("mcp-protocol-version", "2025-11-25")] {
+        for (name, value) in [
+            ("mcp-method", "tools/list"),
+            ("mcp-name", "other"),
+            ("mcp-param-region", "us"),
+            ("mcp-protocol-version", "2025-11-25"),
+        ] {
             let mut bad = good.clone();
             bad.insert(name, value.parse().unwrap());
-            assert_eq!(check(&bad, "tools/call", &body, Some(&schema)).unwrap_err().code, ErrorCode::HEADER_MISMATCH, "{name}");
+            assert_eq!(
+                check(&bad, "tools/call", &body, Some(&schema)).unwrap_err().code,
+                ErrorCode::HEADER_MISMATCH,
+                "{name}"
+            );
         }
         let mut missing = good.clone();
         missing.remove("mcp-param-n");

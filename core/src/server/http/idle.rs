@@ -68,7 +68,11 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Tracked<T> {
         Pin::new(&mut self.inner).poll_shutdown(cx)
     }
 
-    fn poll_write_vectored(mut self: Pin<&mut Self>, cx: &mut Context<'_>, bufs: &[io::IoSlice<'_>]) -> Poll<io::Result<usize>> {
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
         let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
         if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
             self.activity.mark();

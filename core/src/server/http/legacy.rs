@@ -15,7 +15,7 @@ use http_body_util::BodyExt;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::body::{SseBody, Source};
+use super::body::{Source, SseBody};
 use super::exchange::{self, Out};
 use super::reply::{self, ResponseBody, refuse};
 use super::sessions::HttpSession;
@@ -31,7 +31,11 @@ type Refusal = Box<Reply>;
 /// The session a request names: 400 without one, 404 for one that is unknown or ended.
 fn session(state: &HttpState, parts: &Parts) -> Result<Arc<HttpSession>, Refusal> {
     let Some(id) = parts.headers.get(SESSION_HEADER) else {
-        return Err(Box::new(refuse(StatusCode::BAD_REQUEST, ErrorCode::CONNECTION_CLOSED, "Bad Request: Mcp-Session-Id header is required")));
+        return Err(Box::new(refuse(
+            StatusCode::BAD_REQUEST,
+            ErrorCode::CONNECTION_CLOSED,
+            "Bad Request: Mcp-Session-Id header is required",
+        )));
     };
     let found = id.to_str().ok().and_then(|id| state.sessions.get(id));
     found.ok_or_else(|| Box::new(refuse(StatusCode::NOT_FOUND, ErrorCode::REQUEST_TIMEOUT, "Session not found")))
@@ -44,7 +48,10 @@ fn check_version(parts: &Parts) -> Result<(), Refusal> {
     if ProtocolVersion::parse(version).is_some_and(ProtocolVersion::is_legacy) {
         return Ok(());
     }
-    let message = format!("Bad Request: unsupported MCP-Protocol-Version {version:?} (supported: {})", ProtocolVersion::strings(&ProtocolVersion::LEGACY).join(", "));
+    let message = format!(
+        "Bad Request: unsupported MCP-Protocol-Version {version:?} (supported: {})",
+        ProtocolVersion::strings(&ProtocolVersion::LEGACY).join(", ")
+    );
     Err(Box::new(refuse(StatusCode::BAD_REQUEST, ErrorCode::CONNECTION_CLOSED, message)))
 }
 
@@ -70,7 +77,9 @@ pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, message: Message
         }
         Message::Response(response) => {
             if let Some(id) = &response.id {
-                let outcome = response.outcome.and_then(|raw| raw.parse_owned::<Value>().map_err(|e| ErrorObject::parse_error(e.to_string())));
+                let outcome = response
+                    .outcome
+                    .and_then(|raw| raw.parse_owned::<Value>().map_err(|e| ErrorObject::parse_error(e.to_string())));
                 session.answer(id, outcome);
             }
             reply::empty(StatusCode::ACCEPTED)
@@ -87,21 +96,31 @@ async fn initialize(state: &Arc<HttpState>, request: Request) -> Reply {
     let session = match state.sessions.create(state.server.connection()) {
         Ok(session) => session,
         Err(_) => {
-            let mut reply = refuse(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::CONNECTION_CLOSED, format!("Service unavailable: the server holds its limit of {} sessions", state.options.max_sessions));
+            let mut reply = refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                ErrorCode::CONNECTION_CLOSED,
+                format!("Service unavailable: the server holds its limit of {} sessions", state.options.max_sessions),
+            );
             reply.headers_mut().insert(http::header::RETRY_AFTER, HeaderValue::from_static("5"));
             return reply;
         }
     };
     let mut rx = exchange::start(session.connection.clone(), request, session.ended.child_token(), None);
     let Some(Out { data, code, .. }) = rx.recv().await else {
-        return refuse(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::CONNECTION_CLOSED, "Service unavailable: the server is shutting down");
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::CONNECTION_CLOSED,
+            "Service unavailable: the server is shutting down",
+        );
     };
     if code.is_some() {
         state.sessions.remove(&session.id).await;
         return reply::json(StatusCode::OK, data);
     }
     let mut reply = reply::json(StatusCode::OK, data);
-    reply.headers_mut().insert(SESSION_HEADER, HeaderValue::from_str(&session.id).expect("hex is a valid header value"));
+    reply
+        .headers_mut()
+        .insert(SESSION_HEADER, HeaderValue::from_str(&session.id).expect("hex is a valid header value"));
     reply
 }
 
@@ -150,7 +169,11 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
         Err(reply) => return *reply,
     };
     if !guard::accepts(&parts.headers).1 {
-        return refuse(StatusCode::NOT_ACCEPTABLE, ErrorCode::CONNECTION_CLOSED, "Not Acceptable: Client must accept text/event-stream");
+        return refuse(
+            StatusCode::NOT_ACCEPTABLE,
+            ErrorCode::CONNECTION_CLOSED,
+            "Not Acceptable: Client must accept text/event-stream",
+        );
     }
     let last = parts.headers.get("last-event-id").and_then(|v| v.to_str().ok());
     let (stream, after) = match last {
@@ -158,22 +181,37 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
             let found = parse_event_id(last).and_then(|(stream, seq)| Some((session.stream(stream)?, seq)));
             match found {
                 Some((stream, seq)) => (stream, Some(seq)),
-                None => return refuse(StatusCode::NOT_FOUND, ErrorCode::CONNECTION_CLOSED, format!("Not Found: no stream to resume from event {last:?}")),
+                None => {
+                    return refuse(
+                        StatusCode::NOT_FOUND,
+                        ErrorCode::CONNECTION_CLOSED,
+                        format!("Not Found: no stream to resume from event {last:?}"),
+                    );
+                }
             }
         }
         None => {
             if session.standalone.is_read().await {
-                return refuse(StatusCode::CONFLICT, ErrorCode::CONNECTION_CLOSED, "Conflict: only one standalone SSE stream is allowed per session");
+                return refuse(
+                    StatusCode::CONFLICT,
+                    ErrorCode::CONNECTION_CLOSED,
+                    "Conflict: only one standalone SSE stream is allowed per session",
+                );
             }
             (session.standalone.clone(), None)
         }
     };
     let prime = session.primes().then_some(state.options.retry.as_millis() as u64);
     let Some(live) = stream.attach(after, prime).await else {
-        return refuse(StatusCode::NOT_FOUND, ErrorCode::CONNECTION_CLOSED, "Not Found: the events after that id are no longer kept");
+        return refuse(
+            StatusCode::NOT_FOUND,
+            ErrorCode::CONNECTION_CLOSED,
+            "Not Found: the events after that id are no longer kept",
+        );
     };
     // A resumed request stream ends with its response; a standalone one also at shutdown.
-    let ends: &[&CancellationToken] = if last.is_none() { &[&session.ended, &state.shutdown] } else { &[&session.ended] };
+    let ends: &[&CancellationToken] =
+        if last.is_none() { &[&session.ended, &state.shutdown] } else { &[&session.ended] };
     let body = SseBody::new(None, Source::Events(live), state.options.keep_alive, ends, Some(Box::new(session.busy())));
     reply::event_stream(body.boxed())
 }

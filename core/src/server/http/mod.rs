@@ -47,7 +47,9 @@ use crate::wire::{self, ErrorCode, ErrorObject, Message, Parsed, SharedStr};
 use reply::{refuse, rpc_error};
 use sessions::SessionTable;
 
-pub(crate) use crate::protocol::headers::{PROTOCOL_VERSION_HEADER as VERSION_HEADER, SESSION_ID_HEADER as SESSION_HEADER};
+pub(crate) use crate::protocol::headers::{
+    PROTOCOL_VERSION_HEADER as VERSION_HEADER, SESSION_ID_HEADER as SESSION_HEADER,
+};
 
 /// How the endpoint behaves.
 #[derive(Clone)]
@@ -111,7 +113,8 @@ pub struct HttpHandler {
 
 impl HttpHandler {
     pub fn new(server: Server, options: HttpOptions) -> Self {
-        let sessions = Arc::new(SessionTable::new(options.max_sessions, options.session_idle, options.event_store.clone()));
+        let sessions =
+            Arc::new(SessionTable::new(options.max_sessions, options.session_idle, options.event_store.clone()));
         let stateless = server.connection();
         let state = HttpState { server, options, sessions, stateless, shutdown: CancellationToken::new() };
         Self { state: Arc::new(state) }
@@ -156,7 +159,11 @@ impl HttpHandler {
         match parts.method {
             Method::POST => post(state, &parts, body).await,
             Method::GET | Method::DELETE if parts.headers.contains_key(SESSION_HEADER) => {
-                if parts.method == Method::GET { legacy::get(state, &parts).await } else { legacy::delete(state, &parts).await }
+                if parts.method == Method::GET {
+                    legacy::get(state, &parts).await
+                } else {
+                    legacy::delete(state, &parts).await
+                }
             }
             _ => reply::method_not_allowed("POST"),
         }
@@ -169,10 +176,18 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     if !guard::is_json(&parts.headers) {
-        return refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, ErrorCode::CONNECTION_CLOSED, "Unsupported Media Type: Content-Type must be application/json");
+        return refuse(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ErrorCode::CONNECTION_CLOSED,
+            "Unsupported Media Type: Content-Type must be application/json",
+        );
     }
     if guard::accepts(&parts.headers) != (true, true) {
-        return refuse(StatusCode::NOT_ACCEPTABLE, ErrorCode::CONNECTION_CLOSED, "Not Acceptable: Client must accept both application/json and text/event-stream");
+        return refuse(
+            StatusCode::NOT_ACCEPTABLE,
+            ErrorCode::CONNECTION_CLOSED,
+            "Not Acceptable: Client must accept both application/json and text/event-stream",
+        );
     }
     let text = match read_body(state, parts, body).await {
         Ok(text) => text,
@@ -181,7 +196,11 @@ where
     let message = match wire::parse(&text) {
         Ok(Parsed::Single(envelope)) => wire::to_message(&text, envelope),
         Ok(Parsed::Batch(_)) => {
-            return refuse(StatusCode::BAD_REQUEST, ErrorCode::INVALID_REQUEST, "Invalid request: JSON-RPC batches are not accepted over Streamable HTTP");
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                ErrorCode::INVALID_REQUEST,
+                "Invalid request: JSON-RPC batches are not accepted over Streamable HTTP",
+            );
         }
         Err(error) => {
             let id = error.id.as_ref().map(|id| id.to_owned());
@@ -189,7 +208,8 @@ where
         }
     };
     let header_version = parts.headers.get(VERSION_HEADER).and_then(|v| v.to_str().ok());
-    let names_modern = header_version.is_some_and(|v| !ProtocolVersion::parse(v).is_some_and(ProtocolVersion::is_legacy));
+    let names_modern =
+        header_version.is_some_and(|v| !ProtocolVersion::parse(v).is_some_and(ProtocolVersion::is_legacy));
     let has_session = parts.headers.contains_key(SESSION_HEADER);
     match message {
         Message::Request(request) => {
@@ -204,11 +224,19 @@ where
                 },
             };
             let modern = era::is_modern(&request.method, &params) || (names_modern && request.method != "initialize");
-            if modern { modern::post(state, parts, request, &params).await } else { legacy::post(state, parts, Message::Request(request)).await }
+            if modern {
+                modern::post(state, parts, request, &params).await
+            } else {
+                legacy::post(state, parts, Message::Request(request)).await
+            }
         }
         message if has_session || !names_modern => legacy::post(state, parts, message).await,
         Message::Notification(_) => reply::empty(StatusCode::ACCEPTED),
-        Message::Response(_) => refuse(StatusCode::BAD_REQUEST, ErrorCode::INVALID_REQUEST, "Invalid request: a 2026-07-28 client sends no responses"),
+        Message::Response(_) => refuse(
+            StatusCode::BAD_REQUEST,
+            ErrorCode::INVALID_REQUEST,
+            "Invalid request: a 2026-07-28 client sends no responses",
+        ),
     }
 }
 
@@ -219,7 +247,13 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let limit = state.options.max_body;
-    let too_large = || refuse(StatusCode::PAYLOAD_TOO_LARGE, ErrorCode::CONNECTION_CLOSED, format!("Payload Too Large: the body exceeds {limit} bytes"));
+    let too_large = || {
+        refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::CONNECTION_CLOSED,
+            format!("Payload Too Large: the body exceeds {limit} bytes"),
+        )
+    };
     let declared = parts.headers.get(http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(too_large());
@@ -227,7 +261,15 @@ where
     let bytes = match Limited::new(body, limit).collect().await {
         Ok(collected) => collected.to_bytes(),
         Err(e) if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() => return Err(too_large()),
-        Err(e) => return Err(refuse(StatusCode::BAD_REQUEST, ErrorCode::CONNECTION_CLOSED, format!("Bad Request: could not read the body: {e}"))),
+        Err(e) => {
+            return Err(refuse(
+                StatusCode::BAD_REQUEST,
+                ErrorCode::CONNECTION_CLOSED,
+                format!("Bad Request: could not read the body: {e}"),
+            ));
+        }
     };
-    SharedStr::from_utf8(bytes).map_err(|_| rpc_error(StatusCode::BAD_REQUEST, None, &ErrorObject::parse_error("Parse error: the body is not UTF-8")))
+    SharedStr::from_utf8(bytes).map_err(|_| {
+        rpc_error(StatusCode::BAD_REQUEST, None, &ErrorObject::parse_error("Parse error: the body is not UTF-8"))
+    })
 }

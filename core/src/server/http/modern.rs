@@ -15,21 +15,28 @@ use http_body_util::BodyExt;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use super::body::{CancelOnDrop, SseBody, Source};
+use super::body::{CancelOnDrop, Source, SseBody};
 use super::exchange;
 use super::reply::{self, ResponseBody, modern_status, rpc_error};
 use super::{HttpState, headers};
 use crate::server::era;
 use crate::wire::{ErrorCode, Request};
 
-pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, request: Request, params: &Map<String, Value>) -> Response<ResponseBody> {
+pub(crate) async fn post(
+    state: &Arc<HttpState>,
+    parts: &Parts,
+    request: Request,
+    params: &Map<String, Value>,
+) -> Response<ResponseBody> {
     let method = request.method.as_str();
     let schema = (method == "tools/call")
         .then(|| params.get("name").and_then(Value::as_str).and_then(|name| state.server.tool_input_schema(name)))
         .flatten();
-    let checked = headers::check(&parts.headers, method, params, schema.as_ref()).and_then(|()| era::check_modern(method, params).map(drop));
+    let checked = headers::check(&parts.headers, method, params, schema.as_ref())
+        .and_then(|()| era::check_modern(method, params).map(drop));
     if let Err(error) = checked {
-        let status = if error.code == ErrorCode::METHOD_NOT_FOUND { StatusCode::NOT_FOUND } else { StatusCode::BAD_REQUEST };
+        let status =
+            if error.code == ErrorCode::METHOD_NOT_FOUND { StatusCode::NOT_FOUND } else { StatusCode::BAD_REQUEST };
         return rpc_error(status, Some(&request.id), &error);
     }
     let cancel = CancellationToken::new();
@@ -53,6 +60,12 @@ pub(crate) async fn post(state: &Arc<HttpState>, parts: &Parts, request: Request
         return reply::json(status, first.data);
     }
     let head = crate::framing::sse::event(None, &first.data);
-    let body = SseBody::new(Some((head, false)), Source::Messages(rx), state.options.keep_alive, &[&end], Some(Box::new(guard)));
+    let body = SseBody::new(
+        Some((head, false)),
+        Source::Messages(rx),
+        state.options.keep_alive,
+        &[&end],
+        Some(Box::new(guard)),
+    );
     reply::event_stream(body.boxed())
 }

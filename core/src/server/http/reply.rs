@@ -19,7 +19,6 @@ use crate::wire::{ErrorCode, ErrorObject, RequestId, encode};
 /// The body of every response: a whole JSON text, nothing, or an event stream.
 pub type ResponseBody = BoxBody<Bytes, Infallible>;
 
-
 pub(crate) fn empty(status: StatusCode) -> Response<ResponseBody> {
     let mut response = Response::new(Empty::new().boxed());
     *response.status_mut() = status;
@@ -46,7 +45,11 @@ pub(crate) fn refuse(status: StatusCode, code: i64, message: impl Into<String>) 
 }
 
 pub(crate) fn method_not_allowed(allow: &'static str) -> Response<ResponseBody> {
-    let mut response = refuse(StatusCode::METHOD_NOT_ALLOWED, ErrorCode::CONNECTION_CLOSED, format!("Method not allowed (allowed: {allow})"));
+    let mut response = refuse(
+        StatusCode::METHOD_NOT_ALLOWED,
+        ErrorCode::CONNECTION_CLOSED,
+        format!("Method not allowed (allowed: {allow})"),
+    );
     response.headers_mut().insert(header::ALLOW, HeaderValue::from_static(allow));
     response
 }

@@ -108,7 +108,13 @@ async fn accept_loop(listener: TcpListener, handler: HttpHandler, options: Serve
 
 /// Serves one connection until the client closes it, or it idles, or the server stops:
 /// then it is shut down gracefully (a response in progress is finished first).
-async fn connection(tcp: TcpStream, handler: HttpHandler, options: ServeOptions, stop: CancellationToken, _alive: mpsc::Sender<()>) {
+async fn connection(
+    tcp: TcpStream,
+    handler: HttpHandler,
+    options: ServeOptions,
+    stop: CancellationToken,
+    _alive: mpsc::Sender<()>,
+) {
     let _ = tcp.set_nodelay(true);
     let (io, activity) = Tracked::new(tcp);
     let service = service_fn(move |request| {

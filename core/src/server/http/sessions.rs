@@ -268,7 +268,9 @@ impl SessionTable {
         let sessions = self.sessions.lock().unwrap();
         sessions
             .values()
-            .filter(|s| s.busy.load(Ordering::Relaxed) == 0 && now.duration_since(*s.last_active.lock().unwrap()) >= self.idle)
+            .filter(|s| {
+                s.busy.load(Ordering::Relaxed) == 0 && now.duration_since(*s.last_active.lock().unwrap()) >= self.idle
+            })
             .map(|s| s.id.clone())
             .collect()
     }

@@ -57,9 +57,9 @@ impl TaskSupport {
             Some(Some(Value::String(value))) if value == "forbidden" => Ok(Self::Forbidden),
             Some(Some(Value::String(value))) if value == "optional" => Ok(Self::Optional),
             Some(Some(Value::String(value))) if value == "required" => Ok(Self::Required),
-            Some(Some(other)) => Err(format!(
-                "execution.taskSupport must be \"forbidden\", \"optional\" or \"required\", not {other}"
-            )),
+            Some(Some(other)) => {
+                Err(format!("execution.taskSupport must be \"forbidden\", \"optional\" or \"required\", not {other}"))
+            }
         }
     }
 }
@@ -153,7 +153,8 @@ pub(crate) fn serve(
         return Err(extension_required());
     }
     let id = params.get("taskId").and_then(Value::as_str);
-    let id = id.ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"taskId\"")))?;
+    let id =
+        id.ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"taskId\"")))?;
     let task = server.tasks.get(id).ok_or_else(|| ErrorObject::invalid_params(format!("Task not found: {id}")))?;
     op(server, params, task)
 }
@@ -166,8 +167,9 @@ pub(crate) fn get(_: &ServerShared, _: &Map<String, Value>, task: Arc<TaskEntry>
 /// `tasks/update`: the client's answers to the task's input requests.
 pub(crate) fn update(server: &ServerShared, params: &Map<String, Value>, task: Arc<TaskEntry>) -> Outcome {
     let responses = params.get("inputResponses").and_then(Value::as_object);
-    let responses =
-        responses.ok_or_else(|| ErrorObject::invalid_params("Invalid params: tasks/update needs an \"inputResponses\" object"))?;
+    let responses = responses.ok_or_else(|| {
+        ErrorObject::invalid_params("Invalid params: tasks/update needs an \"inputResponses\" object")
+    })?;
     if task.answer(responses)? {
         super::notify::task_changed(server, &task);
     }
