@@ -846,3 +846,4 @@ module.exports.NativeServer = nativeBinding.NativeServer
 module.exports.connectHttpClient = nativeBinding.connectHttpClient
 module.exports.listenHttp = nativeBinding.listenHttp
 module.exports.spawnClient = nativeBinding.spawnClient
+module.exports.vocabulary = nativeBinding.vocabulary

@@ -198,6 +198,23 @@ export interface ClientConfig {
 /** Connects to the MCP endpoint at `http.url` (era probe, then handshake). */
 export declare function connectHttpClient(http: HttpClientConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null): Promise<NativeClient>
 
+/** Every JSON-RPC and MCP error code the engine uses, by the official SDK's names. */
+export interface ErrorCodes {
+  parseError: number
+  invalidRequest: number
+  methodNotFound: number
+  invalidParams: number
+  internalError: number
+  connectionClosed: number
+  requestTimeout: number
+  resourceNotFound: number
+  headerMismatch: number
+  missingRequiredClientCapability: number
+  unsupportedProtocolVersion: number
+  urlElicitationRequired: number
+  requestCancelled: number
+}
+
 /** Where the server is and what to send it besides the protocol's own headers. */
 export interface HttpClientConfig {
   url: string
@@ -235,6 +252,17 @@ export interface HttpHeader {
 /** Binds `host:port` (port 0: the OS picks) and serves `server` there at `config.endpoint`. */
 export declare function listenHttp(server: NativeServer, host: string, port: number, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null): Promise<NativeHttpListener>
 
+/** The `_meta` keys MCP reserves. */
+export interface MetaKeys {
+  protocolVersion: string
+  clientCapabilities: string
+  clientInfo: string
+  logLevel: string
+  serverInfo: string
+  subscriptionId: string
+  relatedTask: string
+}
+
 export interface RequestConfig {
   timeoutMs?: number
   resetTimeoutOnProgress?: boolean
@@ -264,4 +292,22 @@ export interface SpawnConfig {
   cwd?: string
   /** `"inherit"` (default) or `"ignore"`. */
   stderr?: string
+}
+
+/** The protocol's constants, from core. */
+export declare function vocabulary(): Vocabulary
+
+export interface Vocabulary {
+  /** Every revision the engine speaks, oldest first. */
+  protocolVersions: Array<string>
+  /** The newest revision negotiated with `initialize`. */
+  latestProtocolVersion: string
+  /** The newest (stateless) revision. */
+  modernProtocolVersion: string
+  /** The revision assumed when an HTTP request names none. */
+  defaultNegotiatedVersion: string
+  errorCodes: ErrorCodes
+  /** The log levels, least severe first. */
+  logLevels: Array<string>
+  metaKeys: MetaKeys
 }

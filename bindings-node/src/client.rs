@@ -15,6 +15,7 @@ use std::time::Duration;
 use ferrymcp_core::client::child::{ChildCommand, StderrMode};
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions, EraPreference};
 use ferrymcp_core::peer::{CloseReason, Peer, RequestOptions};
+use ferrymcp_core::protocol::ErrorCode;
 use napi::bindgen_prelude::{PromiseRaw, Unknown};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::{Env, Status};
@@ -27,8 +28,6 @@ use crate::error::{from_client, mcp_error, no_panic, parse};
 
 /// How long a JS callback (sampling, elicitation, roots) may take, unless configured.
 const DEFAULT_CALLBACK_TIMEOUT: Duration = Duration::from_secs(600);
-/// Code of a request on a closed connection (as the official SDKs use it).
-pub(crate) const CONNECTION_CLOSED: i64 = -32000;
 
 /// The server process to start.
 #[napi(object)]
@@ -88,7 +87,7 @@ fn options(config: &ClientConfig) -> napi::Result<ClientOptions> {
         None | Some("auto") => EraPreference::Auto,
         Some("legacy") => EraPreference::Legacy,
         Some("modern") => EraPreference::Modern,
-        Some(other) => return Err(mcp_error(-32602, &format!("unknown era {other:?}"), None)),
+        Some(other) => return Err(mcp_error(ErrorCode::INVALID_PARAMS, &format!("unknown era {other:?}"), None)),
     };
     if let Some(version) = &config.legacy_version {
         options.legacy_version = version.clone();
@@ -162,7 +161,7 @@ pub struct NativeClient {
 impl NativeClient {
     pub(crate) fn client(&self) -> napi::Result<Client> {
         let client = self.client.lock().unwrap_or_else(|p| p.into_inner());
-        client.clone().ok_or_else(|| mcp_error(CONNECTION_CLOSED, "the client is closed", None))
+        client.clone().ok_or_else(|| mcp_error(ErrorCode::CONNECTION_CLOSED, "the client is closed", None))
     }
 }
 

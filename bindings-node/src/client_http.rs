@@ -6,9 +6,10 @@
 
 use ferrymcp_core::client::Client;
 use ferrymcp_core::client::http::HttpClientOptions;
+use ferrymcp_core::protocol::ErrorCode;
 use napi_derive::napi;
 
-use crate::client::{CONNECTION_CLOSED, ClientConfig, JsCloseFn, NativeClient, open};
+use crate::client::{ClientConfig, JsCloseFn, NativeClient, open};
 use crate::client_callbacks::{JsNotificationFn, JsRequestFn};
 use crate::error::{mcp_error, no_panic};
 
@@ -70,6 +71,9 @@ impl NativeClient {
     #[napi]
     pub async fn terminate_session(&self) -> napi::Result<()> {
         let Some(session) = self.client()?.http_session().cloned() else { return Ok(()) };
-        no_panic(async move { session.terminate().await.map_err(|why| mcp_error(CONNECTION_CLOSED, &why, None)) }).await
+        no_panic(
+            async move { session.terminate().await.map_err(|why| mcp_error(ErrorCode::CONNECTION_CLOSED, &why, None)) },
+        )
+        .await
     }
 }

@@ -16,6 +16,7 @@
 
 use std::sync::Arc;
 
+use ferrymcp_core::protocol::ErrorCode;
 use ferrymcp_core::server::{Context, HandlerError};
 use napi::Env;
 use napi::bindgen_prelude::PromiseRaw;
@@ -70,7 +71,7 @@ impl NativeContext {
 }
 
 fn ended() -> napi::Error {
-    mcp_error(-32800, "the request ended before the client's input arrived", None)
+    mcp_error(ErrorCode::REQUEST_CANCELLED, "the request ended before the client's input arrived", None)
 }
 
 fn json_text(value: &Value) -> String {

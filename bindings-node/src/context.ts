@@ -16,7 +16,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-import { ErrorCode, McpError, fromNative } from './errors.js';
+import { ErrorCode, McpError, REQUEST_CANCELLED, fromNative } from './errors.js';
 import type { AuthInfo } from './http-options.js';
 import type { NativeContext } from './native.js';
 import type {
@@ -84,7 +84,7 @@ export class HandlerContext {
       const controller = new AbortController();
       this.#signal = controller.signal;
       this.#native.waitCancelled().then(
-        (cancelled) => cancelled && controller.abort(new McpError(-32800, 'Request cancelled by the client')),
+        (cancelled) => cancelled && controller.abort(new McpError(REQUEST_CANCELLED, 'Request cancelled by the client')),
         () => undefined,
       );
     }

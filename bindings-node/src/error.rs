@@ -9,15 +9,11 @@ use std::future::Future;
 use std::panic::AssertUnwindSafe;
 
 use ferrymcp_core::client::ClientError;
+use ferrymcp_core::protocol::ErrorCode;
 use ferrymcp_core::server::RegistryError;
 use ferrymcp_core::wire::ErrorObject;
 use futures_util::FutureExt;
 use serde_json::{Value, json};
-
-/// JSON-RPC's internal error, for failures that have no code of their own.
-const INTERNAL: i64 = -32603;
-/// JSON-RPC's invalid params, for a server author's mistake at registration.
-const INVALID_PARAMS: i64 = -32602;
 
 /// A JS error whose message is the MCP error as JSON.
 pub fn mcp_error(code: i64, message: &str, data: Option<Value>) -> napi::Error {
@@ -43,21 +39,22 @@ pub fn from_object(error: &ErrorObject) -> napi::Error {
 }
 
 pub fn from_registry(error: RegistryError) -> napi::Error {
-    mcp_error(INVALID_PARAMS, &error.to_string(), None)
+    mcp_error(ErrorCode::INVALID_PARAMS, &error.to_string(), None)
 }
 
 /// A server author's mistake in a constructor option, named in `message`.
 pub fn invalid(message: String) -> napi::Error {
-    mcp_error(INVALID_PARAMS, &message, None)
+    mcp_error(ErrorCode::INVALID_PARAMS, &message, None)
 }
 
 pub fn internal(message: impl AsRef<str>) -> napi::Error {
-    mcp_error(INTERNAL, message.as_ref(), None)
+    mcp_error(ErrorCode::INTERNAL_ERROR, message.as_ref(), None)
 }
 
 /// Parses JSON text handed over by the TypeScript layer.
 pub fn parse(text: &str, what: &str) -> napi::Result<Value> {
-    serde_json::from_str(text).map_err(|e| mcp_error(INVALID_PARAMS, &format!("{what} is not valid JSON: {e}"), None))
+    serde_json::from_str(text)
+        .map_err(|e| mcp_error(ErrorCode::INVALID_PARAMS, &format!("{what} is not valid JSON: {e}"), None))
 }
 
 /// Runs a future that must not unwind into Node: a panic becomes an internal error.

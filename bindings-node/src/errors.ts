@@ -4,26 +4,31 @@
  *
  * The addon reports every failure as an Error whose message is the JSON
  * `{code, message, data}` of the MCP error (napi errors carry no other fields), so the
- * numeric code and the data survive the crossing and are restored here.
+ * numeric code and the data survive the crossing and are restored here. The codes
+ * themselves come from core (`vocabulary`), so they cannot drift from what it sends.
  */
+
+import { vocabulary } from './native.js';
+
+const codes = vocabulary.errorCodes;
 
 /** JSON-RPC and MCP error codes (the official SDK's `ErrorCode`). */
 export enum ErrorCode {
-  ConnectionClosed = -32000,
-  RequestTimeout = -32001,
-  ParseError = -32700,
-  InvalidRequest = -32600,
-  MethodNotFound = -32601,
-  InvalidParams = -32602,
-  InternalError = -32603,
-  ResourceNotFound = -32002,
-  MissingRequiredClientCapability = -32021,
-  UnsupportedProtocolVersion = -32022,
-  UrlElicitationRequired = -32042,
+  ConnectionClosed = codes.connectionClosed,
+  RequestTimeout = codes.requestTimeout,
+  ParseError = codes.parseError,
+  InvalidRequest = codes.invalidRequest,
+  MethodNotFound = codes.methodNotFound,
+  InvalidParams = codes.invalidParams,
+  InternalError = codes.internalError,
+  ResourceNotFound = codes.resourceNotFound,
+  MissingRequiredClientCapability = codes.missingRequiredClientCapability,
+  UnsupportedProtocolVersion = codes.unsupportedProtocolVersion,
+  UrlElicitationRequired = codes.urlElicitationRequired,
 }
 
 /** The code a cancelled request fails with. */
-export const REQUEST_CANCELLED = -32800;
+export const REQUEST_CANCELLED = codes.requestCancelled;
 
 const PREFIX = /^MCP error -?\d+: /;
 

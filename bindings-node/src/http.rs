@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
+use ferrymcp_core::protocol::ErrorCode;
 use ferrymcp_core::server::http::{BearerAuth, HttpHandler, HttpOptions, LOOPBACK_HOSTS, METADATA_PATH, ResponseBody};
 use http::header::CONTENT_TYPE;
 use http::{Method, Request, Uri};
@@ -31,7 +32,6 @@ use crate::server::NativeServer;
 
 /// How long a token verifier may take, unless configured.
 const DEFAULT_VERIFY_TIMEOUT: Duration = Duration::from_secs(10);
-const INVALID_PARAMS: i64 = -32602;
 
 #[napi(object)]
 pub struct HttpConfig {
@@ -73,7 +73,11 @@ pub(crate) fn options(config: HttpConfig, verifier: Option<JsVerifierFn>, loopba
     let defaults = HttpOptions::default();
     let endpoint = config.endpoint.unwrap_or_else(|| defaults.endpoint.clone());
     if !endpoint.starts_with('/') {
-        return Err(mcp_error(INVALID_PARAMS, &format!("the endpoint path must start with '/': {endpoint:?}"), None));
+        return Err(mcp_error(
+            ErrorCode::INVALID_PARAMS,
+            &format!("the endpoint path must start with '/': {endpoint:?}"),
+            None,
+        ));
     }
     let allowed_hosts = config.allowed_hosts.unwrap_or_else(|| {
         if loopback { LOOPBACK_HOSTS.iter().map(|h| (*h).to_owned()).collect() } else { Vec::new() }
@@ -90,7 +94,11 @@ pub(crate) fn options(config: HttpConfig, verifier: Option<JsVerifierFn>, loopba
             audience: None,
         }),
         _ => {
-            return Err(mcp_error(INVALID_PARAMS, "bearer authorization needs both its settings and a verifier", None));
+            return Err(mcp_error(
+                ErrorCode::INVALID_PARAMS,
+                "bearer authorization needs both its settings and a verifier",
+                None,
+            ));
         }
     };
     Ok(HttpOptions {

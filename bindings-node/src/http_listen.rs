@@ -10,6 +10,7 @@
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Mutex;
 
+use ferrymcp_core::protocol::ErrorCode;
 use ferrymcp_core::server::http::{HttpHandler, HttpServer, ServeOptions, serve};
 use napi_derive::napi;
 use tokio_util::sync::CancellationToken;
@@ -29,7 +30,7 @@ pub struct NativeHttpListener {
 }
 
 fn address(host: &str, port: u16) -> napi::Result<SocketAddr> {
-    let invalid = |why: String| mcp_error(-32602, &why, None);
+    let invalid = |why: String| mcp_error(ErrorCode::INVALID_PARAMS, &why, None);
     (host, port)
         .to_socket_addrs()
         .map_err(|e| invalid(format!("cannot resolve host {host:?}: {e}")))?

@@ -28,3 +28,4 @@ mod http_bearer;
 mod http_listen;
 mod reply;
 mod server;
+mod vocabulary;

@@ -18,3 +18,7 @@ export type { HttpConfig, AuthConfig, NativeHttpResponse, NativeHttpListener } f
 export const NativeHttpHandler = native.NativeHttpHandler;
 export const listenHttp = native.listenHttp;
 export const connectHttpClient = native.connectHttpClient;
+
+export type { Vocabulary, ErrorCodes, MetaKeys } from '../native/index.cjs';
+/** The protocol's constants (revisions, error codes, log levels, `_meta` keys), from core. */
+export const vocabulary = native.vocabulary();

@@ -8,7 +8,7 @@
 use ferrymcp_core::client::ClientError;
 use ferrymcp_core::peer::PeerError;
 use ferrymcp_core::server::{HandlerError, RegistryError};
-use ferrymcp_core::wire::{ErrorObject, RawJson};
+use ferrymcp_core::wire::{ErrorCode, ErrorObject, RawJson};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -80,7 +80,7 @@ pub fn from_exception(py: Python<'_>, error: PyErr) -> HandlerError {
     }
     let is_mcp = class(py, "McpError").and_then(|class| value.is_instance(&class)).unwrap_or(false);
     if is_mcp {
-        let code = value.getattr("code").and_then(|c| c.extract::<i64>()).unwrap_or(-32603);
+        let code = value.getattr("code").and_then(|c| c.extract::<i64>()).unwrap_or(ErrorCode::INTERNAL_ERROR);
         let message = value.getattr("message").and_then(|m| m.extract::<String>()).unwrap_or_default();
         let mut object = ErrorObject::new(code, message);
         let data = value.getattr("data").ok().filter(|d| !d.is_none());

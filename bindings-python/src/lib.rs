@@ -16,6 +16,7 @@ mod http;
 mod runtime;
 mod server;
 mod template;
+mod vocabulary;
 
 use pyo3::prelude::*;
 
@@ -29,5 +30,6 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<context::NativeContext>()?;
     module.add_class::<client::NativeClient>()?;
     module.add_function(wrap_pyfunction!(template::uri_template_variables, module)?)?;
+    vocabulary::add(module)?;
     Ok(())
 }

@@ -153,7 +153,7 @@ fn table() -> Vec<(&'static str, RoundTrip)> {
         ("GetTaskRequest", round_trip::<GetTaskRequest>),
         ("TaskStatusNotification", round_trip::<TaskStatusNotification>),
         // JSON-RPC envelopes and errors.
-        ("JSONRPCResultResponse", round_trip::<Response<JsonObject>>),
+        ("JSONRPCResultResponse", round_trip::<TypedResponse<JsonObject>>),
         ("JSONRPCErrorResponse", round_trip::<ErrorResponse>),
         ("HeaderMismatchError", round_trip::<ErrorResponse>),
         ("MissingRequiredClientCapabilityError", round_trip::<ErrorResponse>),
@@ -1205,7 +1205,7 @@ fn samples() -> Vec<(&'static [&'static str], &'static str, Value)> {
             "URLElicitationRequiredError",
             to_json(&ErrorResponse::new(
                 Some(RequestId::Number(1)),
-                ErrorObject::new(McpErrorCode::URL_ELICITATION_REQUIRED, "Authorization required").with_data(
+                ErrorObject::new(ErrorCode::URL_ELICITATION_REQUIRED, "Authorization required").with_data(
                     RawJson::to_json(&UrlElicitationRequiredData {
                         elicitations: vec![ElicitUrlParams {
                             message: "Log in".into(),

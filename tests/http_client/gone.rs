@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions, EraPreference, InputCallback};
-use ferrymcp_core::peer::{CloseReason, PeerError, RequestOptions};
+use ferrymcp_core::peer::{CloseReason, RequestOptions};
+use ferrymcp_core::protocol::ErrorCode;
 use ferrymcp_tests::listening::Server;
 use serde_json::json;
 
@@ -43,7 +44,7 @@ async fn a_server_killed_under_a_call_fails_it_and_ends_the_connection() {
             .await
             .expect("the call ends")
             .expect_err("the call fails");
-        assert_eq!(failed.code(), PeerError::CONNECTION_CLOSED, "{era:?}: {failed}");
+        assert_eq!(failed.code(), ErrorCode::CONNECTION_CLOSED, "{era:?}: {failed}");
         let reason =
             tokio::time::timeout(Duration::from_secs(30), client.peer().closed()).await.expect("the connection ends");
         assert!(matches!(&reason, CloseReason::Transport(why) if why.contains("is gone")), "{era:?}: {reason:?}");

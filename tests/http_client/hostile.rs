@@ -10,6 +10,7 @@ use std::time::Duration;
 use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions};
 use ferrymcp_core::peer::{PeerError, RequestOptions};
+use ferrymcp_core::protocol::ErrorCode;
 use ferrymcp_tests::schema;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -103,10 +104,10 @@ async fn each_broken_answer_fails_only_its_call_and_says_why() {
     assert!(client.server().modern);
 
     for (tool, code, says) in [
-        ("not-json", PeerError::CONNECTION_CLOSED, "without the response: \"this is not JSON\""),
-        ("html-500", PeerError::CONNECTION_CLOSED, "HTTP 500 Internal Server Error: <h1>Internal Server Error</h1>"),
-        ("wrong-id", PeerError::CONNECTION_CLOSED, "without the response"),
-        ("empty-stream", PeerError::CONNECTION_CLOSED, "closed the response stream before answering"),
+        ("not-json", ErrorCode::CONNECTION_CLOSED, "without the response: \"this is not JSON\""),
+        ("html-500", ErrorCode::CONNECTION_CLOSED, "HTTP 500 Internal Server Error: <h1>Internal Server Error</h1>"),
+        ("wrong-id", ErrorCode::CONNECTION_CLOSED, "without the response"),
+        ("empty-stream", ErrorCode::CONNECTION_CLOSED, "closed the response stream before answering"),
         ("mismatch", -32020, "Header mismatch: Mcp-Name"),
     ] {
         let error = client.call_tool(tool, json!({}), RequestOptions::default()).await.expect_err(tool);

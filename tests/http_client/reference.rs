@@ -10,6 +10,7 @@ use std::time::Duration;
 use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions};
 use ferrymcp_core::peer::{CloseReason, PeerConfig, PeerError, Progress, RequestOptions};
+use ferrymcp_core::protocol::ErrorCode;
 use serde_json::{Value, json};
 
 use ferrymcp_tests::listening::{Server, installed};
@@ -164,7 +165,7 @@ async fn a_server_that_dies_fails_the_pending_call_at_once_and_the_client_surviv
     server.kill();
     let error = call.await.unwrap().expect_err("the server died before answering");
     assert!(!matches!(error, ClientError::Peer(PeerError::Timeout(_))), "{error}");
-    assert_eq!(error.code(), PeerError::CONNECTION_CLOSED, "{error}");
+    assert_eq!(error.code(), ErrorCode::CONNECTION_CLOSED, "{error}");
     // Whichever stream noticed first (the call's, or the standalone GET), the server no
     // longer answers, so the connection ends saying it is gone.
     let message = error.to_string();
@@ -180,6 +181,6 @@ async fn a_server_that_dies_fails_the_pending_call_at_once_and_the_client_surviv
         .call_tool("echo", json!({"message": "anyone?"}), RequestOptions::default())
         .await
         .expect_err("no server");
-    assert_eq!(again.code(), PeerError::CONNECTION_CLOSED, "{again}");
+    assert_eq!(again.code(), ErrorCode::CONNECTION_CLOSED, "{again}");
     client.close().await;
 }

@@ -26,6 +26,22 @@ __version__: str
 # Names for types only (not in the module; stubtest-allowlist.txt lists them).
 JsonObject = dict[str, Any]
 
+# The protocol's constants, from core (ferrymcp.types re-exports them by their official names).
+PROTOCOL_VERSIONS: list[str]
+"""Every revision the engine speaks, oldest first."""
+LATEST_PROTOCOL_VERSION: str
+"""The newest revision negotiated with `initialize`."""
+MODERN_PROTOCOL_VERSION: str
+"""The newest (stateless) revision."""
+DEFAULT_NEGOTIATED_VERSION: str
+"""The revision assumed when an HTTP request names none."""
+ERROR_CODES: dict[str, int]
+"""Every JSON-RPC and MCP error code, by name (`"INVALID_PARAMS"`: -32602, ...)."""
+LOG_LEVELS: list[str]
+"""The log levels, least severe first."""
+META_KEYS: dict[str, str]
+"""The `_meta` keys MCP reserves, by name (`"PROTOCOL_VERSION"`, ...)."""
+
 @final
 class NativeContext:
     """The request a handler serves."""

@@ -15,7 +15,8 @@ needs them.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, get_args
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, Literal, get_args
 
 from ferrymcp._wire import WireModel
 
@@ -31,28 +32,70 @@ ProgressToken = str | int
 Cursor = str
 Meta = dict[str, Any]
 
-LATEST_PROTOCOL_VERSION: Final = "2025-11-25"
-MODERN_PROTOCOL_VERSION: Final = "2026-07-28"
-DEFAULT_NEGOTIATED_VERSION: Final = "2025-03-26"
+# The protocol's constants come from the engine (``ferrymcp._native``), so they cannot
+# drift from what it sends and checks. They are read on first use (PEP 562): importing
+# ferrymcp stays free of the native module until something needs it.
+_FROM_NATIVE: dict[str, Callable[[Any], Any]] = {
+    "SUPPORTED_PROTOCOL_VERSIONS": lambda n: list(n.PROTOCOL_VERSIONS),
+    "LATEST_PROTOCOL_VERSION": lambda n: n.LATEST_PROTOCOL_VERSION,
+    "MODERN_PROTOCOL_VERSION": lambda n: n.MODERN_PROTOCOL_VERSION,
+    "DEFAULT_NEGOTIATED_VERSION": lambda n: n.DEFAULT_NEGOTIATED_VERSION,
+    **{
+        code: (lambda n, code=code: n.ERROR_CODES[code])
+        for code in (
+            "PARSE_ERROR",
+            "INVALID_REQUEST",
+            "METHOD_NOT_FOUND",
+            "INVALID_PARAMS",
+            "INTERNAL_ERROR",
+            "CONNECTION_CLOSED",
+            "REQUEST_TIMEOUT",
+            "RESOURCE_NOT_FOUND",
+            "URL_ELICITATION_REQUIRED",
+            "HEADER_MISMATCH",
+            "MISSING_REQUIRED_CLIENT_CAPABILITY",
+            "UNSUPPORTED_PROTOCOL_VERSION",
+        )
+    },
+    **{
+        f"{key}_META_KEY": (lambda n, key=key: n.META_KEYS[key])
+        for key in ("PROTOCOL_VERSION", "CLIENT_INFO", "CLIENT_CAPABILITIES", "LOG_LEVEL", "SERVER_INFO")
+    },
+}
 
-PARSE_ERROR: Final = -32700
-INVALID_REQUEST: Final = -32600
-METHOD_NOT_FOUND: Final = -32601
-INVALID_PARAMS: Final = -32602
-INTERNAL_ERROR: Final = -32603
-CONNECTION_CLOSED: Final = -32000
-REQUEST_TIMEOUT: Final = -32001
-RESOURCE_NOT_FOUND: Final = -32002
-URL_ELICITATION_REQUIRED: Final = -32042
-HEADER_MISMATCH: Final = -32020
-MISSING_REQUIRED_CLIENT_CAPABILITY: Final = -32021
-UNSUPPORTED_PROTOCOL_VERSION: Final = -32022
+if TYPE_CHECKING:
+    SUPPORTED_PROTOCOL_VERSIONS: list[str]
+    LATEST_PROTOCOL_VERSION: str
+    MODERN_PROTOCOL_VERSION: str
+    DEFAULT_NEGOTIATED_VERSION: str
+    PARSE_ERROR: int
+    INVALID_REQUEST: int
+    METHOD_NOT_FOUND: int
+    INVALID_PARAMS: int
+    INTERNAL_ERROR: int
+    CONNECTION_CLOSED: int
+    REQUEST_TIMEOUT: int
+    RESOURCE_NOT_FOUND: int
+    URL_ELICITATION_REQUIRED: int
+    HEADER_MISMATCH: int
+    MISSING_REQUIRED_CLIENT_CAPABILITY: int
+    UNSUPPORTED_PROTOCOL_VERSION: int
+    PROTOCOL_VERSION_META_KEY: str
+    CLIENT_INFO_META_KEY: str
+    CLIENT_CAPABILITIES_META_KEY: str
+    LOG_LEVEL_META_KEY: str
+    SERVER_INFO_META_KEY: str
 
-PROTOCOL_VERSION_META_KEY: Final = "io.modelcontextprotocol/protocolVersion"
-CLIENT_INFO_META_KEY: Final = "io.modelcontextprotocol/clientInfo"
-CLIENT_CAPABILITIES_META_KEY: Final = "io.modelcontextprotocol/clientCapabilities"
-LOG_LEVEL_META_KEY: Final = "io.modelcontextprotocol/logLevel"
-SERVER_INFO_META_KEY: Final = "io.modelcontextprotocol/serverInfo"
+
+def __getattr__(name: str) -> Any:
+    read = _FROM_NATIVE.get(name)
+    if read is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from ferrymcp import _native
+
+    value = read(_native)
+    globals()[name] = value
+    return value
 
 
 class MCPModel(WireModel):

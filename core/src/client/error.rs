@@ -1,7 +1,7 @@
 //! Client errors, each with the JSON-RPC code it maps to.
 
 use crate::peer::PeerError;
-use crate::wire::ErrorObject;
+use crate::wire::{ErrorCode, ErrorObject};
 
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum ClientError {
@@ -28,9 +28,9 @@ impl ClientError {
         match self {
             Self::Peer(e) => e.code(),
             Self::Input(e) => e.code,
-            Self::Protocol(_) => crate::wire::ErrorCode::INVALID_REQUEST,
-            Self::Transport(_) => PeerError::CONNECTION_CLOSED,
-            Self::Usage(_) => crate::wire::ErrorCode::INVALID_PARAMS,
+            Self::Protocol(_) => ErrorCode::INVALID_REQUEST,
+            Self::Transport(_) => ErrorCode::CONNECTION_CLOSED,
+            Self::Usage(_) => ErrorCode::INVALID_PARAMS,
         }
     }
 

@@ -31,7 +31,7 @@ use crate::framing::{FrameSink, FrameSource};
 use crate::peer::{Peer, PeerConfig, RequestOptions};
 use crate::protocol::{
     CallToolResult, CompleteResult, GetPromptResult, Prompt, ProtocolVersion, ReadResourceResult, Resource,
-    ResourceTemplate, Tool,
+    ResourceTemplate, Tool, meta,
 };
 use child::{ChildCommand, ChildProcess, ShutdownTimeouts};
 
@@ -71,7 +71,7 @@ impl Default for ClientOptions {
             info: json!({"name": "ferrymcp-client", "version": env!("CARGO_PKG_VERSION")}),
             capabilities: json!({}),
             era: EraPreference::Auto,
-            legacy_version: "2025-11-25".into(),
+            legacy_version: ProtocolVersion::LATEST_LEGACY.as_str().into(),
             probe_timeout: Duration::from_secs(5),
             max_input_rounds: 16,
             log_level: None,
@@ -223,13 +223,13 @@ impl Client {
     }
 
     fn add_meta(&self, params: &mut Map<String, Value>) {
-        let meta = params.entry("_meta").or_insert_with(|| json!({}));
-        if let Value::Object(meta) = meta {
-            meta.insert("io.modelcontextprotocol/protocolVersion".into(), json!(self.details.protocol_version));
-            meta.insert("io.modelcontextprotocol/clientCapabilities".into(), self.options.capabilities.clone());
-            meta.insert("io.modelcontextprotocol/clientInfo".into(), self.options.info.clone());
+        let fields = params.entry("_meta").or_insert_with(|| json!({}));
+        if let Value::Object(fields) = fields {
+            fields.insert(meta::PROTOCOL_VERSION.into(), json!(self.details.protocol_version));
+            fields.insert(meta::CLIENT_CAPABILITIES.into(), self.options.capabilities.clone());
+            fields.insert(meta::CLIENT_INFO.into(), self.options.info.clone());
             if let Some(level) = &self.options.log_level {
-                meta.insert("io.modelcontextprotocol/logLevel".into(), json!(level));
+                fields.insert(meta::LOG_LEVEL.into(), json!(level));
             }
         }
     }

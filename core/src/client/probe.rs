@@ -6,8 +6,8 @@ use serde_json::{Value, json};
 
 use super::{ClientError, ClientOptions, EraPreference, ServerDetails};
 use crate::peer::{Peer, PeerError, RequestOptions};
-use crate::protocol::ProtocolVersion;
-use crate::wire::ErrorObject;
+use crate::protocol::{ProtocolVersion, meta};
+use crate::wire::{ErrorCode, ErrorObject};
 
 pub(crate) async fn handshake(peer: &Peer, options: &ClientOptions) -> Result<ServerDetails, ClientError> {
     match options.era {
@@ -42,9 +42,9 @@ enum Probe {
 
 fn meta(options: &ClientOptions, version: &str) -> Value {
     json!({
-        "io.modelcontextprotocol/protocolVersion": version,
-        "io.modelcontextprotocol/clientCapabilities": options.capabilities,
-        "io.modelcontextprotocol/clientInfo": options.info,
+        meta::PROTOCOL_VERSION: version,
+        meta::CLIENT_CAPABILITIES: options.capabilities,
+        meta::CLIENT_INFO: options.info,
     })
 }
 
@@ -98,14 +98,20 @@ async fn discover(
                 instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
             })
         }
-        Err(PeerError::Rpc(e)) if e.code == -32022 => match (supported_by_both(&e), retry) {
-            (Some(version), Retry::Allowed) => Box::pin(discover(peer, options, timeout, version, Retry::Spent)).await,
-            _ => Probe::Failed(ClientError::Protocol(format!(
-                "the server supports none of our modern versions: {}",
-                e.data.map(|d| d.to_string()).unwrap_or_default()
-            ))),
-        },
-        Err(PeerError::Rpc(e)) if matches!(e.code, -32020 | -32021) => {
+        Err(PeerError::Rpc(e)) if e.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => {
+            match (supported_by_both(&e), retry) {
+                (Some(version), Retry::Allowed) => {
+                    Box::pin(discover(peer, options, timeout, version, Retry::Spent)).await
+                }
+                _ => Probe::Failed(ClientError::Protocol(format!(
+                    "the server supports none of our modern versions: {}",
+                    e.data.map(|d| d.to_string()).unwrap_or_default()
+                ))),
+            }
+        }
+        Err(PeerError::Rpc(e))
+            if matches!(e.code, ErrorCode::HEADER_MISMATCH | ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY) =>
+        {
             Probe::Failed(ClientError::Protocol(format!("server/discover was refused: {e}")))
         }
         Err(PeerError::Rpc(e)) => Probe::Legacy(e.to_string()),

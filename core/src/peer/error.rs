@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::wire::ErrorObject;
+use crate::wire::{ErrorCode, ErrorObject};
 
 /// Why a connection closed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,20 +46,15 @@ pub enum PeerError {
 }
 
 impl PeerError {
-    /// Codes used by the official SDKs for the local failures.
-    pub const CONNECTION_CLOSED: i64 = -32000;
-    pub const REQUEST_TIMEOUT: i64 = -32001;
-    pub const REQUEST_CANCELLED: i64 = -32800;
-
     /// The JSON-RPC code of this error.
     pub fn code(&self) -> i64 {
         match self {
             Self::Rpc(e) => e.code,
-            Self::Timeout(_) => Self::REQUEST_TIMEOUT,
-            Self::Cancelled => Self::REQUEST_CANCELLED,
-            Self::Closed(_) => Self::CONNECTION_CLOSED,
-            Self::Params(_) => crate::wire::ErrorCode::INVALID_PARAMS,
-            Self::MalformedResponse(_) => crate::wire::ErrorCode::INVALID_REQUEST,
+            Self::Timeout(_) => ErrorCode::REQUEST_TIMEOUT,
+            Self::Cancelled => ErrorCode::REQUEST_CANCELLED,
+            Self::Closed(_) => ErrorCode::CONNECTION_CLOSED,
+            Self::Params(_) => ErrorCode::INVALID_PARAMS,
+            Self::MalformedResponse(_) => ErrorCode::INVALID_REQUEST,
         }
     }
 }

@@ -9,6 +9,10 @@ use serde::{Deserialize, Serialize};
 
 use super::base::JsonObject;
 
+/// The tasks extension's identifier (SEP-2663), under `capabilities.extensions` on both
+/// sides.
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
 /// The capabilities of a client.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClientCapabilities {

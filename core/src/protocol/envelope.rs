@@ -5,7 +5,9 @@
 //! types are for the layers above it, and they also describe the schema's typed messages
 //! (`CallToolRequest`, `ListToolsResultResponse`...). `jsonrpc` and `id` are optional so
 //! that the same types also carry the bare `{method, params}` objects the 2026-07-28
-//! revision nests inside `inputRequests`.
+//! revision nests inside `inputRequests`. Their names (`TypedRequest`, `TypedNotification`,
+//! `TypedResponse`) differ from the engine's untyped [`crate::wire::Request`] and friends,
+//! so a file may import both.
 
 use std::fmt;
 
@@ -38,7 +40,7 @@ pub trait NotificationMethod: 'static {
 /// A request of method `M`. `params` is optional for every method here; whether a method
 /// requires it is for the receiver to check.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Request<M: RequestMethod> {
+pub struct TypedRequest<M: RequestMethod> {
     /// `"2.0"` on a JSON-RPC message; absent on a nested input request.
     pub jsonrpc: Option<JsonRpc2>,
     /// The request id; absent on a nested input request.
@@ -47,7 +49,7 @@ pub struct Request<M: RequestMethod> {
     pub params: Option<M::Params>,
 }
 
-impl<M: RequestMethod> Request<M> {
+impl<M: RequestMethod> TypedRequest<M> {
     /// A complete JSON-RPC request.
     pub fn new(id: impl Into<RequestId>, params: M::Params) -> Self {
         Self { jsonrpc: Some(JsonRpc2), id: Some(id.into()), params: Some(params) }
@@ -66,14 +68,14 @@ impl<M: RequestMethod> Request<M> {
 
 /// A notification of method `M`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Notification<N: NotificationMethod> {
+pub struct TypedNotification<N: NotificationMethod> {
     /// `"2.0"` on a JSON-RPC message.
     pub jsonrpc: Option<JsonRpc2>,
     /// The params.
     pub params: Option<N::Params>,
 }
 
-impl<N: NotificationMethod> Notification<N> {
+impl<N: NotificationMethod> TypedNotification<N> {
     /// A complete JSON-RPC notification.
     pub fn new(params: N::Params) -> Self {
         Self { jsonrpc: Some(JsonRpc2), params: Some(params) }
@@ -87,7 +89,7 @@ impl<N: NotificationMethod> Notification<N> {
 
 /// A successful response carrying a result of type `R`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Response<R> {
+pub struct TypedResponse<R> {
     /// `"2.0"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jsonrpc: Option<JsonRpc2>,
@@ -97,7 +99,7 @@ pub struct Response<R> {
     pub result: R,
 }
 
-impl<R> Response<R> {
+impl<R> TypedResponse<R> {
     /// A complete JSON-RPC response.
     pub fn new(id: RequestId, result: R) -> Self {
         Self { jsonrpc: Some(JsonRpc2), id, result }
@@ -162,13 +164,13 @@ fn serialize_message<S: Serializer, P: Serialize>(
     out.end()
 }
 
-impl<M: RequestMethod> Serialize for Request<M> {
+impl<M: RequestMethod> Serialize for TypedRequest<M> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serialize_message(serializer, self.jsonrpc, self.id.as_ref(), M::METHOD, self.params.as_ref())
     }
 }
 
-impl<'de, M: RequestMethod> Deserialize<'de> for Request<M> {
+impl<'de, M: RequestMethod> Deserialize<'de> for TypedRequest<M> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let fields = Fields::<M::Params>::deserialize(deserializer)?;
         check_method(&fields.method, M::METHOD)?;
@@ -176,13 +178,13 @@ impl<'de, M: RequestMethod> Deserialize<'de> for Request<M> {
     }
 }
 
-impl<N: NotificationMethod> Serialize for Notification<N> {
+impl<N: NotificationMethod> Serialize for TypedNotification<N> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serialize_message(serializer, self.jsonrpc, None, N::METHOD, self.params.as_ref())
     }
 }
 
-impl<'de, N: NotificationMethod> Deserialize<'de> for Notification<N> {
+impl<'de, N: NotificationMethod> Deserialize<'de> for TypedNotification<N> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let fields = Fields::<N::Params>::deserialize(deserializer)?;
         check_method(&fields.method, N::METHOD)?;

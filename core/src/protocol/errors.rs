@@ -1,5 +1,5 @@
-//! MCP's error codes beyond JSON-RPC's, the shapes of their `data`, and constructors for
-//! the error objects.
+//! The shapes of the `data` of MCP's errors, and constructors for the error objects. The
+//! codes themselves are [`ErrorCode`] (one type for JSON-RPC's and MCP's).
 //!
 //! Which code to use under which revision is the server's decision; the one rule that is
 //! pure data, the resource-not-found code, is
@@ -7,30 +7,13 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::wire::ErrorCode;
 use crate::wire::{ErrorObject, RawJson};
 
 use super::base::JsonObject;
 use super::capabilities::ClientCapabilities;
 use super::elicitation::ElicitUrlParams;
 use super::revision::ProtocolVersion;
-
-/// MCP error codes. JSON-RPC's own are [`crate::wire::ErrorCode`].
-pub struct McpErrorCode;
-
-impl McpErrorCode {
-    /// Resource not found, up to 2025-11-25 (2026-07-28 uses -32602).
-    pub const RESOURCE_NOT_FOUND: i64 = -32002;
-    /// An HTTP header is missing, malformed or disagrees with the body (2026-07-28).
-    pub const HEADER_MISMATCH: i64 = -32020;
-    /// The request needs a client capability its `_meta` did not declare (2026-07-28).
-    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
-    /// The request's protocol revision is not supported (2026-07-28).
-    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
-    /// URL elicitation is required first (2025-11-25 only).
-    pub const URL_ELICITATION_REQUIRED: i64 = -32042;
-    /// The codes 2026-07-28 reserves for the specification: -32099 to -32020.
-    pub const RESERVED: std::ops::RangeInclusive<i64> = -32099..=-32020;
-}
 
 /// `data` of -32022.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -84,14 +67,14 @@ fn with_data<T: Serialize>(error: ErrorObject, data: &T) -> ErrorObject {
 
 /// -32020: a header is missing, malformed or disagrees with the body.
 pub fn header_mismatch(message: impl Into<String>) -> ErrorObject {
-    ErrorObject::new(McpErrorCode::HEADER_MISMATCH, message)
+    ErrorObject::new(ErrorCode::HEADER_MISMATCH, message)
 }
 
 /// -32021 with the capabilities the request needs.
 pub fn missing_required_client_capability(required: ClientCapabilities) -> ErrorObject {
     let data = MissingRequiredClientCapabilityData { required_capabilities: required, extra: JsonObject::new() };
     with_data(
-        ErrorObject::new(McpErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, "Missing required client capability"),
+        ErrorObject::new(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, "Missing required client capability"),
         &data,
     )
 }
@@ -103,7 +86,7 @@ pub fn unsupported_protocol_version(requested: &str, supported: &[ProtocolVersio
         requested: requested.to_owned(),
         extra: JsonObject::new(),
     };
-    with_data(ErrorObject::new(McpErrorCode::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version"), &data)
+    with_data(ErrorObject::new(ErrorCode::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version"), &data)
 }
 
 /// Resource not found, with the code `version` uses and `data: {uri}`.

@@ -17,6 +17,9 @@ use super::utilities::ProgressToken;
 /// A `_meta` object with no members MCP interprets (on tools, resources, content...).
 pub type Meta = JsonObject;
 
+/// The prefix of the `_meta` keys MCP itself defines; a request whose `_meta` carries one
+/// is a 2026-07-28 request.
+pub const MCP_PREFIX: &str = "io.modelcontextprotocol/";
 /// `_meta` key: the request's protocol revision (modern requests, required).
 pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 /// `_meta` key: the client's capabilities for this request (modern requests, required).

@@ -1,5 +1,5 @@
 //! Every MCP method, as a marker type naming its params and result, plus the schema's
-//! names for the typed messages (`CallToolRequest` = `Request<CallTool>`, ...).
+//! names for the typed messages (`CallToolRequest` = `TypedRequest<CallTool>`, ...).
 //!
 //! Which revisions define which method is in [`ProtocolVersion`](super::ProtocolVersion)'s
 //! predicates; this table lists them all.
@@ -8,7 +8,7 @@ use super::base::{EmptyResult, JsonObject, NotificationParams, PaginatedParams, 
 use super::completion::{CompleteParams, CompleteResult};
 use super::discover::DiscoverResult;
 use super::elicitation::{ElicitParams, ElicitResult, ElicitationCompleteParams};
-use super::envelope::{Notification, NotificationMethod, Request, RequestMethod, Response};
+use super::envelope::{NotificationMethod, RequestMethod, TypedNotification, TypedRequest, TypedResponse};
 use super::lifecycle::{InitializeParams, InitializeResult};
 use super::logging::{LoggingMessageParams, SetLevelParams};
 use super::mrtr::MaybeInputRequired;
@@ -37,10 +37,10 @@ macro_rules! requests {
         }
 
         #[doc = concat!("A `", $method, "` request.")]
-        pub type $request = Request<$marker>;
+        pub type $request = TypedRequest<$marker>;
 
         #[doc = concat!("A response to `", $method, "`.")]
-        pub type $response = Response<$result>;
+        pub type $response = TypedResponse<$result>;
     )*};
 }
 
@@ -56,7 +56,7 @@ macro_rules! notifications {
         }
 
         #[doc = concat!("A `", $method, "` notification.")]
-        pub type $notification = Notification<$marker>;
+        pub type $notification = TypedNotification<$marker>;
     )*};
 }
 

@@ -37,6 +37,7 @@ mod elicitation;
 mod elicitation_schema;
 mod envelope;
 pub mod errors;
+pub mod headers;
 mod icons;
 mod lifecycle;
 mod logging;
@@ -63,7 +64,7 @@ pub use elicitation::*;
 pub use elicitation_schema::*;
 pub use envelope::*;
 pub use errors::{
-    McpErrorCode, MissingRequiredClientCapabilityData, ResourceNotFoundData, UnsupportedProtocolVersionData,
+    ErrorCode, MissingRequiredClientCapabilityData, ResourceNotFoundData, UnsupportedProtocolVersionData,
     UrlElicitationRequiredData,
 };
 pub use icons::*;

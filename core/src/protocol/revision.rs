@@ -11,8 +11,6 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::wire::ErrorCode;
 
-use super::errors::McpErrorCode;
-
 /// One MCP revision. Variants are in chronological order, so `<` means "older than".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ProtocolVersion {
@@ -46,6 +44,9 @@ impl ProtocolVersion {
     pub const LATEST_LEGACY: ProtocolVersion = Self::V2025_11_25;
     /// The newest revision.
     pub const LATEST: ProtocolVersion = Self::V2026_07_28;
+    /// The revision assumed for an HTTP request that names none (no `MCP-Protocol-Version`
+    /// header), as the specification says.
+    pub const DEFAULT_NEGOTIATED: ProtocolVersion = Self::V2025_03_26;
 
     /// The revision as it appears on the wire, e.g. `"2025-06-18"`.
     pub const fn as_str(self) -> &'static str {
@@ -56,6 +57,11 @@ impl ProtocolVersion {
             Self::V2025_11_25 => "2025-11-25",
             Self::V2026_07_28 => "2026-07-28",
         }
+    }
+
+    /// The wire strings of `versions`, e.g. for `supportedVersions`.
+    pub fn strings(versions: &[ProtocolVersion]) -> Vec<&'static str> {
+        versions.iter().map(|v| v.as_str()).collect()
     }
 
     /// The revision named by `text`, if ferrymcp knows it.
@@ -178,6 +184,12 @@ impl ProtocolVersion {
         matches!(self, Self::V2025_11_25)
     }
 
+    /// The SSE priming event and `retry` on Streamable HTTP streams, so a server may close
+    /// a stream for the client to resume (>= 2025-11-25).
+    pub const fn has_sse_priming(self) -> bool {
+        self.at_least(Self::V2025_11_25)
+    }
+
     /// `resultType` on every result (modern).
     pub const fn has_result_type(self) -> bool {
         self.is_modern()
@@ -200,7 +212,7 @@ impl ProtocolVersion {
 
     /// The JSON-RPC error code for "resource not found": -32002 before 2026, -32602 from 2026.
     pub const fn resource_not_found_code(self) -> i64 {
-        if self.is_modern() { ErrorCode::INVALID_PARAMS } else { McpErrorCode::RESOURCE_NOT_FOUND }
+        if self.is_modern() { ErrorCode::INVALID_PARAMS } else { ErrorCode::RESOURCE_NOT_FOUND }
     }
 }
 

@@ -14,13 +14,11 @@ use super::mrtr::{Inputs, check_response};
 use super::outbound::Outbound;
 use super::tasks::TaskEntry;
 use crate::peer::PeerError;
-use crate::wire::{ErrorObject, RequestId};
-
-/// MCP logging levels, lowest first.
-pub const LOG_LEVELS: [&str; 8] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+use crate::protocol::LoggingLevel;
+use crate::wire::{ErrorCode, ErrorObject, RequestId};
 
 pub(crate) fn level_rank(level: &str) -> Option<usize> {
-    LOG_LEVELS.iter().position(|l| *l == level)
+    LoggingLevel::ALL.iter().position(|l| l.as_str() == level)
 }
 
 /// The context of one request being served. Cheap to clone.
@@ -276,7 +274,10 @@ impl Context {
             let mut required = Map::new();
             required.insert(name.to_owned(), needed);
             let data = crate::wire::RawJson::to_json(&json!({"requiredCapabilities": required})).expect("JSON");
-            let error = ErrorObject::new(-32021, format!("Missing required client capability: {name}"));
+            let error = ErrorObject::new(
+                ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                format!("Missing required client capability: {name}"),
+            );
             return Err(HandlerError::Rpc(error.with_data(data)));
         }
         Err(HandlerError::Failed(format!("The client does not support {name} (it did not declare the capability)")))

@@ -28,8 +28,7 @@ mod tasks;
 mod template;
 
 pub use auth_info::AuthInfo;
-pub use context::{Context, LOG_LEVELS};
-pub use era::{LEGACY_VERSIONS, MODERN_VERSIONS};
+pub use context::Context;
 pub use handlers::{
     CompletionHandler, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister, ToolHandler,
 };

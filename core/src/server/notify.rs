@@ -9,10 +9,10 @@ use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::context::Context;
-use super::era::META_SUBSCRIPTION;
 use super::outbound::Outbound;
 use super::tasks::{self, TaskEntry};
 use super::{Server, ServerShared};
+use crate::protocol::meta;
 use crate::wire::ErrorObject;
 
 /// One open `subscriptions/listen` stream.
@@ -43,7 +43,7 @@ impl Listener {
     }
 
     fn tagged(&self, mut params: Value) -> Value {
-        params["_meta"] = json!({ META_SUBSCRIPTION: self.subscription_id });
+        params["_meta"] = json!({ meta::SUBSCRIPTION_ID: self.subscription_id });
         params
     }
 }

@@ -19,6 +19,7 @@ use super::outbound::Outbound;
 use super::reply::Reply;
 use super::router;
 use crate::peer::{BoxFuture, Handler, HandlerResult, NotificationContext, Peer, RequestContext};
+use crate::protocol::ProtocolVersion;
 use crate::wire::{ErrorObject, Notification, Request, RequestId};
 
 /// The state `initialize` opens on a connection.
@@ -88,9 +89,9 @@ impl Connection {
     }
 
     /// The negotiated revision once `initialize` has been answered.
-    pub(crate) fn negotiated_version(&self) -> Option<String> {
+    pub(crate) fn negotiated_version(&self) -> Option<ProtocolVersion> {
         let session = self.session.lock().unwrap();
-        session.initialized.then(|| session.version.clone())
+        session.initialized.then(|| ProtocolVersion::parse(&session.version)).flatten()
     }
 
     async fn handle(self: Arc<Self>, request: Request, rcx: RequestContext) -> HandlerResult {
@@ -104,7 +105,7 @@ impl Connection {
         };
         let result = self.clone().serve_request(request, incoming).await;
         if initialize && result.is_ok() {
-            rcx.peer().set_batches_allowed(self.negotiated_version().as_deref() == Some("2025-03-26"));
+            rcx.peer().set_batches_allowed(self.negotiated_version().is_some_and(ProtocolVersion::allows_batches));
         }
         result
     }
@@ -209,12 +210,12 @@ impl Connection {
         }
         let version = era::negotiate(requested);
         session.initialized = true;
-        session.version = version.to_owned();
+        session.version = version.as_str().to_owned();
         session.client_capabilities = params.get("capabilities").cloned().unwrap_or_else(|| json!({}));
         session.client_info = params.get("clientInfo").cloned().unwrap_or(Value::Null);
         drop(session);
         let mut result = json!({
-            "protocolVersion": version,
+            "protocolVersion": version.as_str(),
             "capabilities": capabilities(&self.server),
             "serverInfo": self.server.info,
         });

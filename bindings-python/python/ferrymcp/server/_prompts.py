@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ferrymcp import _schema
+from ferrymcp import _schema, types
 from ferrymcp._args import Binder
 from ferrymcp._convert import prompt_result
 from ferrymcp._signature import function_name, is_async_callable, read_signature
@@ -64,7 +64,7 @@ def build_prompt(
     def bind_args(arguments: dict[str, Any] | None, native_ctx: Any) -> dict[str, Any]:
         missing = sorted(required_names - set(arguments or {}))
         if missing:
-            raise McpError(INVALID_PARAMS, f"Missing required arguments: {missing}", None)
+            raise McpError(types.INVALID_PARAMS, f"Missing required arguments: {missing}", None)
         return binder(arguments, contexts(native_ctx) if wants_context else None)
 
     if is_async_callable(fn):

@@ -27,8 +27,7 @@ use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::param_headers::{ParamHeader, tool_param_headers};
 use super::session::Handshake;
 use crate::framing::SourceEvent;
-use crate::peer::PeerError;
-use crate::wire::{ErrorObject, RequestId, SharedStr, encode};
+use crate::wire::{ErrorCode, ErrorObject, RequestId, SharedStr, encode};
 
 pub(crate) const EVENT_STREAM: &str = "text/event-stream";
 const ACCEPT_BOTH: &str = "application/json, text/event-stream";
@@ -214,7 +213,7 @@ impl Connection {
     /// integers: the peer numbers its requests.) The client's era probe reads it as the
     /// refusal of a server that is not modern.
     pub async fn fail(&self, id: i64, why: String) {
-        self.fail_with(id, &ErrorObject::new(PeerError::CONNECTION_CLOSED, why)).await;
+        self.fail_with(id, &ErrorObject::new(ErrorCode::CONNECTION_CLOSED, why)).await;
     }
 
     /// Request `id` got no answer because the transport broke (the server could not be

@@ -1,8 +1,9 @@
 //! The headers each POST carries, derived from the message it carries.
 //!
 //! 2026-07-28 mirrors body fields into headers so intermediaries can route without
-//! parsing: `MCP-Protocol-Version` (equal to `_meta`'s), `Mcp-Method`, `Mcp-Name` for
-//! `tools/call`, `resources/read` and `prompts/get`, and `Mcp-Param-*` for the tool
+//! parsing: `MCP-Protocol-Version` (equal to `_meta`'s), `Mcp-Method`, `Mcp-Name` for the
+//! methods the protocol's table names ([`crate::protocol::headers::NAME_FIELDS`], the one
+//! the server checks against), and `Mcp-Param-*` for the tool
 //! parameters the server designated. Legacy sessions add `Mcp-Session-Id` and the
 //! negotiated version. The extra headers are harmless to a legacy server, so the same
 //! rules serve both eras.
@@ -14,13 +15,15 @@ use serde_json::Value;
 
 use super::param_headers::{ParamHeader, header_text, param_value};
 
-pub(crate) const PROTOCOL_VERSION: &str = "mcp-protocol-version";
-pub(crate) const SESSION_ID: &str = "mcp-session-id";
+use crate::protocol::headers::{
+    METHOD_HEADER as METHOD, NAME_HEADER as NAME, PARAM_HEADER_PREFIX as PARAM_PREFIX, name_field,
+};
+pub(crate) use crate::protocol::headers::{
+    PROTOCOL_VERSION_HEADER as PROTOCOL_VERSION, SESSION_ID_HEADER as SESSION_ID,
+};
+use crate::protocol::meta::PROTOCOL_VERSION as META_VERSION;
+
 pub(crate) const LAST_EVENT_ID: &str = "last-event-id";
-const METHOD: &str = "mcp-method";
-const NAME: &str = "mcp-name";
-const PARAM_PREFIX: &str = "mcp-param-";
-const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// The mirrored headers of `message` (a request or notification; responses get none).
 /// `version` is the negotiated one, used when the message's `_meta` names none.
@@ -38,12 +41,8 @@ pub(crate) fn message_headers(
         return headers;
     };
     insert(&mut headers, METHOD, method);
-    let name_field = match method {
-        "tools/call" | "prompts/get" => "name",
-        "resources/read" => "uri",
-        _ => return headers,
-    };
-    let Some(name) = params.and_then(|p| p.get(name_field)).and_then(Value::as_str) else {
+    let Some(field) = name_field(method) else { return headers };
+    let Some(name) = params.and_then(|p| p.get(field)).and_then(Value::as_str) else {
         return headers;
     };
     insert(&mut headers, NAME, name);
@@ -93,6 +92,11 @@ mod tests {
         let headers = message_headers(&read, Some("2025-11-25"), &tools);
         assert_eq!(headers[PROTOCOL_VERSION], "2025-11-25");
         assert_eq!(headers[NAME], "file:///a b");
+
+        for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            let task = json!({"jsonrpc": "2.0", "id": 4, "method": method, "params": {"taskId": "t-1"}});
+            assert_eq!(message_headers(&task, Some("2026-07-28"), &tools)[NAME], "t-1", "{method}");
+        }
 
         let response = json!({"jsonrpc": "2.0", "id": 3, "result": {}});
         assert_eq!(message_headers(&response, None, &tools).len(), 0);

@@ -20,7 +20,7 @@ use serde_json::Value;
 use super::connection::{Connection, Hook, Mode};
 use super::headers::{SESSION_ID, message_headers, meta_version};
 use super::{legacy_sse, resume, session, sse, standalone};
-use crate::wire::{ErrorObject, SharedStr};
+use crate::wire::{ErrorCode, ErrorObject, SharedStr};
 
 /// Longest piece of an error body quoted in a message.
 const QUOTE: usize = 300;
@@ -181,7 +181,8 @@ fn rpc_error(body: &str) -> Option<ErrorObject> {
 /// Whether the body is an error only a 2026-07-28 server gives: an unsupported version, a
 /// missing capability, a header mismatch, or an unknown method.
 fn is_modern_error(body: &str) -> bool {
-    rpc_error(body).is_some_and(|e| matches!(e.code, -32022..=-32020 | -32601))
+    rpc_error(body)
+        .is_some_and(|e| ErrorCode::TRANSPORT_PROTOCOL.contains(&e.code) || e.code == ErrorCode::METHOD_NOT_FOUND)
 }
 
 fn quote(body: &str) -> &str {

@@ -4,8 +4,8 @@
 
 use serde_json::{Value, json};
 
+use crate::protocol::ProtocolVersion;
 use crate::server::ServerShared;
-use crate::server::era::MODERN_VERSIONS;
 use crate::server::tasks::{self, TaskSupport};
 
 pub(crate) fn capabilities(server: &ServerShared) -> Value {
@@ -30,7 +30,8 @@ pub(crate) fn discover(server: &ServerShared) -> Value {
         caps["extensions"] = json!({ tasks::EXTENSION: {} });
     }
     drop(registry);
-    let mut result = json!({"supportedVersions": MODERN_VERSIONS, "capabilities": caps});
+    let mut result =
+        json!({"supportedVersions": ProtocolVersion::strings(&ProtocolVersion::MODERN), "capabilities": caps});
     if let Some(instructions) = &server.instructions {
         result["instructions"] = json!(instructions);
     }

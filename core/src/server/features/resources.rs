@@ -9,7 +9,7 @@ use super::{Outcome, Ran, handler_error, page, required_str, run};
 use crate::server::ServerShared;
 use crate::server::context::Context;
 use crate::server::reply::Reply;
-use crate::wire::{ErrorObject, RawJson};
+use crate::wire::{ErrorCode, ErrorObject, RawJson};
 
 /// The static resources, then what each listing template lists (in registration order),
 /// each listed resource over its template's metadata.
@@ -76,7 +76,7 @@ fn over_template(template: &Value, resource: Value) -> Value {
 }
 
 pub(crate) fn resource_not_found(uri: &str, modern: bool) -> ErrorObject {
-    let code = if modern { crate::wire::ErrorCode::INVALID_PARAMS } else { -32002 };
+    let code = if modern { ErrorCode::INVALID_PARAMS } else { ErrorCode::RESOURCE_NOT_FOUND };
     ErrorObject::new(code, format!("Resource not found: {uri}"))
         .with_data(RawJson::to_json(&json!({"uri": uri})).expect("JSON"))
 }

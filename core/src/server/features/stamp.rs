@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::server::era::META_SERVER_INFO;
+use crate::protocol::meta;
 use crate::server::{CacheHint, ServerShared};
 
 /// Adds what every 2026-07-28 result carries: `resultType`, `serverInfo`, and `hint` (when
@@ -14,7 +14,7 @@ pub(crate) fn stamp(server: &ServerShared, hint: Option<CacheHint>, result: Opti
     let complete = map.entry("resultType").or_insert_with(|| json!("complete")) == "complete";
     let meta = map.entry("_meta").or_insert_with(|| json!({}));
     if let Value::Object(meta) = meta {
-        meta.entry(META_SERVER_INFO).or_insert_with(|| server.info.clone());
+        meta.entry(meta::SERVER_INFO).or_insert_with(|| server.info.clone());
     }
     let Some(hint) = hint else { return };
     if complete {

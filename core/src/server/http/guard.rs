@@ -10,7 +10,8 @@ use http::request::Parts;
 use http::{HeaderMap, StatusCode, header};
 
 use super::HttpOptions;
-use super::reply::{ResponseBody, SERVER_ERROR, refuse};
+use super::reply::{ResponseBody, refuse};
+use crate::wire::ErrorCode;
 
 /// Boxed: refusals are the rare path, and a response is large.
 type Refusal = Box<http::Response<ResponseBody>>;
@@ -25,12 +26,16 @@ pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<()
         .and_then(|h| h.to_str().ok())
         .or_else(|| parts.uri.authority().map(|a| a.as_str()));
     let Some(host) = host else {
-        return Err(Box::new(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, "Bad Request: a Host header is required")));
+        return Err(Box::new(refuse(
+            StatusCode::BAD_REQUEST,
+            ErrorCode::CONNECTION_CLOSED,
+            "Bad Request: a Host header is required",
+        )));
     };
     if !host_allowed(options, host) {
         return Err(Box::new(refuse(
             StatusCode::FORBIDDEN,
-            SERVER_ERROR,
+            ErrorCode::CONNECTION_CLOSED,
             format!("Forbidden: Host {host:?} is not allowed"),
         )));
     }
@@ -39,7 +44,7 @@ pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<()
         if !origin_allowed(options, origin) {
             return Err(Box::new(refuse(
                 StatusCode::FORBIDDEN,
-                SERVER_ERROR,
+                ErrorCode::CONNECTION_CLOSED,
                 format!("Forbidden: Origin {origin:?} is not allowed"),
             )));
         }

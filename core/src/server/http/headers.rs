@@ -12,12 +12,12 @@ use http::HeaderMap;
 use serde_json::{Map, Value};
 
 use super::VERSION_HEADER;
-use crate::wire::ErrorObject;
-
-pub(crate) const HEADER_MISMATCH: i64 = -32020;
+use crate::protocol::headers::{METHOD_HEADER, NAME_HEADER, PARAM_HEADER_PREFIX, name_field};
+use crate::protocol::meta;
+use crate::wire::{ErrorCode, ErrorObject};
 
 fn mismatch(message: String) -> ErrorObject {
-    ErrorObject::new(HEADER_MISMATCH, format!("Header mismatch: {message}"))
+    ErrorObject::new(ErrorCode::HEADER_MISMATCH, format!("Header mismatch: {message}"))
 }
 
 /// Checks the standard headers; `input_schema` is the called tool's, for `Mcp-Param-*`.
@@ -27,7 +27,7 @@ pub(crate) fn check(
     params: &Map<String, Value>,
     input_schema: Option<&Value>,
 ) -> Result<(), ErrorObject> {
-    let version = params.get("_meta").and_then(|m| m.get(crate::server::era::META_VERSION)).and_then(Value::as_str);
+    let version = params.get("_meta").and_then(|m| m.get(meta::PROTOCOL_VERSION)).and_then(Value::as_str);
     match (header(headers, VERSION_HEADER)?, version) {
         (None, _) => return Err(mismatch("the MCP-Protocol-Version header is required".into())),
         (Some(header), Some(body)) if header != body => {
@@ -37,23 +37,16 @@ pub(crate) fn check(
         }
         _ => {}
     }
-    match header(headers, "mcp-method")? {
+    match header(headers, METHOD_HEADER)? {
         None => return Err(mismatch("the Mcp-Method header is required".into())),
         Some(header) if header != method => {
             return Err(mismatch(format!("Mcp-Method header value {header:?} does not match body value {method:?}")));
         }
         _ => {}
     }
-    let name_field = match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
-        // The tasks extension routes a task's requests by its id.
-        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
-        _ => None,
-    };
-    if let Some(field) = name_field {
+    if let Some(field) = name_field(method) {
         let body = params.get(field).and_then(Value::as_str);
-        match (decoded(headers, "mcp-name")?, body) {
+        match (decoded(headers, NAME_HEADER)?, body) {
             (None, _) => return Err(mismatch(format!("the Mcp-Name header is required for {method}"))),
             (Some(header), Some(body)) if header != body => {
                 return Err(mismatch(format!("Mcp-Name header value {header:?} does not match body value {body:?}")));
@@ -96,7 +89,7 @@ fn check_params(headers: &HeaderMap, schema: &Value, arguments: &Value) -> Resul
     let mut annotated = Vec::new();
     collect(schema, &mut Vec::new(), &mut annotated);
     for (name, path) in annotated {
-        let header_name = format!("mcp-param-{}", name.to_ascii_lowercase());
+        let header_name = format!("{PARAM_HEADER_PREFIX}{}", name.to_ascii_lowercase());
         let value = path.iter().try_fold(arguments, |v, key| v.get(key)).filter(|v| !v.is_null());
         let Some(value) = value else { continue };
         let Some(header) = decoded(headers, &header_name)? else {
@@ -173,11 +166,15 @@ mod tests {
         ] {
             let mut bad = good.clone();
             bad.insert(name, value.parse().unwrap());
-            assert_eq!(check(&bad, "tools/call", &body, Some(&schema)).unwrap_err().code, HEADER_MISMATCH, "{name}");
+            assert_eq!(
+                check(&bad, "tools/call", &body, Some(&schema)).unwrap_err().code,
+                ErrorCode::HEADER_MISMATCH,
+                "{name}"
+            );
         }
         let mut missing = good.clone();
         missing.remove("mcp-param-n");
-        assert_eq!(check(&missing, "tools/call", &body, Some(&schema)).unwrap_err().code, HEADER_MISMATCH);
+        assert_eq!(check(&missing, "tools/call", &body, Some(&schema)).unwrap_err().code, ErrorCode::HEADER_MISMATCH);
     }
 
     #[test]
@@ -188,9 +185,9 @@ mod tests {
             assert!(check(&good, method, &body, None).is_ok(), "{method}");
             let mut wrong = good.clone();
             wrong.insert("mcp-name", "t-2".parse().unwrap());
-            assert_eq!(check(&wrong, method, &body, None).unwrap_err().code, HEADER_MISMATCH, "{method}");
+            assert_eq!(check(&wrong, method, &body, None).unwrap_err().code, ErrorCode::HEADER_MISMATCH, "{method}");
             wrong.remove("mcp-name");
-            assert_eq!(check(&wrong, method, &body, None).unwrap_err().code, HEADER_MISMATCH, "{method}");
+            assert_eq!(check(&wrong, method, &body, None).unwrap_err().code, ErrorCode::HEADER_MISMATCH, "{method}");
         }
     }
 }

@@ -17,13 +17,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::body::{Source, SseBody};
 use super::exchange::{self, Out};
-use super::reply::{self, ResponseBody, SERVER_ERROR, SESSION_NOT_FOUND, refuse};
+use super::reply::{self, ResponseBody, refuse};
 use super::sessions::HttpSession;
 use super::stream::parse_event_id;
 use super::{HttpState, SESSION_HEADER, guard};
+use crate::protocol::ProtocolVersion;
 use crate::server::AuthInfo;
-use crate::server::era::LEGACY_VERSIONS;
-use crate::wire::{ErrorObject, Message, Request, RequestId};
+use crate::wire::{ErrorCode, ErrorObject, Message, Request, RequestId};
 
 type Reply = Response<ResponseBody>;
 /// Boxed: refusals are the rare path, and a response is large.
@@ -34,26 +34,26 @@ fn session(state: &HttpState, parts: &Parts) -> Result<Arc<HttpSession>, Refusal
     let Some(id) = parts.headers.get(SESSION_HEADER) else {
         return Err(Box::new(refuse(
             StatusCode::BAD_REQUEST,
-            SERVER_ERROR,
+            ErrorCode::CONNECTION_CLOSED,
             "Bad Request: Mcp-Session-Id header is required",
         )));
     };
     let found = id.to_str().ok().and_then(|id| state.sessions.get(id));
-    found.ok_or_else(|| Box::new(refuse(StatusCode::NOT_FOUND, SESSION_NOT_FOUND, "Session not found")))
+    found.ok_or_else(|| Box::new(refuse(StatusCode::NOT_FOUND, ErrorCode::REQUEST_TIMEOUT, "Session not found")))
 }
 
 /// A legacy request must not name a revision this server does not speak.
 fn check_version(parts: &Parts) -> Result<(), Refusal> {
     let Some(version) = parts.headers.get(super::VERSION_HEADER) else { return Ok(()) };
     let version = version.to_str().unwrap_or("");
-    if LEGACY_VERSIONS.contains(&version) {
+    if ProtocolVersion::parse(version).is_some_and(ProtocolVersion::is_legacy) {
         return Ok(());
     }
     let message = format!(
         "Bad Request: unsupported MCP-Protocol-Version {version:?} (supported: {})",
-        LEGACY_VERSIONS.join(", ")
+        ProtocolVersion::strings(&ProtocolVersion::LEGACY).join(", ")
     );
-    Err(Box::new(refuse(StatusCode::BAD_REQUEST, SERVER_ERROR, message)))
+    Err(Box::new(refuse(StatusCode::BAD_REQUEST, ErrorCode::CONNECTION_CLOSED, message)))
 }
 
 pub(crate) async fn post(
@@ -104,7 +104,7 @@ async fn initialize(state: &Arc<HttpState>, request: Request, auth: Option<Arc<A
         Err(_) => {
             let mut reply = refuse(
                 StatusCode::SERVICE_UNAVAILABLE,
-                SERVER_ERROR,
+                ErrorCode::CONNECTION_CLOSED,
                 format!("Service unavailable: the server holds its limit of {} sessions", state.options.max_sessions),
             );
             reply.headers_mut().insert(http::header::RETRY_AFTER, HeaderValue::from_static("5"));
@@ -115,7 +115,7 @@ async fn initialize(state: &Arc<HttpState>, request: Request, auth: Option<Arc<A
     let Some(Out { data, code, .. }) = rx.recv().await else {
         return refuse(
             StatusCode::SERVICE_UNAVAILABLE,
-            SERVER_ERROR,
+            ErrorCode::CONNECTION_CLOSED,
             "Service unavailable: the server is shutting down",
         );
     };
@@ -182,7 +182,7 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
     if !guard::accepts(&parts.headers).1 {
         return refuse(
             StatusCode::NOT_ACCEPTABLE,
-            SERVER_ERROR,
+            ErrorCode::CONNECTION_CLOSED,
             "Not Acceptable: Client must accept text/event-stream",
         );
     }
@@ -195,7 +195,7 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
                 None => {
                     return refuse(
                         StatusCode::NOT_FOUND,
-                        SERVER_ERROR,
+                        ErrorCode::CONNECTION_CLOSED,
                         format!("Not Found: no stream to resume from event {last:?}"),
                     );
                 }
@@ -205,7 +205,7 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
             if session.standalone.is_read().await {
                 return refuse(
                     StatusCode::CONFLICT,
-                    SERVER_ERROR,
+                    ErrorCode::CONNECTION_CLOSED,
                     "Conflict: only one standalone SSE stream is allowed per session",
                 );
             }
@@ -214,7 +214,11 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
     };
     let prime = session.primes().then_some(state.options.retry.as_millis() as u64);
     let Some(live) = stream.attach(after, prime).await else {
-        return refuse(StatusCode::NOT_FOUND, SERVER_ERROR, "Not Found: the events after that id are no longer kept");
+        return refuse(
+            StatusCode::NOT_FOUND,
+            ErrorCode::CONNECTION_CLOSED,
+            "Not Found: the events after that id are no longer kept",
+        );
     };
     // A resumed request stream ends with its response; a standalone one also at shutdown.
     let ends: &[&CancellationToken] =

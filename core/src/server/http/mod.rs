@@ -40,14 +40,16 @@ use http_body_util::{BodyExt, Limited};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::server::era::{self, LEGACY_VERSIONS};
+use crate::protocol::ProtocolVersion;
+use crate::server::era;
 use crate::server::{AuthInfo, Connection, Server};
-use crate::wire::{self, ErrorObject, Message, Parsed, SharedStr};
-use reply::{SERVER_ERROR, refuse, rpc_error};
+use crate::wire::{self, ErrorCode, ErrorObject, Message, Parsed, SharedStr};
+use reply::{refuse, rpc_error};
 use sessions::SessionTable;
 
-pub(crate) const SESSION_HEADER: &str = "mcp-session-id";
-pub(crate) const VERSION_HEADER: &str = "mcp-protocol-version";
+pub(crate) use crate::protocol::headers::{
+    PROTOCOL_VERSION_HEADER as VERSION_HEADER, SESSION_ID_HEADER as SESSION_HEADER,
+};
 
 /// How the endpoint behaves.
 #[derive(Clone)]
@@ -146,7 +148,7 @@ impl HttpHandler {
             return reply;
         }
         if parts.uri.path() != state.options.endpoint {
-            return refuse(StatusCode::NOT_FOUND, SERVER_ERROR, "Not Found");
+            return refuse(StatusCode::NOT_FOUND, ErrorCode::CONNECTION_CLOSED, "Not Found");
         }
         if let Err(reply) = guard::host_and_origin(&state.options, &parts) {
             return *reply;
@@ -177,14 +179,14 @@ where
     if !guard::is_json(&parts.headers) {
         return refuse(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            SERVER_ERROR,
+            ErrorCode::CONNECTION_CLOSED,
             "Unsupported Media Type: Content-Type must be application/json",
         );
     }
     if guard::accepts(&parts.headers) != (true, true) {
         return refuse(
             StatusCode::NOT_ACCEPTABLE,
-            SERVER_ERROR,
+            ErrorCode::CONNECTION_CLOSED,
             "Not Acceptable: Client must accept both application/json and text/event-stream",
         );
     }
@@ -197,7 +199,7 @@ where
         Ok(Parsed::Batch(_)) => {
             return refuse(
                 StatusCode::BAD_REQUEST,
-                -32600,
+                ErrorCode::INVALID_REQUEST,
                 "Invalid request: JSON-RPC batches are not accepted over Streamable HTTP",
             );
         }
@@ -207,7 +209,8 @@ where
         }
     };
     let header_version = parts.headers.get(VERSION_HEADER).and_then(|v| v.to_str().ok());
-    let names_modern = header_version.is_some_and(|v| !LEGACY_VERSIONS.contains(&v));
+    let names_modern =
+        header_version.is_some_and(|v| !ProtocolVersion::parse(v).is_some_and(ProtocolVersion::is_legacy));
     let has_session = parts.headers.contains_key(SESSION_HEADER);
     match message {
         Message::Request(request) => {
@@ -230,9 +233,11 @@ where
         }
         message if has_session || !names_modern => legacy::post(state, parts, message, auth).await,
         Message::Notification(_) => reply::empty(StatusCode::ACCEPTED),
-        Message::Response(_) => {
-            refuse(StatusCode::BAD_REQUEST, -32600, "Invalid request: a 2026-07-28 client sends no responses")
-        }
+        Message::Response(_) => refuse(
+            StatusCode::BAD_REQUEST,
+            ErrorCode::INVALID_REQUEST,
+            "Invalid request: a 2026-07-28 client sends no responses",
+        ),
     }
 }
 
@@ -246,7 +251,7 @@ where
     let too_large = || {
         refuse(
             StatusCode::PAYLOAD_TOO_LARGE,
-            SERVER_ERROR,
+            ErrorCode::CONNECTION_CLOSED,
             format!("Payload Too Large: the body exceeds {limit} bytes"),
         )
     };
@@ -260,7 +265,7 @@ where
         Err(e) => {
             return Err(refuse(
                 StatusCode::BAD_REQUEST,
-                SERVER_ERROR,
+                ErrorCode::CONNECTION_CLOSED,
                 format!("Bad Request: could not read the body: {e}"),
             ));
         }

@@ -20,7 +20,7 @@ use super::exchange;
 use super::reply::{self, ResponseBody, modern_status, rpc_error};
 use super::{HttpState, headers};
 use crate::server::{AuthInfo, era};
-use crate::wire::Request;
+use crate::wire::{ErrorCode, Request};
 
 pub(crate) async fn post(
     state: &Arc<HttpState>,
@@ -36,7 +36,8 @@ pub(crate) async fn post(
     let checked = headers::check(&parts.headers, method, params, schema.as_ref())
         .and_then(|()| era::check_modern(method, params).map(drop));
     if let Err(error) = checked {
-        let status = if error.code == -32601 { StatusCode::NOT_FOUND } else { StatusCode::BAD_REQUEST };
+        let status =
+            if error.code == ErrorCode::METHOD_NOT_FOUND { StatusCode::NOT_FOUND } else { StatusCode::BAD_REQUEST };
         return rpc_error(status, Some(&request.id), &error);
     }
     let cancel = CancellationToken::new();

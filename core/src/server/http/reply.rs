@@ -3,7 +3,9 @@
 //!
 //! Transport-level refusals (bad Accept, unknown session, ...) carry a JSON-RPC error
 //! without an id, as the specification allows, so a client can tell an MCP server's
-//! refusal from a proxy's.
+//! refusal from a proxy's. Their codes are the official SDKs': -32000
+//! ([`ErrorCode::CONNECTION_CLOSED`], their generic server error) and, for an unknown
+//! session, -32001 ([`ErrorCode::REQUEST_TIMEOUT`]).
 
 use std::convert::Infallible;
 
@@ -12,14 +14,10 @@ use http::{HeaderValue, Response, StatusCode, header};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Empty, Full};
 
-use crate::wire::{ErrorObject, RequestId, encode};
+use crate::wire::{ErrorCode, ErrorObject, RequestId, encode};
 
 /// The body of every response: a whole JSON text, nothing, or an event stream.
 pub type ResponseBody = BoxBody<Bytes, Infallible>;
-
-/// JSON-RPC codes for refusals that have no code of their own (the official SDKs' choice).
-pub(crate) const SERVER_ERROR: i64 = -32000;
-pub(crate) const SESSION_NOT_FOUND: i64 = -32001;
 
 pub(crate) fn empty(status: StatusCode) -> Response<ResponseBody> {
     let mut response = Response::new(Empty::new().boxed());
@@ -47,8 +45,11 @@ pub(crate) fn refuse(status: StatusCode, code: i64, message: impl Into<String>) 
 }
 
 pub(crate) fn method_not_allowed(allow: &'static str) -> Response<ResponseBody> {
-    let mut response =
-        refuse(StatusCode::METHOD_NOT_ALLOWED, SERVER_ERROR, format!("Method not allowed (allowed: {allow})"));
+    let mut response = refuse(
+        StatusCode::METHOD_NOT_ALLOWED,
+        ErrorCode::CONNECTION_CLOSED,
+        format!("Method not allowed (allowed: {allow})"),
+    );
     response.headers_mut().insert(header::ALLOW, HeaderValue::from_static(allow));
     response
 }
@@ -68,8 +69,8 @@ pub(crate) fn event_stream(body: ResponseBody) -> Response<ResponseBody> {
 /// method is 404, the transport-level protocol errors (-32020..-32022) are 400.
 pub(crate) fn modern_status(code: i64) -> StatusCode {
     match code {
-        -32601 => StatusCode::NOT_FOUND,
-        -32022..=-32020 => StatusCode::BAD_REQUEST,
+        ErrorCode::METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
+        code if ErrorCode::TRANSPORT_PROTOCOL.contains(&code) => StatusCode::BAD_REQUEST,
         _ => StatusCode::OK,
     }
 }

@@ -21,6 +21,7 @@ use super::events::EventStore;
 use super::exchange::{closed, notification};
 use super::stream::SseStream;
 use crate::peer::{BoxFuture, PeerError};
+use crate::protocol::ProtocolVersion;
 use crate::server::Connection;
 use crate::server::outbound::Outbound;
 use crate::wire::{ErrorObject, RequestId, encode};
@@ -66,7 +67,7 @@ impl HttpSession {
     /// The priming event and `retry` (and so closing a stream for the client to resume)
     /// came with 2025-11-25; older clients are not sent them.
     pub fn primes(&self) -> bool {
-        self.connection.negotiated_version().is_some_and(|v| v.as_str() >= "2025-11-25")
+        self.connection.negotiated_version().is_some_and(ProtocolVersion::has_sse_priming)
     }
 
     fn touch(&self) {

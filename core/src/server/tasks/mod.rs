@@ -33,8 +33,7 @@ use crate::peer::BoxFuture;
 use crate::protocol::errors::missing_required_client_capability;
 use crate::wire::ErrorObject;
 
-/// The extension's identifier, under `capabilities.extensions` on both sides.
-pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";
+pub use crate::protocol::TASKS_EXTENSION as EXTENSION;
 
 type Outcome = Result<Value, ErrorObject>;
 

@@ -1,0 +1,91 @@
+//! The protocol's constants, read from core for the TypeScript layer: revisions, error
+//! codes, log levels and `_meta` keys.
+//!
+//! The TypeScript `ErrorCode` enum and the version constants are built from this, so they
+//! cannot drift from what the engine sends and checks. One call returns all of them as
+//! one object (read once at load), typed field by field in the generated declarations.
+
+use ferrymcp_core::protocol::{ErrorCode, LoggingLevel, ProtocolVersion, meta};
+use napi_derive::napi;
+
+/// Every JSON-RPC and MCP error code the engine uses, by the official SDK's names.
+#[napi(object)]
+pub struct ErrorCodes {
+    pub parse_error: i64,
+    pub invalid_request: i64,
+    pub method_not_found: i64,
+    pub invalid_params: i64,
+    pub internal_error: i64,
+    pub connection_closed: i64,
+    pub request_timeout: i64,
+    pub resource_not_found: i64,
+    pub header_mismatch: i64,
+    pub missing_required_client_capability: i64,
+    pub unsupported_protocol_version: i64,
+    pub url_elicitation_required: i64,
+    pub request_cancelled: i64,
+}
+
+/// The `_meta` keys MCP reserves.
+#[napi(object)]
+pub struct MetaKeys {
+    pub protocol_version: String,
+    pub client_capabilities: String,
+    pub client_info: String,
+    pub log_level: String,
+    pub server_info: String,
+    pub subscription_id: String,
+    pub related_task: String,
+}
+
+#[napi(object)]
+pub struct Vocabulary {
+    /// Every revision the engine speaks, oldest first.
+    pub protocol_versions: Vec<String>,
+    /// The newest revision negotiated with `initialize`.
+    pub latest_protocol_version: String,
+    /// The newest (stateless) revision.
+    pub modern_protocol_version: String,
+    /// The revision assumed when an HTTP request names none.
+    pub default_negotiated_version: String,
+    pub error_codes: ErrorCodes,
+    /// The log levels, least severe first.
+    pub log_levels: Vec<String>,
+    pub meta_keys: MetaKeys,
+}
+
+/// The protocol's constants, from core.
+#[napi]
+pub fn vocabulary() -> Vocabulary {
+    Vocabulary {
+        protocol_versions: ProtocolVersion::ALL.iter().map(|v| v.as_str().to_owned()).collect(),
+        latest_protocol_version: ProtocolVersion::LATEST_LEGACY.as_str().to_owned(),
+        modern_protocol_version: ProtocolVersion::LATEST.as_str().to_owned(),
+        default_negotiated_version: ProtocolVersion::DEFAULT_NEGOTIATED.as_str().to_owned(),
+        error_codes: ErrorCodes {
+            parse_error: ErrorCode::PARSE_ERROR,
+            invalid_request: ErrorCode::INVALID_REQUEST,
+            method_not_found: ErrorCode::METHOD_NOT_FOUND,
+            invalid_params: ErrorCode::INVALID_PARAMS,
+            internal_error: ErrorCode::INTERNAL_ERROR,
+            connection_closed: ErrorCode::CONNECTION_CLOSED,
+            request_timeout: ErrorCode::REQUEST_TIMEOUT,
+            resource_not_found: ErrorCode::RESOURCE_NOT_FOUND,
+            header_mismatch: ErrorCode::HEADER_MISMATCH,
+            missing_required_client_capability: ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+            unsupported_protocol_version: ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+            url_elicitation_required: ErrorCode::URL_ELICITATION_REQUIRED,
+            request_cancelled: ErrorCode::REQUEST_CANCELLED,
+        },
+        log_levels: LoggingLevel::ALL.iter().map(|l| l.as_str().to_owned()).collect(),
+        meta_keys: MetaKeys {
+            protocol_version: meta::PROTOCOL_VERSION.into(),
+            client_capabilities: meta::CLIENT_CAPABILITIES.into(),
+            client_info: meta::CLIENT_INFO.into(),
+            log_level: meta::LOG_LEVEL.into(),
+            server_info: meta::SERVER_INFO.into(),
+            subscription_id: meta::SUBSCRIPTION_ID.into(),
+            related_task: meta::RELATED_TASK.into(),
+        },
+    }
+}
