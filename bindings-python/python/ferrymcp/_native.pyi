@@ -19,6 +19,13 @@ __all__ = [
     "NativeContext",
     "NativeClient",
     "uri_template_variables",
+    "PROTOCOL_VERSIONS",
+    "LATEST_PROTOCOL_VERSION",
+    "MODERN_PROTOCOL_VERSION",
+    "DEFAULT_NEGOTIATED_VERSION",
+    "ERROR_CODES",
+    "LOG_LEVELS",
+    "META_KEYS",
 ]
 
 __version__: str

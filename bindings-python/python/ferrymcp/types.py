@@ -32,16 +32,25 @@ ProgressToken = str | int
 Cursor = str
 Meta = dict[str, Any]
 
+
 # The protocol's constants come from the engine (``ferrymcp._native``), so they cannot
 # drift from what it sends and checks. They are read on first use (PEP 562): importing
 # ferrymcp stays free of the native module until something needs it.
+def _error_code(name: str) -> Callable[[Any], Any]:
+    return lambda native: native.ERROR_CODES[name]
+
+
+def _meta_key(name: str) -> Callable[[Any], Any]:
+    return lambda native: native.META_KEYS[name]
+
+
 _FROM_NATIVE: dict[str, Callable[[Any], Any]] = {
     "SUPPORTED_PROTOCOL_VERSIONS": lambda n: list(n.PROTOCOL_VERSIONS),
     "LATEST_PROTOCOL_VERSION": lambda n: n.LATEST_PROTOCOL_VERSION,
     "MODERN_PROTOCOL_VERSION": lambda n: n.MODERN_PROTOCOL_VERSION,
     "DEFAULT_NEGOTIATED_VERSION": lambda n: n.DEFAULT_NEGOTIATED_VERSION,
     **{
-        code: (lambda n, code=code: n.ERROR_CODES[code])
+        code: _error_code(code)
         for code in (
             "PARSE_ERROR",
             "INVALID_REQUEST",
@@ -58,7 +67,7 @@ _FROM_NATIVE: dict[str, Callable[[Any], Any]] = {
         )
     },
     **{
-        f"{key}_META_KEY": (lambda n, key=key: n.META_KEYS[key])
+        f"{key}_META_KEY": _meta_key(key)
         for key in ("PROTOCOL_VERSION", "CLIENT_INFO", "CLIENT_CAPABILITIES", "LOG_LEVEL", "SERVER_INFO")
     },
 }

@@ -19,7 +19,6 @@ from ferrymcp.exceptions import McpError
 from ferrymcp.server._registry import Registration
 from ferrymcp.server._tools import ContextFactory, wire
 from ferrymcp.server.auth.middleware.auth_context import bind_token, unbind_token
-from ferrymcp.types import INVALID_PARAMS
 
 
 def build_prompt(
