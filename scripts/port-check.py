@@ -34,11 +34,26 @@ PATHS = ["docs_src", "tests/docs_src"]
 
 # Import rewrites, in order: the names official code uses for the SDK and its types package.
 REWRITES = [
-    (re.compile(r"^(\s*)from mcp_types(\.[\w.]+)? import", re.M), r"\1from ferrymcp.types import"),
-    (re.compile(r"^(\s*)import mcp_types as ", re.M), r"\1import ferrymcp.types as "),
-    (re.compile(r"^(\s*)import mcp_types$", re.M), r"\1import ferrymcp.types as mcp_types"),
-    (re.compile(r"^(\s*)from mcp(\.[\w.]+)? import", re.M), r"\1from ferrymcp\2 import"),
-    (re.compile(r"^(\s*)import mcp(\.[\w.]+)?( as \w+)?$", re.M), r"\1import ferrymcp\2\3"),
+    (
+        re.compile(r"^(\s*)from mcp_types(\.[\w.]+)? import", re.MULTILINE),
+        r"\1from ferrymcp.types import",
+    ),
+    (
+        re.compile(r"^(\s*)import mcp_types as ", re.MULTILINE),
+        r"\1import ferrymcp.types as ",
+    ),
+    (
+        re.compile(r"^(\s*)import mcp_types$", re.MULTILINE),
+        r"\1import ferrymcp.types as mcp_types",
+    ),
+    (
+        re.compile(r"^(\s*)from mcp(\.[\w.]+)? import", re.MULTILINE),
+        r"\1from ferrymcp\2 import",
+    ),
+    (
+        re.compile(r"^(\s*)import mcp(\.[\w.]+)?( as \w+)?$", re.MULTILINE),
+        r"\1import ferrymcp\2\3",
+    ),
     (re.compile(r"error::mcp\."), "error::ferrymcp."),
 ]
 
@@ -47,9 +62,26 @@ def export(sdk: str | None, ref: str, into: Path) -> None:
     """Copies PATHS at `ref` from a git directory (or a fresh shallow clone) into `into`."""
     if sdk is None:
         clone = into / ".clone"
-        subprocess.run(["git", "clone", "-q", "--depth", "1", "--branch", ref, OFFICIAL, str(clone)], check=True)
+        subprocess.run(
+            [
+                "git",
+                "clone",
+                "-q",
+                "--depth",
+                "1",
+                "--branch",
+                ref,
+                OFFICIAL,
+                str(clone),
+            ],
+            check=True,
+        )
         sdk, ref = str(clone / ".git"), "HEAD"
-    archive = subprocess.run(["git", "--git-dir", sdk, "archive", ref, *PATHS], check=True, capture_output=True)
+    archive = subprocess.run(
+        ["git", "--git-dir", sdk, "archive", ref, *PATHS],
+        check=True,
+        capture_output=True,
+    )
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
     shutil.rmtree(into / ".clone", ignore_errors=True)
     (into / "tests" / "__init__.py").touch()
@@ -76,14 +108,34 @@ def run(python: str, root: Path, label: str) -> dict[str, str]:
     for module in sorted((root / "tests" / "docs_src").glob("test_*.py")):
         report = root / f"{label}-{module.stem}.xml"
         done = subprocess.run(
-            [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", f"--junitxml={report}",
-             str(module.relative_to(root))],
-            cwd=root, capture_output=True, text=True, timeout=600, check=False,
+            [
+                python,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-o",
+                "addopts=",
+                f"--junitxml={report}",
+                str(module.relative_to(root)),
+            ],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
         )
         prefix = f"tests.docs_src.{module.stem}"
         if not report.exists() or done.returncode in (2, 3, 4):
-            lines = [line for line in (done.stdout + done.stderr).splitlines() if line.startswith(("E ", "ERROR: ", "INTERNALERROR> E"))]
-            outcomes[prefix + "::*"] = (lines[-1] if lines else f"pytest exit {done.returncode}")[:160]
+            lines = [
+                line
+                for line in (done.stdout + done.stderr).splitlines()
+                if line.startswith(("E ", "ERROR: ", "INTERNALERROR> E"))
+            ]
+            outcomes[prefix + "::*"] = (
+                lines[-1] if lines else f"pytest exit {done.returncode}"
+            )[:160]
             if not report.exists():
                 continue
         for case in ET.parse(report).getroot().iter("testcase"):
@@ -96,7 +148,9 @@ def run(python: str, root: Path, label: str) -> dict[str, str]:
             elif problem is None:
                 outcomes[name] = "passed"
             else:
-                message = (problem.get("message") or problem.text or "").strip().splitlines()
+                message = (
+                    (problem.get("message") or problem.text or "").strip().splitlines()
+                )
                 outcomes[name] = message[0][:160] if message else "failed"
     return outcomes
 
@@ -107,10 +161,18 @@ def outcome(result: dict[str, str], name: str) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sdk", help="a git directory of python-sdk (default: clone it)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--sdk", help="a git directory of python-sdk (default: clone it)"
+    )
     parser.add_argument("--ref", default="main")
-    parser.add_argument("--python", default=sys.executable, help="an interpreter with mcp, ferrymcp, pytest, inline-snapshot, trio and opentelemetry-sdk")
+    parser.add_argument(
+        "--python",
+        default=sys.executable,
+        help="an interpreter with mcp, ferrymcp, pytest, inline-snapshot, trio and opentelemetry-sdk",
+    )
     parser.add_argument("--show", type=int, default=25, help="failure kinds to list")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="port-check-") as tmp:
@@ -125,7 +187,9 @@ def main() -> int:
     kept = {name for name in passing if outcome(result, name) == "passed"}
     print(f"official SDK: {len(passing)} of {len(baseline)} tests pass")
     share = 100 * len(kept) // max(1, len(passing))
-    print(f"ferrymcp (imports rewritten): {len(kept)} of those {len(passing)} pass ({share}%)")
+    print(
+        f"ferrymcp (imports rewritten): {len(kept)} of those {len(passing)} pass ({share}%)"
+    )
     kinds = collections.Counter(outcome(result, name) for name in passing - kept)
     for message, count in kinds.most_common(args.show):
         print(f"  {count:4}  {message}")
