@@ -42,7 +42,7 @@ step "cargo clippy" clippy
 # Python: ruff (lint and format) over the package, its tests and the Python under tests/.
 [ -x .venv/bin/pip ] || python3 -m venv --clear .venv
 .venv/bin/pip install --quiet --disable-pip-version-check -r tests/interop/requirements.txt -r scripts/lint-requirements.txt
-python_files=(bindings-python/python bindings-python/tests tests)
+python_files=(bindings-python/python bindings-python/tests tests scripts)
 step "ruff check" .venv/bin/ruff check --config bindings-python/pyproject.toml "${python_files[@]}"
 step "ruff format" .venv/bin/ruff format --config bindings-python/pyproject.toml --check "${python_files[@]}"
 # mypy --strict over the package (the pure-Python layer against _native.pyi).

@@ -133,9 +133,7 @@ def run(python: str, root: Path, label: str) -> dict[str, str]:
                 for line in (done.stdout + done.stderr).splitlines()
                 if line.startswith(("E ", "ERROR: ", "INTERNALERROR> E"))
             ]
-            outcomes[prefix + "::*"] = (
-                lines[-1] if lines else f"pytest exit {done.returncode}"
-            )[:160]
+            outcomes[prefix + "::*"] = (lines[-1] if lines else f"pytest exit {done.returncode}")[:160]
             if not report.exists():
                 continue
         for case in ET.parse(report).getroot().iter("testcase"):
@@ -148,9 +146,7 @@ def run(python: str, root: Path, label: str) -> dict[str, str]:
             elif problem is None:
                 outcomes[name] = "passed"
             else:
-                message = (
-                    (problem.get("message") or problem.text or "").strip().splitlines()
-                )
+                message = (problem.get("message") or problem.text or "").strip().splitlines()
                 outcomes[name] = message[0][:160] if message else "failed"
     return outcomes
 
@@ -161,12 +157,8 @@ def outcome(result: dict[str, str], name: str) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument(
-        "--sdk", help="a git directory of python-sdk (default: clone it)"
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sdk", help="a git directory of python-sdk (default: clone it)")
     parser.add_argument("--ref", default="main")
     parser.add_argument(
         "--python",
@@ -187,9 +179,7 @@ def main() -> int:
     kept = {name for name in passing if outcome(result, name) == "passed"}
     print(f"official SDK: {len(passing)} of {len(baseline)} tests pass")
     share = 100 * len(kept) // max(1, len(passing))
-    print(
-        f"ferrymcp (imports rewritten): {len(kept)} of those {len(passing)} pass ({share}%)"
-    )
+    print(f"ferrymcp (imports rewritten): {len(kept)} of those {len(passing)} pass ({share}%)")
     kinds = collections.Counter(outcome(result, name) for name in passing - kept)
     for message, count in kinds.most_common(args.show):
         print(f"  {count:4}  {message}")
