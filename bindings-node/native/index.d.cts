@@ -181,6 +181,18 @@ export interface AuthConfig {
   verifyTimeoutMs?: number
 }
 
+/**
+ * This process's values of [`child_environment_vars`]: what a child server starts with
+ * (the official SDKs' `getDefaultEnvironment()`).
+ */
+export declare function childEnvironment(): Record<string, string>
+
+/**
+ * The variables a child server inherits from this process by default (core's list, the
+ * official SDKs' `DEFAULT_INHERITED_ENV_VARS`).
+ */
+export declare function childEnvironmentVars(): Array<string>
+
 export interface ClientConfig {
   infoJson: string
   capabilitiesJson: string
@@ -281,16 +293,19 @@ export interface ServerConfig {
 }
 
 /** Starts a server process and connects to it (era probe, then handshake). */
-export declare function spawnClient(spawn: SpawnConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null): Promise<NativeClient>
+export declare function spawnClient(spawn: SpawnConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null, onStderr?: ((line: string) => void) | undefined | null): Promise<NativeClient>
 
 /** The server process to start. */
 export interface SpawnConfig {
   command: string
   args?: Array<string>
-  /** Added to this process's environment. */
+  /**
+   * Set on top of core's default environment for a child (the official SDKs' short
+   * list of this process's variables).
+   */
   env?: Record<string, string>
   cwd?: string
-  /** `"inherit"` (default) or `"ignore"`. */
+  /** `"inherit"` (default), `"ignore"`, or `"lines"` (each line to `onStderr`). */
   stderr?: string
 }
 

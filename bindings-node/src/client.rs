@@ -34,10 +34,11 @@ const DEFAULT_CALLBACK_TIMEOUT: Duration = Duration::from_secs(600);
 pub struct SpawnConfig {
     pub command: String,
     pub args: Option<Vec<String>>,
-    /// Added to this process's environment.
+    /// Set on top of core's default environment for a child (the official SDKs' short
+    /// list of this process's variables).
     pub env: Option<HashMap<String, String>>,
     pub cwd: Option<String>,
-    /// `"inherit"` (default) or `"ignore"`.
+    /// `"inherit"` (default), `"ignore"`, or `"lines"` (each line to `onStderr`).
     pub stderr: Option<String>,
 }
 
@@ -63,7 +64,10 @@ pub struct RequestConfig {
     pub max_total_timeout_ms: Option<u32>,
 }
 
-fn command(spawn: SpawnConfig) -> ChildCommand {
+/// `(line) => void`, weak: each line the child writes to stderr, when asked for.
+pub type JsStderrFn = ThreadsafeFunction<String, Unknown<'static>, String, Status, false, true>;
+
+fn command(spawn: SpawnConfig, on_stderr: Option<JsStderrFn>) -> napi::Result<ChildCommand> {
     let mut command = ChildCommand::new(spawn.command).args(spawn.args.unwrap_or_default());
     for (key, value) in spawn.env.unwrap_or_default() {
         command = command.env(key, value);
@@ -71,10 +75,18 @@ fn command(spawn: SpawnConfig) -> ChildCommand {
     if let Some(cwd) = spawn.cwd {
         command = command.current_dir(cwd);
     }
-    if spawn.stderr.as_deref() == Some("ignore") {
-        command = command.stderr(StderrMode::Discard);
-    }
-    command
+    let stderr = match (spawn.stderr.as_deref(), on_stderr) {
+        (None | Some("inherit"), _) => StderrMode::Inherit,
+        (Some("ignore"), _) => StderrMode::Discard,
+        (Some("lines"), Some(on_stderr)) => StderrMode::Lines(std::sync::Arc::new(move |line: &str| {
+            on_stderr.call(line.to_owned(), ThreadsafeFunctionCallMode::NonBlocking);
+        })),
+        (Some(other), _) => {
+            let message = format!("stderr {other:?} is not one of inherit, ignore, lines (with onStderr)");
+            return Err(mcp_error(ErrorCode::INVALID_PARAMS, &message, None));
+        }
+    };
+    Ok(command.stderr(stderr))
 }
 
 fn options(config: &ClientConfig) -> napi::Result<ClientOptions> {
@@ -109,8 +121,9 @@ pub async fn spawn_client(
         JsNotificationFn,
     >,
     #[napi(ts_arg_type = "((reason: string) => void) | undefined | null")] on_close: Option<JsCloseFn>,
+    #[napi(ts_arg_type = "((line: string) => void) | undefined | null")] on_stderr: Option<JsStderrFn>,
 ) -> napi::Result<NativeClient> {
-    let command = command(spawn);
+    let command = command(spawn, on_stderr)?;
     open(config, on_request, on_notification, on_close, |options, callbacks| Client::spawn(command, options, callbacks))
         .await
 }
@@ -230,4 +243,18 @@ impl NativeClient {
         }
         Ok(())
     }
+}
+
+/// The variables a child server inherits from this process by default (core's list, the
+/// official SDKs' `DEFAULT_INHERITED_ENV_VARS`).
+#[napi]
+pub fn child_environment_vars() -> Vec<String> {
+    ferrymcp_core::client::child::DEFAULT_INHERITED_ENV_VARS.iter().map(|name| (*name).to_owned()).collect()
+}
+
+/// This process's values of [`child_environment_vars`]: what a child server starts with
+/// (the official SDKs' `getDefaultEnvironment()`).
+#[napi]
+pub fn child_environment() -> HashMap<String, String> {
+    ferrymcp_core::client::child::default_environment().into_iter().collect()
 }

@@ -13,6 +13,8 @@ export type { HttpClientConfig } from '../native/index.cjs';
 export const NativeServer = native.NativeServer;
 export const NativeCancel = native.NativeCancel;
 export const spawnClient = native.spawnClient;
+export const childEnvironment = native.childEnvironment;
+export const childEnvironmentVars = native.childEnvironmentVars;
 
 export type { HttpConfig, AuthConfig, NativeHttpResponse, NativeHttpListener } from '../native/index.cjs';
 export const NativeHttpHandler = native.NativeHttpHandler;

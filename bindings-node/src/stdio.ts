@@ -9,7 +9,9 @@
  */
 import type { ClientHooks, ClientTransport } from './client-transport.js';
 import type { McpServer, ServerTransport } from './mcp-server.js';
-import { spawnClient } from './native.js';
+import { PassThrough } from 'node:stream';
+import type { Stream, Writable } from 'node:stream';
+import { childEnvironment, childEnvironmentVars, spawnClient } from './native.js';
 import type { ClientConfig, NativeClientHandle } from './native.js';
 
 /**
@@ -88,24 +90,68 @@ export function serveStdio(factory: () => McpServer | Promise<McpServer>, option
 export interface StdioServerParameters {
   command: string;
   args?: string[];
-  /** Added to this process's environment. */
+  /**
+   * Set on top of the default environment, which is not this process's whole environment but
+   * the official SDKs' short list of it ({@link DEFAULT_INHERITED_ENV_VARS}), so a server does
+   * not see the host's secrets unless they are passed here.
+   */
   env?: Record<string, string>;
   cwd?: string;
-  /** `'inherit'` (default) or `'ignore'`. */
-  stderr?: 'inherit' | 'ignore' | 'pipe' | unknown;
+  /**
+   * `'inherit'` (default, or `2`), `'ignore'`, `'pipe'` / `'overlapped'` (read it from
+   * {@link StdioClientTransport.stderr}), or a writable stream that receives it.
+   */
+  stderr?: 'inherit' | 'ignore' | 'pipe' | 'overlapped' | Writable | number;
+}
+
+/** The variables a child server inherits from this process unless `env` adds more (from core). */
+export const DEFAULT_INHERITED_ENV_VARS: readonly string[] = childEnvironmentVars();
+
+/** This process's values of {@link DEFAULT_INHERITED_ENV_VARS}: what a child server starts with. */
+export function getDefaultEnvironment(): Record<string, string> {
+  return childEnvironment();
 }
 
 /** A server to start as a child process, for `Client.connect()`. */
 export class StdioClientTransport implements ClientTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  private readonly stderrSink: Writable | undefined;
 
-  constructor(readonly serverParameters: StdioServerParameters) {}
+  constructor(readonly serverParameters: StdioServerParameters) {
+    const { stderr } = serverParameters;
+    if (stderr === 'pipe' || stderr === 'overlapped') {
+      this.stderrSink = new PassThrough();
+    } else if (isWritable(stderr)) {
+      this.stderrSink = stderr;
+    } else if (stderr !== undefined && stderr !== 'inherit' && stderr !== 'ignore' && stderr !== 2) {
+      throw new TypeError(
+        `StdioClientTransport: stderr ${String(stderr)} is not supported (use 'inherit', 'ignore', 'pipe', 'overlapped' or a writable stream)`,
+      );
+    }
+  }
+
+  /**
+   * The child's stderr when `stderr` was `'pipe'` or `'overlapped'` (available at once, before
+   * `start`), else `null`.
+   */
+  get stderr(): Stream | null {
+    return this.stderrSink instanceof PassThrough && this.stderrSink !== this.serverParameters.stderr
+      ? this.stderrSink
+      : null;
+  }
 
   /** @internal */
   ferrymcpOpen(config: ClientConfig, hooks: ClientHooks): Promise<NativeClientHandle> {
     const { command, args, env, cwd, stderr } = this.serverParameters;
-    const spawn = { command, args, env, cwd, stderr: stderr === 'ignore' ? 'ignore' : 'inherit' };
-    return spawnClient(spawn, config, hooks.onRequest, hooks.onNotification, hooks.onClose);
+    const sink = this.stderrSink;
+    const mode = sink ? 'lines' : stderr === 'ignore' ? 'ignore' : 'inherit';
+    const onStderr = sink ? (line: string) => sink.write(`${line}\n`) : undefined;
+    const spawn = { command, args, env, cwd, stderr: mode };
+    return spawnClient(spawn, config, hooks.onRequest, hooks.onNotification, hooks.onClose, onStderr);
   }
+}
+
+function isWritable(value: unknown): value is Writable {
+  return typeof value === 'object' && value !== null && typeof (value as Writable).write === 'function';
 }

@@ -1,5 +1,11 @@
 //! A server started as a child process, spoken to over its stdin and stdout.
 //!
+//! The child gets the environment the official SDKs give it: a short list of this
+//! process's variables (the search path, the user, the home directory; on Windows the
+//! system directories too, [`DEFAULT_INHERITED_ENV_VARS`]) plus what the caller sets, so
+//! a server started from a host does not see the host's secrets by default.
+//! [`EnvInheritance::All`] passes everything, for callers who mean it.
+//!
 //! stderr is inherited, discarded, or read line by line into a callback, always drained so
 //! the child never blocks on it. When the child exits, its stdout ends and every pending
 //! request fails at once with the exit status in the message. Shutting down follows the
@@ -29,12 +35,58 @@ pub enum StderrMode {
     Lines(Arc<dyn Fn(&str) + Send + Sync>),
 }
 
+/// The variables a child inherits from this process by default, as the official SDKs
+/// choose them (`DEFAULT_INHERITED_ENV_VARS` in both).
+#[cfg(windows)]
+pub const DEFAULT_INHERITED_ENV_VARS: &[&str] = &[
+    "APPDATA",
+    "HOMEDRIVE",
+    "HOMEPATH",
+    "LOCALAPPDATA",
+    "PATH",
+    "PATHEXT",
+    "PROCESSOR_ARCHITECTURE",
+    "SYSTEMDRIVE",
+    "SYSTEMROOT",
+    "TEMP",
+    "USERNAME",
+    "USERPROFILE",
+];
+/// The variables a child inherits from this process by default, as the official SDKs
+/// choose them (`DEFAULT_INHERITED_ENV_VARS` in both).
+#[cfg(not(windows))]
+pub const DEFAULT_INHERITED_ENV_VARS: &[&str] = &["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+
+/// The default environment of a child: each of [`DEFAULT_INHERITED_ENV_VARS`] this process
+/// has, except values that are exported shell functions (they start with `()`, and are a
+/// known way to smuggle code into a child's shell).
+pub fn default_environment() -> Vec<(String, String)> {
+    DEFAULT_INHERITED_ENV_VARS
+        .iter()
+        .filter_map(|key| std::env::var(key).ok().map(|value| ((*key).to_owned(), value)))
+        .filter(|(_, value)| !value.starts_with("()"))
+        .collect()
+}
+
+/// Which of this process's environment variables the child inherits, before
+/// [`ChildCommand::env`] is applied on top.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EnvInheritance {
+    /// [`default_environment`] (the official SDKs' behaviour).
+    #[default]
+    Default,
+    /// Every variable of this process.
+    All,
+}
+
 /// How to start the server.
 #[derive(Clone)]
 pub struct ChildCommand {
     pub program: OsString,
     pub args: Vec<OsString>,
+    /// Set on top of the inherited variables.
     pub env: Vec<(OsString, OsString)>,
+    pub inherit_env: EnvInheritance,
     pub cwd: Option<PathBuf>,
     pub stderr: StderrMode,
     pub max_frame: usize,
@@ -46,6 +98,7 @@ impl ChildCommand {
             program: program.into(),
             args: Vec::new(),
             env: Vec::new(),
+            inherit_env: EnvInheritance::Default,
             cwd: None,
             stderr: StderrMode::Inherit,
             max_frame: DEFAULT_MAX_FRAME,
@@ -64,6 +117,11 @@ impl ChildCommand {
 
     pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
         self.env.push((key.into(), value.into()));
+        self
+    }
+
+    pub fn inherit_env(mut self, inheritance: EnvInheritance) -> Self {
+        self.inherit_env = inheritance;
         self
     }
 
@@ -103,6 +161,9 @@ pub struct ChildTransport {
 /// Starts `command` with piped stdin and stdout. Must be called inside a tokio runtime.
 pub fn spawn(command: ChildCommand) -> io::Result<ChildTransport> {
     let mut cmd = Command::new(&command.program);
+    if command.inherit_env == EnvInheritance::Default {
+        cmd.env_clear().envs(default_environment());
+    }
     cmd.args(&command.args)
         .envs(command.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::piped())
