@@ -212,7 +212,12 @@ impl NativeServer {
     /// Calls a tool in process through core's `tools/call` path (schema checks, a failure
     /// as an `isError` result, output checks); the awaitable gives the `CallToolResult` as
     /// a dict, or raises the JSON-RPC error a client would get.
-    fn call_tool<'py>(&self, py: Python<'py>, name: String, arguments: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
+    fn call_tool<'py>(
+        &self,
+        py: Python<'py>,
+        name: String,
+        arguments: &Bound<'py, PyDict>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         self.capture_loop(py)?;
         let Value::Object(arguments) = from_py(arguments.as_any())? else { unreachable!("a dict is an object") };
         let server = self.server.clone();

@@ -84,7 +84,14 @@ async def test_in_process_calls_answer_as_over_the_wire() -> None:
         await ctx.elicit("Name?", {"type": "object", "properties": {"name": {"type": "string"}}})
         return "never"
 
-    calls = [("typed", {"n": 3}), ("typed", {"n": "three"}), ("typed", {}), ("lying", {}), ("raising", {}), ("asking", {})]
+    calls = [
+        ("typed", {"n": 3}),
+        ("typed", {"n": "three"}),
+        ("typed", {}),
+        ("lying", {}),
+        ("raising", {}),
+        ("asking", {}),
+    ]
     in_process = [(await server.call_tool(name, args)).model_dump(by_alias=True) for name, args in calls]
     async with Client(server, mode="legacy") as client:
         wire = [(await client.call_tool(name, args)).model_dump(by_alias=True) for name, args in calls]

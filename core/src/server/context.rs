@@ -261,7 +261,8 @@ impl Context {
             Some(sub) => json!({sub: {}}),
             None => json!({}),
         };
-        let declared = self.inner.client_capabilities.get(name).is_some_and(|c| sub.is_none_or(|sub| c.get(sub).is_some()));
+        let declared =
+            self.inner.client_capabilities.get(name).is_some_and(|c| sub.is_none_or(|sub| c.get(sub).is_some()));
         if declared {
             return Ok(());
         }

@@ -209,7 +209,9 @@ pub(crate) fn gather_inputs(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ClientInput {
     /// A form elicitation, or (`url`) a URL-mode one.
-    Elicit { url: bool },
+    Elicit {
+        url: bool,
+    },
     Sample,
     Roots,
     /// Any other method: no capability needed, any object answers it.

@@ -51,7 +51,6 @@ from ferrymcp.elicitation import (
     DeclinedElicitation,
     ElicitationResult,
 )
-from ferrymcp.exceptions import McpError
 from ferrymcp.server._completion import completion_handler
 from ferrymcp.server._prompts import build_prompt
 from ferrymcp.server._registry import Registration, Registry
@@ -72,7 +71,6 @@ from ferrymcp.types import (
     Prompt,
     Resource,
     ResourceTemplate,
-    TextContent,
     Tool,
     ToolAnnotations,
     ToolExecution,
