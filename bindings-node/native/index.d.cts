@@ -76,11 +76,11 @@ export declare class NativeContext {
   /**
    * Asks the client for input (`elicitation/create`, `sampling/createMessage`,
    * `roots/list`, ...): a request on a legacy session, an MRTR round on a modern one.
-   * The ask is queued for the handler's own future, which makes it on the next
-   * `idle()`; resolves the result as JSON text.
+   * The ask is queued in core's batch, made on the next `idle()`; resolves the result
+   * as JSON text, or rejects with `REQUEST_CANCELLED` if the request ends first.
    */
   input(method: string, paramsJson: string, key?: string | undefined | null): Promise<string>
-  /** JS has asked for what it needs for now (see the module comment). */
+  /** JS has asked for what it needs for now: the queued inputs go to core as one batch. */
   idle(): void
   /** Reads one of this server's own resources; resolves the result as JSON text. */
   readResource(uri: string): Promise<string>

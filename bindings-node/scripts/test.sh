@@ -45,6 +45,8 @@ cp "$root/tests/fixtures/node/conformance_client.mjs" "$work/conformance_client.
 # The Rust fixture the HTTP client tests also run against (built already by scripts/test.sh).
 (cd "$root" && cargo build --release --quiet -p ferrymcp-tests --bin ferrymcp-everything)
 export FERRYMCP_EVERYTHING="$root/target/release/ferrymcp-everything"
+# The repository, for the parity test that runs a Python twin on its venv (input-rounds.test.mjs).
+export FERRYMCP_ROOT="$root"
 (
   cd "$work"
   npm install --no-audit --no-fund --loglevel=error ./ferrymcp-*.tgz

@@ -7,25 +7,19 @@
 //!   or stopped by core to ask a 2026-07-28 client for input). Every promise handed to JS
 //!   from here settles by then, so no JS code waits forever and no pending promise keeps
 //!   Node's event loop alive after the request is over.
-//! - Client input is asked by the handler's own future, not by the JS call. Core stops a
-//!   2026-07-28 request for input when, after a poll of its handler, inputs are missing;
-//!   Rust code asks for several inputs in one poll, but JS asks in separate calls. So
-//!   `input()` only queues the ask, and `idle()` (called by the TypeScript layer once the
-//!   current macrotask is over) lets the handler's future make every queued ask in one
-//!   poll: inputs asked together form one `input_required` round, with no race.
+//! - Client input goes through core's input batch, which groups the inputs a handler
+//!   awaits together into one `input_required` round. `input()` only queues the ask; the
+//!   TypeScript layer calls `idle()` once the current macrotask is over (`setImmediate`),
+//!   which flushes the batch: that moment is all the binding decides.
 
-use std::sync::Arc;
-
-use ferrymcp_core::protocol::ErrorCode;
-use ferrymcp_core::server::{Context, HandlerError};
+use ferrymcp_core::server::{Context, HandlerError, InputBatch};
 use napi::Env;
 use napi::bindgen_prelude::PromiseRaw;
 use napi_derive::napi;
 use serde_json::Value;
-use tokio::sync::{Notify, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use crate::error::{internal, mcp_error, no_panic, parse};
+use crate::error::{internal, no_panic, parse};
 use crate::reply::{Answer, Replier};
 
 #[napi]
@@ -33,45 +27,14 @@ pub struct NativeContext {
     cx: Context,
     replier: Replier,
     done: CancellationToken,
-    idle: Arc<Notify>,
-    asks: mpsc::UnboundedSender<Ask>,
-}
-
-/// One input JS asked for, made by the handler's future (see [`Ask::make`]).
-pub struct Ask {
-    key: Option<String>,
-    method: String,
-    params: Value,
-    tx: oneshot::Sender<Result<Value, HandlerError>>,
-}
-
-impl Ask {
-    /// Asks the client through core and hands the answer to the JS promise. Its first
-    /// poll records a modern input, so asks made in one poll form one round.
-    pub async fn make(self, cx: Context) {
-        let outcome = cx.input(self.key.as_deref(), &self.method, self.params).await;
-        let _ = self.tx.send(outcome);
-    }
-}
-
-/// The parts of a request's JS context that its handler's future keeps.
-pub struct Parts {
-    pub done: CancellationToken,
-    pub idle: Arc<Notify>,
-    pub asks: mpsc::UnboundedReceiver<Ask>,
+    batch: InputBatch,
 }
 
 impl NativeContext {
-    pub fn new(cx: Context, replier: Replier) -> (Self, Parts) {
-        let (done, idle) = (CancellationToken::new(), Arc::new(Notify::new()));
-        let (tx, asks) = mpsc::unbounded_channel();
-        let native = Self { cx, replier, done: done.clone(), idle: idle.clone(), asks: tx };
-        (native, Parts { done, idle, asks })
+    /// The context JS gets; `done` is cancelled when the handler's future ends.
+    pub fn new(cx: Context, replier: Replier, done: CancellationToken, batch: InputBatch) -> Self {
+        Self { cx, replier, done, batch }
     }
-}
-
-fn ended() -> napi::Error {
-    mcp_error(ErrorCode::REQUEST_CANCELLED, "the request ended before the client's input arrived", None)
 }
 
 fn json_text(value: &Value) -> String {
@@ -225,8 +188,8 @@ impl NativeContext {
 
     /// Asks the client for input (`elicitation/create`, `sampling/createMessage`,
     /// `roots/list`, ...): a request on a legacy session, an MRTR round on a modern one.
-    /// The ask is queued for the handler's own future, which makes it on the next
-    /// `idle()`; resolves the result as JSON text.
+    /// The ask is queued in core's batch, made on the next `idle()`; resolves the result
+    /// as JSON text, or rejects with `REQUEST_CANCELLED` if the request ends first.
     #[napi]
     pub fn input<'env>(
         &self,
@@ -236,24 +199,14 @@ impl NativeContext {
         key: Option<String>,
     ) -> napi::Result<PromiseRaw<'env, String>> {
         let params = parse(&params_json, "input params")?;
-        let (tx, rx) = oneshot::channel();
-        if self.asks.send(Ask { key, method, params, tx }).is_err() {
-            return Err(ended());
-        }
-        let done = self.done.clone();
-        env.spawn_future(async move {
-            tokio::select! {
-                biased;
-                outcome = rx => outcome.map_err(|_| ended())?.map(|v| json_text(&v)).map_err(from_handler),
-                _ = done.cancelled() => Err(ended()),
-            }
-        })
+        let (answer, _first) = self.batch.ask(key, method, params);
+        env.spawn_future(async move { answer.await.map(|v| json_text(&v)).map_err(from_handler) })
     }
 
-    /// JS has asked for what it needs for now (see the module comment).
+    /// JS has asked for what it needs for now: the queued inputs go to core as one batch.
     #[napi]
     pub fn idle(&self) {
-        self.idle.notify_one();
+        self.batch.flush();
     }
 
     /// Reads one of this server's own resources; resolves the result as JSON text.

@@ -12,16 +12,15 @@ use std::time::Duration;
 
 use ferrymcp_core::server::{
     CompletionHandler, Context, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister,
-    ToolHandler,
+    ToolHandler, input_batch,
 };
-use futures_util::StreamExt;
-use futures_util::stream::FuturesUnordered;
 use napi::Status;
 use napi::bindgen_prelude::{FnArgs, Unknown};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use serde_json::{Map, Value, json};
+use tokio_util::sync::CancellationToken;
 
-use crate::context::{NativeContext, Parts};
+use crate::context::NativeContext;
 use crate::reply::{self, Replier};
 
 /// `(payloadJson: string, ctx: NativeContext) => void`, weak, errors not passed as first argument.
@@ -42,30 +41,20 @@ impl JsHandler {
 
     fn run(&self, payload: String, cx: Context) -> HandlerFuture {
         let (replier, answer) = Replier::pair();
-        let (native, parts) = NativeContext::new(cx.clone(), replier);
+        let (batch, handler) = input_batch(cx.clone());
+        let done = CancellationToken::new();
+        let native = NativeContext::new(cx, replier, done.clone(), batch);
         let status = self.func.call((payload, native).into(), ThreadsafeFunctionCallMode::NonBlocking);
         let (timeout, what) = (self.timeout, self.what.clone());
         Box::pin(async move {
-            let Parts { done, idle, mut asks } = parts;
             // Whatever ends this future (an answer, a cancellation, core stopping the
-            // request for client input) releases everything JS may be waiting on.
+            // request for client input) releases everything JS may be waiting on: the
+            // batch's answers fail as `handler` drops, and `done` ends the rest.
             let _done = done.drop_guard();
             if status != Status::Ok {
                 return Err(HandlerError::Failed(format!("{what} could not be called: {status}")));
             }
-            let mut answer = std::pin::pin!(reply::wait(answer, timeout, &what));
-            let mut inputs = FuturesUnordered::new();
-            loop {
-                tokio::select! {
-                    outcome = &mut answer => return outcome.into_handler(),
-                    _ = idle.notified() => {
-                        while let Ok(ask) = asks.try_recv() {
-                            inputs.push(ask.make(cx.clone()));
-                        }
-                    }
-                    Some(()) = inputs.next(), if !inputs.is_empty() => {}
-                }
-            }
+            handler.run(reply::wait(answer, timeout, &what)).await.into_handler()
         })
     }
 }

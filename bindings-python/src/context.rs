@@ -1,15 +1,16 @@
-//! The handler context as Python sees it: properties and awaitables over core's Context
-//! (client input goes through `asks`, which batches it).
+//! The handler context as Python sees it: properties and awaitables over core's Context.
+//!
+//! Client input goes through core's input batch, which groups the inputs a handler awaits
+//! together into one 2026-07-28 round. The binding only says when a batch is complete: the
+//! first ask of a batch schedules a flush with `call_soon`, which runs after the callbacks
+//! already ready in this loop iteration (such as the rest of an `asyncio.gather`).
 
-use ferrymcp_core::server::{Context, HandlerError};
+use ferrymcp_core::server::{Context, InputBatch};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::Value;
-use tokio::sync::oneshot;
 
-use crate::asks::{Ask, Asks};
-
-use crate::bridge::{awaitable, fail, ok};
+use crate::bridge::{awaitable, fail, ok, running_loop};
 use crate::convert::{from_py, to_py};
 use crate::errors::handler_error;
 
@@ -29,7 +30,18 @@ impl<'py> IntoPyObject<'py> for Json {
 #[pyclass(module = "ferrymcp._native", frozen)]
 pub struct NativeContext {
     pub cx: Context,
-    pub asks: Asks,
+    pub batch: InputBatch,
+}
+
+/// Hands the inputs queued in this loop iteration to core as one batch.
+#[pyclass(frozen)]
+struct Flush(InputBatch);
+
+#[pymethods]
+impl Flush {
+    fn __call__(&self) {
+        self.0.flush();
+    }
 }
 
 #[pymethods]
@@ -124,11 +136,12 @@ impl NativeContext {
         method: String,
         params: &Bound<'py, PyDict>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (reply, answer) = oneshot::channel();
-        self.asks.queue(py, Ask { key, method, params: from_py(params.as_any())?, reply })?;
+        let (answer, first) = self.batch.ask(key, method, from_py(params.as_any())?);
+        if first {
+            running_loop(py)?.call_method1("call_soon", (Flush(self.batch.clone()),))?;
+        }
         awaitable(py, async move {
-            let ended = || HandlerError::Failed("the request ended before its input arrived".into());
-            match answer.await.unwrap_or_else(|_| Err(ended())) {
+            match answer.await {
                 Ok(answer) => ok(Json(answer)),
                 Err(e) => fail(move |py| handler_error(py, e)),
             }

@@ -5,7 +5,6 @@
 //! asyncio awaitables. Everything that is protocol stays in core.
 
 mod asgi;
-mod asks;
 mod bridge;
 mod call;
 mod client;

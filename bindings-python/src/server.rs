@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use ferrymcp_core::server::{
     CacheHint, CompletionHandler, Context, HandlerFuture, PromptHandler, ResourceHandler, Server, ServerOptions,
-    TaskStart, ToolHandler,
+    TaskStart, ToolHandler, input_batch,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -13,12 +13,11 @@ use pyo3::types::{PyDict, PyTuple};
 use serde_json::{Map, Value};
 
 use crate::asgi::NativeHttpHandler;
-use crate::asks;
 use crate::bridge::{awaitable, fail, handle_for, ok, running_loop};
 use crate::call::{LoopCell, PyCallable};
-use crate::context::NativeContext;
+use crate::context::{Json, NativeContext};
 use crate::convert::{from_py, object_to_py};
-use crate::errors::registry_error;
+use crate::errors::{registry_error, rpc_error};
 use crate::http;
 use ferrymcp_core::server::http::HttpHandler;
 
@@ -32,20 +31,20 @@ pub struct NativeServer {
 struct PyHandler(Arc<PyCallable>);
 
 impl PyHandler {
-    /// Calls the function with `args(py)` and a context, making the input it asks for.
+    /// Calls the function with `args(py)` and a context; core makes the input it asks for
+    /// (grouped into rounds by core's input batch, flushed from the asyncio loop).
     fn run(
         &self,
         cx: Context,
         args: impl for<'py> FnOnce(Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> + Send + 'static,
     ) -> HandlerFuture {
-        let callable = self.0.clone();
-        Box::pin(asks::serve(cx.clone(), move |asks| {
-            callable.call(move |py| {
-                let mut args = args(py)?;
-                args.push(Bound::new(py, NativeContext { cx, asks })?.into_any());
-                PyTuple::new(py, args)
-            })
-        }))
+        let (batch, handler) = input_batch(cx.clone());
+        let call = self.0.clone().call(move |py| {
+            let mut args = args(py)?;
+            args.push(Bound::new(py, NativeContext { cx, batch })?.into_any());
+            PyTuple::new(py, args)
+        });
+        Box::pin(handler.run(call))
     }
 }
 
@@ -208,6 +207,26 @@ impl NativeServer {
         let options = http::options(options, &self.event_loop)?;
         let max_body = options.max_body;
         Ok(NativeHttpHandler { handler: HttpHandler::new(self.server.clone(), options), max_body })
+    }
+
+    /// Calls a tool in process through core's `tools/call` path (schema checks, a failure
+    /// as an `isError` result, output checks); the awaitable gives the `CallToolResult` as
+    /// a dict, or raises the JSON-RPC error a client would get.
+    fn call_tool<'py>(
+        &self,
+        py: Python<'py>,
+        name: String,
+        arguments: &Bound<'py, PyDict>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.capture_loop(py)?;
+        let Value::Object(arguments) = from_py(arguments.as_any())? else { unreachable!("a dict is an object") };
+        let server = self.server.clone();
+        awaitable(py, async move {
+            match server.call_tool(&name, arguments).await {
+                Ok(result) => ok(Json(result)),
+                Err(error) => fail(move |py| rpc_error(py, &error)),
+            }
+        })
     }
 
     fn notify_tools_changed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

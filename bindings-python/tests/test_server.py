@@ -62,6 +62,47 @@ def test_calling_tools_in_process() -> None:
         run(server.call_tool("fail", {}))
 
 
+async def test_in_process_calls_answer_as_over_the_wire() -> None:
+    """`call_tool` in process takes the engine's `tools/call` path: each call answers what
+    the same call from a client answers, to the byte."""
+    server = MCPServer("s")
+
+    @server.tool()
+    def typed(n: int) -> int:
+        return n * 2
+
+    @server.tool()
+    def lying() -> dict[str, int]:
+        return {"n": "not a number"}  # type: ignore[dict-item]
+
+    @server.tool()
+    async def raising() -> str:
+        raise RuntimeError("broken on purpose")
+
+    @server.tool()
+    async def asking(ctx: Context) -> str:
+        await ctx.elicit("Name?", {"type": "object", "properties": {"name": {"type": "string"}}})
+        return "never"
+
+    calls = [
+        ("typed", {"n": 3}),
+        ("typed", {"n": "three"}),
+        ("typed", {}),
+        ("lying", {}),
+        ("raising", {}),
+        ("asking", {}),
+    ]
+    in_process = [(await server.call_tool(name, args)).model_dump(by_alias=True) for name, args in calls]
+    async with Client(server, mode="legacy") as client:
+        wire = [(await client.call_tool(name, args)).model_dump(by_alias=True) for name, args in calls]
+    assert in_process == wire
+    assert in_process[0]["structuredContent"] == {"result": 6}
+    assert [r["isError"] for r in in_process] == [False, True, True, True, True, True]
+    with pytest.raises(McpError) as unknown:
+        await server.call_tool("missing", {})
+    assert unknown.value.code == -32602
+
+
 def test_decorator_misuse_and_duplicate_names() -> None:
     server = MCPServer("s")
     with pytest.raises(TypeError, match="Did you forget to call it"):
@@ -277,7 +318,10 @@ def test_explicit_input_schema_and_var_keyword_tools() -> None:
 
     (tool,) = run(server.list_tools())
     assert tool.input_schema == schema
-    assert run(server.call_tool("raw", {"a": "1", "b": 2})).content[0].text == "a,b"
+    assert run(server.call_tool("raw", {"a": "1"})).content[0].text == "a"
+    # The engine checks the schema in process too, as for a client's call.
+    refused = run(server.call_tool("raw", {"a": "1", "b": 2}))
+    assert refused.is_error and "'b' was unexpected" in refused.content[0].text
 
 
 @pytest.mark.parametrize(("mode", "not_found"), [("legacy", -32002), ("2026-07-28", -32602)])

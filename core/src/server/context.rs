@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use super::ServerShared;
 use super::auth_info::AuthInfo;
 use super::handlers::HandlerError;
-use super::mrtr::{Inputs, check_response};
+use super::mrtr::{ClientInput, Inputs, check_response};
 use super::outbound::Outbound;
 use super::tasks::TaskEntry;
 use crate::peer::PeerError;
@@ -223,7 +223,8 @@ impl Context {
     /// error is handed to the handler as that error (the official SDKs raise it as
     /// `McpError`), so code and data survive.
     pub async fn input(&self, key: Option<&str>, method: &str, params: Value) -> Result<Value, HandlerError> {
-        self.require_capability(method, &params)?;
+        let kind = super::router::client_input(method, &params);
+        self.require_capability(kind)?;
         if let Some(task) = self.inner.task.get() {
             let answer =
                 task.ask(key, method, params).ok_or_else(|| HandlerError::Failed("The task has ended".into()))?;
@@ -238,7 +239,7 @@ impl Context {
         };
         let key = key.map_or_else(|| inputs.auto_key(), str::to_owned);
         if let Some(response) = inputs.response(&key) {
-            check_response(&key, method, response)?;
+            check_response(&key, method, kind, response)?;
             return Ok(response.clone());
         }
         inputs.ask(key, method, params);
@@ -254,19 +255,14 @@ impl Context {
         handler.read(uri.to_owned(), variables, self.clone()).await
     }
 
-    fn require_capability(&self, method: &str, params: &Value) -> Result<(), HandlerError> {
-        let caps = &self.inner.client_capabilities;
-        let (name, needed) = match method {
-            "elicitation/create" if params.get("mode") == Some(&json!("url")) => ("elicitation", json!({"url": {}})),
-            "elicitation/create" => ("elicitation", json!({})),
-            "sampling/createMessage" => ("sampling", json!({})),
-            "roots/list" => ("roots", json!({})),
-            _ => return Ok(()),
+    fn require_capability(&self, kind: ClientInput) -> Result<(), HandlerError> {
+        let Some((name, sub)) = kind.capability() else { return Ok(()) };
+        let needed = match sub {
+            Some(sub) => json!({sub: {}}),
+            None => json!({}),
         };
-        let declared = caps.get(name).is_some_and(|c| match needed.as_object().and_then(|n| n.keys().next()) {
-            Some(sub) => c.get(sub).is_some(),
-            None => true,
-        });
+        let declared =
+            self.inner.client_capabilities.get(name).is_some_and(|c| sub.is_none_or(|sub| c.get(sub).is_some()));
         if declared {
             return Ok(());
         }

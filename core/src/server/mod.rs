@@ -17,6 +17,8 @@ pub(crate) mod era;
 mod features;
 mod handlers;
 pub mod http;
+mod in_process;
+mod input_batch;
 mod mrtr;
 mod notify;
 pub(crate) mod outbound;
@@ -32,6 +34,7 @@ pub use context::Context;
 pub use handlers::{
     CompletionHandler, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister, ToolHandler,
 };
+pub use input_batch::{BatchedHandler, InputAnswer, InputBatch, input_batch};
 pub use outbound::Outbound;
 pub use registry::RegistryError;
 pub use session::Connection;

@@ -204,15 +204,46 @@ pub(crate) fn gather_inputs(
     Ok(responses)
 }
 
+/// What kind of client request an input is, as the router decides from its method: what
+/// the client must have declared to be asked it, and what its answer must hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ClientInput {
+    /// A form elicitation, or (`url`) a URL-mode one.
+    Elicit {
+        url: bool,
+    },
+    Sample,
+    Roots,
+    /// Any other method: no capability needed, any object answers it.
+    Other,
+}
+
+impl ClientInput {
+    /// The client capability asking needs, and the member of it that must be declared.
+    pub fn capability(self) -> Option<(&'static str, Option<&'static str>)> {
+        match self {
+            Self::Elicit { url: true } => Some(("elicitation", Some("url"))),
+            Self::Elicit { url: false } => Some(("elicitation", None)),
+            Self::Sample => Some(("sampling", None)),
+            Self::Roots => Some(("roots", None)),
+            Self::Other => None,
+        }
+    }
+
+    /// Whether `response` has the shape of this request's result.
+    fn answered_by(self, response: &Value) -> bool {
+        match self {
+            Self::Elicit { .. } => response.get("action").and_then(Value::as_str).is_some(),
+            Self::Sample => response.get("role").is_some() && response.get("content").is_some(),
+            Self::Roots => response.get("roots").is_some_and(Value::is_array),
+            Self::Other => response.is_object(),
+        }
+    }
+}
+
 /// Checks one answer against the shape its method's result must have.
-pub(crate) fn check_response(key: &str, method: &str, response: &Value) -> Result<(), ErrorObject> {
-    let ok = match method {
-        "elicitation/create" => response.get("action").and_then(Value::as_str).is_some(),
-        "sampling/createMessage" => response.get("role").is_some() && response.get("content").is_some(),
-        "roots/list" => response.get("roots").is_some_and(Value::is_array),
-        _ => response.is_object(),
-    };
-    if ok {
+pub(crate) fn check_response(key: &str, method: &str, kind: ClientInput, response: &Value) -> Result<(), ErrorObject> {
+    if kind.answered_by(response) {
         Ok(())
     } else {
         Err(ErrorObject::invalid_params(format!("inputResponses.{key} is not a valid result of {method}")))

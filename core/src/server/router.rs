@@ -3,8 +3,9 @@
 //! Every method the server knows appears here once: the legacy session's own methods
 //! (`initialize`, `ping`, `logging/setLevel`, resource subscriptions), the features both
 //! eras share, the 2026-07-28 methods (`server/discover`, `subscriptions/listen`, the
-//! tasks extension), which results carry cache hints, and what a retried request's MRTR
-//! state is bound to. The code behind each arm knows nothing of method names, so adding a
+//! tasks extension), which results carry cache hints, what a retried request's MRTR
+//! state is bound to, and what kind of client request an input a handler asks for is
+//! (the capability it needs, the shape of its answer). The code behind each arm knows nothing of method names, so adding a
 //! method is one arm here and one function beside its feature.
 
 use std::sync::Arc;
@@ -89,6 +90,17 @@ pub(crate) fn cache_hint(server: &ServerShared, method: &str) -> Option<CacheHin
             Some(server.options.list_cache)
         }
         _ => None,
+    }
+}
+
+/// What kind of client request an input a handler asks for is: the capability it needs
+/// and the shape its answer must have.
+pub(crate) fn client_input(method: &str, params: &Value) -> mrtr::ClientInput {
+    match method {
+        "elicitation/create" => mrtr::ClientInput::Elicit { url: params.get("mode") == Some(&json!("url")) },
+        "sampling/createMessage" => mrtr::ClientInput::Sample,
+        "roots/list" => mrtr::ClientInput::Roots,
+        _ => mrtr::ClientInput::Other,
     }
 }
 

@@ -51,7 +51,6 @@ from ferrymcp.elicitation import (
     DeclinedElicitation,
     ElicitationResult,
 )
-from ferrymcp.exceptions import McpError
 from ferrymcp.server._completion import completion_handler
 from ferrymcp.server._prompts import build_prompt
 from ferrymcp.server._registry import Registration, Registry
@@ -72,7 +71,6 @@ from ferrymcp.types import (
     Prompt,
     Resource,
     ResourceTemplate,
-    TextContent,
     Tool,
     ToolAnnotations,
     ToolExecution,
@@ -539,18 +537,13 @@ class MCPServer(Generic[LifespanResultT]):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult:
-        """Calls a tool in process, outside any session: a failing tool gives an
-        `isError` result, as over the wire. `context` is accepted for the official
+        """Calls a tool in process, outside any session, through the engine's `tools/call`
+        path: arguments are checked against the input schema, a failing tool gives an
+        `isError` result and the output is checked against the output schema, exactly as
+        over the wire. An unknown tool, or a tool raising `McpError`, raises `McpError`
+        (the JSON-RPC error a client would get). `context` is accepted for the official
         signature; without a session, the tool's `Context` cannot reach a client."""
-        entry = self._registry.get("tool", name)
-        if entry is None:
-            raise ValueError(f"Unknown tool: {name}")
-        try:
-            result = await _run(entry, arguments, None)
-        except McpError:
-            raise
-        except Exception as exc:
-            return CallToolResult(content=[TextContent(text=str(exc))], is_error=True)
+        result = await self._native_server().call_tool(name, arguments)
         return CallToolResult.model_validate(result)
 
     async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None) -> GetPromptResult:

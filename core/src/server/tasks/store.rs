@@ -185,7 +185,8 @@ impl TaskEntry {
         let mut state = self.state.lock().unwrap();
         for (key, response) in responses {
             if let Some(pending) = state.pending.get(key) {
-                check_response(key, &pending.method, response)?;
+                let kind = crate::server::router::client_input(&pending.method, &pending.request["params"]);
+                check_response(key, &pending.method, kind, response)?;
             }
         }
         let mut changed = false;

@@ -1,0 +1,139 @@
+//! Client input asked by a handler that runs outside the request's own future (a Python
+//! coroutine on its asyncio loop, a JS function on Node's thread), grouped into rounds.
+//!
+//! Core ends a 2026-07-28 round as soon as the handler's future is pending with an input
+//! missing. Rust code asks for inputs awaited together in one poll (`join!`), but a
+//! handler in another runtime asks in separate calls, so the first ask would end the
+//! round alone. So an ask made through an [`InputBatch`] is only queued; the binding
+//! flushes the queue at the moment its runtime has run everything that was ready (Python:
+//! a `call_soon` callback; Node: a `setImmediate`), which is the only thing it decides.
+//! [`BatchedHandler::run`] then makes every ask of the batch in one poll of the handler's
+//! future, so inputs awaited together form one `input_required` round, keyed in the order
+//! they were asked. What a retry delivers, and how a legacy session or a task turns each
+//! input into a request, is [`Context::input`]'s, the same path Rust handlers take.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context as TaskContext, Poll};
+
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use super::context::Context;
+use super::handlers::HandlerError;
+use crate::wire::{ErrorCode, ErrorObject};
+
+/// One input the handler asked for; its answer goes back through `reply`.
+struct Ask {
+    key: Option<String>,
+    method: String,
+    params: Value,
+    reply: oneshot::Sender<Result<Value, HandlerError>>,
+}
+
+impl Ask {
+    async fn make(self, cx: Context) {
+        let outcome = cx.input(self.key.as_deref(), &self.method, self.params).await;
+        let _ = self.reply.send(outcome);
+    }
+}
+
+#[derive(Default)]
+struct Queue {
+    asks: Vec<Ask>,
+    /// The handler's run has ended: asks made from now on fail at once.
+    closed: bool,
+}
+
+/// Where a binding's handler context queues its asks. Cheap to clone.
+#[derive(Clone)]
+pub struct InputBatch {
+    queue: Arc<Mutex<Queue>>,
+    batches: mpsc::UnboundedSender<Vec<Ask>>,
+}
+
+/// The answer to one queued ask. It fails with `REQUEST_CANCELLED` when the handler's
+/// run ends first (answered, cancelled, or stopped by core for a round of input).
+pub struct InputAnswer(oneshot::Receiver<Result<Value, HandlerError>>);
+
+impl Future for InputAnswer {
+    type Output = Result<Value, HandlerError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
+        Pin::new(&mut self.0).poll(cx).map(|answer| answer.unwrap_or_else(|_| Err(ended())))
+    }
+}
+
+fn ended() -> HandlerError {
+    HandlerError::Rpc(ErrorObject::new(
+        ErrorCode::REQUEST_CANCELLED,
+        "the request ended before the client's input arrived",
+    ))
+}
+
+impl InputBatch {
+    /// Queues an input (`key` names it in a 2026-07-28 `inputRequests`; `None` numbers
+    /// it). The flag says whether this ask opened a new batch: the binding must then call
+    /// [`InputBatch::flush`] once its runtime has run what is ready now.
+    pub fn ask(&self, key: Option<String>, method: String, params: Value) -> (InputAnswer, bool) {
+        let (reply, answer) = oneshot::channel();
+        let mut queue = self.queue.lock().unwrap();
+        if queue.closed {
+            return (InputAnswer(answer), false);
+        }
+        queue.asks.push(Ask { key, method, params, reply });
+        (InputAnswer(answer), queue.asks.len() == 1)
+    }
+
+    /// Hands every queued ask to the handler's run as one batch.
+    pub fn flush(&self) {
+        let batch = std::mem::take(&mut self.queue.lock().unwrap().asks);
+        if !batch.is_empty() {
+            // A finished run has dropped the receiver: the batch drops and its answers fail.
+            let _ = self.batches.send(batch);
+        }
+    }
+}
+
+/// The handler's side of an [`InputBatch`]: runs the handler, making the asks it flushes.
+pub struct BatchedHandler {
+    queue: Arc<Mutex<Queue>>,
+    batches: mpsc::UnboundedReceiver<Vec<Ask>>,
+    cx: Context,
+}
+
+/// A batch for a handler served with `cx`, and the runner that makes its asks.
+pub fn input_batch(cx: Context) -> (InputBatch, BatchedHandler) {
+    let queue = Arc::new(Mutex::new(Queue::default()));
+    let (tx, rx) = mpsc::unbounded_channel();
+    (InputBatch { queue: queue.clone(), batches: tx }, BatchedHandler { queue, batches: rx, cx })
+}
+
+impl BatchedHandler {
+    /// Runs `handler` to its end, making each flushed batch of asks in one poll.
+    pub async fn run<F: Future>(mut self, handler: F) -> F::Output {
+        let mut handler = std::pin::pin!(handler);
+        let mut making = FuturesUnordered::new();
+        loop {
+            tokio::select! {
+                biased;
+                outcome = &mut handler => return outcome,
+                Some(batch) = self.batches.recv() => {
+                    making.extend(batch.into_iter().map(|ask| ask.make(self.cx.clone())));
+                }
+                Some(()) = making.next(), if !making.is_empty() => {}
+            }
+        }
+    }
+}
+
+impl Drop for BatchedHandler {
+    fn drop(&mut self) {
+        let mut queue = self.queue.lock().unwrap();
+        queue.closed = true;
+        queue.asks.clear();
+    }
+}
