@@ -5,4 +5,5 @@
 mod fixture;
 mod http;
 mod official;
+mod slow_start;
 mod tapped;

@@ -27,7 +27,27 @@ pub(crate) async fn handshake(peer: &Peer, options: &ClientOptions) -> Result<Se
                 Probe::Failed(e) => Err(e),
                 Probe::Legacy(why) => {
                     tracing::debug!("server/discover said {why}; falling back to initialize");
-                    initialize(peer, options).await
+                    match initialize(peer, options).await {
+                        // A probe that timed out here but reached a slow-starting modern
+                        // server settled the connection as modern before `initialize`
+                        // came: the server says so with the versions it speaks. Probe once
+                        // more at one of ours (the official clients do the same).
+                        Err(ClientError::Peer(PeerError::Rpc(e)))
+                            if e.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION =>
+                        {
+                            let Some(version) = supported_by_both(&e) else {
+                                return Err(ClientError::Peer(PeerError::Rpc(e)));
+                            };
+                            match discover(peer, options, None, version, Retry::Spent).await {
+                                Probe::Modern(details) => Ok(details),
+                                Probe::Failed(failed) => Err(failed),
+                                Probe::Legacy(why) => Err(ClientError::Protocol(format!(
+                                    "the server refused initialize for 2026-07-28 but then server/discover too: {why}"
+                                ))),
+                            }
+                        }
+                        other => other,
+                    }
                 }
             }
         }
