@@ -284,3 +284,125 @@ def _fits(model: type[WireModel], data: dict[str, Any]) -> bool:
         elif not present and model._defaults[name] is _MISSING:
             return False
     return True
+
+
+class UnionAdapter:
+    """What the official SDK's `TypeAdapter`s over its message unions offer user code
+    (`validate_python`, `validate_json`, `dump_python`, `dump_json`), over WireModel
+    classes.
+
+    A dict is read as the arm its `method` names when the arms have `method` literals
+    (requests, notifications), the way the official unions discriminate; otherwise (results,
+    JSON-RPC envelopes) as the best-fitting arm: its `Literal` fields agree, its required
+    fields are present, and it knows the most of the dict's keys (a tag such as
+    `resultType: "input_required"` counts most); ties go to the earlier arm. A dict that
+    fits no arm raises `ValueError` naming the union. Fitting looks one level into the
+    values: a list of tool uses is no `CreateMessageResult` (whose content is one block) but
+    a `CreateMessageResultWithTools`.
+    """
+
+    def __init__(self, name: str, arms: tuple[type[WireModel], ...]) -> None:
+        self.name = name
+        self.arms = arms
+        by_method: dict[str, type[WireModel]] = {}
+        for arm in arms:
+            method = arm._defaults.get("method", _MISSING)
+            if isinstance(method, str):
+                by_method[method] = arm
+        self._by_method = by_method if len(by_method) == len(arms) else None
+
+    def __repr__(self) -> str:
+        return f"UnionAdapter({self.name})"
+
+    def validate_python(self, obj: Any, **_options: Any) -> Any:
+        if isinstance(obj, self.arms):
+            return obj
+        data = obj
+        if not isinstance(data, dict):
+            dump = getattr(obj, "model_dump", None)
+            if not callable(dump):
+                raise ValueError(f"{self.name}: expected a dict, not {type(obj).__name__}")
+            data = dump(by_alias=True, exclude_none=True)
+        return self._pick(data).model_validate(data)
+
+    def validate_json(self, data: str | bytes, **options: Any) -> Any:
+        return self.validate_python(json.loads(data), **options)
+
+    def validate_strings(self, obj: Any, **options: Any) -> Any:
+        return self.validate_python(obj, **options)
+
+    def dump_python(self, value: Any, **options: Any) -> Any:
+        return _dump_value(value, options)
+
+    def dump_json(self, value: Any, *, indent: int | None = None, **options: Any) -> bytes:
+        separators = None if indent is not None else (",", ":")
+        dumped = _dump_value(value, {**options, "mode": "json"})
+        return json.dumps(dumped, indent=indent, separators=separators, ensure_ascii=False).encode()
+
+    def _pick(self, data: dict[str, Any]) -> type[WireModel]:
+        if self._by_method is not None:
+            method = data.get("method")
+            arm = self._by_method.get(method) if isinstance(method, str) else None
+            if arm is None:
+                raise ValueError(f"{self.name}: no member has the method {method!r}")
+            return arm
+        best: type[WireModel] | None = None
+        best_score = -1
+        for arm in self.arms:
+            if not (_fits(arm, data) and _fields_fit(arm, data)):
+                continue
+            score = _score(arm, data)
+            if score > best_score:
+                best, best_score = arm, score
+        if best is None:
+            raise ValueError(f"{self.name}: the value fits no member: {sorted(data)}")
+        return best
+
+
+def _fields_fit(model: type[WireModel], data: dict[str, Any]) -> bool:
+    """Whether the values `data` gives for the model's fields have the shapes the fields
+    declare (a list where a list is declared, a dict that fits where a model is)."""
+    hints = model._resolved_hints()
+    for name in model._fields:
+        wire = model._wire[name]
+        if wire in data or name in data:
+            value = data[wire] if wire in data else data[name]
+            if not _shape_fits(value, hints[name]):
+                return False
+    return True
+
+
+def _shape_fits(value: Any, hint: Any) -> bool:
+    origin = get_origin(hint)
+    if origin is Union or origin is types.UnionType:
+        return any(_shape_fits(value, arm) for arm in get_args(hint))
+    if origin is list:
+        (item,) = get_args(hint) or (Any,)
+        return isinstance(value, list) and all(_shape_fits(element, item) for element in value)
+    if origin is dict:
+        return isinstance(value, dict)
+    if origin is Literal:
+        return value in get_args(hint)
+    if isinstance(hint, type) and issubclass(hint, WireModel):
+        return isinstance(value, hint) or (isinstance(value, dict) and _fits(hint, value))
+    return True
+
+
+def _score(model: type[WireModel], data: dict[str, Any]) -> int:
+    hints = model._resolved_hints()
+    score = 0
+    for name in model._fields:
+        wire = model._wire[name]
+        if wire in data or name in data:
+            score += 100 if get_origin(hints[name]) is Literal else 1
+    return score
+
+
+def _dump_value(value: Any, options: dict[str, Any]) -> Any:
+    if isinstance(value, WireModel):
+        return value.model_dump(**options)
+    if isinstance(value, list):
+        return [_dump_value(item, options) for item in value]
+    if isinstance(value, dict):
+        return {key: _dump_value(item, options) for key, item in value.items()}
+    return value
