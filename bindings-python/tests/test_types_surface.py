@@ -18,6 +18,7 @@ from typing import Any
 import mcp
 import mcp_types
 import mcp_types.jsonrpc
+import mcp_types.methods
 import mcp_types.version
 import pytest
 
@@ -44,6 +45,23 @@ def test_official_submodules_have_their_names(submodule: str) -> None:
     assert [name for name in official.__all__ if not hasattr(ours, name)] == []
     imported = __import__(f"ferrymcp.types.{submodule}", fromlist=["_"])
     assert imported is ours
+
+
+def test_methods_maps_agree_with_the_official_ones() -> None:
+    ours, official = types.methods, mcp_types.methods
+    assert __import__("ferrymcp.types.methods", fromlist=["_"]) is ours
+    for name in ("MONOLITH_REQUESTS", "MONOLITH_NOTIFICATIONS", "MONOLITH_RESULTS"):
+        mine, theirs = getattr(ours, name), getattr(official, name)
+        assert {method: str(row).replace("mcp_types._types.", "") for method, row in theirs.items()} == {
+            method: str(row).replace("ferrymcp.types.", "") for method, row in mine.items()
+        }
+    assert ours.CACHEABLE_METHODS == official.CACHEABLE_METHODS
+    assert ours.INPUT_REQUIRED_METHODS == official.INPUT_REQUIRED_METHODS
+    assert ours.is_input_required({"resultType": "input_required"})
+    assert ours.is_input_required(types.InputRequiredResult(request_state="s"))
+    assert not ours.is_input_required(types.EmptyResult())
+    with pytest.raises(AttributeError, match="per-revision method tables"):
+        ours.parse_client_request  # noqa: B018 - reading the name is the test
 
 
 def test_constants_equal_the_official_ones() -> None:

@@ -1157,3 +1157,8 @@ ServerResultType = ServerResult
 RequestParamsT = TypeVar("RequestParamsT", bound=RequestParams | dict[str, Any] | None)
 NotificationParamsT = TypeVar("NotificationParamsT", bound=NotificationParams | dict[str, Any] | None)
 MethodT = TypeVar("MethodT", bound=str)
+
+# `ferrymcp.types.methods` maps methods to the classes above, so it is imported last.
+from ferrymcp import _methods as methods  # noqa: E402
+
+sys.modules[f"{__name__}.methods"] = methods
