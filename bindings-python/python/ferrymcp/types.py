@@ -11,6 +11,14 @@ defaults differ on purpose from the official models: `result_type` and the cache
 (`ttl_ms`, `cache_scope`) default to `None`, so a result built here serialises to what
 every protocol revision accepts; the engine stamps them where the 2026-07-28 revision
 needs them.
+
+Every public name of the official 2.x package is here (a test reads that package and
+checks), and the 1.x names that 2.x dropped. The message unions (`ClientRequest`,
+`ServerResult`, ...) are plain unions as in 2.x (not 1.x's `RootModel` wrappers), and
+their `*_adapter` objects read a wire dict as the right member: by `method` for requests
+and notifications, by best fit for results (see `UnionAdapter` in `_wire.py`). The
+official submodules `jsonrpc`, `version` and `methods` are importable under this module
+(`ferrymcp.types.jsonrpc`, ...).
 """
 
 from __future__ import annotations
