@@ -231,6 +231,14 @@ def test_results_pick_the_best_fitting_class() -> None:
     assert isinstance(retry.input_requests["r"], types.ListRootsRequest)
 
 
+def test_model_fields_describe_the_fields_as_pydantic_does() -> None:
+    fields = types.CompletionContext.model_fields
+    assert fields["arguments"].annotation == (dict[str, str] | None)
+    assert not fields["arguments"].is_required()
+    tool = types.CallToolRequestParams.model_fields
+    assert tool["name"].is_required() and tool["input_responses"].alias == "inputResponses"
+
+
 def test_input_required_result_needs_requests_or_state() -> None:
     with pytest.raises(ValueError, match="input_requests or request_state"):
         types.InputRequiredResult()

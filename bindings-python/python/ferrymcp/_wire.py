@@ -32,6 +32,30 @@ _MISSING: Any = object()
 _M = TypeVar("_M", bound="WireModel")
 
 
+class WireField:
+    """What `Model.model_fields[name]` tells about a field (pydantic's `FieldInfo` names)."""
+
+    def __init__(self, annotation: Any, default: Any, alias: str) -> None:
+        self.annotation = annotation
+        self.default = None if default is _MISSING else default
+        self.alias = alias
+        self._required = default is _MISSING
+
+    def is_required(self) -> bool:
+        return self._required
+
+    def __repr__(self) -> str:
+        return f"WireField(annotation={self.annotation!r}, alias={self.alias!r}, required={self._required})"
+
+
+class _ModelFields:
+    """`Model.model_fields`: the fields by name, read on the class (as pydantic offers)."""
+
+    def __get__(self, _obj: object, owner: type[WireModel]) -> dict[str, WireField]:
+        hints = owner._resolved_hints()
+        return {name: WireField(hints[name], owner._defaults[name], owner._wire[name]) for name in owner._fields}
+
+
 def wire_name(field: str) -> str:
     """The JSON key of a field: camelCase, and `_meta` for `meta`."""
     if field == "meta":
@@ -48,6 +72,7 @@ class WireModel:
     _lookup: ClassVar[dict[str, str]] = {}
     _defaults: ClassVar[dict[str, Any]] = {}
     _hints: ClassVar[dict[str, Any] | None] = None
+    model_fields: ClassVar[_ModelFields] = _ModelFields()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
