@@ -264,6 +264,16 @@ def test_custom_requests_declare_like_the_official_generic_classes() -> None:
     assert custom.params.x == 1
 
 
+def test_mcp_error_reads_and_builds_the_wire_error_object() -> None:
+    error = ferrymcp.McpError(types.INVALID_PARAMS, "bad", {"field": "x"})
+    assert error.error == types.ErrorData(code=-32602, message="bad", data={"field": "x"})
+    response = types.jsonrpc_message_adapter.validate_python(
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "no such method"}}
+    )
+    again = ferrymcp.McpError.from_jsonrpc_error(response)
+    assert (again.code, again.message, again.data) == (-32601, "no such method", None)
+
+
 def test_url_elicitation_error_carries_its_elicitations() -> None:
     elicitation = types.ElicitRequestURLParams(message="sign in", url="https://example.com", elicitation_id="e1")
     error = ferrymcp.UrlElicitationRequiredError([elicitation])

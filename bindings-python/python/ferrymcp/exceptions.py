@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ferrymcp.types import ElicitRequestURLParams, ErrorData
+    from ferrymcp.types import ElicitRequestURLParams, ErrorData, JSONRPCError
 
 
 class McpError(Exception):
@@ -22,6 +22,23 @@ class McpError(Exception):
         self.code = code
         self.message = message
         self.data = data
+
+    @property
+    def error(self) -> ErrorData:
+        """The error as the wire's error object (the official `MCPError.error`)."""
+        from ferrymcp.types import ErrorData
+
+        return ErrorData(code=self.code, message=self.message, data=self.data)
+
+    @classmethod
+    def from_error_data(cls, error: ErrorData) -> McpError:
+        """The exception a received error object stands for."""
+        return cls(error.code, error.message, error.data)
+
+    @classmethod
+    def from_jsonrpc_error(cls, error: JSONRPCError) -> McpError:
+        """The exception a received error response stands for."""
+        return cls.from_error_data(error.error)
 
 
 class ConnectionClosed(McpError):
