@@ -13,7 +13,11 @@ code reads camelCase ones). `WireModel` gives exactly that surface and no more:
   fields such as `type` or `mode`, then by required fields);
 - unknown wire keys are kept and written back, so a newer peer's fields survive a round
   trip;
-- instances compare equal by value and print readably.
+- instances compare equal by value and print readably;
+- `Model.model_fields` describes the fields (annotation, default, alias, `is_required()`).
+
+`UnionAdapter` stands in for the official `TypeAdapter`s over the message unions
+(`client_request_adapter`, ...): it reads a wire dict as the right member class.
 
 Type hints are resolved on first use of a class, not at import.
 """
@@ -352,9 +356,6 @@ class UnionAdapter:
 
     def validate_json(self, data: str | bytes, **options: Any) -> Any:
         return self.validate_python(json.loads(data), **options)
-
-    def validate_strings(self, obj: Any, **options: Any) -> Any:
-        return self.validate_python(obj, **options)
 
     def dump_python(self, value: Any, **options: Any) -> Any:
         return _dump_value(value, options)
