@@ -13,7 +13,11 @@ code reads camelCase ones). `WireModel` gives exactly that surface and no more:
   fields such as `type` or `mode`, then by required fields);
 - unknown wire keys are kept and written back, so a newer peer's fields survive a round
   trip;
-- instances compare equal by value and print readably.
+- instances compare equal by value and print readably;
+- `Model.model_fields` describes the fields (annotation, default, alias, `is_required()`).
+
+`UnionAdapter` stands in for the official `TypeAdapter`s over the message unions
+(`client_request_adapter`, ...): it reads a wire dict as the right member class.
 
 Type hints are resolved on first use of a class, not at import.
 """
@@ -32,6 +36,30 @@ _MISSING: Any = object()
 _M = TypeVar("_M", bound="WireModel")
 
 
+class WireField:
+    """What `Model.model_fields[name]` tells about a field (pydantic's `FieldInfo` names)."""
+
+    def __init__(self, annotation: Any, default: Any, alias: str) -> None:
+        self.annotation = annotation
+        self.default = None if default is _MISSING else default
+        self.alias = alias
+        self._required = default is _MISSING
+
+    def is_required(self) -> bool:
+        return self._required
+
+    def __repr__(self) -> str:
+        return f"WireField(annotation={self.annotation!r}, alias={self.alias!r}, required={self._required})"
+
+
+class _ModelFields:
+    """`Model.model_fields`: the fields by name, read on the class (as pydantic offers)."""
+
+    def __get__(self, _obj: object, owner: type[WireModel]) -> dict[str, WireField]:
+        hints = owner._resolved_hints()
+        return {name: WireField(hints[name], owner._defaults[name], owner._wire[name]) for name in owner._fields}
+
+
 def wire_name(field: str) -> str:
     """The JSON key of a field: camelCase, and `_meta` for `meta`."""
     if field == "meta":
@@ -48,6 +76,7 @@ class WireModel:
     _lookup: ClassVar[dict[str, str]] = {}
     _defaults: ClassVar[dict[str, Any]] = {}
     _hints: ClassVar[dict[str, Any] | None] = None
+    model_fields: ClassVar[_ModelFields] = _ModelFields()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -284,3 +313,122 @@ def _fits(model: type[WireModel], data: dict[str, Any]) -> bool:
         elif not present and model._defaults[name] is _MISSING:
             return False
     return True
+
+
+class UnionAdapter:
+    """What the official SDK's `TypeAdapter`s over its message unions offer user code
+    (`validate_python`, `validate_json`, `dump_python`, `dump_json`), over WireModel
+    classes.
+
+    A dict is read as the arm its `method` names when the arms have `method` literals
+    (requests, notifications), the way the official unions discriminate; otherwise (results,
+    JSON-RPC envelopes) as the best-fitting arm: its `Literal` fields agree, its required
+    fields are present, and it knows the most of the dict's keys (a tag such as
+    `resultType: "input_required"` counts most); ties go to the earlier arm. A dict that
+    fits no arm raises `ValueError` naming the union. Fitting looks one level into the
+    values: a list of tool uses is no `CreateMessageResult` (whose content is one block) but
+    a `CreateMessageResultWithTools`.
+    """
+
+    def __init__(self, name: str, arms: tuple[type[WireModel], ...]) -> None:
+        self.name = name
+        self.arms = arms
+        by_method: dict[str, type[WireModel]] = {}
+        for arm in arms:
+            method = arm._defaults.get("method", _MISSING)
+            if isinstance(method, str):
+                by_method[method] = arm
+        self._by_method = by_method if len(by_method) == len(arms) else None
+
+    def __repr__(self) -> str:
+        return f"UnionAdapter({self.name})"
+
+    def validate_python(self, obj: Any, **_options: Any) -> Any:
+        if isinstance(obj, self.arms):
+            return obj
+        data = obj
+        if not isinstance(data, dict):
+            dump = getattr(obj, "model_dump", None)
+            if not callable(dump):
+                raise ValueError(f"{self.name}: expected a dict, not {type(obj).__name__}")
+            data = dump(by_alias=True, exclude_none=True)
+        return self._pick(data).model_validate(data)
+
+    def validate_json(self, data: str | bytes, **options: Any) -> Any:
+        return self.validate_python(json.loads(data), **options)
+
+    def dump_python(self, value: Any, **options: Any) -> Any:
+        return _dump_value(value, options)
+
+    def dump_json(self, value: Any, *, indent: int | None = None, **options: Any) -> bytes:
+        separators = None if indent is not None else (",", ":")
+        dumped = _dump_value(value, {**options, "mode": "json"})
+        return json.dumps(dumped, indent=indent, separators=separators, ensure_ascii=False).encode()
+
+    def _pick(self, data: dict[str, Any]) -> type[WireModel]:
+        if self._by_method is not None:
+            method = data.get("method")
+            arm = self._by_method.get(method) if isinstance(method, str) else None
+            if arm is None:
+                raise ValueError(f"{self.name}: no member has the method {method!r}")
+            return arm
+        best: type[WireModel] | None = None
+        best_score = -1
+        for arm in self.arms:
+            if not (_fits(arm, data) and _fields_fit(arm, data)):
+                continue
+            score = _score(arm, data)
+            if score > best_score:
+                best, best_score = arm, score
+        if best is None:
+            raise ValueError(f"{self.name}: the value fits no member: {sorted(data)}")
+        return best
+
+
+def _fields_fit(model: type[WireModel], data: dict[str, Any]) -> bool:
+    """Whether the values `data` gives for the model's fields have the shapes the fields
+    declare (a list where a list is declared, a dict that fits where a model is)."""
+    hints = model._resolved_hints()
+    for name in model._fields:
+        wire = model._wire[name]
+        if wire in data or name in data:
+            value = data[wire] if wire in data else data[name]
+            if not _shape_fits(value, hints[name]):
+                return False
+    return True
+
+
+def _shape_fits(value: Any, hint: Any) -> bool:
+    origin = get_origin(hint)
+    if origin is Union or origin is types.UnionType:
+        return any(_shape_fits(value, arm) for arm in get_args(hint))
+    if origin is list:
+        (item,) = get_args(hint) or (Any,)
+        return isinstance(value, list) and all(_shape_fits(element, item) for element in value)
+    if origin is dict:
+        return isinstance(value, dict)
+    if origin is Literal:
+        return value in get_args(hint)
+    if isinstance(hint, type) and issubclass(hint, WireModel):
+        return isinstance(value, hint) or (isinstance(value, dict) and _fits(hint, value))
+    return True
+
+
+def _score(model: type[WireModel], data: dict[str, Any]) -> int:
+    hints = model._resolved_hints()
+    score = 0
+    for name in model._fields:
+        wire = model._wire[name]
+        if wire in data or name in data:
+            score += 100 if get_origin(hints[name]) is Literal else 1
+    return score
+
+
+def _dump_value(value: Any, options: dict[str, Any]) -> Any:
+    if isinstance(value, WireModel):
+        return value.model_dump(**options)
+    if isinstance(value, list):
+        return [_dump_value(item, options) for item in value]
+    if isinstance(value, dict):
+        return {key: _dump_value(item, options) for key, item in value.items()}
+    return value

@@ -8,7 +8,10 @@ module cannot subclass Python's exceptions.) `_native.pyi` therefore declares no
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ferrymcp.types import ElicitRequestURLParams, ErrorData, JSONRPCError
 
 
 class McpError(Exception):
@@ -19,6 +22,23 @@ class McpError(Exception):
         self.code = code
         self.message = message
         self.data = data
+
+    @property
+    def error(self) -> ErrorData:
+        """The error as the wire's error object (the official `MCPError.error`)."""
+        from ferrymcp.types import ErrorData
+
+        return ErrorData(code=self.code, message=self.message, data=self.data)
+
+    @classmethod
+    def from_error_data(cls, error: ErrorData) -> McpError:
+        """The exception a received error object stands for."""
+        return cls(error.code, error.message, error.data)
+
+    @classmethod
+    def from_jsonrpc_error(cls, error: JSONRPCError) -> McpError:
+        """The exception a received error response stands for."""
+        return cls.from_error_data(error.error)
 
 
 class ConnectionClosed(McpError):
@@ -40,7 +60,58 @@ class ProtocolError(McpError):
 MCPError = McpError
 """The official SDK's v2 spelling."""
 
-__all__ = ["ConnectionClosed", "MCPError", "McpError", "ProtocolError", "RequestCancelled", "RequestTimeout"]
+
+class UrlElicitationRequiredError(McpError):
+    """Raise from a tool when the user must first complete URL-mode elicitations: the
+    request fails with the URL_ELICITATION_REQUIRED error, whose data lists them."""
+
+    def __init__(self, elicitations: list[ElicitRequestURLParams], message: str | None = None) -> None:
+        from ferrymcp import types
+
+        plural = "s" if len(elicitations) > 1 else ""
+        data = {"elicitations": [e.model_dump(by_alias=True, exclude_none=True) for e in elicitations]}
+        super().__init__(types.URL_ELICITATION_REQUIRED, message or f"URL elicitation{plural} required", data)
+        self._elicitations = elicitations
+
+    @property
+    def elicitations(self) -> list[ElicitRequestURLParams]:
+        """The elicitations the client must complete."""
+        return self._elicitations
+
+    @classmethod
+    def from_error(cls, error: ErrorData) -> UrlElicitationRequiredError:
+        """The exception an error received with this code stands for."""
+        from ferrymcp import types
+
+        if error.code != types.URL_ELICITATION_REQUIRED:
+            raise ValueError(f"expected the error code {types.URL_ELICITATION_REQUIRED}, got {error.code}")
+        raw = (error.data or {}).get("elicitations", [])
+        return cls([types.ElicitRequestURLParams.model_validate(item) for item in raw], error.message)
+
+
+class InputRequiredRoundsExceededError(RuntimeError):
+    """A server kept answering `InputRequiredResult` for more rounds than the client allows."""
+
+    def __init__(self, max_rounds: int) -> None:
+        super().__init__(f"the server asked for input in more than {max_rounds} rounds")
+        self.max_rounds = max_rounds
+
+
+class MCPDeprecationWarning(UserWarning):
+    """Warns of a deprecated part of the API; a `UserWarning`, so it shows by default."""
+
+
+__all__ = [
+    "ConnectionClosed",
+    "InputRequiredRoundsExceededError",
+    "MCPDeprecationWarning",
+    "MCPError",
+    "McpError",
+    "ProtocolError",
+    "RequestCancelled",
+    "RequestTimeout",
+    "UrlElicitationRequiredError",
+]
 
 
 class ResourceNotFound(Exception):

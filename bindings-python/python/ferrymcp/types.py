@@ -11,14 +11,38 @@ defaults differ on purpose from the official models: `result_type` and the cache
 (`ttl_ms`, `cache_scope`) default to `None`, so a result built here serialises to what
 every protocol revision accepts; the engine stamps them where the 2026-07-28 revision
 needs them.
+
+Every public name of the official 2.x package is here (a test reads that package and
+checks), and the 1.x names that 2.x dropped. The message unions (`ClientRequest`,
+`ServerResult`, ...) are plain unions as in 2.x (not 1.x's `RootModel` wrappers), and
+their `*_adapter` objects read a wire dict as the right member: by `method` for requests
+and notifications, by best fit for results (see `UnionAdapter` in `_wire.py`). The
+official submodules `jsonrpc`, `version` and `methods` are importable under this module
+(`ferrymcp.types.jsonrpc`, ...).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, Literal, get_args
+from typing import TYPE_CHECKING, Any, Final, Literal, TypedDict, TypeVar, get_args
 
-from ferrymcp._wire import WireModel
+from ferrymcp import _jsonrpc as jsonrpc
+from ferrymcp import _version as version
+from ferrymcp._jsonrpc import JSONRPC_VERSION as JSONRPC_VERSION
+from ferrymcp._jsonrpc import ErrorData as ErrorData
+from ferrymcp._jsonrpc import JSONRPCError as JSONRPCError
+from ferrymcp._jsonrpc import JSONRPCMessage as JSONRPCMessage
+from ferrymcp._jsonrpc import JSONRPCNotification as JSONRPCNotification
+from ferrymcp._jsonrpc import JSONRPCRequest as JSONRPCRequest
+from ferrymcp._jsonrpc import JSONRPCResponse as JSONRPCResponse
+from ferrymcp._jsonrpc import jsonrpc_message_adapter as jsonrpc_message_adapter
+from ferrymcp._wire import UnionAdapter, WireModel
+
+# `import ferrymcp.types.jsonrpc` and `.version` work as with the official package, whose
+# submodules these are; here they are modules of their own, registered under those names.
+sys.modules[f"{__name__}.jsonrpc"] = jsonrpc
+sys.modules[f"{__name__}.version"] = version
 
 # ---------------------------------------------------------------------------------------
 # Scalars, aliases and constants
@@ -26,6 +50,7 @@ from ferrymcp._wire import WireModel
 Role = Literal["user", "assistant"]
 LoggingLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 IncludeContext = Literal["none", "thisServer", "allServers"]
+IconTheme = Literal["light", "dark"]
 StopReason = Literal["endTurn", "stopSequence", "maxTokens", "toolUse"] | str
 RequestId = int | str
 ProgressToken = str | int
@@ -107,14 +132,12 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_FROM_NATIVE})
+
+
 class MCPModel(WireModel):
     """Base of every MCP type (the official name)."""
-
-
-class ErrorData(MCPModel):
-    code: int
-    message: str
-    data: Any = None
 
 
 # ---------------------------------------------------------------------------------------
@@ -130,7 +153,7 @@ class Icon(MCPModel):
     src: str
     mime_type: str | None = None
     sizes: list[str] | None = None
-    theme: Literal["light", "dark"] | None = None
+    theme: IconTheme | None = None
 
 
 class Implementation(BaseMetadata):
@@ -613,6 +636,12 @@ class Notification(MCPModel):
     method: str
     params: Any = None
 
+    def __class_getitem__(cls, _item: Any) -> Any:
+        """`Notification[Params, Literal["method"]]` (the official generic spelling, used
+        to declare custom notifications) is the class itself: fields come from the
+        subclass's own annotations."""
+        return cls
+
 
 class LoggingMessageNotification(Notification):
     method: Literal["notifications/message"] = "notifications/message"
@@ -654,6 +683,407 @@ class ElicitCompleteNotification(Notification):
     params: ElicitCompleteNotificationParams
 
 
+class RootsListChangedNotification(Notification):
+    method: Literal["notifications/roots/list_changed"] = "notifications/roots/list_changed"
+    params: NotificationParams | None = None
+
+
+class InitializedNotification(Notification):
+    method: Literal["notifications/initialized"] = "notifications/initialized"
+    params: NotificationParams | None = None
+
+
+# ---------------------------------------------------------------------------------------
+# Requests: the base classes and their params
+
+
+class RequestParamsMeta(TypedDict, total=False):
+    """The `_meta` of request params: an open dict (wire keys), with the progress token
+    and, on 2026-07-28, the reserved `io.modelcontextprotocol/*` keys (`*_META_KEY`)."""
+
+    progressToken: ProgressToken
+
+
+class RequestParams(MCPModel):
+    meta: RequestParamsMeta | None = None
+
+    class Meta(MCPModel):
+        """The 1.x spelling of a request's `_meta` as a model (`RequestParams.Meta(
+        progressToken=...)`); other keys are kept."""
+
+        progress_token: ProgressToken | None = None
+
+
+class PaginatedRequestParams(RequestParams):
+    cursor: Cursor | None = None
+
+
+class Request(MCPModel):
+    method: str
+    params: Any = None
+
+    def __class_getitem__(cls, _item: Any) -> Any:
+        """`Request[Params, Literal["method"]]` (the official generic spelling, used to
+        declare custom requests) is the class itself: fields come from the subclass's own
+        annotations."""
+        return cls
+
+
+class PaginatedRequest(Request):
+    params: PaginatedRequestParams | None = None
+
+
+# ---------------------------------------------------------------------------------------
+# Tasks (2025-11-25)
+
+TaskStatus = Literal["working", "input_required", "completed", "failed", "cancelled"]
+TaskExecutionMode = Literal["forbidden", "optional", "required"]
+
+# The 1.x module's names for the values of those two literals.
+TASK_STATUS_WORKING: Final = "working"
+TASK_STATUS_INPUT_REQUIRED: Final = "input_required"
+TASK_STATUS_COMPLETED: Final = "completed"
+TASK_STATUS_FAILED: Final = "failed"
+TASK_STATUS_CANCELLED: Final = "cancelled"
+TASK_FORBIDDEN: Final = "forbidden"
+TASK_OPTIONAL: Final = "optional"
+TASK_REQUIRED: Final = "required"
+
+
+class TaskMetadata(MCPModel):
+    ttl: int | None = None
+
+
+class RelatedTaskMetadata(MCPModel):
+    task_id: str
+
+
+class Task(MCPModel):
+    task_id: str
+    status: TaskStatus
+    status_message: str | None = None
+    created_at: str
+    last_updated_at: str
+    ttl: int | None
+    poll_interval: int | None = None
+
+
+class _TaskIdParams(RequestParams):
+    task_id: str
+
+
+class GetTaskRequestParams(_TaskIdParams):
+    pass
+
+
+class GetTaskPayloadRequestParams(_TaskIdParams):
+    pass
+
+
+class CancelTaskRequestParams(_TaskIdParams):
+    pass
+
+
+class GetTaskRequest(Request):
+    method: Literal["tasks/get"] = "tasks/get"
+    params: GetTaskRequestParams
+
+
+class GetTaskPayloadRequest(Request):
+    method: Literal["tasks/result"] = "tasks/result"
+    params: GetTaskPayloadRequestParams
+
+
+class CancelTaskRequest(Request):
+    method: Literal["tasks/cancel"] = "tasks/cancel"
+    params: CancelTaskRequestParams
+
+
+class ListTasksRequest(PaginatedRequest):
+    method: Literal["tasks/list"] = "tasks/list"
+
+
+class CreateTaskResult(Result):
+    task: Task
+
+
+class GetTaskResult(Result, Task):
+    pass
+
+
+class CancelTaskResult(Result, Task):
+    pass
+
+
+class GetTaskPayloadResult(Result):
+    """The result of the task's request, whatever its type: its fields are kept as they
+    came (read them as attributes or with `model_dump`)."""
+
+
+class ListTasksResult(PaginatedResult):
+    tasks: list[Task]
+
+
+class TaskStatusNotificationParams(NotificationParams, Task):
+    pass
+
+
+class TaskStatusNotification(Notification):
+    method: Literal["notifications/tasks/status"] = "notifications/tasks/status"
+    params: TaskStatusNotificationParams
+
+
+class TasksListCapability(MCPModel):
+    pass
+
+
+class TasksCancelCapability(MCPModel):
+    pass
+
+
+class TasksCallCapability(MCPModel):
+    pass
+
+
+class TasksCreateMessageCapability(MCPModel):
+    pass
+
+
+class TasksCreateElicitationCapability(MCPModel):
+    pass
+
+
+class TasksToolsCapability(MCPModel):
+    call: TasksCallCapability | None = None
+
+
+class TasksSamplingCapability(MCPModel):
+    create_message: TasksCreateMessageCapability | None = None
+
+
+class TasksElicitationCapability(MCPModel):
+    create: TasksCreateElicitationCapability | None = None
+
+
+class ServerTasksRequestsCapability(MCPModel):
+    tools: TasksToolsCapability | None = None
+
+
+class ClientTasksRequestsCapability(MCPModel):
+    sampling: TasksSamplingCapability | None = None
+    elicitation: TasksElicitationCapability | None = None
+
+
+class ServerTasksCapability(MCPModel):
+    list: TasksListCapability | None = None
+    cancel: TasksCancelCapability | None = None
+    requests: ServerTasksRequestsCapability | None = None
+
+
+class ClientTasksCapability(MCPModel):
+    list: TasksListCapability | None = None
+    cancel: TasksCancelCapability | None = None
+    requests: ClientTasksRequestsCapability | None = None
+
+
+# ---------------------------------------------------------------------------------------
+# Requests a server sends to a client, and MRTR (2026-07-28): a server answers a request
+# with `InputRequiredResult` carrying such requests; the client retries with the answers.
+
+
+class ListRootsRequest(Request):
+    method: Literal["roots/list"] = "roots/list"
+    params: RequestParams | None = None
+
+
+class CreateMessageRequest(Request):
+    method: Literal["sampling/createMessage"] = "sampling/createMessage"
+    params: CreateMessageRequestParams
+
+
+class ElicitRequest(Request):
+    method: Literal["elicitation/create"] = "elicitation/create"
+    params: ElicitRequestParams
+
+
+class PingRequest(Request):
+    method: Literal["ping"] = "ping"
+    params: RequestParams | None = None
+
+
+InputRequest = CreateMessageRequest | ListRootsRequest | ElicitRequest
+InputRequests = dict[str, InputRequest]
+InputResponse = CreateMessageResult | CreateMessageResultWithTools | ListRootsResult | ElicitResult
+InputResponses = dict[str, InputResponse]
+
+ResultType = Literal["complete", "input_required"] | str
+CORE_RESULT_TYPES: Final[frozenset[str]] = frozenset({"complete", "input_required"})
+"""The `resultType` values the core protocol defines (extensions may add others)."""
+
+
+class InputRequiredResult(Result):
+    """The 2026-07-28 answer "retry with these inputs": at least one of
+    `input_requests` and `request_state` is present."""
+
+    result_type: Literal["input_required"] = "input_required"
+    input_requests: InputRequests | None = None
+    request_state: str | None = None
+
+    def __init__(self, **data: Any) -> None:
+        super().__init__(**data)
+        if not self.input_requests and self.request_state is None:
+            raise ValueError("InputRequiredResult needs input_requests or request_state")
+
+
+class InputResponseRequestParams(RequestParams):
+    input_responses: InputResponses | None = None
+    request_state: str | None = None
+
+
+# ---------------------------------------------------------------------------------------
+# Requests a client sends to a server
+
+
+class InitializeRequest(Request):
+    method: Literal["initialize"] = "initialize"
+    params: InitializeRequestParams
+
+
+class DiscoverRequest(Request):
+    method: Literal["server/discover"] = "server/discover"
+    params: RequestParams | None = None
+
+
+class CompleteRequest(Request):
+    method: Literal["completion/complete"] = "completion/complete"
+    params: CompleteRequestParams
+
+
+class SetLevelRequestParams(RequestParams):
+    level: LoggingLevel
+
+
+class SetLevelRequest(Request):
+    method: Literal["logging/setLevel"] = "logging/setLevel"
+    params: SetLevelRequestParams
+
+
+class GetPromptRequestParams(InputResponseRequestParams):
+    name: str
+    arguments: dict[str, str] | None = None
+
+
+class GetPromptRequest(Request):
+    method: Literal["prompts/get"] = "prompts/get"
+    params: GetPromptRequestParams
+
+
+class ListPromptsRequest(PaginatedRequest):
+    method: Literal["prompts/list"] = "prompts/list"
+
+
+class ListResourcesRequest(PaginatedRequest):
+    method: Literal["resources/list"] = "resources/list"
+
+
+class ListResourceTemplatesRequest(PaginatedRequest):
+    method: Literal["resources/templates/list"] = "resources/templates/list"
+
+
+class ReadResourceRequestParams(InputResponseRequestParams):
+    uri: str
+
+
+class ReadResourceRequest(Request):
+    method: Literal["resources/read"] = "resources/read"
+    params: ReadResourceRequestParams
+
+
+class SubscribeRequestParams(RequestParams):
+    uri: str
+
+
+class SubscribeRequest(Request):
+    method: Literal["resources/subscribe"] = "resources/subscribe"
+    params: SubscribeRequestParams
+
+
+class UnsubscribeRequestParams(RequestParams):
+    uri: str
+
+
+class UnsubscribeRequest(Request):
+    method: Literal["resources/unsubscribe"] = "resources/unsubscribe"
+    params: UnsubscribeRequestParams
+
+
+class CallToolRequestParams(InputResponseRequestParams):
+    name: str
+    arguments: dict[str, Any] | None = None
+    task: TaskMetadata | None = None
+
+
+class CallToolRequest(Request):
+    method: Literal["tools/call"] = "tools/call"
+    params: CallToolRequestParams
+
+
+class ListToolsRequest(PaginatedRequest):
+    method: Literal["tools/list"] = "tools/list"
+
+
+# ---------------------------------------------------------------------------------------
+# Subscriptions (2026-07-28): `subscriptions/listen` opens a stream of notifications
+
+
+class SubscriptionFilter(MCPModel):
+    """Which notifications a `subscriptions/listen` stream carries (unknown keys are kept)."""
+
+    tools_list_changed: bool | None = None
+    prompts_list_changed: bool | None = None
+    resources_list_changed: bool | None = None
+    resource_subscriptions: list[str] | None = None
+
+
+class SubscriptionsListenRequestParams(RequestParams):
+    notifications: SubscriptionFilter
+
+
+class SubscriptionsListenRequest(Request):
+    method: Literal["subscriptions/listen"] = "subscriptions/listen"
+    params: SubscriptionsListenRequestParams
+
+
+class SubscriptionsListenResult(Result):
+    result_type: ResultType | None = None
+
+
+class SubscriptionsAcknowledgedNotificationParams(NotificationParams):
+    notifications: SubscriptionFilter
+
+
+class SubscriptionsAcknowledgedNotification(Notification):
+    method: Literal["notifications/subscriptions/acknowledged"] = "notifications/subscriptions/acknowledged"
+    params: SubscriptionsAcknowledgedNotificationParams
+
+
+# ---------------------------------------------------------------------------------------
+# The `data` of the errors the protocol defines
+
+
+class ElicitationRequiredErrorData(MCPModel):
+    elicitations: list[ElicitRequestURLParams]
+
+
+class MissingRequiredClientCapabilityErrorData(MCPModel):
+    required_capabilities: ClientCapabilities
+
+
+class UnsupportedProtocolVersionErrorData(MCPModel):
+    supported: list[str]
+    requested: str
+
+
 ServerNotification = (
     LoggingMessageNotification
     | ProgressNotification
@@ -663,9 +1093,80 @@ ServerNotification = (
     | PromptListChangedNotification
     | CancelledNotification
     | ElicitCompleteNotification
+    | SubscriptionsAcknowledgedNotification
 )
 
 SERVER_NOTIFICATIONS: Final[dict[str, type[Notification]]] = {
     cls._defaults["method"]: cls for cls in get_args(ServerNotification)
 }
 """The typed class of each notification a server sends, by method."""
+
+# ---------------------------------------------------------------------------------------
+# The message unions, and adapters that read a wire dict as the right member
+
+ClientRequest = (
+    PingRequest
+    | InitializeRequest
+    | CompleteRequest
+    | SetLevelRequest
+    | GetPromptRequest
+    | ListPromptsRequest
+    | ListResourcesRequest
+    | ListResourceTemplatesRequest
+    | ReadResourceRequest
+    | SubscribeRequest
+    | UnsubscribeRequest
+    | CallToolRequest
+    | ListToolsRequest
+    | DiscoverRequest
+    | SubscriptionsListenRequest
+)
+ClientNotification = (
+    CancelledNotification | ProgressNotification | InitializedNotification | RootsListChangedNotification
+)
+ClientResult = EmptyResult | CreateMessageResult | CreateMessageResultWithTools | ListRootsResult | ElicitResult
+ServerRequest = PingRequest | CreateMessageRequest | ListRootsRequest | ElicitRequest
+ServerResult = (
+    EmptyResult
+    | InitializeResult
+    | DiscoverResult
+    | CompleteResult
+    | GetPromptResult
+    | ListPromptsResult
+    | ListResourcesResult
+    | ListResourceTemplatesResult
+    | ReadResourceResult
+    | CallToolResult
+    | ListToolsResult
+    | SubscriptionsListenResult
+    | InputRequiredResult
+)
+
+client_request_adapter: Final = UnionAdapter("ClientRequest", get_args(ClientRequest))
+client_notification_adapter: Final = UnionAdapter("ClientNotification", get_args(ClientNotification))
+client_result_adapter: Final = UnionAdapter("ClientResult", get_args(ClientResult))
+server_request_adapter: Final = UnionAdapter("ServerRequest", get_args(ServerRequest))
+server_notification_adapter: Final = UnionAdapter("ServerNotification", get_args(ServerNotification))
+server_result_adapter: Final = UnionAdapter("ServerResult", get_args(ServerResult))
+
+# ---------------------------------------------------------------------------------------
+# Names the 1.x module had and 2.x dropped, which 1.x code still imports
+
+AnyFunction = Callable[..., Any]
+Content = ContentBlock
+ResourceReference = ResourceTemplateReference
+SamplingRole = Role
+ClientRequestType = ClientRequest
+ClientNotificationType = ClientNotification
+ClientResultType = ClientResult
+ServerRequestType = ServerRequest
+ServerNotificationType = ServerNotification
+ServerResultType = ServerResult
+RequestParamsT = TypeVar("RequestParamsT", bound=RequestParams | dict[str, Any] | None)
+NotificationParamsT = TypeVar("NotificationParamsT", bound=NotificationParams | dict[str, Any] | None)
+MethodT = TypeVar("MethodT", bound=str)
+
+# `ferrymcp.types.methods` maps methods to the classes above, so it is imported last.
+from ferrymcp import _methods as methods  # noqa: E402
+
+sys.modules[f"{__name__}.methods"] = methods
