@@ -17,9 +17,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use ferrymcp_core::protocol::ErrorCode;
-use ferrymcp_core::server::http::{
-    BearerAuth, HttpHandler, HttpOptions, HttpSettings, METADATA_PATH, ResponseBody,
-};
+use ferrymcp_core::server::http::{BearerAuth, HttpHandler, HttpOptions, HttpSettings, METADATA_PATH, ResponseBody};
 use http::header::CONTENT_TYPE;
 use http::{Method, Request, Uri};
 use http_body_util::{BodyExt, Full};

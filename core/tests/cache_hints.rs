@@ -33,9 +33,8 @@ fn server() -> Server {
     let private = ResourceCacheHint { ttl_ms: None, public: Some(false) };
     let template = json!({"uriTemplate": "notes://{id}", "name": "note"});
     server.add_resource_template_with_cache_hint(template, read, None, private).unwrap();
-    let sets_its_own = |uri: String, _vars, _cx| async move {
-        Ok(json!({"contents": [{"uri": uri, "text": "v"}], "ttlMs": 5}))
-    };
+    let sets_its_own =
+        |uri: String, _vars, _cx| async move { Ok(json!({"contents": [{"uri": uri, "text": "v"}], "ttlMs": 5})) };
     let all = ResourceCacheHint { ttl_ms: Some(7_000), public: Some(false) };
     server.add_resource_with_cache_hint(json!({"uri": "mem://self", "name": "self"}), sets_its_own, all).unwrap();
     server

@@ -58,7 +58,8 @@ async fn probe(server: &Server, host: &str, origin: Option<&str>) -> u16 {
 async fn loopback_names_and_their_origins_pass_others_are_refused() {
     let server = serving().await;
     let port = server.port;
-    for host in [format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}"), "localhost".into()] {
+    for host in [format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}"), "localhost".into()]
+    {
         assert_eq!(probe(&server, &host, None).await, 415, "Host {host}");
     }
     for host in ["evil.example.com", "localhost.evil.example.com:80", "127.0.0.1.nip.io"] {

@@ -29,6 +29,7 @@ mod template;
 
 pub use auth_info::AuthInfo;
 pub use context::Context;
+pub use features::MAX_COMPLETION_VALUES;
 pub use handlers::{
     CompletionHandler, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister, ToolHandler,
 };
@@ -37,7 +38,6 @@ pub use registry::RegistryError;
 pub use session::Connection;
 pub(crate) use session::Incoming;
 pub use tasks::{EXTENSION as TASKS_EXTENSION, TaskOptions, TaskStart, TaskSupport};
-pub use features::MAX_COMPLETION_VALUES;
 pub use template::UriTemplate;
 
 use std::collections::HashMap;

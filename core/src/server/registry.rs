@@ -12,10 +12,10 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
+use super::ResourceCacheHint;
 use super::handlers::{PromptHandler, ResourceHandler, ResourceLister, ToolHandler};
 use super::tasks::{TaskStart, TaskSupport};
 use super::template::UriTemplate;
-use super::ResourceCacheHint;
 use crate::wire::RawJson;
 
 /// A definition that cannot be registered.

@@ -73,7 +73,10 @@ mod tests {
     fn more_than_the_cap_is_cut_with_total_and_has_more() {
         let answer = capped(json!({"values": numbers(150)}));
         assert_eq!(answer["values"].as_array().unwrap().len(), 100);
-        assert_eq!((answer["values"][99].as_str(), &answer["total"], &answer["hasMore"]), (Some("99"), &json!(150), &json!(true)));
+        assert_eq!(
+            (answer["values"][99].as_str(), &answer["total"], &answer["hasMore"]),
+            (Some("99"), &json!(150), &json!(true))
+        );
         // A handler's larger total (it knows of more than it returned) is kept; a smaller one is not.
         assert_eq!(capped(json!({"values": numbers(101), "total": 5000}))["total"], 5000);
         assert_eq!(capped(json!({"values": numbers(101), "total": 3, "hasMore": false}))["hasMore"], true);

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::{Outcome, Ran, handler_error, page, required_str, run};
-use crate::server::{ResourceCacheHint, ServerShared};
 use crate::server::context::Context;
 use crate::server::reply::Reply;
+use crate::server::{ResourceCacheHint, ServerShared};
 use crate::wire::{ErrorCode, ErrorObject, RawJson};
 
 /// The static resources, then what each listing template lists (in registration order),

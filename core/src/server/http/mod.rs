@@ -228,7 +228,8 @@ where
                     }
                 },
             };
-            let modern = era::is_modern(&request.method, &params) || (names_modern && request.method != Initialize::METHOD);
+            let modern =
+                era::is_modern(&request.method, &params) || (names_modern && request.method != Initialize::METHOD);
             if modern {
                 modern::post(state, parts, request, &params, auth).await
             } else {
