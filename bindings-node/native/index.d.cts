@@ -146,9 +146,16 @@ export declare class NativeServer {
    * the handler calls `startTask`).
    */
   addTool(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, taskStart?: string | undefined | null): void
-  addResource(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
-  /** Registers a template; `lister`, when given, lists the resources it covers. */
-  addResourceTemplate(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, lister?: ((payloadJson: string, ctx: NativeContext) => void) | undefined | null): void
+  /**
+   * Registers a resource; `cacheHintJson` is its own `cacheHint` (`{ttlMs?, cacheScope?}`)
+   * for its `resources/read` results, which core puts over the server's hint.
+   */
+  addResource(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, cacheHintJson?: string | undefined | null): void
+  /**
+   * Registers a template; `lister`, when given, lists the resources it covers;
+   * `cacheHintJson` is its own `cacheHint`, as for [`NativeServer::add_resource`].
+   */
+  addResourceTemplate(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, lister?: ((payloadJson: string, ctx: NativeContext) => void) | undefined | null, cacheHintJson?: string | undefined | null): void
   addPrompt(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
   /** Answers `completion/complete` (its params in, a `CompleteResult` out). */
   setCompletionHandler(handler: (payloadJson: string, ctx: NativeContext) => void): void
@@ -230,10 +237,15 @@ export interface HttpConfig {
    * web framework routes to it.
    */
   endpoint?: string
-  /** Host names accepted (any port); empty accepts every name. Loopback names by default. */
+  /**
+   * Host names accepted (any port); empty accepts every name. Core's default when
+   * absent (loopback names for a server bound to loopback or mounted elsewhere).
+   */
   allowedHosts?: Array<string>
   /** Origins accepted besides those whose host is an accepted host. */
   allowedOrigins?: Array<string>
+  /** `false` accepts every Host and Origin (the official `enableDnsRebindingProtection`). */
+  dnsRebindingProtection?: boolean
   maxBodyBytes?: number
   maxSessions?: number
   sessionIdleMs?: number

@@ -252,11 +252,12 @@ export class ListeningTransport {
   readonly listening: Promise<HttpListener>;
 
   constructor(options: ListenOptions) {
-    const { host = '127.0.0.1', port = 0, path = '/mcp' } = options;
+    const { host = '127.0.0.1', port = 0, path } = options;
     if (typeof host !== 'string') throw new TypeError('listen: host must be a string');
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`listen: port must be an integer from 0 to 65535, got ${String(port)}`);
-    if (typeof path !== 'string' || !path.startsWith('/')) throw new TypeError(`listen: path must start with '/', got ${String(path)}`);
+    if (path !== undefined && typeof path !== 'string') throw new TypeError(`listen: path must be a string, got ${String(path)}`);
     this.#settings = httpSettings(options, 'listen', ['host', 'port', 'path']);
+    // Core checks the path and holds its default (`/mcp`), as for a Python server.
     this.#settings.config.endpoint = path;
     [this.#host, this.#port] = [host, port];
     this.listening = new Promise((resolve, reject) => [this.#ready, this.#failed] = [resolve, reject]);

@@ -36,7 +36,7 @@ pub struct ServerConfig {
 /// (0 when absent), `cacheScope` `"public"` or `"private"` (the default).
 fn cache_hints(hints: &Value) -> napi::Result<Vec<(&str, CacheHint)>> {
     let Value::Object(hints) = hints else { return Err(invalid("cacheHints must be an object".to_owned())) };
-    let hint = |method: &str, hint: &Value| {
+    let hint = |method: &str, hint: &Value| -> napi::Result<CacheHint> {
         let given = resource_cache_hint(hint, &format!("cacheHints[{method:?}]"))?;
         Ok(CacheHint { ttl_ms: given.ttl_ms.unwrap_or(0), public: given.public.unwrap_or(false) })
     };
