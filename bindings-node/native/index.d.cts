@@ -89,6 +89,11 @@ export declare class NativeContext {
 export declare class NativeHttpHandler {
   constructor(server: NativeServer, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null)
   /**
+   * The largest body core accepts here; JS reads at most one byte more, so that core
+   * answers 413 without JS knowing the default.
+   */
+  get maxBodyBytes(): number
+  /**
    * Answers one request. `headers` is flat (`[name, value, name, value, ...]`, as
    * Node's `rawHeaders`); `body` is the whole body, or its first `maxBodyBytes + 1`
    * bytes when longer (core answers 413 then).

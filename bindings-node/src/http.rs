@@ -122,6 +122,8 @@ pub struct NativeHttpHandler {
     /// Mounted by a web framework at a path of its choosing: requests are served as if
     /// they came to this endpoint (the metadata document's well-known path aside).
     mounted_at: Option<String>,
+    /// Core's body limit for this endpoint (configured or its default).
+    max_body: usize,
 }
 
 #[napi]
@@ -135,7 +137,15 @@ impl NativeHttpHandler {
         let mounted = config.endpoint.is_none();
         let options = options(config, verifier, None)?;
         let mounted_at = mounted.then(|| options.endpoint.clone());
-        Ok(Self { handler: HttpHandler::new(server.core(), options), mounted_at })
+        let max_body = options.max_body;
+        Ok(Self { handler: HttpHandler::new(server.core(), options), mounted_at, max_body })
+    }
+
+    /// The largest body core accepts here; JS reads at most one byte more, so that core
+    /// answers 413 without JS knowing the default.
+    #[napi(getter)]
+    pub fn max_body_bytes(&self) -> u32 {
+        u32::try_from(self.max_body).unwrap_or(u32::MAX)
     }
 
     /// Answers one request. `headers` is flat (`[name, value, name, value, ...]`, as

@@ -25,9 +25,6 @@ import type { NativeHttpListener, NativeHttpResponse, NativeServer } from './nat
 type NativeServerHandle = InstanceType<typeof NativeServer>;
 type Handler = InstanceType<typeof NativeHttpHandler>;
 
-/** Core's default body limit, read one byte past so that core can answer 413. */
-const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
-
 /** Options for `handleRequest` (the official `HandleRequestOptions`). */
 export interface HandleRequestOptions {
   /** The body, already parsed (e.g. by `express.json()`). */
@@ -69,13 +66,18 @@ export abstract class HttpServerTransport {
     this.#closed = undefined;
   }
 
-  #handle(method: string, url: string, headers: string[], body: Buffer): Promise<NativeHttpResponse> {
+  get #connected(): Handler {
     if (this.#handler === undefined) throw new Error('the transport is not connected: call server.connect(transport) first');
-    return this.#handler.handle(method, url, headers, body);
+    return this.#handler;
   }
 
+  #handle(method: string, url: string, headers: string[], body: Buffer): Promise<NativeHttpResponse> {
+    return this.#connected.handle(method, url, headers, body);
+  }
+
+  /** Core's body limit (read one byte past, so that core answers 413). */
   get #maxBody(): number {
-    return this.#settings.config.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    return this.#connected.maxBodyBytes;
   }
 
   /** A web-standard request, answered with a web-standard response. */
