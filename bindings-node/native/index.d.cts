@@ -89,6 +89,11 @@ export declare class NativeContext {
 export declare class NativeHttpHandler {
   constructor(server: NativeServer, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null)
   /**
+   * The largest body core accepts here; JS reads at most one byte more, so that core
+   * answers 413 without JS knowing the default.
+   */
+  get maxBodyBytes(): number
+  /**
    * Answers one request. `headers` is flat (`[name, value, name, value, ...]`, as
    * Node's `rawHeaders`); `body` is the whole body, or its first `maxBodyBytes + 1`
    * bytes when longer (core answers 413 then).
@@ -146,9 +151,16 @@ export declare class NativeServer {
    * the handler calls `startTask`).
    */
   addTool(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, taskStart?: string | undefined | null): void
-  addResource(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
-  /** Registers a template; `lister`, when given, lists the resources it covers. */
-  addResourceTemplate(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, lister?: ((payloadJson: string, ctx: NativeContext) => void) | undefined | null): void
+  /**
+   * Registers a resource; `cacheHintJson` is its own `cacheHint` (`{ttlMs?, cacheScope?}`)
+   * for its `resources/read` results, which core puts over the server's hint.
+   */
+  addResource(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, cacheHintJson?: string | undefined | null): void
+  /**
+   * Registers a template; `lister`, when given, lists the resources it covers;
+   * `cacheHintJson` is its own `cacheHint`, as for [`NativeServer::add_resource`].
+   */
+  addResourceTemplate(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, lister?: ((payloadJson: string, ctx: NativeContext) => void) | undefined | null, cacheHintJson?: string | undefined | null): void
   addPrompt(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
   /** Answers `completion/complete` (its params in, a `CompleteResult` out). */
   setCompletionHandler(handler: (payloadJson: string, ctx: NativeContext) => void): void
@@ -242,10 +254,15 @@ export interface HttpConfig {
    * web framework routes to it.
    */
   endpoint?: string
-  /** Host names accepted (any port); empty accepts every name. Loopback names by default. */
+  /**
+   * Host names accepted (any port); empty accepts every name. Core's default when
+   * absent (loopback names for a server bound to loopback or mounted elsewhere).
+   */
   allowedHosts?: Array<string>
   /** Origins accepted besides those whose host is an accepted host. */
   allowedOrigins?: Array<string>
+  /** `false` accepts every Host and Origin (the official `enableDnsRebindingProtection`). */
+  dnsRebindingProtection?: boolean
   maxBodyBytes?: number
   maxSessions?: number
   sessionIdleMs?: number

@@ -4,14 +4,15 @@
  * ferrymcp's endpoint is core's: one endpoint serves both eras (legacy sessions and
  * stateless 2026-07-28 requests), with core's session table and event store. So each
  * official option either maps to a core setting or is refused with a `TypeError` that
- * says why; none is silently dropped:
+ * says why; none is silently dropped. Only what the author set is passed on: core checks
+ * it and holds every default (the same ones a Python server gets):
  *
  * | option | in ferrymcp |
  * |---|---|
  * | `sessionIdGenerator` | accepted (a function or `undefined`): legacy clients always get a session, whose ID core draws from the OS's CSPRNG; a function given is not called (a warning says so once) |
  * | `enableJsonResponse` | `false` accepted; `true` refused: core answers JSON whenever the response is the request's only message and streams SSE only when the handler sends something first |
- * | `allowedHosts`, `allowedOrigins` | core's Host and Origin checks (loopback host names by default) |
- * | `enableDnsRebindingProtection` | `true` accepted (core always checks); `false` accepts every Host name (Origin is still checked) |
+ * | `allowedHosts`, `allowedOrigins` | core's Host and Origin checks (core's defaults when absent: loopback names on a loopback or mounted endpoint) |
+ * | `enableDnsRebindingProtection` | `true` accepted (core always checks); `false` accepts every Host and Origin, as the official SDKs |
  * | `retryInterval` | the `retry` of SSE priming events (ms) |
  * | `keepAliveMs` | the SSE keep-alive comment interval (must be positive) |
  * | `maxRequestBodySize` | the body limit (413 above it) |
@@ -141,10 +142,12 @@ export function httpSettings(options: object, where: string, extra: readonly str
   if (o.enableJsonResponse === true) {
     throw new TypeError(`${where}: enableJsonResponse: true is not supported: ferrymcp answers with JSON whenever the response is the request's only message and streams SSE only when the handler sends notifications or requests first`);
   }
-  let allowedHosts = strings('allowedHosts', o.allowedHosts);
-  if (o.enableDnsRebindingProtection === false && allowedHosts === undefined) allowedHosts = [];
+  if (o.enableDnsRebindingProtection !== undefined && typeof o.enableDnsRebindingProtection !== 'boolean') {
+    throw new TypeError(`${where}: enableDnsRebindingProtection must be a boolean`);
+  }
   const config: HttpConfig = {
-    allowedHosts,
+    allowedHosts: strings('allowedHosts', o.allowedHosts),
+    dnsRebindingProtection: o.enableDnsRebindingProtection,
     allowedOrigins: strings('allowedOrigins', o.allowedOrigins),
     maxBodyBytes: positive('maxRequestBodySize', o.maxRequestBodySize),
     maxSessions: positive('maxSessions', o.maxSessions),

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use ferrymcp_core::protocol::ErrorCode;
-use ferrymcp_core::server::http::{BearerAuth, HttpHandler, HttpOptions, LOOPBACK_HOSTS, METADATA_PATH, ResponseBody};
+use ferrymcp_core::server::http::{BearerAuth, HttpHandler, HttpOptions, HttpSettings, METADATA_PATH, ResponseBody};
 use http::header::CONTENT_TYPE;
 use http::{Method, Request, Uri};
 use http_body_util::{BodyExt, Full};
@@ -38,10 +38,13 @@ pub struct HttpConfig {
     /// The endpoint's path. Absent for a mounted handler: it answers whatever path the
     /// web framework routes to it.
     pub endpoint: Option<String>,
-    /// Host names accepted (any port); empty accepts every name. Loopback names by default.
+    /// Host names accepted (any port); empty accepts every name. Core's default when
+    /// absent (loopback names for a server bound to loopback or mounted elsewhere).
     pub allowed_hosts: Option<Vec<String>>,
     /// Origins accepted besides those whose host is an accepted host.
     pub allowed_origins: Option<Vec<String>>,
+    /// `false` accepts every Host and Origin (the official `enableDnsRebindingProtection`).
+    pub dns_rebinding_protection: Option<bool>,
     pub max_body_bytes: Option<u32>,
     pub max_sessions: Option<u32>,
     pub session_idle_ms: Option<u32>,
@@ -63,29 +66,25 @@ pub struct AuthConfig {
     pub verify_timeout_ms: Option<u32>,
 }
 
-fn millis(ms: Option<u32>, default: Duration) -> Duration {
-    ms.map_or(default, |ms| Duration::from_millis(ms.into()))
+fn millis(ms: Option<u32>) -> Option<Duration> {
+    ms.map(|ms| Duration::from_millis(ms.into()))
 }
 
-/// Core's options from the JS settings; `loopback` says whether the listener is bound to
-/// a loopback address (then only loopback host names are accepted unless listed).
-pub(crate) fn options(config: HttpConfig, verifier: Option<JsVerifierFn>, loopback: bool) -> napi::Result<HttpOptions> {
-    let defaults = HttpOptions::default();
-    let endpoint = config.endpoint.unwrap_or_else(|| defaults.endpoint.clone());
-    if !endpoint.starts_with('/') {
-        return Err(mcp_error(
-            ErrorCode::INVALID_PARAMS,
-            &format!("the endpoint path must start with '/': {endpoint:?}"),
-            None,
-        ));
-    }
-    let allowed_hosts = config.allowed_hosts.unwrap_or_else(|| {
-        if loopback { LOOPBACK_HOSTS.iter().map(|h| (*h).to_owned()).collect() } else { Vec::new() }
-    });
+/// Core's options from what the author set; core checks them and decides the rest, the
+/// Host and Origin defaults from `bound_to` (the listener's host, `None` for a handler
+/// mounted in another web server).
+pub(crate) fn options(
+    config: HttpConfig,
+    verifier: Option<JsVerifierFn>,
+    bound_to: Option<&str>,
+) -> napi::Result<HttpOptions> {
     let auth = match (config.auth, verifier) {
         (None, None) => None,
         (Some(auth), Some(verifier)) => Some(BearerAuth {
-            verifier: Arc::new(JsVerifier::new(verifier, millis(auth.verify_timeout_ms, DEFAULT_VERIFY_TIMEOUT))),
+            verifier: Arc::new(JsVerifier::new(
+                verifier,
+                millis(auth.verify_timeout_ms).unwrap_or(DEFAULT_VERIFY_TIMEOUT),
+            )),
             required_scopes: auth.required_scopes.unwrap_or_default(),
             authorization_servers: auth.authorization_servers,
             scopes_supported: auth.scopes_supported,
@@ -101,18 +100,20 @@ pub(crate) fn options(config: HttpConfig, verifier: Option<JsVerifierFn>, loopba
             ));
         }
     };
-    Ok(HttpOptions {
-        endpoint,
-        allowed_hosts,
-        allowed_origins: config.allowed_origins.unwrap_or_default(),
-        max_body: config.max_body_bytes.map_or(defaults.max_body, |n| n as usize),
-        max_sessions: config.max_sessions.map_or(defaults.max_sessions, |n| n as usize),
-        session_idle: millis(config.session_idle_ms, defaults.session_idle),
-        keep_alive: millis(config.keep_alive_ms, defaults.keep_alive),
-        retry: millis(config.retry_ms, defaults.retry),
+    let settings = HttpSettings {
+        endpoint: config.endpoint,
+        allowed_hosts: config.allowed_hosts,
+        allowed_origins: config.allowed_origins,
+        dns_rebinding_protection: config.dns_rebinding_protection,
+        max_body: config.max_body_bytes.map(|n| n as usize),
+        max_sessions: config.max_sessions.map(|n| n as usize),
+        session_idle: millis(config.session_idle_ms),
+        keep_alive: millis(config.keep_alive_ms),
+        retry: millis(config.retry_ms),
         auth,
-        ..defaults
-    })
+        ..HttpSettings::default()
+    };
+    settings.resolve(bound_to).map_err(|e| mcp_error(ErrorCode::INVALID_PARAMS, &e.to_string(), None))
 }
 
 #[napi]
@@ -121,6 +122,8 @@ pub struct NativeHttpHandler {
     /// Mounted by a web framework at a path of its choosing: requests are served as if
     /// they came to this endpoint (the metadata document's well-known path aside).
     mounted_at: Option<String>,
+    /// Core's body limit for this endpoint (configured or its default).
+    max_body: usize,
 }
 
 #[napi]
@@ -132,9 +135,17 @@ impl NativeHttpHandler {
         #[napi(ts_arg_type = "((token: string) => Promise<string>) | undefined | null")] verifier: Option<JsVerifierFn>,
     ) -> napi::Result<Self> {
         let mounted = config.endpoint.is_none();
-        let options = options(config, verifier, true)?;
+        let options = options(config, verifier, None)?;
         let mounted_at = mounted.then(|| options.endpoint.clone());
-        Ok(Self { handler: HttpHandler::new(server.core(), options), mounted_at })
+        let max_body = options.max_body;
+        Ok(Self { handler: HttpHandler::new(server.core(), options), mounted_at, max_body })
+    }
+
+    /// The largest body core accepts here; JS reads at most one byte more, so that core
+    /// answers 413 without JS knowing the default.
+    #[napi(getter)]
+    pub fn max_body_bytes(&self) -> u32 {
+        u32::try_from(self.max_body).unwrap_or(u32::MAX)
     }
 
     /// Answers one request. `headers` is flat (`[name, value, name, value, ...]`, as

@@ -25,9 +25,6 @@ import type { NativeHttpListener, NativeHttpResponse, NativeServer } from './nat
 type NativeServerHandle = InstanceType<typeof NativeServer>;
 type Handler = InstanceType<typeof NativeHttpHandler>;
 
-/** Core's default body limit, read one byte past so that core can answer 413. */
-const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
-
 /** Options for `handleRequest` (the official `HandleRequestOptions`). */
 export interface HandleRequestOptions {
   /** The body, already parsed (e.g. by `express.json()`). */
@@ -69,13 +66,18 @@ export abstract class HttpServerTransport {
     this.#closed = undefined;
   }
 
-  #handle(method: string, url: string, headers: string[], body: Buffer): Promise<NativeHttpResponse> {
+  get #connected(): Handler {
     if (this.#handler === undefined) throw new Error('the transport is not connected: call server.connect(transport) first');
-    return this.#handler.handle(method, url, headers, body);
+    return this.#handler;
   }
 
+  #handle(method: string, url: string, headers: string[], body: Buffer): Promise<NativeHttpResponse> {
+    return this.#connected.handle(method, url, headers, body);
+  }
+
+  /** Core's body limit (read one byte past, so that core answers 413). */
   get #maxBody(): number {
-    return this.#settings.config.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    return this.#connected.maxBodyBytes;
   }
 
   /** A web-standard request, answered with a web-standard response. */
@@ -252,11 +254,12 @@ export class ListeningTransport {
   readonly listening: Promise<HttpListener>;
 
   constructor(options: ListenOptions) {
-    const { host = '127.0.0.1', port = 0, path = '/mcp' } = options;
+    const { host = '127.0.0.1', port = 0, path } = options;
     if (typeof host !== 'string') throw new TypeError('listen: host must be a string');
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`listen: port must be an integer from 0 to 65535, got ${String(port)}`);
-    if (typeof path !== 'string' || !path.startsWith('/')) throw new TypeError(`listen: path must start with '/', got ${String(path)}`);
+    if (path !== undefined && typeof path !== 'string') throw new TypeError(`listen: path must be a string, got ${String(path)}`);
     this.#settings = httpSettings(options, 'listen', ['host', 'port', 'path']);
+    // Core checks the path and holds its default (`/mcp`), as for a Python server.
     this.#settings.config.endpoint = path;
     [this.#host, this.#port] = [host, port];
     this.listening = new Promise((resolve, reject) => [this.#ready, this.#failed] = [resolve, reject]);

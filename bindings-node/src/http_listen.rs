@@ -1,9 +1,9 @@
 //! `listen()`: core's built-in hyper server on a TCP port, the fastest way to serve
 //! Streamable HTTP from Node (no request or response crosses into JS; only handlers do).
 //!
-//! Binds 127.0.0.1 unless told otherwise; a server bound to loopback accepts loopback
-//! host names only (against DNS rebinding), one bound elsewhere every name, unless the
-//! allowed hosts are given. `close()` stops accepting, ends long-lived streams and
+//! Binds 127.0.0.1 unless told otherwise; which host names it answers is core's default
+//! for the host it is bound to (loopback names only on loopback, against DNS
+//! rebinding), unless the allowed hosts are given. `close()` stops accepting, ends long-lived streams and
 //! sessions, and lets requests in flight finish. The promise of `closed()` is what keeps
 //! Node alive while the server listens, like a listening `http.Server`.
 
@@ -48,7 +48,7 @@ pub async fn listen_http(
     #[napi(ts_arg_type = "((token: string) => Promise<string>) | undefined | null")] verifier: Option<JsVerifierFn>,
 ) -> napi::Result<NativeHttpListener> {
     let addr = address(&host, port)?;
-    let options = options(config, verifier, addr.ip().is_loopback())?;
+    let options = options(config, verifier, Some(&host))?;
     let endpoint = options.endpoint.clone();
     let handler = HttpHandler::new(server.core(), options);
     no_panic(async move {

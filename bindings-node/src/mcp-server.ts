@@ -104,7 +104,13 @@ export interface PromptConfig {
   _meta?: Record<string, unknown>;
 }
 
-export type ResourceMetadata = Record<string, unknown> & { title?: string; description?: string; mimeType?: string };
+export type ResourceMetadata = Record<string, unknown> & {
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** This resource's own hint for its 2026-07-28 `resources/read` results, over `cacheHints['resources/read']` field by field. */
+  cacheHint?: CacheHint;
+};
 
 interface Registration {
   enabled: boolean;
@@ -129,7 +135,7 @@ export interface ServerTransport {
 
 type ListKind = 'tools' | 'resources' | 'prompts';
 
-const EMPTY_COMPLETION: CompleteResult = { completion: { values: [], hasMore: false } };
+const EMPTY_COMPLETION: CompleteResult = { completion: { values: [] } };
 
 function definition(base: Record<string, unknown>): string {
   const clean: Record<string, unknown> = {};
@@ -140,6 +146,12 @@ function definition(base: Record<string, unknown>): string {
 function resourceMetadata(metadata: ResourceMetadata | undefined): ResourceMetadata {
   const { cacheHint: _cacheHint, scopeChallenge: _scopeChallenge, ...rest } = metadata ?? {};
   return rest;
+}
+
+/** A resource's own `cacheHint` for core (which checks it and puts it over `cacheHints['resources/read']`). */
+function ownCacheHint(metadata: ResourceMetadata | undefined): string | undefined {
+  const hint = metadata?.cacheHint;
+  return hint === undefined ? undefined : JSON.stringify(hint);
 }
 
 export class McpServer {
@@ -259,7 +271,7 @@ export class McpServer {
     const add = () => {
       const run = (payload: { uri: string }, ctx: HandlerContext) => resource.readCallback(new URL(payload.uri), ctx);
       const def = definition({ uri: currentUri, name: resource.name, ...resourceMetadata(resource.metadata) });
-      this.#call(() => this.#native.addResource(def, nativeHandler('resources/read', 'other', run)));
+      this.#call(() => this.#native.addResource(def, nativeHandler('resources/read', 'other', run), ownCacheHint(resource.metadata)));
       this.#resources.set(currentUri, resource);
     };
     const drop = () => {
@@ -294,7 +306,7 @@ export class McpServer {
       const def = definition({ uriTemplate: text(), name: currentName, ...resourceMetadata(entry.metadata) });
       const listCallback = entry.resourceTemplate.listCallback;
       const lister = listCallback && nativeHandler('resources/list', 'other', (_payload: unknown, ctx: HandlerContext) => listCallback(ctx));
-      this.#call(() => this.#native.addResourceTemplate(def, nativeHandler('resources/read', 'other', run), lister));
+      this.#call(() => this.#native.addResourceTemplate(def, nativeHandler('resources/read', 'other', run), lister, ownCacheHint(entry.metadata)));
       this.#templates.set(text(), entry);
       if (entry.resourceTemplate.hasCompleteCallbacks()) this.#enableCompletions();
     };
@@ -397,8 +409,8 @@ export class McpServer {
       complete = template?.resourceTemplate.completeCallback(argument.name);
     }
     if (complete === undefined) return EMPTY_COMPLETION;
-    const values = await complete(argument.value, context);
-    return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
+    // Core holds the answer to the protocol's 100-value cap (and fills `total`/`hasMore`).
+    return { completion: { values: await complete(argument.value, context) } };
   }
 
   // -- connection --------------------------------------------------------------------

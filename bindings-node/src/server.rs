@@ -6,11 +6,11 @@
 //! of `serveStdio()` is what keeps Node alive while a client is connected, and it resolves
 //! when stdin ends.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ferrymcp_core::peer::{Peer, PeerConfig};
-use ferrymcp_core::server::{CacheHint, Server, ServerOptions, TaskStart};
+use ferrymcp_core::server::{CacheHint, ResourceCacheHint, ResourceLister, Server, ServerOptions, TaskStart};
 use napi_derive::napi;
 use serde_json::Value;
 
@@ -36,22 +36,36 @@ pub struct ServerConfig {
 /// (0 when absent), `cacheScope` `"public"` or `"private"` (the default).
 fn cache_hints(hints: &Value) -> napi::Result<Vec<(&str, CacheHint)>> {
     let Value::Object(hints) = hints else { return Err(invalid("cacheHints must be an object".to_owned())) };
-    let hint = |method: &str, hint: &Value| {
-        let ttl_ms = match hint.get("ttlMs") {
-            None => 0,
-            Some(ttl) => ttl
-                .as_u64()
-                .ok_or_else(|| invalid(format!("cacheHints[{method:?}].ttlMs must be an integer >= 0, not {ttl}")))?,
-        };
-        let public = match hint.get("cacheScope").and_then(Value::as_str) {
-            None if hint.get("cacheScope").is_none() => false,
-            Some("public") => true,
-            Some("private") => false,
-            _ => return Err(invalid(format!("cacheHints[{method:?}].cacheScope must be 'public' or 'private'"))),
-        };
-        Ok(CacheHint { ttl_ms, public })
+    let hint = |method: &str, hint: &Value| -> napi::Result<CacheHint> {
+        let given = resource_cache_hint(hint, &format!("cacheHints[{method:?}]"))?;
+        Ok(CacheHint { ttl_ms: given.ttl_ms.unwrap_or(0), public: given.public.unwrap_or(false) })
     };
     hints.iter().map(|(method, value)| Ok((method.as_str(), hint(method, value)?))).collect()
+}
+
+/// One `{ttlMs?, cacheScope?}` hint with the fields it sets; `what` names it in errors.
+fn resource_cache_hint(hint: &Value, what: &str) -> napi::Result<ResourceCacheHint> {
+    if !hint.is_object() {
+        return Err(invalid(format!("{what} must be an object {{ttlMs?, cacheScope?}}")));
+    }
+    let ttl_ms = match hint.get("ttlMs") {
+        None => None,
+        Some(ttl) => {
+            Some(ttl.as_u64().ok_or_else(|| invalid(format!("{what}.ttlMs must be an integer >= 0, not {ttl}")))?)
+        }
+    };
+    let public = match hint.get("cacheScope") {
+        None => None,
+        Some(Value::String(scope)) if scope == "public" => Some(true),
+        Some(Value::String(scope)) if scope == "private" => Some(false),
+        Some(_) => return Err(invalid(format!("{what}.cacheScope must be 'public' or 'private'"))),
+    };
+    Ok(ResourceCacheHint { ttl_ms, public })
+}
+
+/// A resource's own `cacheHint` (JSON text), for the resource `what`.
+fn own_cache_hint(json: Option<&str>, what: &str) -> napi::Result<Option<ResourceCacheHint>> {
+    json.map(|text| resource_cache_hint(&parse(text, "cacheHint")?, &format!("the cacheHint of {what}"))).transpose()
 }
 
 #[napi]
@@ -126,18 +140,28 @@ impl NativeServer {
         self.server.add_tool_with_task_start(definition, self.handler(handler, what), task_start).map_err(from_registry)
     }
 
+    /// Registers a resource; `cacheHintJson` is its own `cacheHint` (`{ttlMs?, cacheScope?}`)
+    /// for its `resources/read` results, which core puts over the server's hint.
     #[napi]
     pub fn add_resource(
         &self,
         definition_json: String,
         #[napi(ts_arg_type = "(payloadJson: string, ctx: NativeContext) => void")] handler: JsHandlerFn,
+        cache_hint_json: Option<String>,
     ) -> napi::Result<()> {
         let definition = parse(&definition_json, "the resource definition")?;
         let what = format!("resource {}", definition["uri"]);
-        self.server.add_resource(definition, self.handler(handler, what)).map_err(from_registry)
+        let cache_hint = own_cache_hint(cache_hint_json.as_deref(), &what)?;
+        let handler = self.handler(handler, what);
+        match cache_hint {
+            None => self.server.add_resource(definition, handler),
+            Some(hint) => self.server.add_resource_with_cache_hint(definition, handler, hint),
+        }
+        .map_err(from_registry)
     }
 
-    /// Registers a template; `lister`, when given, lists the resources it covers.
+    /// Registers a template; `lister`, when given, lists the resources it covers;
+    /// `cacheHintJson` is its own `cacheHint`, as for [`NativeServer::add_resource`].
     #[napi]
     pub fn add_resource_template(
         &self,
@@ -146,15 +170,19 @@ impl NativeServer {
         #[napi(ts_arg_type = "((payloadJson: string, ctx: NativeContext) => void) | undefined | null")] lister: Option<
             JsHandlerFn,
         >,
+        cache_hint_json: Option<String>,
     ) -> napi::Result<()> {
         let definition = parse(&definition_json, "the resource template definition")?;
         let what = format!("resource template {}", definition["uriTemplate"]);
+        let cache_hint = own_cache_hint(cache_hint_json.as_deref(), &what)?;
         let handler = self.handler(handler, what.clone());
-        match lister {
-            None => self.server.add_resource_template(definition, handler),
-            Some(lister) => {
-                let lister = self.handler(lister, format!("the list callback of {what}"));
-                self.server.add_listed_resource_template(definition, handler, lister)
+        let lister = lister.map(|lister| self.handler(lister, format!("the list callback of {what}")));
+        match (lister, cache_hint) {
+            (None, None) => self.server.add_resource_template(definition, handler),
+            (Some(lister), None) => self.server.add_listed_resource_template(definition, handler, lister),
+            (lister, Some(hint)) => {
+                let lister = lister.map(|l| Arc::new(l) as Arc<dyn ResourceLister>);
+                self.server.add_resource_template_with_cache_hint(definition, handler, lister, hint)
             }
         }
         .map_err(from_registry)

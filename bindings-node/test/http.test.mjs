@@ -328,7 +328,7 @@ describe('bearer tokens', () => {
 
 /** The status of a 2026-07-28 echo call of `size` characters sent with this Host header
  * (fetch cannot set Host). */
-function postStatus(url, host, size) {
+function postStatus(url, host, size, extra = {}) {
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
@@ -342,6 +342,7 @@ function postStatus(url, host, size) {
     'mcp-protocol-version': MODERN,
     'mcp-method': 'tools/call',
     'mcp-name': 'echo',
+    ...extra,
   };
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: 'POST', headers }, (res) => {
@@ -373,6 +374,21 @@ describe('options and lifecycle', () => {
       assert.equal(await postStatus(url, 'mcp.example', 4096), 413);
     } finally {
       await close();
+    }
+  });
+
+  test('enableDnsRebindingProtection: false accepts every Host and Origin, as the official SDKs and a Python server', async () => {
+    for (const way of ['listen', 'node http']) {
+      const guarded = await WAYS[way]();
+      const open = await WAYS[way]({ enableDnsRebindingProtection: false });
+      try {
+        const evil = { origin: 'http://evil.example.com' };
+        assert.equal(await postStatus(guarded.url, `127.0.0.1:${guarded.url.port}`, 10, evil), 403, way);
+        assert.equal(await postStatus(open.url, 'evil.example.com', 10, evil), 200, way);
+      } finally {
+        await guarded.close();
+        await open.close();
+      }
     }
   });
 

@@ -7,14 +7,14 @@
 //! sessions, guards, bearer auth) is all core's; this file only turns the Python-side
 //! settings into its options and a Python `TokenVerifier` into core's verifier.
 
-use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ferrymcp_core::peer::BoxFuture;
 use ferrymcp_core::server::AuthInfo;
 use ferrymcp_core::server::http::{
-    AuthError, BearerAuth, BearerVerifier, HttpHandler, HttpOptions, HttpServer, LOOPBACK_HOSTS, ServeOptions,
+    AuthError, BearerAuth, BearerVerifier, HttpHandler, HttpOptions, HttpServer, HttpSettings, ServeOptions,
     auth_info_from_json, serve,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -59,16 +59,6 @@ fn address(host: &str, port: u16) -> PyResult<SocketAddr> {
         .map_err(|e| PyValueError::new_err(format!("cannot resolve host {host:?}: {e}")))?
         .next()
         .ok_or_else(|| PyValueError::new_err(format!("host {host:?} has no address")))
-}
-
-/// Hosts to accept when none are configured: loopback names when the server is reached on
-/// loopback (against DNS rebinding, as the official SDK does), every name otherwise.
-fn default_hosts(host: &str) -> Vec<String> {
-    let loopback = match host.trim_matches(['[', ']']).parse::<IpAddr>() {
-        Ok(ip) => ip.is_loopback(),
-        Err(_) => host.eq_ignore_ascii_case("localhost"),
-    };
-    if loopback { LOOPBACK_HOSTS.iter().map(|h| (*h).to_owned()).collect() } else { Vec::new() }
 }
 
 fn strings(value: &Value, key: &str) -> PyResult<Option<Vec<String>>> {
@@ -127,8 +117,9 @@ fn bearer(auth: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<BearerAut
 
 /// The endpoint's options from the dict the Python layer builds (`endpoint`, `host`,
 /// `max_body`, `max_sessions`, `session_idle` and `retry` in seconds, `allowed_hosts`,
-/// `allowed_origins`, `auth` (see `bearer`)); what is missing keeps core's default. A
-/// token verifier runs on `event_loop`.
+/// `allowed_origins`, `dns_rebinding_protection`, `auth` (see `bearer`)): only what the
+/// author set; core checks it and decides the rest, the Host and Origin defaults from
+/// `host` (the address served on). A token verifier runs on `event_loop`.
 pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<HttpOptions> {
     let settings = settings.copy()?;
     let auth = match settings.get_item("auth")? {
@@ -139,24 +130,24 @@ pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<
         settings.del_item("auth")?;
     }
     let settings = from_py(settings.as_any())?;
-    let defaults = HttpOptions::default();
-    let endpoint = settings.get("endpoint").and_then(Value::as_str).unwrap_or(&defaults.endpoint).to_owned();
-    if !endpoint.starts_with('/') {
-        return Err(PyValueError::new_err(format!("the endpoint path must start with '/': {endpoint:?}")));
-    }
     let number = |key: &str| settings.get(key).and_then(Value::as_f64);
-    let host = settings.get("host").and_then(Value::as_str).unwrap_or("127.0.0.1");
-    Ok(HttpOptions {
-        endpoint,
-        allowed_hosts: strings(&settings, "allowed_hosts")?.unwrap_or_else(|| default_hosts(host)),
-        allowed_origins: strings(&settings, "allowed_origins")?.unwrap_or_default(),
-        max_body: number("max_body").map_or(defaults.max_body, |n| n as usize),
-        max_sessions: number("max_sessions").map_or(defaults.max_sessions, |n| n as usize),
-        session_idle: number("session_idle").map_or(defaults.session_idle, Duration::from_secs_f64),
-        retry: number("retry").map_or(defaults.retry, Duration::from_secs_f64),
+    let seconds = |key: &str| number(key).map(Duration::try_from_secs_f64).transpose();
+    let seconds = |key: &str| seconds(key).map_err(|e| PyValueError::new_err(format!("{key}: {e}")));
+    let host = settings.get("host").and_then(Value::as_str);
+    HttpSettings {
+        endpoint: settings.get("endpoint").and_then(Value::as_str).map(str::to_owned),
+        allowed_hosts: strings(&settings, "allowed_hosts")?,
+        allowed_origins: strings(&settings, "allowed_origins")?,
+        dns_rebinding_protection: settings.get("dns_rebinding_protection").and_then(Value::as_bool),
+        max_body: number("max_body").map(|n| n as usize),
+        max_sessions: number("max_sessions").map(|n| n as usize),
+        session_idle: seconds("session_idle")?,
+        retry: seconds("retry")?,
         auth,
-        ..defaults
-    })
+        ..HttpSettings::default()
+    }
+    .resolve(host)
+    .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// Binds `host:port` and serves `handler`; the awaitable gives the running

@@ -242,3 +242,47 @@ async def test_a_port_in_use_fails_with_a_message() -> None:
         _, err = await asyncio.wait_for(process.communicate(), STOP_LIMIT)
     assert process.returncode != 0
     assert f"cannot listen on 127.0.0.1:{port}" in err.decode()
+
+
+async def status_of(url: str, headers: dict[str, str]) -> int:
+    """The status of a POST to the endpoint at `url` with exactly `headers` (Host and Origin
+    as a rebinding page would send them) and a body the endpoint refuses after its Host and
+    Origin checks (415: the checks let it through)."""
+    host, port = url.removeprefix("http://").split("/")[0].rsplit(":", 1)
+    reader, writer = await asyncio.open_connection(host, int(port))
+    lines = ["POST /mcp HTTP/1.1", *(f"{k}: {v}" for k, v in headers.items()), "Content-Type: text/plain"]
+    writer.write(("\r\n".join([*lines, "Content-Length: 2", "Connection: close", "", "{}"])).encode())
+    await writer.drain()
+    status = int((await asyncio.wait_for(reader.readline(), START_LIMIT)).split()[1])
+    writer.close()
+    return status
+
+
+@pytest.mark.parametrize(
+    ("settings", "evil_host", "evil_origin"),
+    [
+        # Bound elsewhere than loopback: every Host name, Origins only when listed (core's defaults).
+        ("host='0.0.0.0'", 415, 403),
+        # Protection off (the official TransportSecuritySettings): every Host and Origin.
+        ("transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)", 415, 415),
+    ],
+)
+async def test_the_engine_derives_host_checks_from_the_settings(
+    tmp_path: Path, settings: str, evil_host: int, evil_origin: int
+) -> None:
+    script = tmp_path / "server.py"
+    script.write_text(
+        "from ferrymcp.server.fastmcp import FastMCP\n"
+        "from ferrymcp.server.transport_security import TransportSecuritySettings\n"
+        f"mcp = FastMCP('hosts', port=0, {settings})\n"
+        "mcp.run('streamable-http')\n"
+    )
+    server = await start([sys.executable, str(script)])
+    try:
+        port = server.url.rsplit(":", 1)[1].split("/")[0]
+        url = f"http://127.0.0.1:{port}/mcp"
+        assert await status_of(url, {"Host": f"127.0.0.1:{port}"}) == 415
+        assert await status_of(url, {"Host": "evil.example.com"}) == evil_host
+        assert await status_of(url, {"Host": f"127.0.0.1:{port}", "Origin": "http://evil.example.com"}) == evil_origin
+    finally:
+        assert await server.stop(signal.SIGINT) == 0

@@ -257,14 +257,20 @@ async fn prompts_list_and_get() {
     finish(child).await;
 }
 
+/// Every fixture's handler returns nothing for prompts (core fills `total` and `hasMore`)
+/// and 150 ids for the template, which core cuts to its cap of 100: the same answer from
+/// the Rust, Python and Node fixtures.
 #[tokio::test]
-async fn completion_answers_an_empty_list() {
+async fn completion_answers_are_filled_in_and_held_to_the_cap() {
     let mut child = legacy_session(V, json!({})).await;
     let params = json!({"ref": {"type": "ref/prompt", "name": "test_prompt_with_arguments"}, "argument": {"name": "arg1", "value": "test"}});
     let answer = ask(&mut child, 1, "completion/complete", params).await;
     assert_eq!(answer.result("CompleteResult"), &json!({"completion": {"values": [], "total": 0, "hasMore": false}}));
     let params = json!({"ref": {"type": "ref/resource", "uri": "test://template/{id}/data"}, "argument": {"name": "id", "value": "1"}});
-    ask(&mut child, 2, "completion/complete", params).await.result("CompleteResult");
+    let answer = ask(&mut child, 2, "completion/complete", params).await;
+    let completion = &answer.result("CompleteResult")["completion"];
+    let ids: Vec<String> = (0..100).map(|n| format!("1{n}")).collect();
+    assert_eq!(completion, &json!({"values": ids, "total": 150, "hasMore": true}));
     ask(&mut child, 3, "completion/complete", json!({"argument": {"name": "a", "value": "b"}})).await.error(-32602);
     finish(child).await;
 }

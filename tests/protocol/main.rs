@@ -14,6 +14,7 @@
 //! (a handler's notifications always precede its result). The `RawChild` hang guard is
 //! the only timeout.
 
+mod http_defaults;
 mod legacy;
 mod listen;
 mod mixed;

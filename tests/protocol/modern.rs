@@ -14,7 +14,8 @@ async fn server_discover_describes_the_server() {
     assert_eq!(result["capabilities"]["tools"], json!({"listChanged": true}));
     assert_eq!(result["capabilities"]["prompts"], json!({"listChanged": true}));
     assert_eq!(result["capabilities"]["completions"], json!({}));
-    assert_eq!((&result["ttlMs"], &result["cacheScope"]), (&json!(300000), &json!("public")));
+    // Each method has its own hint; the fixtures give server/discover none.
+    assert_eq!((&result["ttlMs"], &result["cacheScope"]), (&json!(0), &json!("private")));
     // clientInfo is optional.
     let mut bare = modern(Value::Null, json!({}));
     bare["_meta"].as_object_mut().unwrap().remove("io.modelcontextprotocol/clientInfo");
@@ -87,16 +88,17 @@ async fn removed_and_unknown_methods_are_not_found() {
 #[tokio::test]
 async fn results_carry_result_type_server_info_and_cache_hints() {
     let mut child = spawn(MODERN);
+    // Every fixture gives each list method a hint of its own.
     let lists = [
-        ("tools/list", "ListToolsResult", "tools", TOOLS.len()),
-        ("prompts/list", "ListPromptsResult", "prompts", PROMPTS.len()),
-        ("resources/list", "ListResourcesResult", "resources", RESOURCES.len()),
-        ("resources/templates/list", "ListResourceTemplatesResult", "resourceTemplates", 1),
+        ("tools/list", "ListToolsResult", "tools", TOOLS.len(), (300_000, "public")),
+        ("prompts/list", "ListPromptsResult", "prompts", PROMPTS.len(), (60_000, "public")),
+        ("resources/list", "ListResourcesResult", "resources", RESOURCES.len(), (120_000, "private")),
+        ("resources/templates/list", "ListResourceTemplatesResult", "resourceTemplates", 1, (240_000, "public")),
     ];
-    for (method, definition, key, count) in lists {
+    for (method, definition, key, count, (ttl, scope)) in lists {
         let answer = ask(&mut child, method, method, modern(Value::Null, json!({}))).await;
         let result = answer.complete(definition);
-        assert_eq!((&result["ttlMs"], &result["cacheScope"]), (&json!(300000), &json!("public")), "{method}");
+        assert_eq!((&result["ttlMs"], &result["cacheScope"]), (&json!(ttl), &json!(scope)), "{method}");
         assert_eq!(result[key].as_array().unwrap().len(), count, "{method}");
     }
     let list = ask(&mut child, 1, "tools/list", modern(Value::Null, json!({}))).await;

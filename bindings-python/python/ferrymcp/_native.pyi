@@ -115,7 +115,8 @@ class NativeServer:
     def notify_resource_updated(self, uri: str) -> Awaitable[None]: ...
 
 class HttpOptions(TypedDict, total=False):
-    """The endpoint's options; what is missing keeps the engine's default."""
+    """What the author set for the endpoint; the engine checks it and decides the rest (the
+    Host/Origin defaults from `host`, the address served on)."""
 
     endpoint: str
     host: str
@@ -125,6 +126,7 @@ class HttpOptions(TypedDict, total=False):
     retry: float
     allowed_hosts: list[str]
     allowed_origins: list[str]
+    dns_rebinding_protection: bool
     auth: BearerOptions
 
 class BearerOptions(TypedDict, total=False):

@@ -249,10 +249,10 @@ impl Context {
     /// Reads one of this server's own resources.
     pub async fn read_resource(&self, uri: &str) -> Result<Value, HandlerError> {
         let found = self.inner.server.registry.read().unwrap().find_resource(uri);
-        let Some((handler, variables)) = found else {
+        let Some(found) = found else {
             return Err(HandlerError::ResourceNotFound(uri.to_owned()));
         };
-        handler.read(uri.to_owned(), variables, self.clone()).await
+        found.handler.read(uri.to_owned(), found.variables, self.clone()).await
     }
 
     fn require_capability(&self, kind: ClientInput) -> Result<(), HandlerError> {

@@ -31,6 +31,7 @@ mod template;
 
 pub use auth_info::AuthInfo;
 pub use context::Context;
+pub use features::MAX_COMPLETION_VALUES;
 pub use handlers::{
     CompletionHandler, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister, ToolHandler,
 };
@@ -53,21 +54,35 @@ use crate::framing::{FrameSink, FrameSource};
 use crate::peer::{CloseReason, Peer, PeerConfig};
 
 /// A cache hint for 2026-07-28 results (`ttlMs`, `cacheScope`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CacheHint {
     pub ttl_ms: u64,
     /// `true` for `"public"` (the same for every user), `false` for `"private"`.
     pub public: bool,
 }
 
+impl CacheHint {
+    /// What a cacheable result carries when nobody gave a hint: not to be reused.
+    pub const NONE: CacheHint = CacheHint { ttl_ms: 0, public: false };
+}
+
+/// A resource's (or resource template's) own hint for its `resources/read` results, as
+/// the official TypeScript SDK's `registerResource(..., { cacheHint })`: each field it
+/// sets wins over the server's hint for `resources/read`, a field it leaves `None` falls
+/// back to that hint, and what the handler's result carries itself wins over both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ResourceCacheHint {
+    pub ttl_ms: Option<u64>,
+    pub public: Option<bool>,
+}
+
 #[derive(Clone, Debug)]
 pub struct ServerOptions {
     /// Items per page of `*/list`; `None` returns everything in one page.
     pub page_size: Option<usize>,
-    /// Hints on list results (modern era).
-    pub list_cache: CacheHint,
-    /// Hints on `resources/read` results (modern era).
-    pub read_cache: CacheHint,
+    /// Hints on the results of each cacheable method (modern era); set them with
+    /// [`ServerOptions::set_cache_hints`].
+    pub cache_hints: CacheHints,
     /// The key that seals MRTR `requestState`; replicas behind one endpoint must share it.
     /// Random per process when `None`.
     pub state_key: Option<Vec<u8>>,
@@ -83,8 +98,7 @@ impl Default for ServerOptions {
     fn default() -> Self {
         Self {
             page_size: None,
-            list_cache: CacheHint { ttl_ms: 0, public: false },
-            read_cache: CacheHint { ttl_ms: 0, public: false },
+            cache_hints: CacheHints::default(),
             state_key: None,
             state_ttl: Duration::from_secs(600),
             peer: PeerConfig::default(),
@@ -93,37 +107,37 @@ impl Default for ServerOptions {
     }
 }
 
-/// The methods whose 2026-07-28 results carry cache hints; all but `resources/read` share
-/// [`ServerOptions::list_cache`].
+/// The methods whose 2026-07-28 results carry cache hints, each with its own.
 pub const CACHEABLE_METHODS: [&str; 6] =
     ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
 
+/// One hint per cacheable method; a method without one answers [`CacheHint::NONE`].
+/// Only [`ServerOptions::set_cache_hints`] fills it, so it never holds another method.
+#[derive(Clone, Debug, Default)]
+pub struct CacheHints([Option<CacheHint>; CACHEABLE_METHODS.len()]);
+
+impl CacheHints {
+    /// The hint of `method`'s results, `None` if its results are not cacheable.
+    pub fn get(&self, method: &str) -> Option<CacheHint> {
+        let index = CACHEABLE_METHODS.iter().position(|m| *m == method)?;
+        Some(self.0[index].unwrap_or(CacheHint::NONE))
+    }
+}
+
 impl ServerOptions {
     /// Applies per-method cache hints, as the official SDKs take them (`cache_hints` in
-    /// Python, `cacheHints` in TypeScript), so both bindings pass them here unchanged:
-    /// `resources/read` has its own hint, and the lists and `server/discover` share one, so
-    /// hints given for several of those must agree. An unknown method or a disagreement is
-    /// an error that names it.
+    /// Python, `cacheHints` in TypeScript), so both bindings pass them here unchanged;
+    /// each method's results carry its own hint. An unknown method is an error that names
+    /// it (and nothing is applied).
     pub fn set_cache_hints<'a>(&mut self, hints: impl IntoIterator<Item = (&'a str, CacheHint)>) -> Result<(), String> {
-        let mut lists: Option<(&str, CacheHint)> = None;
+        let mut applied = self.cache_hints.clone();
         for (method, hint) in hints {
-            match method {
-                "resources/read" => self.read_cache = hint,
-                _ if CACHEABLE_METHODS.contains(&method) => match lists {
-                    Some((first, agreed)) if (agreed.ttl_ms, agreed.public) != (hint.ttl_ms, hint.public) => {
-                        return Err(format!(
-                            "cache hints of {first} and {method} differ; the lists and server/discover share one"
-                        ));
-                    }
-                    Some(_) => {}
-                    None => lists = Some((method, hint)),
-                },
-                _ => return Err(format!("{method} is not cacheable (cacheable: {})", CACHEABLE_METHODS.join(", "))),
-            }
+            let Some(index) = CACHEABLE_METHODS.iter().position(|m| *m == method) else {
+                return Err(format!("{method} is not cacheable (cacheable: {})", CACHEABLE_METHODS.join(", ")));
+            };
+            applied.0[index] = Some(hint);
         }
-        if let Some((_, hint)) = lists {
-            self.list_cache = hint;
-        }
+        self.cache_hints = applied;
         Ok(())
     }
 }
@@ -193,11 +207,34 @@ impl Server {
     }
 
     pub fn add_resource(&self, definition: Value, handler: impl ResourceHandler) -> Result<(), RegistryError> {
-        self.shared.registry.write().unwrap().add_resource(definition, Arc::new(handler))
+        self.shared.registry.write().unwrap().add_resource(definition, Arc::new(handler), None)
+    }
+
+    /// Adds a resource whose `resources/read` results carry its own cache hint (over the
+    /// server's hint for `resources/read`, field by field; see [`ResourceCacheHint`]).
+    pub fn add_resource_with_cache_hint(
+        &self,
+        definition: Value,
+        handler: impl ResourceHandler,
+        cache_hint: ResourceCacheHint,
+    ) -> Result<(), RegistryError> {
+        self.shared.registry.write().unwrap().add_resource(definition, Arc::new(handler), Some(cache_hint))
     }
 
     pub fn add_resource_template(&self, definition: Value, handler: impl ResourceHandler) -> Result<(), RegistryError> {
-        self.shared.registry.write().unwrap().add_template(definition, Arc::new(handler), None)
+        self.shared.registry.write().unwrap().add_template(definition, Arc::new(handler), None, None)
+    }
+
+    /// Adds a resource template, listed through `lister` when one is given, whose
+    /// `resources/read` results carry its own cache hint (see [`ResourceCacheHint`]).
+    pub fn add_resource_template_with_cache_hint(
+        &self,
+        definition: Value,
+        handler: impl ResourceHandler,
+        lister: Option<Arc<dyn ResourceLister>>,
+        cache_hint: ResourceCacheHint,
+    ) -> Result<(), RegistryError> {
+        self.shared.registry.write().unwrap().add_template(definition, Arc::new(handler), lister, Some(cache_hint))
     }
 
     /// A template whose `lister` names the resources it covers: `resources/list` includes
@@ -208,7 +245,7 @@ impl Server {
         handler: impl ResourceHandler,
         lister: impl ResourceLister,
     ) -> Result<(), RegistryError> {
-        self.shared.registry.write().unwrap().add_template(definition, Arc::new(handler), Some(Arc::new(lister)))
+        self.shared.registry.write().unwrap().add_template(definition, Arc::new(handler), Some(Arc::new(lister)), None)
     }
 
     pub fn add_prompt(&self, definition: Value, handler: impl PromptHandler) -> Result<(), RegistryError> {
@@ -271,20 +308,23 @@ mod cache_hint_tests {
     const PRIVATE: CacheHint = CacheHint { ttl_ms: 5_000, public: false };
 
     #[test]
-    fn read_has_its_own_hint_and_the_lists_share_one() {
+    fn every_method_keeps_its_own_hint() {
         let mut options = ServerOptions::default();
-        let hints = [("tools/list", PUBLIC), ("resources/read", PRIVATE), ("prompts/list", PUBLIC)];
+        let hints = [("tools/list", PUBLIC), ("resources/read", PRIVATE), ("prompts/list", PRIVATE)];
         options.set_cache_hints(hints).unwrap();
-        assert_eq!((options.list_cache.ttl_ms, options.list_cache.public), (60_000, true));
-        assert_eq!((options.read_cache.ttl_ms, options.read_cache.public), (5_000, false));
+        let hints = &options.cache_hints;
+        assert_eq!(hints.get("tools/list"), Some(PUBLIC));
+        assert_eq!(hints.get("prompts/list"), Some(PRIVATE));
+        assert_eq!(hints.get("resources/read"), Some(PRIVATE));
+        assert_eq!(hints.get("server/discover"), Some(CacheHint::NONE));
+        assert_eq!(hints.get("tools/call"), None);
     }
 
     #[test]
-    fn disagreeing_lists_and_unknown_methods_are_named() {
+    fn unknown_methods_are_named_and_nothing_is_applied() {
         let mut options = ServerOptions::default();
-        let error = options.set_cache_hints([("tools/list", PUBLIC), ("server/discover", PRIVATE)]).unwrap_err();
-        assert!(error.contains("tools/list") && error.contains("server/discover"), "{error}");
-        let error = options.set_cache_hints([("tools/call", PUBLIC)]).unwrap_err();
+        let error = options.set_cache_hints([("tools/list", PUBLIC), ("tools/call", PUBLIC)]).unwrap_err();
         assert!(error.contains("tools/call is not cacheable"), "{error}");
+        assert_eq!(options.cache_hints.get("tools/list"), Some(CacheHint::NONE));
     }
 }

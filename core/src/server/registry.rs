@@ -12,6 +12,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
+use super::ResourceCacheHint;
 use super::handlers::{PromptHandler, ResourceHandler, ResourceLister, ToolHandler};
 use super::tasks::{TaskStart, TaskSupport};
 use super::template::UriTemplate;
@@ -51,6 +52,7 @@ pub(crate) struct ToolEntry {
 pub(crate) struct ResourceEntry {
     pub listed: RawJson,
     pub handler: Arc<dyn ResourceHandler>,
+    pub cache_hint: Option<ResourceCacheHint>,
 }
 
 pub(crate) struct TemplateEntry {
@@ -59,6 +61,15 @@ pub(crate) struct TemplateEntry {
     pub template: UriTemplate,
     pub handler: Arc<dyn ResourceHandler>,
     pub lister: Option<Arc<dyn ResourceLister>>,
+    pub cache_hint: Option<ResourceCacheHint>,
+}
+
+/// What serves a `resources/read` of one URI.
+pub(crate) struct FoundResource {
+    pub handler: Arc<dyn ResourceHandler>,
+    /// The template's variables (none for a static resource).
+    pub variables: Map<String, Value>,
+    pub cache_hint: Option<ResourceCacheHint>,
 }
 
 pub(crate) struct PromptEntry {
@@ -125,7 +136,12 @@ impl Registry {
         Ok(())
     }
 
-    pub fn add_resource(&mut self, definition: Value, handler: Arc<dyn ResourceHandler>) -> Result<(), RegistryError> {
+    pub fn add_resource(
+        &mut self,
+        definition: Value,
+        handler: Arc<dyn ResourceHandler>,
+        cache_hint: Option<ResourceCacheHint>,
+    ) -> Result<(), RegistryError> {
         let Value::Object(definition) = definition else {
             return Err(invalid("resource", "the definition must be a JSON object"));
         };
@@ -134,7 +150,7 @@ impl Registry {
         if self.resources.contains_key(&uri) {
             return Err(RegistryError::DuplicateResource(uri));
         }
-        let entry = ResourceEntry { listed: listed(&Value::Object(definition)), handler };
+        let entry = ResourceEntry { listed: listed(&Value::Object(definition)), handler, cache_hint };
         self.resources.insert(uri, Arc::new(entry));
         Ok(())
     }
@@ -144,6 +160,7 @@ impl Registry {
         definition: Value,
         handler: Arc<dyn ResourceHandler>,
         lister: Option<Arc<dyn ResourceLister>>,
+        cache_hint: Option<ResourceCacheHint>,
     ) -> Result<(), RegistryError> {
         let Value::Object(definition) = definition else {
             return Err(invalid("resource template", "the definition must be a JSON object"));
@@ -155,7 +172,7 @@ impl Registry {
         }
         let template = UriTemplate::parse(&text).map_err(|e| invalid(format!("resource template {text:?}"), e))?;
         let definition = Value::Object(definition);
-        let entry = TemplateEntry { listed: listed(&definition), definition, template, handler, lister };
+        let entry = TemplateEntry { listed: listed(&definition), definition, template, handler, lister, cache_hint };
         self.templates.insert(text, Arc::new(entry));
         Ok(())
     }
@@ -189,11 +206,18 @@ impl Registry {
     }
 
     /// The static resource with this URI, or the first template it fits.
-    pub fn find_resource(&self, uri: &str) -> Option<(Arc<dyn ResourceHandler>, Map<String, Value>)> {
+    pub fn find_resource(&self, uri: &str) -> Option<FoundResource> {
         if let Some(entry) = self.resources.get(uri) {
-            return Some((entry.handler.clone(), Map::new()));
+            return Some(FoundResource {
+                handler: entry.handler.clone(),
+                variables: Map::new(),
+                cache_hint: entry.cache_hint,
+            });
         }
-        self.templates.values().find_map(|entry| entry.template.matches(uri).map(|vars| (entry.handler.clone(), vars)))
+        self.templates.values().find_map(|entry| {
+            let variables = entry.template.matches(uri)?;
+            Some(FoundResource { handler: entry.handler.clone(), variables, cache_hint: entry.cache_hint })
+        })
     }
 }
 

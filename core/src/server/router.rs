@@ -82,15 +82,10 @@ pub(crate) async fn legacy(
     }
 }
 
-/// The cache hint a 2026-07-28 result of `method` carries, if it is cacheable.
+/// The cache hint a 2026-07-28 result of `method` carries, if it is cacheable (each
+/// method its own; a resource's own hint is applied by `resources/read` before this).
 pub(crate) fn cache_hint(server: &ServerShared, method: &str) -> Option<CacheHint> {
-    match method {
-        "resources/read" => Some(server.options.read_cache),
-        "server/discover" | "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
-            Some(server.options.list_cache)
-        }
-        _ => None,
-    }
+    server.options.cache_hints.get(method)
 }
 
 /// What kind of client request an input a handler asks for is: the capability it needs

@@ -764,10 +764,12 @@ def _endpoint_options(chosen: dict[str, Any], bearer: dict[str, Any] | None = No
         "retry": chosen["retry_interval"] / 1000 if chosen["retry_interval"] is not None else None,
     }
     security = chosen["transport_security"]
-    if security is not None and not security.enable_dns_rebinding_protection:
-        options.update(allowed_hosts=[], allowed_origins=["*"])
-    elif security is not None:
-        options.update(allowed_hosts=list(security.allowed_hosts), allowed_origins=list(security.allowed_origins))
+    if security is not None:
+        options.update(
+            dns_rebinding_protection=bool(security.enable_dns_rebinding_protection),
+            allowed_hosts=list(security.allowed_hosts),
+            allowed_origins=list(security.allowed_origins),
+        )
     return cast("HttpOptions", {key: value for key, value in options.items() if value is not None})
 
 

@@ -15,6 +15,8 @@ pub(crate) mod resources;
 pub(crate) mod stamp;
 pub(crate) mod tools;
 
+pub use completion::MAX_COMPLETION_VALUES;
+
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use serde_json::{Map, Value, json};

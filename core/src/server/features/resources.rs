@@ -6,9 +6,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::{Outcome, Ran, handler_error, page, required_str, run};
-use crate::server::ServerShared;
 use crate::server::context::Context;
 use crate::server::reply::Reply;
+use crate::server::{ResourceCacheHint, ServerShared};
 use crate::wire::{ErrorCode, ErrorObject, RawJson};
 
 /// The static resources, then what each listing template lists (in registration order),
@@ -84,17 +84,34 @@ pub(crate) fn resource_not_found(uri: &str, modern: bool) -> ErrorObject {
 pub(crate) async fn read_resource(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Context) -> Outcome {
     let uri = required_str(&params, "uri", "resources/read")?.to_owned();
     let found = server.registry.read().unwrap().find_resource(&uri);
-    let (handler, variables) = found.ok_or_else(|| resource_not_found(&uri, cx.is_modern()))?;
-    let future = handler.read(uri.clone(), variables, cx.clone());
+    let found = found.ok_or_else(|| resource_not_found(&uri, cx.is_modern()))?;
+    let (modern, cache_hint) = (cx.is_modern(), found.cache_hint);
+    let future = found.handler.read(uri.clone(), found.variables, cx.clone());
     let outcome = match run(server, &cx, "resources/read", &uri, future).await {
         Ran::Done(outcome) => outcome,
         Ran::InputRequired(input_required) => return Ok(input_required),
         Ran::Task(_) => unreachable!("only a tool call starts a task"),
     };
-    match outcome {
-        Ok(Value::Array(contents)) => Ok(json!({"contents": contents})),
-        Ok(result) if result.get("contents").is_some_and(Value::is_array) => Ok(result),
-        Ok(other) => Err(ErrorObject::internal(format!("Resource {uri} returned {other}, not contents"))),
-        Err(error) => Err(handler_error(error, |m| format!("Reading {uri} failed: {m}"), cx.is_modern())),
+    let mut result = match outcome {
+        Ok(Value::Array(contents)) => json!({"contents": contents}),
+        Ok(result) if result.get("contents").is_some_and(Value::is_array) => result,
+        Ok(other) => return Err(ErrorObject::internal(format!("Resource {uri} returned {other}, not contents"))),
+        Err(error) => return Err(handler_error(error, |m| format!("Reading {uri} failed: {m}"), modern)),
+    };
+    if let (true, Some(hint), Value::Object(result)) = (modern, cache_hint, &mut result) {
+        own_cache_hint(result, hint);
+    }
+    Ok(result)
+}
+
+/// A resource's own cache hint on its (complete, 2026-07-28) result, under what the
+/// handler set itself; the fields it leaves out are filled from the server's hint for
+/// `resources/read` when the result is stamped.
+fn own_cache_hint(result: &mut Map<String, Value>, hint: ResourceCacheHint) {
+    if let Some(ttl_ms) = hint.ttl_ms {
+        result.entry("ttlMs").or_insert_with(|| json!(ttl_ms));
+    }
+    if let Some(public) = hint.public {
+        result.entry("cacheScope").or_insert_with(|| json!(if public { "public" } else { "private" }));
     }
 }

@@ -21,7 +21,7 @@ use super::reply::{self, ResponseBody, refuse};
 use super::sessions::HttpSession;
 use super::stream::parse_event_id;
 use super::{HttpState, SESSION_HEADER, guard};
-use crate::protocol::ProtocolVersion;
+use crate::protocol::{Cancelled, Initialize, NotificationMethod, ProtocolVersion, RequestMethod};
 use crate::server::AuthInfo;
 use crate::wire::{ErrorCode, ErrorObject, Message, Request, RequestId};
 
@@ -63,7 +63,7 @@ pub(crate) async fn post(
     auth: Option<Arc<AuthInfo>>,
 ) -> Reply {
     if let Message::Request(request) = &message
-        && request.method == "initialize"
+        && request.method == Initialize::METHOD
     {
         return initialize(state, request.clone(), auth).await;
     }
@@ -74,7 +74,7 @@ pub(crate) async fn post(
     match message {
         Message::Request(request) => serve(state, session, request, auth).await,
         Message::Notification(notification) => {
-            if notification.method == "notifications/cancelled"
+            if notification.method == Cancelled::METHOD
                 && let Some(id) = cancelled_id(notification.params.as_ref().map(|p| p.get()))
             {
                 session.cancel(&id);

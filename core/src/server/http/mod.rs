@@ -21,6 +21,7 @@ mod modern;
 mod reply;
 mod serve;
 mod sessions;
+mod settings;
 mod stream;
 
 pub use auth::{AuthError, BearerAuth, BearerVerifier, METADATA_PATH, auth_info_from_json};
@@ -28,6 +29,7 @@ pub use events::{EventStore, MemoryEventStore, Replay};
 pub use guard::LOOPBACK_HOSTS;
 pub use reply::ResponseBody;
 pub use serve::{HttpServer, ServeOptions, serve};
+pub use settings::{HttpSettings, SettingsError, is_loopback_host};
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -40,7 +42,7 @@ use http_body_util::{BodyExt, Limited};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::protocol::ProtocolVersion;
+use crate::protocol::{Initialize, ProtocolVersion, RequestMethod};
 use crate::server::era;
 use crate::server::{AuthInfo, Connection, Server};
 use crate::wire::{self, ErrorCode, ErrorObject, Message, Parsed, SharedStr};
@@ -51,7 +53,9 @@ pub(crate) use crate::protocol::headers::{
     PROTOCOL_VERSION_HEADER as VERSION_HEADER, SESSION_ID_HEADER as SESSION_HEADER,
 };
 
-/// How the endpoint behaves.
+/// How the endpoint behaves, every value decided. Servers build it from what their author
+/// set with [`HttpSettings::resolve`], which holds the defaults; `Default` is the endpoint
+/// of a server bound to loopback.
 #[derive(Clone)]
 pub struct HttpOptions {
     /// The endpoint's path.
@@ -224,7 +228,8 @@ where
                     }
                 },
             };
-            let modern = era::is_modern(&request.method, &params) || (names_modern && request.method != "initialize");
+            let modern =
+                era::is_modern(&request.method, &params) || (names_modern && request.method != Initialize::METHOD);
             if modern {
                 modern::post(state, parts, request, &params, auth).await
             } else {

@@ -19,6 +19,7 @@ use super::body::{CancelOnDrop, Source, SseBody};
 use super::exchange;
 use super::reply::{self, ResponseBody, modern_status, rpc_error};
 use super::{HttpState, headers};
+use crate::protocol::{CallTool, RequestMethod, SubscriptionsListen};
 use crate::server::{AuthInfo, era};
 use crate::wire::{ErrorCode, Request};
 
@@ -30,7 +31,7 @@ pub(crate) async fn post(
     auth: Option<Arc<AuthInfo>>,
 ) -> Response<ResponseBody> {
     let method = request.method.as_str();
-    let schema = (method == "tools/call")
+    let schema = (method == CallTool::METHOD)
         .then(|| params.get("name").and_then(Value::as_str).and_then(|name| state.server.tool_input_schema(name)))
         .flatten();
     let checked = headers::check(&parts.headers, method, params, schema.as_ref())
@@ -41,7 +42,7 @@ pub(crate) async fn post(
         return rpc_error(status, Some(&request.id), &error);
     }
     let cancel = CancellationToken::new();
-    if method == "subscriptions/listen" {
+    if method == SubscriptionsListen::METHOD {
         let (listen, shutdown) = (cancel.clone(), state.shutdown.clone());
         tokio::spawn(async move {
             tokio::select! {
