@@ -112,6 +112,11 @@ function positive(name: string, value: unknown): number | undefined {
   return value;
 }
 
+/** An empty host list as the official transport reads it: no Host check (core's `*`). */
+function emptyMeansAny(hosts: string[] | undefined): string[] | undefined {
+  return hosts?.length === 0 ? ['*'] : hosts;
+}
+
 function strings(name: string, value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new TypeError(`${name} must be an array of strings`);
@@ -146,7 +151,8 @@ export function httpSettings(options: object, where: string, extra: readonly str
     throw new TypeError(`${where}: enableDnsRebindingProtection must be a boolean`);
   }
   const config: HttpConfig = {
-    allowedHosts: strings('allowedHosts', o.allowedHosts),
+    // The official transport checks Host only against a non-empty list: `[]` allows every host.
+    allowedHosts: emptyMeansAny(strings('allowedHosts', o.allowedHosts)),
     dnsRebindingProtection: o.enableDnsRebindingProtection,
     allowedOrigins: strings('allowedOrigins', o.allowedOrigins),
     maxBodyBytes: positive('maxRequestBodySize', o.maxRequestBodySize),

@@ -286,3 +286,24 @@ async def test_the_engine_derives_host_checks_from_the_settings(
         assert await status_of(url, {"Host": f"127.0.0.1:{port}", "Origin": "http://evil.example.com"}) == evil_origin
     finally:
         assert await server.stop(signal.SIGINT) == 0
+
+
+async def test_an_empty_allowed_hosts_list_answers_no_host(tmp_path: Path) -> None:
+    """`allowed_hosts=[]` with protection on refuses every Host, as the official Python SDK
+    does: an allow-list the author emptied must not become "allow all"."""
+    script = tmp_path / "server.py"
+    script.write_text(
+        "from ferrymcp.server.fastmcp import FastMCP\n"
+        "from ferrymcp.server.transport_security import TransportSecuritySettings\n"
+        "security = TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=[])\n"
+        "mcp = FastMCP('hosts', port=0, transport_security=security)\n"
+        "mcp.run('streamable-http')\n"
+    )
+    server = await start([sys.executable, str(script)])
+    try:
+        port = server.url.rsplit(":", 1)[1].split("/")[0]
+        url = f"http://127.0.0.1:{port}/mcp"
+        assert await status_of(url, {"Host": f"127.0.0.1:{port}"}) == 403
+        assert await status_of(url, {"Host": "evil.example.com"}) == 403
+    finally:
+        assert await server.stop(signal.SIGINT) == 0

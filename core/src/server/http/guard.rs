@@ -52,11 +52,15 @@ pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<()
     Ok(())
 }
 
-/// `host[:port]` against the allowed hosts; an empty list allows all. An entry without a
-/// port (or with `:*`) allows the name on any port, `name:port` only that port.
+/// `host[:port]` against the allowed hosts: `*` allows all, an empty list none. An entry
+/// without a port (or with `:*`) allows the name on any port, `name:port` only that port.
 fn host_allowed(options: &HttpOptions, authority: &str) -> bool {
-    options.allowed_hosts.is_empty()
-        || options.allowed_hosts.iter().any(|allowed| authority_matches(allowed, authority))
+    options.allowed_hosts.iter().any(|allowed| allowed == "*" || authority_matches(allowed, authority))
+}
+
+/// Whether every host is allowed (then an Origin is not allowed merely for its host).
+fn any_host(options: &HttpOptions) -> bool {
+    options.allowed_hosts.iter().any(|allowed| allowed == "*")
 }
 
 fn authority_matches(allowed: &str, authority: &str) -> bool {
@@ -85,7 +89,7 @@ fn origin_allowed(options: &HttpOptions, origin: &str) -> bool {
     }
     match origin.split_once("://") {
         Some((scheme, authority)) if matches!(scheme, "http" | "https") && !authority.contains('/') => {
-            host_allowed(options, authority) && !options.allowed_hosts.is_empty()
+            !any_host(options) && host_allowed(options, authority)
         }
         _ => false,
     }
@@ -154,8 +158,11 @@ mod tests {
         assert!(!origin_allowed(&options, "https://web.example.com.evil:3000"));
         assert!(!origin_allowed(&options, "https://web.example.com:3000/x"));
         assert!(origin_allowed(&options, "http://localhost:5173"));
-        let open =
-            HttpOptions { allowed_hosts: Vec::new(), allowed_origins: vec!["*".into()], ..HttpOptions::default() };
+        let open = HttpOptions {
+            allowed_hosts: vec!["*".into()],
+            allowed_origins: vec!["*".into()],
+            ..HttpOptions::default()
+        };
         assert!(host_allowed(&open, "anything:1") && origin_allowed(&open, "https://anywhere.example"));
     }
 

@@ -60,8 +60,9 @@ pub(crate) use crate::protocol::headers::{
 pub struct HttpOptions {
     /// The endpoint's path.
     pub endpoint: String,
-    /// Hosts the server answers to: `name` or `name:*` (any port) or `name:port`; empty
-    /// allows every host. Loopback names by default, against DNS rebinding.
+    /// Hosts the server answers to: `name` or `name:*` (any port) or `name:port`, or `*`
+    /// for every host; an empty list answers none (the official Python SDK's meaning).
+    /// Loopback names by default, against DNS rebinding.
     pub allowed_hosts: Vec<String>,
     /// Origins allowed besides those whose host is an allowed host: exact, `scheme://host:*`
     /// (any port), or `*` (every origin).

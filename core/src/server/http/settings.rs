@@ -78,11 +78,11 @@ impl HttpSettings {
         }
         let loopback = bound_to.is_none_or(is_loopback_host);
         let (allowed_hosts, allowed_origins) = if self.dns_rebinding_protection == Some(false) {
-            (Vec::new(), vec!["*".to_owned()])
+            (vec!["*".to_owned()], vec!["*".to_owned()])
         } else {
             let hosts = self.allowed_hosts.unwrap_or_else(|| match loopback {
                 true => LOOPBACK_HOSTS.iter().map(|h| (*h).to_owned()).collect(),
-                false => Vec::new(),
+                false => vec!["*".to_owned()],
             });
             (hosts, self.allowed_origins.unwrap_or_default())
         };
@@ -112,7 +112,7 @@ mod tests {
             assert_eq!(options.allowed_hosts, LOOPBACK_HOSTS, "{host}");
         }
         for host in ["0.0.0.0", "::", "192.168.1.5", "example.com"] {
-            assert!(HttpSettings::default().resolve(Some(host)).unwrap().allowed_hosts.is_empty(), "{host}");
+            assert_eq!(HttpSettings::default().resolve(Some(host)).unwrap().allowed_hosts, ["*"], "{host}");
         }
         assert_eq!(HttpSettings::default().resolve(None).unwrap().allowed_hosts, LOOPBACK_HOSTS);
     }
@@ -127,7 +127,7 @@ mod tests {
             ..HttpSettings::default()
         };
         let off = off.resolve(Some("127.0.0.1")).unwrap();
-        assert!(off.allowed_hosts.is_empty());
+        assert_eq!(off.allowed_hosts, ["*"]);
         assert_eq!(off.allowed_origins, ["*"]);
     }
 
