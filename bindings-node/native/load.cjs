@@ -19,7 +19,8 @@ function libc() {
 
 function platformError(cause) {
   const platform = `${process.platform}-${process.arch}${process.platform === 'win32' ? '-msvc' : libc()}`
-  const reason = cause && cause.cause ? ` (first failure: ${firstMessage(cause.cause)})` : ''
+  const failures = loadFailures(cause && cause.cause)
+  const reason = failures.length > 0 ? ` (${failures.join('; ')})` : ''
   const advice = PREBUILT.includes(platform)
     ? `its package ferrymcp-${platform} is missing or could not be loaded${reason}. It is an ` +
       'optional dependency of ferrymcp: reinstall without --omit=optional / --no-optional; if ' +
@@ -35,9 +36,16 @@ function platformError(cause) {
   return error
 }
 
-function firstMessage(chain) {
-  const first = Array.isArray(chain) ? chain[0] : chain
-  return first && first.message ? first.message.split('\n')[0] : String(first)
+// The loader's causes, one per candidate it tried, chained through `cause`: those that are
+// not a plain "Cannot find module" say why a binary that is there did not load (a glibc too
+// old, a version mismatch).
+function loadFailures(chain) {
+  const failures = []
+  for (let error = chain; error && failures.length < 3; error = error.cause) {
+    const message = String(error.message || error).split('\n')[0]
+    if (!message.startsWith('Cannot find module')) failures.push(message)
+  }
+  return failures
 }
 
 try {

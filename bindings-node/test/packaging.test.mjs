@@ -4,7 +4,7 @@
 // package the loader's error names the platform and what to do.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +47,7 @@ test('the addon comes from the platform package in optionalDependencies', () => 
   assert.deepEqual(loaded, [require.resolve(platform)]);
 });
 
-test('without its platform package, loading ferrymcp fails naming the platform and the fix', () => {
+test('without a loadable platform package, loading ferrymcp fails naming the platform and the fix', () => {
   const project = mkdtempSync(join(tmpdir(), 'ferrymcp-no-binary-'));
   try {
     // ferrymcp and its one dependency, without the optional binary package (as after
@@ -62,6 +62,13 @@ test('without its platform package, loading ferrymcp fails naming the platform a
     assert.match(run.stderr, /code: 'ERR_FERRYMCP_NATIVE_ADDON'/);
     assert.match(run.stderr, /ferrymcp could not load its native addon on linux-x64-gnu: its package ferrymcp-linux-x64-gnu is missing/);
     assert.match(run.stderr, /reinstall without --omit=optional/);
+    // A platform package whose binary is broken: the message carries the loader's reason.
+    const broken = join(project, 'node_modules', 'ferrymcp-linux-x64-gnu');
+    cpSync(join(require.resolve('ferrymcp-linux-x64-gnu/package.json'), '..'), broken, { recursive: true });
+    writeFileSync(join(broken, 'ferrymcp.linux-x64-gnu.node'), 'not an ELF file');
+    const again = spawnSync(process.execPath, ['-e', "require('ferrymcp')"], { cwd: project, env, encoding: 'utf8' });
+    assert.notEqual(again.status, 0);
+    assert.match(again.stderr, /could not load its native addon on linux-x64-gnu: .*ferrymcp\.linux-x64-gnu\.node: (invalid ELF header|file too short)/);
   } finally {
     rmSync(project, { recursive: true, force: true });
   }

@@ -16,9 +16,11 @@
 //! `add_reader` (every Unix loop, uvloop, Windows' selector loop) watch the read end
 //! directly; a loop without it (Windows' default Proactor loop raises
 //! `NotImplementedError`) gets a task that awaits `loop.sock_recv` on it instead
-//! (`ferrymcp._wakeup`), which the Proactor serves with overlapped I/O. Both paths run in
-//! the tests here (`bindings-python/tests/test_wakeup.py` drives a loop without
-//! `add_reader`); the Windows pair is type-checked with `cargo check --target
+//! (`ferrymcp._wakeup`), which the Proactor serves with overlapped I/O (std creates its
+//! Windows sockets, and their `try_clone`s, with `WSA_FLAG_OVERLAPPED`, which the
+//! Proactor's completion port needs). Both paths run in the tests here
+//! (`bindings-python/tests/test_wakeup.py` drives a loop without `add_reader`); the
+//! Windows pair is type-checked and linted with `cargo clippy --target
 //! x86_64-pc-windows-msvc` (scripts/check-targets.sh) and reviewed, not run.
 
 use std::future::Future;

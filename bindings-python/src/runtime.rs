@@ -6,7 +6,7 @@
 //!
 //! Windows has no `fork()` (multiprocessing spawns fresh interpreters there), so the hook
 //! is Unix only (`pthread_atfork` exists on Linux and macOS alike); checked with
-//! `cargo check --target` for macOS and Windows (scripts/check-targets.sh).
+//! `cargo clippy --target` for macOS and Windows (scripts/check-targets.sh).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, Once};

@@ -36,6 +36,9 @@ trap 'rm -rf "$work"' EXIT
 (cd bindings-python && ../.venv/bin/maturin sdist -o "$work" >/dev/null)
 sdist="$(ls "$work"/ferrymcp-*.tar.gz)"
 python3 -m venv "$work/venv"
+# pip unpacks the sdist in a new directory each time, so ferrymcp's own crates get new
+# artifacts each run: the previous run's are removed first, the dependencies' are reused.
+rm -rf target/sdist-build/release/{deps,.fingerprint,build}/*ferrymcp* target/sdist-build/release/deps/*_native*
 CARGO_TARGET_DIR="$root/target/sdist-build" "$work/venv/bin/pip" install --quiet --disable-pip-version-check "$sdist"
 (cd "$work" && venv/bin/python "$root/scripts/packaging/python_smoke.py")
 echo "python package: sdist built, installed and smoke-tested in $((SECONDS - begun)) s"

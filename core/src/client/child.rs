@@ -6,11 +6,12 @@
 //! MCP specification: close stdin, wait, SIGTERM, wait, SIGKILL.
 //!
 //! Portability: the kill is tokio's `Child::start_kill` (SIGKILL on Unix,
-//! `TerminateProcess` on Windows), sent to the task that owns the child, so no pid is ever
-//! signalled after it was reaped. SIGTERM has no Windows counterpart for a console child
+//! `TerminateProcess` on Windows), asked of the task that owns the child, so it never
+//! reaches a reaped pid (SIGTERM goes by pid, only while no exit status has been
+//! published). SIGTERM has no Windows counterpart for a console child
 //! without a window (`GenerateConsoleCtrlEvent` reaches a whole process group, ours too),
 //! so on Windows the sequence is close stdin, wait, terminate. The Unix path runs in the
-//! tests here; the Windows path is type-checked with `cargo check --target
+//! tests here; the Windows path is type-checked and linted with `cargo clippy --target
 //! x86_64-pc-windows-msvc` (scripts/check-targets.sh) and reviewed, not run.
 
 use std::ffi::OsString;
