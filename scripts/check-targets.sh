@@ -5,8 +5,8 @@
 # SDK, only the targets' standard libraries, added with rustup; it catches an OS-specific
 # call without a path for each platform (libc's `pipe2` on macOS, `kill` on Windows).
 # Measured on the shared 2-core machine: 2.5 minutes cold (after the targets' first
-# download), 25 seconds when only ferrymcp's crates changed. What runs on those platforms is the release
-# workflow's business (.github/workflows/release.yml builds there).
+# download), 25 seconds when only ferrymcp's crates changed. What runs on those platforms
+# is the release workflow's business (.github/workflows/release.yml builds there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
