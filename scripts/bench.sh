@@ -26,7 +26,8 @@ done
 (cd bindings-python && "../$deps/official/bin/maturin" build --release --quiet -o ../target/wheels --interpreter "../$deps/ferrymcp/bin/python")
 "$deps/ferrymcp/bin/pip" install --quiet --disable-pip-version-check --force-reinstall target/wheels/ferrymcp-*.whl
 
-# Node: the official TypeScript SDK, and ferrymcp's npm package packed the way a user gets it.
+# Node: the official TypeScript SDK, and ferrymcp's npm package (with its linux-x64-gnu
+# binary package) packed the way a user gets it.
 mkdir -p "$deps/node"
 cp benches/peers/node/package.json benches/peers/node/*.mjs "$deps/node/"
 (
@@ -40,6 +41,9 @@ cp benches/peers/node/package.json benches/peers/node/*.mjs "$deps/node/"
   node scripts/mark-cjs.mjs
   rm -f ../$deps/node/ferrymcp-*.tgz
   npm pack --pack-destination "../$deps/node" --loglevel=error >/dev/null
+  # The binary ships in its per-platform package (an optional dependency), packed too.
+  cp native/ferrymcp.linux-x64-gnu.node npm/linux-x64-gnu/
+  npm pack ./npm/linux-x64-gnu --pack-destination "../$deps/node" --loglevel=error >/dev/null
 )
 (cd "$deps/node" && npm install --no-audit --no-fund --loglevel=error && npm install --no-audit --no-fund --no-save --loglevel=error ./ferrymcp-*.tgz)
 

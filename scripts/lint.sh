@@ -38,8 +38,11 @@ clippy() {
   fi
 }
 step "cargo clippy" clippy
+# The shipped crates for macOS and Windows too (no linker needed; scripts/check-targets.sh).
+step "cargo clippy (macOS, Windows)" bash scripts/check-targets.sh
 
-# Python: ruff (lint and format) over the package, its tests and the Python under tests/.
+# Python: ruff (lint and format) over the package, its tests, the Python under tests/ and
+# the packaging smoke test.
 [ -x .venv/bin/pip ] || python3 -m venv --clear .venv
 .venv/bin/pip install --quiet --disable-pip-version-check -r tests/interop/requirements.txt -r scripts/lint-requirements.txt
 python_files=(bindings-python/python bindings-python/tests tests scripts)

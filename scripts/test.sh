@@ -31,6 +31,9 @@ tests/conformance/run-client.sh target/release/conformance-client
 # above), and the official Python SDK's client against the Rust fixture.
 (cd bindings-python && ../.venv/bin/maturin build --release --quiet -o ../target/wheels --interpreter ../.venv/bin/python)
 .venv/bin/pip install --quiet --force-reinstall --no-deps target/wheels/ferrymcp-*.whl
+# The package as it ships: that wheel's manylinux tag checked by auditwheel, and the sdist
+# built and installed in a fresh virtualenv, then called over stdio (the one extra compile).
+bash scripts/packaging/python.sh
 # The protocol suite again (the test binary built above), against the Python fixture on the
 # installed wheel: every message schema-checked, the scripted session's transcript equal to
 # the Rust fixture's. FERRYMCP_FIXTURE is split on whitespace; paths are absolute.

@@ -2,8 +2,11 @@
 # Builds the ferrymcp npm package from a fresh checkout and tests it the way a user gets
 # it: devDependencies installed by name (pinned in package.json), the addon built with
 # `napi build --release`, the TypeScript layer compiled (ESM and CommonJS), the package
-# packed with `npm pack`, the tarball installed into a temporary project next to the
-# official SDKs the tests run against, and node:test run there, then the cross-process
+# and its linux-x64-gnu binary package (npm/linux-x64-gnu, one of the per-platform
+# packages in its optionalDependencies) packed with `npm pack`, both tarballs installed
+# into a temporary project next to the official SDKs the tests run against (the main
+# package ships no binary: every test loads it from the platform package, as a user's
+# install does), and node:test run there, then the cross-process
 # protocol suite (tests/protocol) against the Node fixture; then, from that project,
 # the official conformance suite: server side against the Node fixture
 # (tests/fixtures/node/everything.mjs) served over HTTP, and its client scenarios against
@@ -36,6 +39,9 @@ node scripts/mark-cjs.mjs
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 npm pack --pack-destination "$work" --loglevel=error >/dev/null
+# The binary goes into its platform package (napi-rs's layout, npm/<platform>), packed too.
+cp native/ferrymcp.linux-x64-gnu.node npm/linux-x64-gnu/
+npm pack ./npm/linux-x64-gnu --pack-destination "$work" --loglevel=error >/dev/null
 cp test/package.json "$work/package.json"
 mkdir -p "$work/test"
 cp test/*.mjs "$work/test/"
@@ -49,7 +55,15 @@ export FERRYMCP_EVERYTHING="$root/target/release/ferrymcp-everything"
 export FERRYMCP_ROOT="$root"
 (
   cd "$work"
-  npm install --no-audit --no-fund --loglevel=error ./ferrymcp-*.tgz
+  # Both tarballs, as npm would fetch them for `npm install ferrymcp` on linux-x64-gnu: the
+  # other platforms' optional packages are skipped (wrong os/cpu/libc, or not published).
+  started=$SECONDS
+  npm install --no-audit --no-fund --loglevel=error ./ferrymcp-0*.tgz ./ferrymcp-linux-x64-gnu-*.tgz
+  echo "bindings-node: packed tarballs installed in $((SECONDS - started)) s"
+  ! ls node_modules/ferrymcp/native/*.node >/dev/null 2>&1 \
+    || { echo "bindings-node: the main package must not ship a binary" >&2; exit 1; }
+  [ -f node_modules/ferrymcp-linux-x64-gnu/ferrymcp.linux-x64-gnu.node ] \
+    || { echo "bindings-node: ferrymcp-linux-x64-gnu was not installed with its binary" >&2; exit 1; }
   node --test --test-concurrency=2 test/*.test.mjs
   # The protocol suite (its test binary built already by scripts/test.sh) against the Node
   # fixture importing the package installed here: every message schema-checked, the

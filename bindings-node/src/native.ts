@@ -1,11 +1,12 @@
 /**
  * The compiled addon, loaded once.
  *
- * napi's generated loader (`native/index.cjs`) picks the `.node` file built for this
+ * napi's generated loader (`native/index.cjs`, through `native/load.cjs`, which turns its
+ * "cannot find" into an error naming the platform) picks the `.node` file built for this
  * platform; this module is the one place the rest of the package imports it from, typed by
  * the generated `native/index.d.cts`. Nothing here adds behaviour.
  */
-import native from '../native/index.cjs';
+import native from '../native/load.cjs';
 
 export type { NativeContext, NativeReply, NativeClient as NativeClientHandle, ClientConfig, SpawnConfig, RequestConfig, ServerConfig } from '../native/index.cjs';
 export type { HttpClientConfig } from '../native/index.cjs';

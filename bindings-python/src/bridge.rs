@@ -1,15 +1,30 @@
 //! Crossing between tokio and asyncio without ever taking the GIL on a tokio thread.
 //!
-//! Each asyncio loop gets an inbox: a queue of jobs and a pipe the loop watches with
-//! `add_reader`. Rust posts a job (settle an awaitable, start a handler, cancel a task,
-//! call a callback) and writes one byte; the loop thread wakes and runs the jobs with the
-//! GIL it already holds. A tokio thread never touches Python, so interpreter shutdown can
-//! never catch one halfway through a Python call (pyo3-async-runtimes settles futures from
-//! a blocking thread that holds the GIL across `call_soon_threadsafe`, which releases it in
-//! `send`; a finalizing 3.11 interpreter then kills that thread mid-unwind: a segfault at
-//! exit, seen in testing).
+//! Each asyncio loop gets an inbox: a queue of jobs and a connected pair of local sockets
+//! whose read end the loop watches. Rust posts a job (settle an awaitable, start a handler,
+//! cancel a task, call a callback) and writes one byte; the loop thread wakes and runs the
+//! jobs with the GIL it already holds. A tokio thread never touches Python, so interpreter
+//! shutdown can never catch one halfway through a Python call (pyo3-async-runtimes settles
+//! futures from a blocking thread that holds the GIL across `call_soon_threadsafe`, which
+//! releases it in `send`; a finalizing 3.11 interpreter then kills that thread mid-unwind:
+//! a segfault at exit, seen in testing).
+//!
+//! Portability. The pair is a socket pair, not a pipe, because a socket is what every
+//! platform's loops can watch: on Unix `UnixStream::pair` (Linux and macOS alike; a pipe
+//! needed `pipe2`, which macOS lacks); on Windows a loopback TCP pair, made as Python's own
+//! `socket.socketpair()` makes it there (accepting only the peer we connected). Loops with
+//! `add_reader` (every Unix loop, uvloop, Windows' selector loop) watch the read end
+//! directly; a loop without it (Windows' default Proactor loop raises
+//! `NotImplementedError`) gets a task that awaits `loop.sock_recv` on it instead
+//! (`ferrymcp._wakeup`), which the Proactor serves with overlapped I/O (std creates its
+//! Windows sockets, and their `try_clone`s, with `WSA_FLAG_OVERLAPPED`, which the
+//! Proactor's completion port needs). Both paths run in the tests here
+//! (`bindings-python/tests/test_wakeup.py` drives a loop without `add_reader`); the
+//! Windows pair is type-checked and linted with `cargo clippy --target
+//! x86_64-pc-windows-msvc` (scripts/check-targets.sh) and reviewed, not run.
 
 use std::future::Future;
+use std::io::{self, Read, Write};
 use std::sync::{Arc, Mutex};
 
 use pyo3::IntoPyObjectExt;
@@ -35,24 +50,67 @@ pub fn fail(error: impl for<'py> FnOnce(Python<'py>) -> PyErr + Send + 'static) 
     Box::new(move |py| Err(error(py)))
 }
 
-struct Pipe {
-    read: i32,
-    write: i32,
+#[cfg(unix)]
+type Socket = std::os::unix::net::UnixStream;
+#[cfg(windows)]
+type Socket = std::net::TcpStream;
+
+/// Two connected, non-blocking local sockets: (read end, write end).
+fn socket_pair() -> io::Result<(Socket, Socket)> {
+    let (read, write) = connected_pair()?;
+    read.set_nonblocking(true)?;
+    write.set_nonblocking(true)?;
+    Ok((read, write))
 }
 
-impl Drop for Pipe {
-    fn drop(&mut self) {
-        // SAFETY: both descriptors are ours and closed once.
-        unsafe {
-            libc::close(self.read);
-            libc::close(self.write);
+#[cfg(unix)]
+fn connected_pair() -> io::Result<(Socket, Socket)> {
+    Socket::pair()
+}
+
+#[cfg(windows)]
+fn connected_pair() -> io::Result<(Socket, Socket)> {
+    let listener = std::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0))?;
+    let write = Socket::connect(listener.local_addr()?)?;
+    write.set_nodelay(true)?;
+    loop {
+        // Another local process may connect first; only our own peer is kept.
+        let (read, peer) = listener.accept()?;
+        if peer == write.local_addr()? {
+            return Ok((read, write));
         }
     }
 }
 
+/// The descriptor (Unix) or SOCKET handle (Windows) Python's `socket` and selectors take.
+#[cfg(unix)]
+fn raw(socket: &Socket) -> u64 {
+    use std::os::fd::AsRawFd;
+    socket.as_raw_fd() as u64
+}
+
+#[cfg(windows)]
+fn raw(socket: &Socket) -> u64 {
+    use std::os::windows::io::AsRawSocket;
+    socket.as_raw_socket()
+}
+
+/// Hands the socket over to Python, which closes it.
+#[cfg(unix)]
+fn into_raw(socket: Socket) -> u64 {
+    use std::os::fd::IntoRawFd;
+    socket.into_raw_fd() as u64
+}
+
+#[cfg(windows)]
+fn into_raw(socket: Socket) -> u64 {
+    use std::os::windows::io::IntoRawSocket;
+    socket.into_raw_socket()
+}
+
 struct Queue {
     jobs: Mutex<Vec<Job>>,
-    pipe: Pipe,
+    wake: Socket,
 }
 
 /// A handle to one loop's inbox: post jobs from any thread, no GIL needed.
@@ -67,28 +125,36 @@ impl LoopHandle {
             jobs.len() == 1
         };
         if was_empty {
-            let byte = 1u8;
-            // SAFETY: a one-byte write to our own non-blocking pipe; a full pipe already
-            // has a wake-up pending, so EAGAIN is fine.
-            unsafe { libc::write(self.0.pipe.write, (&byte as *const u8).cast(), 1) };
+            // A full socket buffer already has a wake-up pending, so `WouldBlock` is fine;
+            // a closed read end means the loop is gone.
+            let _ = (&self.0.wake).write(&[1]);
+        }
+    }
+
+    fn run_jobs(&self, py: Python<'_>) {
+        let jobs = std::mem::take(&mut *self.0.jobs.lock().unwrap());
+        for job in jobs {
+            job(py);
         }
     }
 }
 
-/// The reader callback the loop runs when the pipe is readable.
+/// What the loop calls when the read end is readable: drains it (when the loop watches
+/// it with `add_reader`; the `sock_recv` task reads it itself) and runs the jobs.
 #[pyclass(frozen)]
-struct Inbox(LoopHandle);
+struct Inbox {
+    handle: LoopHandle,
+    read: Option<Socket>,
+}
 
 #[pymethods]
 impl Inbox {
     fn __call__(&self, py: Python<'_>) {
-        let mut buf = [0u8; 256];
-        // SAFETY: reading our own non-blocking pipe into a local buffer.
-        while unsafe { libc::read(self.0.0.pipe.read, buf.as_mut_ptr().cast(), buf.len()) } > 0 {}
-        let jobs = std::mem::take(&mut *self.0.0.jobs.lock().unwrap());
-        for job in jobs {
-            job(py);
+        if let Some(read) = &self.read {
+            let mut buf = [0u8; 256];
+            while matches!((&*read).read(&mut buf), Ok(n) if n > 0) {}
         }
+        self.handle.run_jobs(py);
     }
 }
 
@@ -104,19 +170,36 @@ pub fn handle_for(event_loop: &Bound<'_, PyAny>) -> PyResult<LoopHandle> {
     let py = event_loop.py();
     let inboxes = inboxes(py)?;
     if let Ok(existing) = inboxes.get_item(event_loop) {
-        return Ok(existing.cast::<Inbox>()?.get().0.clone());
+        return Ok(existing.cast::<Inbox>()?.get().handle.clone());
     }
-    let mut fds = [0i32; 2];
-    // SAFETY: pipe2 fills two descriptors we then own.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_NONBLOCK | libc::O_CLOEXEC) } != 0 {
-        return Err(std::io::Error::last_os_error().into());
-    }
-    let handle =
-        LoopHandle(Arc::new(Queue { jobs: Mutex::new(Vec::new()), pipe: Pipe { read: fds[0], write: fds[1] } }));
-    let inbox = Bound::new(py, Inbox(handle.clone()))?;
-    event_loop.call_method1("add_reader", (fds[0], inbox.clone()))?;
+    let (read, wake) = socket_pair()?;
+    let handle = LoopHandle(Arc::new(Queue { jobs: Mutex::new(Vec::new()), wake }));
+    let fileno = raw(&read);
+    let watched = Bound::new(py, Inbox { handle: handle.clone(), read: Some(read) })?;
+    let inbox = match event_loop.call_method1("add_reader", (fileno, watched.clone())) {
+        Ok(_) => watched,
+        Err(e) if lacks_add_reader(py, &e) => {
+            let read = watched.get().read.as_ref().expect("made with a read end").try_clone()?;
+            pumped(event_loop, handle.clone(), read)?
+        }
+        Err(e) => return Err(e),
+    };
     inboxes.set_item(event_loop, inbox)?;
     Ok(handle)
+}
+
+/// Windows' Proactor loop raises `NotImplementedError`; a loop may also not have it at all.
+fn lacks_add_reader(py: Python<'_>, error: &PyErr) -> bool {
+    error.is_instance_of::<pyo3::exceptions::PyNotImplementedError>(py)
+        || error.is_instance_of::<pyo3::exceptions::PyAttributeError>(py)
+}
+
+/// An inbox woken by a task on `event_loop` that reads `read` with `loop.sock_recv`.
+fn pumped<'py>(event_loop: &Bound<'py, PyAny>, handle: LoopHandle, read: Socket) -> PyResult<Bound<'py, Inbox>> {
+    let py = event_loop.py();
+    let inbox = Bound::new(py, Inbox { handle, read: None })?;
+    py.import("ferrymcp._wakeup")?.call_method1("start", (event_loop, into_raw(read), inbox.clone()))?;
+    Ok(inbox)
 }
 
 pub fn running_loop(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {

@@ -10,6 +10,15 @@
 //! the child never blocks on it. When the child exits, its stdout ends and every pending
 //! request fails at once with the exit status in the message. Shutting down follows the
 //! MCP specification: close stdin, wait, SIGTERM, wait, SIGKILL.
+//!
+//! Portability: the kill is tokio's `Child::start_kill` (SIGKILL on Unix,
+//! `TerminateProcess` on Windows), asked of the task that owns the child, so it never
+//! reaches a reaped pid (SIGTERM goes by pid, only while no exit status has been
+//! published). SIGTERM has no Windows counterpart for a console child
+//! without a window (`GenerateConsoleCtrlEvent` reaches a whole process group, ours too),
+//! so on Windows the sequence is close stdin, wait, terminate. The Unix path runs in the
+//! tests here; the Windows path is type-checked and linted with `cargo clippy --target
+//! x86_64-pc-windows-msvc` (scripts/check-targets.sh) and reviewed, not run.
 
 use std::ffi::OsString;
 use std::io;
@@ -20,7 +29,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{ChildStdin, ChildStdout, Command};
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 
 use crate::framing::{DEFAULT_MAX_FRAME, FrameSource, NdjsonSink, NdjsonSource, SourceEvent};
 
@@ -141,7 +150,7 @@ impl ChildCommand {
 pub struct ShutdownTimeouts {
     /// After stdin is closed, before SIGTERM.
     pub after_close: Duration,
-    /// After SIGTERM, before SIGKILL.
+    /// After SIGTERM, before SIGKILL (Unix only: Windows has no SIGTERM step).
     pub after_term: Duration,
 }
 
@@ -192,11 +201,9 @@ pub fn spawn(command: ChildCommand) -> io::Result<ChildTransport> {
     }
     let pid = child.id().expect("a child that was just spawned has a pid");
     let (status_tx, status) = watch::channel(None);
-    tokio::spawn(async move {
-        let exit = child.wait().await.map_err(|e| e.to_string());
-        status_tx.send_replace(Some(exit));
-    });
-    let process = ChildProcess { pid, status };
+    let (kill, kill_requests) = mpsc::unbounded_channel();
+    tokio::spawn(reap(child, status_tx, kill_requests));
+    let process = ChildProcess { pid, status, kill };
     Ok(ChildTransport {
         source: ChildSource {
             frames: NdjsonSource::with_max_frame(stdout, command.max_frame),
@@ -209,11 +216,30 @@ pub fn spawn(command: ChildCommand) -> io::Result<ChildTransport> {
 
 type Exit = Option<Result<ExitStatus, String>>;
 
+/// Owns the child until it exits: publishes its exit status and kills it on request.
+async fn reap(
+    mut child: tokio::process::Child,
+    status: watch::Sender<Exit>,
+    mut kill_requests: mpsc::UnboundedReceiver<()>,
+) {
+    let exit = loop {
+        tokio::select! {
+            exit = child.wait() => break exit.map_err(|e| e.to_string()),
+            Some(()) = kill_requests.recv() => {
+                // An error means the child is already gone; `wait` reports how.
+                let _ = child.start_kill();
+            }
+        }
+    };
+    status.send_replace(Some(exit));
+}
+
 /// The running child: its pid, its exit, and the shutdown sequence.
 #[derive(Clone)]
 pub struct ChildProcess {
     pid: u32,
     status: watch::Receiver<Exit>,
+    kill: mpsc::UnboundedSender<()>,
 }
 
 impl ChildProcess {
@@ -234,24 +260,30 @@ impl ChildProcess {
     }
 
     /// Stops the child the way MCP asks, once its stdin has been closed (closing the peer
-    /// closes it): wait, then SIGTERM, wait, then SIGKILL.
+    /// closes it): wait, then SIGTERM, wait, then SIGKILL (on Windows: wait, then
+    /// terminate; see the module note).
     pub async fn shutdown(&self, timeouts: ShutdownTimeouts) -> Result<ExitStatus, String> {
         if let Ok(exit) = tokio::time::timeout(timeouts.after_close, self.wait()).await {
             return exit;
         }
-        self.signal(libc::SIGTERM);
-        if let Ok(exit) = tokio::time::timeout(timeouts.after_term, self.wait()).await {
-            return exit;
+        #[cfg(unix)]
+        {
+            self.terminate();
+            if let Ok(exit) = tokio::time::timeout(timeouts.after_term, self.wait()).await {
+                return exit;
+            }
         }
-        self.signal(libc::SIGKILL);
+        // The reaping task is gone only once the exit status is published.
+        let _ = self.kill.send(());
         self.wait().await
     }
 
-    fn signal(&self, signal: libc::c_int) {
+    #[cfg(unix)]
+    fn terminate(&self) {
         // Only while the child has not been reaped, so the pid is still ours.
         if self.try_status().is_none() {
             // SAFETY: kill(2) with a pid we own and a valid signal number has no memory effects.
-            unsafe { libc::kill(self.pid as libc::pid_t, signal) };
+            unsafe { libc::kill(self.pid as libc::pid_t, libc::SIGTERM) };
         }
     }
 }
