@@ -52,7 +52,7 @@ step "ruff format" .venv/bin/ruff format --config bindings-python/pyproject.toml
 step "mypy" bash -c 'cd bindings-python && ../.venv/bin/mypy'
 
 # TypeScript: the layer type-checked (no output) and linted; devDependencies pinned.
-step "npm install (bindings-node)" npm install --prefix bindings-node --no-audit --no-fund --loglevel=error
+step "npm install (bindings-node)" npm install --prefix bindings-node --no-audit --no-fund --omit=optional --loglevel=error
 step "tsc --noEmit" bash -c 'cd bindings-node && npx tsc -p tsconfig.json --noEmit'
 step "eslint" bash -c 'cd bindings-node && npx eslint --max-warnings 0 .'
 

@@ -18,7 +18,7 @@ root="$(cd .. && pwd)"
 package="$(pwd)"
 
 command -v node >/dev/null || { echo "bindings-node: Node.js 20+ is required" >&2; exit 1; }
-npm install --no-audit --no-fund --loglevel=error
+npm install --no-audit --no-fund --omit=optional --loglevel=error
 
 # The addon, and its generated loader and .d.cts, which are committed: a build that
 # changes them means the committed ones are stale.
@@ -55,10 +55,11 @@ export FERRYMCP_EVERYTHING="$root/target/release/ferrymcp-everything"
 export FERRYMCP_ROOT="$root"
 (
   cd "$work"
-  # Both tarballs, as npm would fetch them for `npm install ferrymcp` on linux-x64-gnu: the
-  # other platforms' optional packages are skipped (wrong os/cpu/libc, or not published).
+  # Both tarballs, as npm would fetch them for `npm install ferrymcp` on linux-x64-gnu.
+  # `--omit=optional` everywhere here: the platform packages are not published yet, and an
+  # install must never fetch a package of that name from the registry (whoever registered it).
   started=$SECONDS
-  npm install --no-audit --no-fund --loglevel=error ./ferrymcp-0*.tgz ./ferrymcp-linux-x64-gnu-*.tgz
+  npm install --no-audit --no-fund --omit=optional --loglevel=error ./ferrymcp-0*.tgz ./ferrymcp-linux-x64-gnu-*.tgz
   echo "bindings-node: packed tarballs installed in $((SECONDS - started)) s"
   ! ls node_modules/ferrymcp/native/*.node >/dev/null 2>&1 \
     || { echo "bindings-node: the main package must not ship a binary" >&2; exit 1; }
