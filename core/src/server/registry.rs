@@ -12,6 +12,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
+use super::capabilities::Features;
 use super::handlers::{PromptHandler, ResourceHandler, ResourceLister, ToolHandler};
 use super::tasks::{TaskStart, TaskSupport};
 use super::template::UriTemplate;
@@ -76,6 +77,9 @@ pub(crate) struct Registry {
     pub resources: IndexMap<String, Arc<ResourceEntry>>,
     pub templates: IndexMap<String, Arc<TemplateEntry>>,
     pub prompts: IndexMap<String, Arc<PromptEntry>>,
+    /// The lists that ever had an entry, which the server declares (see
+    /// [`super::capabilities`]).
+    pub offered: Features,
 }
 
 impl Registry {
@@ -122,6 +126,7 @@ impl Registry {
             task_start,
         };
         self.tools.insert(name, Arc::new(entry));
+        self.offered.tools = true;
         Ok(())
     }
 
@@ -136,6 +141,7 @@ impl Registry {
         }
         let entry = ResourceEntry { listed: listed(&Value::Object(definition)), handler };
         self.resources.insert(uri, Arc::new(entry));
+        self.offered.resources = true;
         Ok(())
     }
 
@@ -157,6 +163,7 @@ impl Registry {
         let definition = Value::Object(definition);
         let entry = TemplateEntry { listed: listed(&definition), definition, template, handler, lister };
         self.templates.insert(text, Arc::new(entry));
+        self.offered.resources = true;
         Ok(())
     }
 
@@ -185,6 +192,7 @@ impl Registry {
         let description = definition.get("description").cloned();
         let entry = PromptEntry { listed: listed(&Value::Object(definition)), required, description, handler };
         self.prompts.insert(name, Arc::new(entry));
+        self.offered.prompts = true;
         Ok(())
     }
 
