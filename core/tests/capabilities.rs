@@ -23,7 +23,8 @@ fn assert_valid(revision: &str, name: &str, instance: &Value) {
     let defs = if doc.get("$defs").is_some() { "$defs" } else { "definitions" };
     let root = json!({"$schema": doc["$schema"], "$ref": format!("#/{defs}/{name}"), defs: doc[defs]});
     let validator = jsonschema::validator_for(&root).expect("the schema compiles");
-    let errors: Vec<String> = validator.iter_errors(instance).map(|e| format!("{e} at {}", e.instance_path())).collect();
+    let errors: Vec<String> =
+        validator.iter_errors(instance).map(|e| format!("{e} at {}", e.instance_path())).collect();
     assert!(errors.is_empty(), "{instance} is not a valid {name} ({revision}): {}", errors.join("; "));
 }
 
@@ -41,7 +42,8 @@ async fn ask(peer: &Peer, method: &str, params: Value) -> Value {
 
 /// The capabilities `initialize` answers at `version` (on a new connection).
 async fn initialized(server: &Server, version: &str) -> Value {
-    let params = json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "caps", "version": "1"}});
+    let params =
+        json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "caps", "version": "1"}});
     let result = ask(&connect(server), "initialize", params).await;
     assert_valid(version, "InitializeResult", &result);
     result["capabilities"].clone()

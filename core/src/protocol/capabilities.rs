@@ -199,16 +199,16 @@ mod tests {
 
     #[test]
     fn merging_replaces_members_and_merges_objects_one_level() {
-        let mut base = caps(json!({"tools": {"listChanged": true}, "resources": {"subscribe": true, "listChanged": true},
-            "experimental": {"a": {"x": 1}}, "custom": {"k": 1}}));
-        base.merge(&caps(json!({"resources": {"listChanged": false}, "experimental": {"b": {}},
-            "extensions": {"com.example/ext": {"v": 2}}, "custom": {"j": 2}, "other": true})));
-        assert_eq!(
-            serde_json::to_value(&base).unwrap(),
-            json!({"tools": {"listChanged": true}, "resources": {"subscribe": true, "listChanged": false},
-                "experimental": {"a": {"x": 1}, "b": {}}, "extensions": {"com.example/ext": {"v": 2}},
-                "custom": {"k": 1, "j": 2}, "other": true})
-        );
+        let base = json!({"tools": {"listChanged": true}, "resources": {"subscribe": true, "listChanged": true},
+            "experimental": {"a": {"x": 1}}, "custom": {"k": 1}});
+        let over = json!({"resources": {"listChanged": false}, "experimental": {"b": {}},
+            "extensions": {"com.example/ext": {"v": 2}}, "custom": {"j": 2}, "other": true});
+        let mut merged = caps(base);
+        merged.merge(&caps(over));
+        let expected = json!({"tools": {"listChanged": true}, "resources": {"subscribe": true, "listChanged": false},
+            "experimental": {"a": {"x": 1}, "b": {}}, "extensions": {"com.example/ext": {"v": 2}},
+            "custom": {"k": 1, "j": 2}, "other": true});
+        assert_eq!(serde_json::to_value(&merged).unwrap(), expected);
     }
 
     #[test]

@@ -10,9 +10,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::ServerShared;
 use super::auth_info::AuthInfo;
+use super::capabilities::capabilities;
 use super::context::{Context, ContextInner, level_rank};
 use super::era::{self, ModernMeta};
-use super::capabilities::capabilities;
 use super::features::stamp::stamp;
 use super::mrtr::Inputs;
 use super::outbound::Outbound;
