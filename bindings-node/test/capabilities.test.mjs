@@ -35,12 +35,14 @@ async function declared(file, shape, era) {
 
 /** The official SDK's answer with ferrymcp's two deliberate additions. */
 function withFerrymcpAdditions(official) {
-  return { ...official, logging: official.logging ?? {} };
+  const resources = official.resources && { ...official.resources, subscribe: true };
+  return { ...official, ...(resources && { resources }), logging: official.logging ?? {} };
 }
 
 const EXPECTED = {
   empty: { logging: {} },
   tools: { tools: { listChanged: true }, logging: {} },
+  resources: { resources: { listChanged: true, subscribe: true }, logging: {} },
   prompts: { prompts: { listChanged: true }, logging: {} },
   explicit: {
     tools: { listChanged: false },

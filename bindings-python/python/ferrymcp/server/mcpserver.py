@@ -64,9 +64,9 @@ from ferrymcp.server._resource_security import (
 )
 from ferrymcp.server._resources import build_resource
 from ferrymcp.server._tools import build_tool, wire
-from ferrymcp.server.extension import Extension, refused_contribution, validate_extension_identifier
 from ferrymcp.server.auth.provider import TokenVerifier
 from ferrymcp.server.auth.settings import AuthSettings
+from ferrymcp.server.extension import Extension, refused_contribution, validate_extension_identifier
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
 from ferrymcp.server.streamable_http_manager import StreamableHTTPApp, StreamableHTTPSessionManager, custom_routes
 from ferrymcp.types import (
