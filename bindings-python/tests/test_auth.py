@@ -275,9 +275,7 @@ def test_every_official_keyword_works_or_raises_naming_itself() -> None:
          "middleware", "mount_path", "sse_path", "message_path", "json_response", "stateless_http", "event_store"]
     )  # fmt: skip
     for name in refused:
-        value = V1_KEYWORDS.get(
-            name, [object()] if name in ("tools", "resources", "middleware") else object()
-        )
+        value = V1_KEYWORDS.get(name, [object()] if name in ("tools", "resources", "middleware") else object())
         with pytest.raises((TypeError, NotImplementedError, ValueError), match=name):
             MCPServer("s", **{name: value})
     with pytest.raises(TypeError, match="no_such_keyword"):
