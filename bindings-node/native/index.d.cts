@@ -168,6 +168,11 @@ export declare class NativeServer {
   removeResource(uri: string): boolean
   removeResourceTemplate(uriTemplate: string): boolean
   removePrompt(name: string): boolean
+  /**
+   * Merges the official `capabilities` (JSON text) over what core derives and what was
+   * registered before (core merges; see `ferrymcp_core::server::capabilities`).
+   */
+  registerCapabilities(capabilitiesJson: string): void
   notifyToolsChanged(): Promise<void>
   notifyPromptsChanged(): Promise<void>
   notifyResourcesChanged(): Promise<void>

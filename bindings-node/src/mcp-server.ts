@@ -179,6 +179,7 @@ export class McpServer {
     });
     this.#native = native!;
     this.server = new Server(this, this.#native);
+    if (options.capabilities !== undefined) this.server.registerCapabilities(options.capabilities);
   }
 
   // -- tools -------------------------------------------------------------------------
@@ -578,6 +579,19 @@ export class Server {
 
   listRoots(params?: unknown): Promise<ListRootsResult> {
     return this.#context('listRoots').listRoots(params);
+  }
+
+  /**
+   * Merges `capabilities` over what the server declares (members replace, objects merge one
+   * level deep, as the official SDK merges them); only before connecting, as there.
+   */
+  registerCapabilities(capabilities: ServerCapabilities): void {
+    if (this.#owner.isConnected()) throw new Error('Cannot register capabilities after connecting to transport');
+    try {
+      this.#native.registerCapabilities(JSON.stringify(capabilities));
+    } catch (error) {
+      throw fromNative(error);
+    }
   }
 
   getClientCapabilities(): ClientCapabilities | undefined {

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ferrymcp_core::peer::{Peer, PeerConfig};
+use ferrymcp_core::protocol::ServerCapabilities;
 use ferrymcp_core::server::{CacheHint, ResourceCacheHint, ResourceLister, Server, ServerOptions, TaskStart};
 use napi_derive::napi;
 use serde_json::Value;
@@ -226,6 +227,15 @@ impl NativeServer {
     #[napi]
     pub fn remove_prompt(&self, name: String) -> bool {
         self.server.remove_prompt(&name)
+    }
+
+    /// Merges the official `capabilities` (JSON text) over what core derives and what was
+    /// registered before (core merges; see `ferrymcp_core::server::capabilities`).
+    #[napi]
+    pub fn register_capabilities(&self, capabilities_json: String) -> napi::Result<()> {
+        let capabilities = serde_json::from_str::<ServerCapabilities>(&capabilities_json)
+            .map_err(|e| invalid(format!("capabilities: {e}")))?;
+        self.server.register_capabilities(&capabilities).map_err(invalid)
     }
 
     #[napi]

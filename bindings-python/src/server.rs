@@ -4,8 +4,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferrymcp_core::server::{
-    CacheHint, CompletionHandler, Context, HandlerFuture, PromptHandler, ResourceHandler, Server, ServerOptions,
-    TaskStart, ToolHandler, input_batch,
+    CacheHint, CompletionHandler, Context, Features, HandlerFuture, PromptHandler, ResourceHandler, Server,
+    ServerOptions, TaskStart, ToolHandler, input_batch,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -19,6 +19,7 @@ use crate::context::{Json, NativeContext};
 use crate::convert::{from_py, object_to_py};
 use crate::errors::{registry_error, rpc_error};
 use crate::http;
+use ferrymcp_core::protocol::ServerCapabilities;
 use ferrymcp_core::server::http::HttpHandler;
 
 #[pyclass(module = "ferrymcp._native", frozen)]
@@ -87,6 +88,9 @@ fn options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ServerOptions> {
         });
         parsed.set_cache_hints(hints).map_err(|e| PyValueError::new_err(format!("cache_hints: {e}")))?;
     }
+    if let Some(features) = map.get("features_up_front") {
+        parsed.features_up_front = features_up_front(features)?;
+    }
     if let Some(seconds) = map.get("request_timeout").and_then(Value::as_f64) {
         parsed.peer.request_timeout = Duration::from_secs_f64(seconds);
     }
@@ -95,6 +99,21 @@ fn options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ServerOptions> {
         parsed.state_key = Some(key.as_bytes().to_vec());
     }
     Ok(parsed)
+}
+
+/// The lists the Python API registers when the server is built (core declares them while
+/// empty): a list of `"tools"`, `"resources"`, `"prompts"`.
+fn features_up_front(names: &Value) -> PyResult<Features> {
+    let mut features = Features::NONE;
+    for name in names.as_array().into_iter().flatten() {
+        match name.as_str() {
+            Some("tools") => features.tools = true,
+            Some("resources") => features.resources = true,
+            Some("prompts") => features.prompts = true,
+            _ => return Err(PyValueError::new_err(format!("features_up_front: unknown feature {name}"))),
+        }
+    }
+    Ok(features)
 }
 
 impl NativeServer {
@@ -161,6 +180,14 @@ impl NativeServer {
 
     fn set_completion_handler(&self, handler: Py<PyAny>, is_async: bool) {
         self.server.set_completion_handler(self.handler(handler, is_async));
+    }
+
+    /// Merges `capabilities` (a `ServerCapabilities` dict) over what core derives and what
+    /// was registered before.
+    fn register_capabilities(&self, capabilities: &Bound<'_, PyAny>) -> PyResult<()> {
+        let capabilities: ServerCapabilities = serde_json::from_value(from_py(capabilities)?)
+            .map_err(|e| PyValueError::new_err(format!("capabilities: {e}")))?;
+        self.server.register_capabilities(&capabilities).map_err(PyValueError::new_err)
     }
 
     fn remove_tool(&self, name: &str) -> bool {

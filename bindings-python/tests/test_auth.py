@@ -256,7 +256,7 @@ V1_KEYWORDS = {
 WORKING = {
     "name", "title", "description", "instructions", "website_url", "icons", "version", "token_verifier",
     "debug", "log_level", "warn_on_duplicate_resources", "warn_on_duplicate_tools", "warn_on_duplicate_prompts",
-    "dependencies", "lifespan", "auth", "resource_security", "cache_hints",
+    "dependencies", "lifespan", "auth", "resource_security", "cache_hints", "extensions",
     "host", "port", "streamable_http_path", "max_request_body_size", "transport_security", "retry_interval",
 }  # fmt: skip
 
@@ -271,13 +271,11 @@ def test_every_official_keyword_works_or_raises_naming_itself() -> None:
     assert not [name for name in [*official, *V1_KEYWORDS] if name not in ours], "official keywords missing"
     refused = [name for name in [*official, *V1_KEYWORDS] if name not in WORKING]
     assert sorted(refused) == sorted(
-        ["auth_server_provider", "tools", "resources", "extensions", "request_state_security", "subscriptions",
+        ["auth_server_provider", "tools", "resources", "request_state_security", "subscriptions",
          "middleware", "mount_path", "sse_path", "message_path", "json_response", "stateless_http", "event_store"]
     )  # fmt: skip
     for name in refused:
-        value = V1_KEYWORDS.get(
-            name, [object()] if name in ("tools", "resources", "extensions", "middleware") else object()
-        )
+        value = V1_KEYWORDS.get(name, [object()] if name in ("tools", "resources", "middleware") else object())
         with pytest.raises((TypeError, NotImplementedError, ValueError), match=name):
             MCPServer("s", **{name: value})
     with pytest.raises(TypeError, match="no_such_keyword"):

@@ -284,7 +284,11 @@ def test_the_server_info_and_options_given_to_the_engine() -> None:
         page_size=10,
     )
     assert server._server_info() == {"name": "n", "version": "2", "title": "T", "websiteUrl": "https://x"}
-    assert server._options == {"cache_hints": {"tools/list": {"ttl_ms": 1000, "scope": "public"}}, "page_size": 10}
+    assert server._options == {
+        "features_up_front": ["tools", "resources", "prompts"],
+        "cache_hints": {"tools/list": {"ttl_ms": 1000, "scope": "public"}},
+        "page_size": 10,
+    }
     with pytest.raises(ValueError, match="cacheable methods"):
         MCPServer("n", cache_hints={"tools/call": CacheHint()})
 

@@ -6,6 +6,7 @@
 //! open are [`JsonObject`]s, and anything else is kept in `extra`.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::base::JsonObject;
 
@@ -148,4 +149,72 @@ pub struct ResourcesCapability {
     /// Members this revision does not define, kept as they came.
     #[serde(flatten)]
     pub extra: JsonObject,
+}
+
+impl ServerCapabilities {
+    /// Merges `over` into these capabilities as the official TypeScript SDK's
+    /// `registerCapabilities` does: a member `over` names replaces this one, except that two
+    /// objects merge one level deep (`{"tools": {"listChanged": false}}` keeps the other
+    /// settings of `tools`; `experimental` and `extensions` gain entries).
+    pub fn merge(&mut self, over: &ServerCapabilities) {
+        let (Ok(Value::Object(mut merged)), Ok(Value::Object(over))) =
+            (serde_json::to_value(&*self), serde_json::to_value(over))
+        else {
+            unreachable!("capabilities serialise to objects")
+        };
+        for (name, value) in over {
+            match (merged.get_mut(&name), value) {
+                (Some(Value::Object(base)), Value::Object(members)) => base.extend(members),
+                (_, value) => {
+                    merged.insert(name, value);
+                }
+            }
+        }
+        *self = serde_json::from_value(Value::Object(merged)).expect("merging members of one type keeps the type");
+    }
+
+    /// Checks what the schema of every revision requires of an author's capabilities:
+    /// each `experimental` and `extensions` entry is an object. The error names the entry.
+    pub fn check(&self) -> Result<(), String> {
+        for (member, entries) in [("experimental", &self.experimental), ("extensions", &self.extensions)] {
+            for (name, value) in entries.iter().flatten() {
+                if !value.is_object() {
+                    return Err(format!("capabilities.{member}[{name:?}] must be an object, not {value}"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::ServerCapabilities;
+
+    fn caps(value: serde_json::Value) -> ServerCapabilities {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn merging_replaces_members_and_merges_objects_one_level() {
+        let base = json!({"tools": {"listChanged": true}, "resources": {"subscribe": true, "listChanged": true},
+            "experimental": {"a": {"x": 1}}, "custom": {"k": 1}});
+        let over = json!({"resources": {"listChanged": false}, "experimental": {"b": {}},
+            "extensions": {"com.example/ext": {"v": 2}}, "custom": {"j": 2}, "other": true});
+        let mut merged = caps(base);
+        merged.merge(&caps(over));
+        let expected = json!({"tools": {"listChanged": true}, "resources": {"subscribe": true, "listChanged": false},
+            "experimental": {"a": {"x": 1}, "b": {}}, "extensions": {"com.example/ext": {"v": 2}},
+            "custom": {"k": 1, "j": 2}, "other": true});
+        assert_eq!(serde_json::to_value(&merged).unwrap(), expected);
+    }
+
+    #[test]
+    fn entries_that_are_not_objects_are_named() {
+        assert!(caps(json!({"experimental": {"a": {}}, "extensions": {"b/c": {}}})).check().is_ok());
+        let error = caps(json!({"extensions": {"com.example/x": true}})).check().unwrap_err();
+        assert!(error.contains("capabilities.extensions[\"com.example/x\"]"), "{error}");
+    }
 }

@@ -12,6 +12,7 @@
 //! shared [`crate::transport::stdio`]) and the Streamable HTTP endpoint ([`http`]).
 
 mod auth_info;
+pub(crate) mod capabilities;
 mod context;
 pub(crate) mod era;
 mod features;
@@ -30,6 +31,7 @@ mod tasks;
 mod template;
 
 pub use auth_info::AuthInfo;
+pub use capabilities::Features;
 pub use context::Context;
 pub use features::MAX_COMPLETION_VALUES;
 pub use handlers::{
@@ -52,6 +54,7 @@ use serde_json::{Value, json};
 
 use crate::framing::{FrameSink, FrameSource};
 use crate::peer::{CloseReason, Peer, PeerConfig};
+use crate::protocol::ServerCapabilities;
 
 /// A cache hint for 2026-07-28 results (`ttlMs`, `cacheScope`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +95,10 @@ pub struct ServerOptions {
     pub peer: PeerConfig,
     /// How tasks (the `io.modelcontextprotocol/tasks` extension) are kept.
     pub tasks: TaskOptions,
+    /// The lists declared even while empty, because the binding's API registers their
+    /// handlers when the server is built (the official Python `MCPServer`: all three);
+    /// others are declared once registered. See [`capabilities`].
+    pub features_up_front: Features,
 }
 
 impl Default for ServerOptions {
@@ -103,6 +110,7 @@ impl Default for ServerOptions {
             state_ttl: Duration::from_secs(600),
             peer: PeerConfig::default(),
             tasks: TaskOptions::default(),
+            features_up_front: Features::NONE,
         }
     }
 }
@@ -155,6 +163,8 @@ pub(crate) struct ServerShared {
     pub options: ServerOptions,
     pub registry: RwLock<registry::Registry>,
     pub completion: RwLock<Option<Arc<dyn CompletionHandler>>>,
+    /// The author's capabilities: every [`Server::register_capabilities`], merged in order.
+    pub capabilities: RwLock<ServerCapabilities>,
     pub sealer: mrtr::Sealer,
     pub connections: Mutex<HashMap<u64, Weak<Connection>>>,
     pub listeners: Mutex<HashMap<u64, notify::Listener>>,
@@ -179,6 +189,7 @@ impl Server {
                 options,
                 registry: Default::default(),
                 completion: Default::default(),
+                capabilities: Default::default(),
                 sealer,
                 connections: Default::default(),
                 listeners: Default::default(),
@@ -254,6 +265,21 @@ impl Server {
 
     pub fn set_completion_handler(&self, handler: impl CompletionHandler) {
         *self.shared.completion.write().unwrap() = Some(Arc::new(handler));
+    }
+
+    /// Merges `capabilities` over what the author declared so far (see [`capabilities`]);
+    /// clients initializing or discovering afterwards see them. An `experimental` or
+    /// `extensions` entry that is not an object is refused, naming it.
+    pub fn register_capabilities(&self, capabilities: &ServerCapabilities) -> Result<(), String> {
+        capabilities.check()?;
+        self.shared.capabilities.write().unwrap().merge(capabilities);
+        Ok(())
+    }
+
+    /// The capabilities this server declares now to a client of this era (`modern`:
+    /// 2026-07-28), as `initialize` and `server/discover` answer them.
+    pub fn capabilities(&self, modern: bool) -> ServerCapabilities {
+        capabilities::capabilities(&self.shared, modern)
     }
 
     /// Removes a tool; call [`Server::notify_tools_changed`] afterwards.

@@ -13,6 +13,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use super::ResourceCacheHint;
+use super::capabilities::Features;
 use super::handlers::{PromptHandler, ResourceHandler, ResourceLister, ToolHandler};
 use super::tasks::{TaskStart, TaskSupport};
 use super::template::UriTemplate;
@@ -87,6 +88,9 @@ pub(crate) struct Registry {
     pub resources: IndexMap<String, Arc<ResourceEntry>>,
     pub templates: IndexMap<String, Arc<TemplateEntry>>,
     pub prompts: IndexMap<String, Arc<PromptEntry>>,
+    /// The lists that ever had an entry, which the server declares (see
+    /// [`super::capabilities`]).
+    pub offered: Features,
 }
 
 impl Registry {
@@ -133,6 +137,7 @@ impl Registry {
             task_start,
         };
         self.tools.insert(name, Arc::new(entry));
+        self.offered.tools = true;
         Ok(())
     }
 
@@ -152,6 +157,7 @@ impl Registry {
         }
         let entry = ResourceEntry { listed: listed(&Value::Object(definition)), handler, cache_hint };
         self.resources.insert(uri, Arc::new(entry));
+        self.offered.resources = true;
         Ok(())
     }
 
@@ -174,6 +180,7 @@ impl Registry {
         let definition = Value::Object(definition);
         let entry = TemplateEntry { listed: listed(&definition), definition, template, handler, lister, cache_hint };
         self.templates.insert(text, Arc::new(entry));
+        self.offered.resources = true;
         Ok(())
     }
 
@@ -202,6 +209,7 @@ impl Registry {
         let description = definition.get("description").cloned();
         let entry = PromptEntry { listed: listed(&Value::Object(definition)), required, description, handler };
         self.prompts.insert(name, Arc::new(entry));
+        self.offered.prompts = true;
         Ok(())
     }
 

@@ -10,9 +10,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::ServerShared;
 use super::auth_info::AuthInfo;
+use super::capabilities::capabilities;
 use super::context::{Context, ContextInner, level_rank};
 use super::era::{self, ModernMeta};
-use super::features::discover::capabilities;
 use super::features::stamp::stamp;
 use super::mrtr::Inputs;
 use super::outbound::Outbound;
@@ -216,7 +216,7 @@ impl Connection {
         drop(session);
         let mut result = json!({
             "protocolVersion": version.as_str(),
-            "capabilities": capabilities(&self.server),
+            "capabilities": capabilities(&self.server, false),
             "serverInfo": self.server.info,
         });
         if let Some(instructions) = &self.server.instructions {

@@ -5,7 +5,10 @@ A server written for the official SDK runs unchanged with its imports pointed he
 `@mcp.tool()`, `@mcp.resource(uri)`, `@mcp.prompt()`, `@mcp.completion()`, `add_tool`,
 `remove_tool`, `mcp.run()` (stdio, or `mcp.run("streamable-http", host=, port=)` on the
 engine's HTTP server), `mcp.streamable_http_app()` (the same endpoint as an ASGI app,
-`streamable_http_manager.py`). Declarations are checked as they are made (a parameter type
+`streamable_http_manager.py`), `extensions=[...]` (`ferrymcp.server.extension`: declared
+under `capabilities.extensions`, their tools registered). Like the official one, the server
+declares tools, resources and prompts even while it has none: the engine is told that this
+API registers those lists up front (`features_up_front`). Declarations are checked as they are made (a parameter type
 with no JSON Schema, a name used twice, template variables that are not the parameters
 all raise `ValueError` naming the function) and kept in a registry; the native server is
 built when the server first runs and everything is handed to it, and later declarations
@@ -20,7 +23,7 @@ protected resource metadata; and `get_access_token()` gives a handler its reques
 token); `auth_server_provider=` raises `NotImplementedError` (no authorization-server
 routes: use an external one and a `TokenVerifier`); options of things the engine does
 itself or does not serve (`tools=`/`resources=` objects, `middleware`, `subscriptions`,
-`request_state_security`, `extensions`, `json_response`, `stateless_http`,
+`request_state_security`, `json_response`, `stateless_http`,
 `event_store`, the HTTP+SSE paths) raise `TypeError` unless left at their default. The
 `warn_on_duplicate_*` flags are accepted: a name declared twice always raises here.
 An unknown keyword is a `TypeError`, as for any Python function.
@@ -62,6 +65,7 @@ from ferrymcp.server._resources import build_resource
 from ferrymcp.server._tools import build_tool, wire
 from ferrymcp.server.auth.provider import TokenVerifier
 from ferrymcp.server.auth.settings import AuthSettings
+from ferrymcp.server.extension import Extension, refused_contribution, validate_extension_identifier
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
 from ferrymcp.server.streamable_http_manager import StreamableHTTPApp, StreamableHTTPSessionManager, custom_routes
 from ferrymcp.types import (
@@ -125,7 +129,6 @@ _CACHEABLE = (
 _UNSUPPORTED: dict[str, tuple[Any, str]] = {
     "tools": (None, "pass functions to @mcp.tool() or mcp.add_tool() instead of prebuilt Tool objects"),
     "resources": (None, "declare resources with @mcp.resource() or mcp.add_resource()"),
-    "extensions": (None, "server extensions are not supported by ferrymcp"),
     "request_state_security": (
         None,
         (
@@ -221,7 +224,7 @@ class MCPServer(Generic[LifespanResultT]):
         warn_on_duplicate_prompts: bool = True,
         tools: list[Any] | None = None,
         resources: list[Any] | None = None,
-        extensions: Sequence[Any] | None = None,
+        extensions: Sequence[Extension] | None = None,
         request_state_security: Any = None,
         subscriptions: Any = None,
         middleware: Sequence[Any] | None = None,
@@ -245,7 +248,6 @@ class MCPServer(Generic[LifespanResultT]):
         given = {
             "tools": tools,
             "resources": resources,
-            "extensions": extensions,
             "request_state_security": request_state_security,
             "subscriptions": subscriptions,
             "middleware": middleware,
@@ -298,6 +300,9 @@ class MCPServer(Generic[LifespanResultT]):
             max_sessions=max_sessions,
             session_idle_timeout=session_idle_timeout,
         )
+        self._extensions: list[Extension] = []
+        for extension in extensions or ():
+            self._apply_extension(extension)
 
     # -- identity -------------------------------------------------------------------
 
@@ -328,6 +333,26 @@ class MCPServer(Generic[LifespanResultT]):
     @property
     def version(self) -> str:
         return self._version
+
+    def _apply_extension(self, extension: Extension) -> None:
+        """Registers an extension's tools and declares it under `capabilities.extensions`
+        (see `ferrymcp.server.extension` for what is refused)."""
+        identifier = getattr(extension, "identifier", None)
+        validate_extension_identifier(identifier, owner=type(extension).__name__)
+        if any(known.identifier == identifier for known in self._extensions):
+            raise ValueError(f"Extension {identifier!r} is already registered")
+        refused = refused_contribution(extension)
+        if refused is not None:
+            raise NotImplementedError(refused)
+        self._extensions.append(extension)
+        for tool in extension.tools():
+            self.add_tool(tool.fn, meta=tool.meta, **tool.kwargs)
+
+    def _capabilities(self) -> dict[str, Any]:
+        """What the server states beyond what the engine derives: its extensions."""
+        if not self._extensions:
+            return {}
+        return {"extensions": {extension.identifier: extension.settings() for extension in self._extensions}}
 
     def _server_info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"name": self._name, "version": self._version}
@@ -565,6 +590,9 @@ class MCPServer(Generic[LifespanResultT]):
             from ferrymcp._native import NativeServer
 
             native = NativeServer(self._server_info(), self._instructions, self._options)
+            capabilities = self._capabilities()
+            if capabilities:
+                native.register_capabilities(capabilities)
             self._registry.attach(native)
         return native
 
@@ -773,8 +801,11 @@ def _endpoint_options(chosen: dict[str, Any], bearer: dict[str, Any] | None = No
     return cast("HttpOptions", {key: value for key, value in options.items() if value is not None})
 
 
-def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int | None) -> dict[str, Any] | None:
-    options: dict[str, Any] = {}
+def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int | None) -> dict[str, Any]:
+    # The official MCPServer/FastMCP registers the tools, resources and prompts handlers when
+    # it is built, so it declares all three even while empty; the engine does the same when
+    # told (core/src/server/capabilities.rs).
+    options: dict[str, Any] = {"features_up_front": ["tools", "resources", "prompts"]}
     if cache_hints:
         unknown = sorted(method for method in cache_hints if method not in _CACHEABLE)
         if unknown:
@@ -784,7 +815,7 @@ def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int 
         }
     if page_size is not None:
         options["page_size"] = page_size
-    return options or None
+    return options
 
 
 __all__ = [

@@ -1,0 +1,112 @@
+"""Server extensions (SEP-2133) at the official SDK's path, `mcp.server.extension`.
+
+An `Extension` is passed to `MCPServer(extensions=[...])`: its `identifier` (a
+`vendor-prefix/name` string) and `settings()` are declared under
+`capabilities.extensions` (the engine merges them over the capabilities it derives, in
+both eras), and the tools it returns from `tools()` are registered like `add_tool`'s.
+The contributions the engine cannot take yet raise naming themselves when the server
+applies the extension: `resources()` (ferrymcp's `MCPServer` has no `add_resource` for
+prebuilt resources), `methods()` (custom request methods) and an overridden
+`intercept_tool_call`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+# A reverse-DNS prefix of dot-separated labels (a letter first, a letter or digit last,
+# hyphens inside), a slash, and a name (alphanumeric at both ends; `.`, `_`, `-` inside).
+_IDENTIFIER = re.compile(
+    r"[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*"
+    r"/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"
+)
+
+
+def validate_extension_identifier(identifier: Any, *, owner: str) -> None:
+    """Raises `TypeError` unless `identifier` is a `vendor-prefix/name` string."""
+    if not isinstance(identifier, str) or _IDENTIFIER.fullmatch(identifier) is None:
+        raise TypeError(
+            f"{owner}.identifier must be a `vendor-prefix/name` string (reverse-DNS prefix required), "
+            f"got {identifier!r}"
+        )
+
+
+@dataclass(frozen=True)
+class ToolBinding:
+    """A tool an extension contributes: `fn` with `add_tool`'s keyword arguments, and the
+    `_meta` to put on its definition."""
+
+    fn: Callable[..., Any]
+    meta: dict[str, Any] | None = None
+    kwargs: dict[str, Any] = field(default_factory=lambda: {})
+
+
+@dataclass(frozen=True)
+class ResourceBinding:
+    """A prebuilt resource an extension contributes (refused by ferrymcp, see the module doc)."""
+
+    resource: Any
+
+
+@dataclass(frozen=True)
+class MethodBinding:
+    """A request method an extension serves (refused by ferrymcp, see the module doc)."""
+
+    method: str
+    params_type: Any
+    handler: Callable[..., Any]
+    protocol_versions: frozenset[str] | None = None
+
+
+class Extension:
+    """An opt-in bundle of MCP behaviour; subclass it, set `identifier`, and override what
+    the extension contributes."""
+
+    identifier: str
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        identifier = cls.__dict__.get("identifier")
+        if identifier is not None:
+            validate_extension_identifier(identifier, owner=cls.__name__)
+
+    def settings(self) -> dict[str, Any]:
+        """What the server declares at `capabilities.extensions[identifier]` (`{}`: no settings)."""
+        return {}
+
+    def tools(self) -> Sequence[ToolBinding]:
+        return ()
+
+    def resources(self) -> Sequence[ResourceBinding]:
+        return ()
+
+    def methods(self) -> Sequence[MethodBinding]:
+        return ()
+
+    async def intercept_tool_call(self, params: Any, ctx: Any, call_next: Callable[..., Any]) -> Any:
+        """Wraps `tools/call`; the default passes it through (ferrymcp refuses overrides)."""
+        return await call_next(ctx)
+
+
+def refused_contribution(extension: Extension) -> str | None:
+    """What `extension` contributes that ferrymcp cannot take yet, as an error message."""
+    name = f"extension {extension.identifier!r}"
+    if extension.resources():
+        return f"{name}: resources() is not supported by ferrymcp (declare resources with @mcp.resource())"
+    if extension.methods():
+        return f"{name}: methods() (custom request methods) is not supported by ferrymcp yet"
+    if type(extension).intercept_tool_call is not Extension.intercept_tool_call:
+        return f"{name}: intercept_tool_call is not supported by ferrymcp"
+    return None
+
+
+__all__ = [
+    "Extension",
+    "MethodBinding",
+    "ResourceBinding",
+    "ToolBinding",
+    "validate_extension_identifier",
+]
