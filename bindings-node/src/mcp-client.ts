@@ -99,6 +99,13 @@ export class Client {
   readonly #notificationHandlers = new Map<string, NotificationHandler>();
   #native?: NativeClientHandle;
   #transport?: ClientTransport;
+  /**
+   * Holds Node's event loop open while connected, as the official SDK's open pipes or
+   * stream do: the engine's own callbacks into JS are weak (they must not keep a closed
+   * client's process alive), so without this a script awaiting a server's notification
+   * could see Node exit first. Released on `close()` and when the server goes away.
+   */
+  #alive?: ReturnType<typeof setInterval>;
   #server?: ServerDetails;
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
@@ -157,6 +164,7 @@ export class Client {
     }
     this.#transport = transport;
     this.#server = JSON.parse(this.#native.serverJson) as ServerDetails;
+    this.#alive ??= setInterval(() => {}, 2 ** 31 - 1);
   }
 
   #answer(method: string, paramsJson: string, reply: NativeReply): void {
@@ -183,6 +191,8 @@ export class Client {
   }
 
   #closed(): void {
+    clearInterval(this.#alive);
+    this.#alive = undefined;
     this.onclose?.();
     this.#transport?.onclose?.();
   }

@@ -3,7 +3,9 @@
 // what `env` sets: no host secrets), and the child's stderr inherited, ignored, or piped to
 // `transport.stderr` / a stream of the caller's, as `StdioClientTransport` documents.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import { promisify } from 'node:util';
 import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
 import { Client } from 'ferrymcp';
@@ -88,5 +90,12 @@ describe('the stderr of a child server', () => {
 
   test('an unsupported value is refused, naming it', () => {
     assert.throws(() => new StdioClientTransport({ command: process.execPath, stderr: 7 }), /stderr 7 is not supported/);
+  });
+});
+
+describe('a connected client', () => {
+  test('keeps Node alive for a notification the server sends later, then exits once closed', { timeout: 30_000 }, async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [fixture('await-notification.mjs'), fixture('child-env.mjs')], { timeout: 20_000 });
+    assert.equal(stdout, 'later\n');
   });
 });
