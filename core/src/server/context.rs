@@ -12,13 +12,29 @@ use super::auth_info::AuthInfo;
 use super::handlers::HandlerError;
 use super::mrtr::{Inputs, check_response};
 use super::outbound::Outbound;
+use super::session_handle::ServerSession;
 use super::tasks::TaskEntry;
 use crate::peer::PeerError;
-use crate::protocol::LoggingLevel;
+use crate::protocol::{CreateMessage, Elicit, ListRoots, LoggingLevel, RequestMethod};
 use crate::wire::{ErrorCode, ErrorObject, RequestId};
 
 pub(crate) fn level_rank(level: &str) -> Option<usize> {
     LoggingLevel::ALL.iter().position(|l| l.as_str() == level)
+}
+
+/// The client capability a request to the client needs and `capabilities` lacks, if any:
+/// `elicitation` (with `url` for a URL-mode one), `sampling`, `roots`. Other methods
+/// (`ping`, custom ones) need none.
+pub(crate) fn missing_capability(capabilities: &Value, method: &str, params: &Value) -> Option<&'static str> {
+    let (name, sub) = match method {
+        Elicit::METHOD if params.get("mode") == Some(&json!("url")) => ("elicitation", Some("url")),
+        Elicit::METHOD => ("elicitation", None),
+        CreateMessage::METHOD => ("sampling", None),
+        ListRoots::METHOD => ("roots", None),
+        _ => return None,
+    };
+    let declared = capabilities.get(name).is_some_and(|c| sub.is_none_or(|sub| c.get(sub).is_some()));
+    (!declared).then_some(name)
 }
 
 /// The context of one request being served. Cheap to clone.
@@ -46,6 +62,8 @@ pub(crate) struct ContextInner {
     pub inputs: Option<Arc<Inputs>>,
     /// The task this call runs as, once there is one.
     pub task: TaskSlot,
+    /// The legacy session the request arrived in (none for a modern request).
+    pub session: Option<ServerSession>,
 }
 
 /// Where a tool call's task goes once it exists, and whether the handler may start it.
@@ -78,6 +96,13 @@ impl Context {
     /// The negotiated (legacy) or requested (modern) protocol revision.
     pub fn protocol_version(&self) -> &str {
         &self.inner.protocol_version
+    }
+
+    /// The legacy session this request arrived in, to keep and use outside the handler
+    /// (requests and notifications to the client later on); `None` for a 2026-07-28
+    /// request, which has no session.
+    pub fn session(&self) -> Option<&ServerSession> {
+        self.inner.session.as_ref()
     }
 
     /// Whether this request was served statelessly (2026-07-28).
@@ -255,21 +280,14 @@ impl Context {
     }
 
     fn require_capability(&self, method: &str, params: &Value) -> Result<(), HandlerError> {
-        let caps = &self.inner.client_capabilities;
-        let (name, needed) = match method {
-            "elicitation/create" if params.get("mode") == Some(&json!("url")) => ("elicitation", json!({"url": {}})),
-            "elicitation/create" => ("elicitation", json!({})),
-            "sampling/createMessage" => ("sampling", json!({})),
-            "roots/list" => ("roots", json!({})),
-            _ => return Ok(()),
-        };
-        let declared = caps.get(name).is_some_and(|c| match needed.as_object().and_then(|n| n.keys().next()) {
-            Some(sub) => c.get(sub).is_some(),
-            None => true,
-        });
-        if declared {
+        let Some(name) = missing_capability(&self.inner.client_capabilities, method, params) else {
             return Ok(());
-        }
+        };
+        let needed = if name == "elicitation" && params.get("mode") == Some(&json!("url")) {
+            json!({"url": {}})
+        } else {
+            json!({})
+        };
         if self.is_modern() {
             let mut required = Map::new();
             required.insert(name.to_owned(), needed);
