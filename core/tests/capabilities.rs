@@ -4,7 +4,6 @@
 //! checked against the official schema of its revision.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use ferrymcp_core::client::ClientCallbacks;
 use ferrymcp_core::peer::{Peer, PeerConfig, RequestOptions};
@@ -32,7 +31,7 @@ fn connect(server: &Server) -> Peer {
     let ((client_source, client_sink), (server_source, server_sink)) = memory::pair();
     let serving = server.clone();
     tokio::spawn(async move { serving.serve(server_source, server_sink).await });
-    Peer::spawn(client_source, client_sink, Arc::new(ClientCallbacks::default()), PeerConfig::default())
+    Peer::spawn(client_source, client_sink, ClientCallbacks::default().handler().unwrap(), PeerConfig::default())
 }
 
 async fn ask(peer: &Peer, method: &str, params: Value) -> Value {

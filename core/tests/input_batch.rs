@@ -121,7 +121,7 @@ fn fixture() -> Fixture {
         })),
         ..ClientCallbacks::default()
     };
-    let peer = Peer::spawn(client_source, client_sink, Arc::new(callbacks), PeerConfig::default());
+    let peer = Peer::spawn(client_source, client_sink, callbacks.handler().unwrap(), PeerConfig::default());
     Fixture { peer, runs: seen, asked, _foreign: ForeignLoop(Some(foreign)) }
 }
 

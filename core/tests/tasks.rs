@@ -75,7 +75,10 @@ impl Probe {
             })),
             ..ClientCallbacks::default()
         };
-        Self { peer: Peer::spawn(client_source, client_sink, Arc::new(callbacks), PeerConfig::default()), seen }
+        Self {
+            peer: Peer::spawn(client_source, client_sink, callbacks.handler().unwrap(), PeerConfig::default()),
+            seen,
+        }
     }
 
     /// `method` with the 2026-07-28 `_meta`; the client declares elicitation, and the tasks

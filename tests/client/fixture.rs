@@ -32,7 +32,7 @@ pub fn callbacks() -> ClientCallbacks {
             })
         })),
         roots: Some(Arc::new(|_| Box::pin(async { Ok(json!({"roots": [{"uri": "file:///tmp", "name": "tmp"}]})) }))),
-        notification: None,
+        ..ClientCallbacks::default()
     }
 }
 

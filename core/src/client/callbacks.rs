@@ -1,18 +1,28 @@
-//! The host's side of the conversation: answers to sampling, elicitation and roots (for a
-//! legacy server's requests and for a modern server's `input_required` alike), and the
-//! notifications the server sends.
+//! The host's side of the conversation: answers to sampling, elicitation, roots and the
+//! application's own request methods (for a legacy server's requests and for a modern
+//! server's `input_required` alike), and the notifications the server sends.
+//!
+//! What the host gives ([`ClientCallbacks`]) is turned once, at connect, into the client's
+//! one router ([`Router`]): a table from method name to what answers it, the built-in
+//! callbacks and the custom handlers alike, so no code path matches method strings and a
+//! legacy request and a modern input request of the same method reach the same callback.
+//! A custom request method may not be one MCP defines, and no handler may take the
+//! notifications the engine consumes; both are refused with an error naming the method.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::peer::{BoxFuture, Handler, HandlerResult, NotificationContext, RequestContext};
+use super::ClientError;
+use crate::peer::{BoxFuture, ENGINE_NOTIFICATIONS, Handler, HandlerResult, NotificationContext, RequestContext};
+use crate::protocol::{CreateMessage, Elicit, ListRoots, Ping, REQUEST_METHODS, RequestMethod};
 use crate::wire::{ErrorObject, Notification, RawJson, Request};
 
 /// Answers one kind of client input: params in, the result object out.
 pub type InputCallback = Arc<dyn Fn(Value) -> BoxFuture<Result<Value, ErrorObject>> + Send + Sync>;
 
-/// Receives every notification from the server: method and params.
+/// Receives a notification from the server: method and params.
 pub type NotificationCallback = Arc<dyn Fn(&str, Value) + Send + Sync>;
 
 #[derive(Clone, Default)]
@@ -20,10 +30,41 @@ pub struct ClientCallbacks {
     pub sampling: Option<InputCallback>,
     pub elicitation: Option<InputCallback>,
     pub roots: Option<InputCallback>,
+    /// Every notification that no handler in [`notifications`](Self::notifications) takes.
     pub notification: Option<NotificationCallback>,
+    /// The application's own request methods the server may send (on a legacy session,
+    /// or as a modern server's input requests), by method; set them with
+    /// [`set_request_handler`](Self::set_request_handler), which checks the name.
+    pub requests: HashMap<String, InputCallback>,
+    /// Notification handlers by method (custom ones, or MCP's such as
+    /// `notifications/tools/list_changed`); set them with
+    /// [`set_notification_handler`](Self::set_notification_handler).
+    pub notifications: HashMap<String, NotificationCallback>,
 }
 
 impl ClientCallbacks {
+    /// Answers the server's custom request `method` with `callback` (replacing an earlier
+    /// one). A method MCP defines is refused: sampling, elicitation and roots have their
+    /// own callbacks, and the engine answers `ping`.
+    pub fn set_request_handler(&mut self, method: &str, callback: InputCallback) -> Result<(), ClientError> {
+        check_request(method)?;
+        self.requests.insert(method.to_owned(), callback);
+        Ok(())
+    }
+
+    /// Delivers the server's notification `method` to `callback` instead of
+    /// [`notification`](Self::notification). `notifications/cancelled` and
+    /// `notifications/progress` are the engine's and refused.
+    pub fn set_notification_handler(
+        &mut self,
+        method: &str,
+        callback: NotificationCallback,
+    ) -> Result<(), ClientError> {
+        check_notification(method)?;
+        self.notifications.insert(method.to_owned(), callback);
+        Ok(())
+    }
+
     /// Adds the capabilities the set callbacks provide. An elicitation callback answers
     /// both modes, form and URL, as the official SDKs' clients declare.
     pub(crate) fn declare(&self, capabilities: &mut Value) {
@@ -46,41 +87,101 @@ impl ClientCallbacks {
         }
     }
 
-    /// Answers one input request by method.
-    pub(crate) async fn answer(&self, method: &str, params: Value) -> Result<Value, ErrorObject> {
-        let callback = match method {
-            "sampling/createMessage" => &self.sampling,
-            "elicitation/create" => &self.elicitation,
-            "roots/list" => &self.roots,
-            "ping" => return Ok(json!({})),
-            other => return Err(ErrorObject::method_not_found(other)),
-        };
-        match callback {
-            Some(callback) => callback(params).await,
-            None => Err(ErrorObject::method_not_found(method)),
-        }
+    /// These callbacks as the handler of a [`Peer`](crate::peer::Peer) (for code that runs
+    /// the engine without a [`Client`](super::Client)); the same router a client uses.
+    pub fn handler(&self) -> Result<Arc<dyn Handler>, ClientError> {
+        Ok(self.router()?)
     }
 
-    pub(crate) fn handler(&self) -> Arc<dyn Handler> {
-        Arc::new(self.clone())
+    /// The router these callbacks make; a custom name that breaks the rules (set on the
+    /// public maps directly) is refused here.
+    pub(crate) fn router(&self) -> Result<Arc<Router>, ClientError> {
+        let mut requests: HashMap<String, Route> = HashMap::new();
+        requests.insert(Ping::METHOD.into(), Route::Ping);
+        let builtin = [
+            (CreateMessage::METHOD, &self.sampling),
+            (Elicit::METHOD, &self.elicitation),
+            (ListRoots::METHOD, &self.roots),
+        ];
+        for (method, callback) in builtin {
+            if let Some(callback) = callback {
+                requests.insert(method.into(), Route::Callback(callback.clone()));
+            }
+        }
+        for (method, callback) in &self.requests {
+            check_request(method)?;
+            requests.insert(method.clone(), Route::Callback(callback.clone()));
+        }
+        for method in self.notifications.keys() {
+            check_notification(method)?;
+        }
+        Ok(Arc::new(Router {
+            requests,
+            notifications: self.notifications.clone(),
+            fallback: self.notification.clone(),
+        }))
     }
 }
 
-impl Handler for ClientCallbacks {
+fn check_request(method: &str) -> Result<(), ClientError> {
+    if REQUEST_METHODS.contains(&method) {
+        return Err(ClientError::Usage(format!(
+            "{method:?} is MCP's own request method; a custom request handler cannot take it"
+        )));
+    }
+    Ok(())
+}
+
+fn check_notification(method: &str) -> Result<(), ClientError> {
+    if ENGINE_NOTIFICATIONS.contains(&method) {
+        return Err(ClientError::Usage(format!("{method:?} is handled by the engine; no handler can take it")));
+    }
+    Ok(())
+}
+
+/// What answers one request method.
+enum Route {
+    Ping,
+    Callback(InputCallback),
+}
+
+/// The client's one router: every method the server may send, and what answers it.
+pub(crate) struct Router {
+    requests: HashMap<String, Route>,
+    notifications: HashMap<String, NotificationCallback>,
+    fallback: Option<NotificationCallback>,
+}
+
+impl Router {
+    /// Answers one request (a legacy server's, or a modern input request) by method.
+    pub(crate) fn answer(&self, method: &str, params: Value) -> BoxFuture<Result<Value, ErrorObject>> {
+        match self.requests.get(method) {
+            Some(Route::Ping) => Box::pin(std::future::ready(Ok(json!({})))),
+            Some(Route::Callback(callback)) => callback(params),
+            None => Box::pin(std::future::ready(Err(ErrorObject::method_not_found(method)))),
+        }
+    }
+}
+
+impl Handler for Router {
     fn handle_request(&self, request: Request, _: RequestContext) -> BoxFuture<HandlerResult> {
-        let callbacks = self.clone();
+        let params = match &request.params {
+            Some(raw) => match raw.parse_owned() {
+                Ok(params) => params,
+                Err(e) => return Box::pin(std::future::ready(Err(ErrorObject::invalid_params(e.to_string())))),
+            },
+            None => json!({}),
+        };
+        let answer = self.answer(&request.method, params);
         Box::pin(async move {
-            let params = match &request.params {
-                Some(raw) => raw.parse_owned().map_err(|e| ErrorObject::invalid_params(e.to_string()))?,
-                None => json!({}),
-            };
-            let result = callbacks.answer(&request.method, params).await?;
+            let result = answer.await?;
             RawJson::to_json(&result).map_err(|e| ErrorObject::internal(e.to_string()))
         })
     }
 
     fn handle_notification(&self, notification: Notification, _: NotificationContext) -> BoxFuture<()> {
-        if let Some(callback) = &self.notification {
+        let callback = self.notifications.get(notification.method.as_str()).or(self.fallback.as_ref());
+        if let Some(callback) = callback {
             let params = notification.params.and_then(|p| p.parse_owned().ok()).unwrap_or(Value::Null);
             callback(&notification.method, params);
         }

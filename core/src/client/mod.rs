@@ -18,6 +18,7 @@ mod error;
 pub mod http;
 mod probe;
 
+use callbacks::Router;
 pub use callbacks::{ClientCallbacks, InputCallback, NotificationCallback};
 pub use error::ClientError;
 
@@ -96,7 +97,8 @@ pub struct Client {
     peer: Peer,
     details: Arc<ServerDetails>,
     options: Arc<ClientOptions>,
-    callbacks: ClientCallbacks,
+    /// What answers the server's requests and notifications, by method.
+    router: Arc<Router>,
     child: Option<ChildProcess>,
     /// Over HTTP: the session, and tools with invalid `x-mcp-header` annotations are left
     /// out of lists.
@@ -112,7 +114,8 @@ impl Client {
         callbacks: ClientCallbacks,
     ) -> Result<Client, ClientError> {
         callbacks.declare(&mut options.capabilities);
-        let peer = Peer::spawn(source, sink, callbacks.handler(), options.peer.clone());
+        let router = callbacks.router()?;
+        let peer = Peer::spawn(source, sink, router.clone(), options.peer.clone());
         let details = match probe::handshake(&peer, &options).await {
             Ok(details) => details,
             Err(e) => {
@@ -120,7 +123,7 @@ impl Client {
                 return Err(e);
             }
         };
-        Ok(Client { peer, details: Arc::new(details), options: Arc::new(options), callbacks, child: None, http: None })
+        Ok(Client { peer, details: Arc::new(details), options: Arc::new(options), router, child: None, http: None })
     }
 
     /// Connects to the MCP endpoint at `http.url` over Streamable HTTP (either era, or the
@@ -207,6 +210,13 @@ impl Client {
         )))
     }
 
+    /// Sends a notification (a custom one, or MCP's such as
+    /// `notifications/roots/list_changed`); `params` `Null` sends none.
+    pub async fn notify(&self, method: &str, params: Value) -> Result<(), ClientError> {
+        let params = Some(params).filter(|p| !p.is_null());
+        self.peer.notify(method, params.as_ref()).await.map_err(ClientError::from)
+    }
+
     async fn send(
         &self,
         method: &str,
@@ -240,7 +250,7 @@ impl Client {
         for (key, request) in requests {
             let method = request.get("method").and_then(Value::as_str).unwrap_or_default();
             let params = request.get("params").cloned().unwrap_or_else(|| json!({}));
-            let answer = self.callbacks.answer(method, params).await.map_err(ClientError::Input)?;
+            let answer = self.router.answer(method, params).await.map_err(ClientError::Input)?;
             responses.insert(key, answer);
         }
         Ok(responses)

@@ -24,6 +24,10 @@ pub trait Handler: Send + Sync + 'static {
     }
 }
 
+/// The notifications the engine consumes itself (cancellation and progress of requests in
+/// flight): no handler receives them, so none may be registered for them.
+pub const ENGINE_NOTIFICATIONS: [&str; 2] = ["notifications/cancelled", "notifications/progress"];
+
 /// Answers every request with "method not found": for a side that serves nothing.
 pub struct MethodNotFound;
 

@@ -23,7 +23,7 @@ mod writer;
 pub use config::{PeerConfig, RequestOptions};
 pub use context::{NotificationContext, RequestContext};
 pub use error::{CloseReason, PeerError};
-pub use handler::{BoxFuture, Handler, HandlerResult, MethodNotFound};
+pub use handler::{BoxFuture, ENGINE_NOTIFICATIONS, Handler, HandlerResult, MethodNotFound};
 pub use progress::{Progress, ProgressCallback, ProgressReporter, ProgressToken};
 
 use std::sync::Arc;

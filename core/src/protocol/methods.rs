@@ -41,7 +41,12 @@ macro_rules! requests {
 
         #[doc = concat!("A response to `", $method, "`.")]
         pub type $response = TypedResponse<$result>;
-    )*};
+    )*
+
+        /// Every request method of the table above: the names a custom request handler
+        /// may not take (on either side), so an application never shadows the protocol.
+        pub const REQUEST_METHODS: &[&str] = &[$($method),*];
+    };
 }
 
 macro_rules! notifications {
@@ -57,7 +62,11 @@ macro_rules! notifications {
 
         #[doc = concat!("A `", $method, "` notification.")]
         pub type $notification = TypedNotification<$marker>;
-    )*};
+    )*
+
+        /// Every notification method of the table above.
+        pub const NOTIFICATION_METHODS: &[&str] = &[$($method),*];
+    };
 }
 
 requests! {

@@ -12,6 +12,7 @@ use super::auth_info::AuthInfo;
 use super::handlers::HandlerError;
 use super::mrtr::{ClientInput, Inputs, check_response};
 use super::outbound::Outbound;
+use super::session_handle::ServerSession;
 use super::tasks::TaskEntry;
 use crate::peer::PeerError;
 use crate::protocol::LoggingLevel;
@@ -19,6 +20,15 @@ use crate::wire::{ErrorCode, ErrorObject, RequestId};
 
 pub(crate) fn level_rank(level: &str) -> Option<usize> {
     LoggingLevel::ALL.iter().position(|l| l.as_str() == level)
+}
+
+/// The client capability a request to the client needs and `capabilities` lacks, if any:
+/// `elicitation` (with `url` for a URL-mode one), `sampling`, `roots`. Other methods
+/// (`ping`, custom ones) need none.
+pub(crate) fn missing_capability(capabilities: &Value, method: &str, params: &Value) -> Option<&'static str> {
+    let (name, sub) = super::router::client_input(method, params).capability()?;
+    let declared = capabilities.get(name).is_some_and(|c| sub.is_none_or(|sub| c.get(sub).is_some()));
+    (!declared).then_some(name)
 }
 
 /// The context of one request being served. Cheap to clone.
@@ -46,6 +56,8 @@ pub(crate) struct ContextInner {
     pub inputs: Option<Arc<Inputs>>,
     /// The task this call runs as, once there is one.
     pub task: TaskSlot,
+    /// The legacy session the request arrived in (none for a modern request).
+    pub session: Option<ServerSession>,
 }
 
 /// Where a tool call's task goes once it exists, and whether the handler may start it.
@@ -78,6 +90,13 @@ impl Context {
     /// The negotiated (legacy) or requested (modern) protocol revision.
     pub fn protocol_version(&self) -> &str {
         &self.inner.protocol_version
+    }
+
+    /// The legacy session this request arrived in, to keep and use outside the handler
+    /// (requests and notifications to the client later on); `None` for a 2026-07-28
+    /// request, which has no session.
+    pub fn session(&self) -> Option<&ServerSession> {
+        self.inner.session.as_ref()
     }
 
     /// Whether this request was served statelessly (2026-07-28).

@@ -51,6 +51,7 @@ impl Server {
                 last_progress: Default::default(),
                 inputs: None,
                 task: Default::default(),
+                session: None,
             }),
         };
         let mut params = Map::new();

@@ -5,7 +5,8 @@
 //! gets a [`Connection`]: a legacy session once `initialize` arrives, while any request
 //! carrying the 2026-07-28 `_meta` is served statelessly beside it (see [`era`]). Tools,
 //! resources and prompts are served by one code path for both eras ([`features`]), each
-//! request picked by method in one place ([`router`]); what differs (error codes, result stamping, how input reaches the client) is decided there
+//! request picked by method in one place ([`router`]), the application's own methods
+//! beside MCP's ([`custom`]); what differs (error codes, result stamping, how input reaches the client) is decided there
 //! from the request's era, never in a binding.
 //!
 //! The server's own transports live here too: stdio ([`Server::serve_stdio`], over the
@@ -14,6 +15,7 @@
 mod auth_info;
 pub(crate) mod capabilities;
 mod context;
+mod custom;
 pub(crate) mod era;
 mod features;
 mod handlers;
@@ -27,12 +29,14 @@ mod registry;
 mod reply;
 mod router;
 mod session;
+mod session_handle;
 mod tasks;
 mod template;
 
 pub use auth_info::AuthInfo;
 pub use capabilities::Features;
 pub use context::Context;
+pub use custom::{NotificationHandler, RequestHandler};
 pub use features::MAX_COMPLETION_VALUES;
 pub use handlers::{
     CompletionHandler, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister, ToolHandler,
@@ -42,6 +46,7 @@ pub use outbound::Outbound;
 pub use registry::RegistryError;
 pub use session::Connection;
 pub(crate) use session::Incoming;
+pub use session_handle::ServerSession;
 pub use tasks::{EXTENSION as TASKS_EXTENSION, TaskOptions, TaskStart, TaskSupport};
 pub use template::UriTemplate;
 
@@ -165,6 +170,8 @@ pub(crate) struct ServerShared {
     pub completion: RwLock<Option<Arc<dyn CompletionHandler>>>,
     /// The author's capabilities: every [`Server::register_capabilities`], merged in order.
     pub capabilities: RwLock<ServerCapabilities>,
+    /// The application's own request and notification methods.
+    pub custom: RwLock<custom::CustomMethods>,
     pub sealer: mrtr::Sealer,
     pub connections: Mutex<HashMap<u64, Weak<Connection>>>,
     pub listeners: Mutex<HashMap<u64, notify::Listener>>,
@@ -190,6 +197,7 @@ impl Server {
                 registry: Default::default(),
                 completion: Default::default(),
                 capabilities: Default::default(),
+                custom: Default::default(),
                 sealer,
                 connections: Default::default(),
                 listeners: Default::default(),
@@ -304,6 +312,14 @@ impl Server {
     pub(crate) fn tool_input_schema(&self, name: &str) -> Option<Value> {
         let registry = self.shared.registry.read().unwrap();
         registry.tools.get(name).map(|tool| tool.definition.get("inputSchema").cloned().unwrap_or(Value::Null))
+    }
+
+    /// A handle on each open legacy session (initialized, on any transport), to send
+    /// requests and notifications to its client outside any request.
+    pub fn legacy_sessions(&self) -> Vec<ServerSession> {
+        let connections: Vec<_> =
+            self.shared.connections.lock().unwrap().values().filter_map(|c| c.upgrade()).collect();
+        connections.iter().filter_map(|c| c.session()).collect()
     }
 
     /// A new connection's handler, to run under a [`Peer`].

@@ -32,6 +32,9 @@ pub enum RegistryError {
     DuplicatePrompt(String),
     #[error("{what}: {problem}")]
     Invalid { what: String, problem: String },
+    /// A custom handler for a method the protocol (or the engine) already serves.
+    #[error("{method:?} is MCP's own {kind} method; a custom {kind} handler cannot take it")]
+    Builtin { kind: &'static str, method: String },
 }
 
 fn invalid(what: impl Into<String>, problem: impl Into<String>) -> RegistryError {

@@ -5,22 +5,32 @@
 //! eras share, the 2026-07-28 methods (`server/discover`, `subscriptions/listen`, the
 //! tasks extension), which results carry cache hints, what a retried request's MRTR
 //! state is bound to, and what kind of client request an input a handler asks for is
-//! (the capability it needs, the shape of its answer). The code behind each arm knows nothing of method names, so adding a
-//! method is one arm here and one function beside its feature.
+//! (the capability it needs, the shape of its answer). The code behind each arm knows
+//! nothing of method names, so adding a method is one arm here and one function beside its
+//! feature. A method that is not MCP's goes to the application's custom handlers
+//! ([`super::custom`]), in either era.
 
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
 use super::context::Context;
-use super::features::{self, completion, discover, prompts, resources, tools};
+use super::features::{self, completion, custom, discover, prompts, resources, tools};
 use super::mrtr;
 use super::notify;
 use super::reply::Reply;
 use super::session::{Connection, Incoming};
 use super::tasks;
 use super::{CacheHint, ServerShared};
+use crate::protocol::REQUEST_METHODS;
 use crate::wire::ErrorObject;
+
+/// Whether `method` is the protocol's (MCP's table, and the tasks extension's
+/// `tasks/update` served here): no custom request handler may take it, and one this
+/// server does not serve answers -32601 without consulting the custom table.
+pub(crate) fn is_builtin_request(method: &str) -> bool {
+    REQUEST_METHODS.contains(&method) || method == "tasks/update"
+}
 
 /// Serves a feature request (either era) once its context is built.
 pub(crate) async fn feature(
@@ -53,7 +63,8 @@ pub(crate) async fn feature(
         "tasks/get" => tasks::serve(server, method, &params, &cx, tasks::get),
         "tasks/update" => tasks::serve(server, method, &params, &cx, tasks::update),
         "tasks/cancel" => tasks::serve(server, method, &params, &cx, tasks::cancel),
-        _ => Err(ErrorObject::method_not_found(method)),
+        _ if is_builtin_request(method) => Err(ErrorObject::method_not_found(method)),
+        _ => custom::serve(server, method, params, cx).await,
     };
     value.map(Reply::Value)
 }

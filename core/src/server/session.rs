@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
@@ -12,14 +12,16 @@ use super::ServerShared;
 use super::auth_info::AuthInfo;
 use super::capabilities::capabilities;
 use super::context::{Context, ContextInner, level_rank};
+use super::custom;
 use super::era::{self, ModernMeta};
 use super::features::stamp::stamp;
 use super::mrtr::Inputs;
 use super::outbound::Outbound;
 use super::reply::Reply;
 use super::router;
+use super::session_handle::ServerSession;
 use crate::peer::{BoxFuture, Handler, HandlerResult, NotificationContext, Peer, RequestContext};
-use crate::protocol::ProtocolVersion;
+use crate::protocol::{Initialized, NotificationMethod, ProtocolVersion};
 use crate::wire::{ErrorObject, Notification, Request, RequestId};
 
 /// The state `initialize` opens on a connection.
@@ -38,6 +40,8 @@ pub(crate) struct Session {
 /// Streamable HTTP session whose requests arrive one POST at a time.
 pub struct Connection {
     id: u64,
+    /// This connection, for the [`ServerSession`] handles it gives out.
+    me: Weak<Connection>,
     server: Arc<ServerShared>,
     pub(crate) session: Mutex<Session>,
     /// The way back for messages outside any request (list changes, resource updates):
@@ -61,8 +65,13 @@ struct ConnectionHandler(Arc<Connection>);
 impl Connection {
     pub(crate) fn new(server: Arc<ServerShared>) -> Arc<Self> {
         let id = server.next_id.fetch_add(1, Ordering::Relaxed);
-        let connection =
-            Arc::new(Self { id, server, session: Mutex::new(Session::default()), outbound: OnceLock::new() });
+        let connection = Arc::new_cyclic(|me| Self {
+            id,
+            me: me.clone(),
+            server,
+            session: Mutex::new(Session::default()),
+            outbound: OnceLock::new(),
+        });
         connection.server.connections.lock().unwrap().insert(id, Arc::downgrade(&connection));
         connection
     }
@@ -86,6 +95,28 @@ impl Connection {
 
     pub(crate) fn outbound(&self) -> Option<Arc<dyn Outbound>> {
         self.outbound.get().cloned()
+    }
+
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// A handle on this connection's legacy session, once `initialize` has been answered.
+    pub fn session(&self) -> Option<ServerSession> {
+        let me = self.me.upgrade()?;
+        self.initialized().then(|| ServerSession::new(&me))
+    }
+
+    /// A notification from the client, on any transport: to the application's handler for
+    /// its method, with this session unless it is a 2026-07-28 notification (or came
+    /// before `initialize`).
+    pub(crate) fn notification(&self, method: &str, params: Value) -> BoxFuture<()> {
+        if method == Initialized::METHOD {
+            tracing::debug!("client initialized");
+        }
+        let modern = params.as_object().is_some_and(|params| era::is_modern(method, params));
+        let session = if modern { None } else { self.session() };
+        custom::notification(&self.server, method, params, session)
     }
 
     /// The negotiated revision once `initialize` has been answered.
@@ -189,11 +220,13 @@ impl Connection {
             session.log_level,
         );
         drop(session);
+        let session = self.session();
         self.context(incoming, params, |inner| {
             inner.protocol_version = version;
             inner.client_capabilities = caps;
             inner.client_info = info;
             inner.log_threshold = Some(level);
+            inner.session = session;
         })
     }
 
@@ -245,6 +278,7 @@ impl Connection {
             last_progress: Mutex::new(None),
             inputs: None,
             task: Default::default(),
+            session: None,
         };
         fill(&mut inner);
         Context { inner: Arc::new(inner) }
@@ -264,9 +298,7 @@ impl Handler for ConnectionHandler {
 
     fn handle_notification(&self, notification: Notification, cx: NotificationContext) -> BoxFuture<()> {
         self.0.attach(cx.peer());
-        if notification.method == "notifications/initialized" {
-            tracing::debug!("client initialized");
-        }
-        Box::pin(std::future::ready(()))
+        let params = notification.params.and_then(|p| p.parse_owned().ok()).unwrap_or(Value::Null);
+        self.0.notification(&notification.method, params)
     }
 }

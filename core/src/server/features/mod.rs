@@ -1,6 +1,6 @@
 //! Tools, resources, prompts, completion and discovery: one implementation for both eras,
 //! one file per feature ([`tools`], [`resources`], [`prompts`], [`completion`],
-//! [`discover`]); the router ([`super::router`]) picks the feature by method.
+//! [`discover`], and the application's own methods in [`custom`]); the router ([`super::router`]) picks the feature by method.
 //!
 //! The era shows only where the specification makes it differ: the resource-not-found
 //! code, how handlers get client input (MRTR on a modern request), and the stamping of
@@ -9,6 +9,7 @@
 //! a handler that may stop for client input.
 
 pub(crate) mod completion;
+pub(crate) mod custom;
 pub(crate) mod discover;
 pub(crate) mod prompts;
 pub(crate) mod resources;

@@ -72,7 +72,7 @@ impl Outbound for ResponseStream {
         let tx = self.tx.clone();
         let (method, cancel) = (method.to_owned(), self.cancel.clone());
         Box::pin(async move {
-            let (data, answer) = session.outgoing_request(&method, &params);
+            let (_, data, answer) = session.outgoing_request(&method, &params);
             tx.send(Out::message(data)).await.map_err(|_| closed())?;
             tokio::select! {
                 answer = answer => answer.unwrap_or_else(|_| Err(closed())),

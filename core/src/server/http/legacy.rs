@@ -21,7 +21,7 @@ use super::reply::{self, ResponseBody, refuse};
 use super::sessions::HttpSession;
 use super::stream::parse_event_id;
 use super::{HttpState, SESSION_HEADER, guard};
-use crate::protocol::{Cancelled, Initialize, NotificationMethod, ProtocolVersion, RequestMethod};
+use crate::protocol::{Cancelled, Initialize, NotificationMethod, Progress, ProtocolVersion, RequestMethod};
 use crate::server::AuthInfo;
 use crate::wire::{ErrorCode, ErrorObject, Message, Request, RequestId};
 
@@ -74,10 +74,14 @@ pub(crate) async fn post(
     match message {
         Message::Request(request) => serve(state, session, request, auth).await,
         Message::Notification(notification) => {
-            if notification.method == Cancelled::METHOD
-                && let Some(id) = cancelled_id(notification.params.as_ref().map(|p| p.get()))
-            {
-                session.cancel(&id);
+            let params = notification.params.as_ref().map(|p| p.get());
+            if notification.method == Cancelled::METHOD {
+                if let Some(id) = cancelled_id(params) {
+                    session.cancel(&id);
+                }
+            } else if notification.method != Progress::METHOD {
+                let params = params.and_then(|p| serde_json::from_str(p).ok()).unwrap_or(Value::Null);
+                tokio::spawn(session.connection.notification(&notification.method, params));
             }
             reply::empty(StatusCode::ACCEPTED)
         }

@@ -43,8 +43,8 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::protocol::{Initialize, ProtocolVersion, RequestMethod};
-use crate::server::era;
 use crate::server::{AuthInfo, Connection, Server};
+use crate::server::{custom, era};
 use crate::wire::{self, ErrorCode, ErrorObject, Message, Parsed, SharedStr};
 use reply::{refuse, rpc_error};
 use sessions::SessionTable;
@@ -238,7 +238,14 @@ where
             }
         }
         message if has_session || !names_modern => legacy::post(state, parts, message, auth).await,
-        Message::Notification(_) => reply::empty(StatusCode::ACCEPTED),
+        Message::Notification(notification) => {
+            // A 2026-07-28 client's notification stands alone: no session to hand over.
+            if !custom::engine_notification(&notification.method) {
+                let params = notification.params.and_then(|p| p.parse_owned().ok()).unwrap_or(Value::Null);
+                tokio::spawn(custom::notification(&state.server.shared, &notification.method, params, None));
+            }
+            reply::empty(StatusCode::ACCEPTED)
+        }
         Message::Response(_) => refuse(
             StatusCode::BAD_REQUEST,
             ErrorCode::INVALID_REQUEST,

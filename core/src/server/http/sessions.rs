@@ -119,8 +119,8 @@ impl HttpSession {
         }
     }
 
-    /// A server-to-client request: its text, and where its answer will arrive.
-    pub fn outgoing_request(&self, method: &str, params: &Value) -> (Bytes, Answer) {
+    /// A server-to-client request: its id, its text, and where its answer will arrive.
+    pub fn outgoing_request(&self, method: &str, params: &Value) -> (i64, Bytes, Answer) {
         let id = self.next_request_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         self.waiting.lock().unwrap().insert(id, tx);
@@ -128,7 +128,7 @@ impl HttpSession {
         encode::begin_request(&mut buf, &RequestId::Number(id), method);
         encode::params(&mut buf, params).expect("a JSON value serialises");
         encode::end(&mut buf);
-        (Bytes::from(buf), rx)
+        (id, Bytes::from(buf), rx)
     }
 
     /// The client's answer to one of our requests; `false` when none waits for it.
@@ -168,9 +168,18 @@ impl Outbound for StandaloneOutbound {
         let method = method.to_owned();
         Box::pin(async move {
             let session = session.ok_or_else(closed)?;
-            let (data, answer) = session.outgoing_request(&method, &params);
+            let (id, data, answer) = session.outgoing_request(&method, &params);
             session.standalone.emit(data).await;
-            answer.await.unwrap_or_else(|_| Err(closed()))
+            // The answer comes only if the client reads the standalone stream (a GET); one
+            // that never opens it must not leave the caller waiting forever.
+            let limit = session.connection.server().options.peer.request_timeout;
+            match tokio::time::timeout(limit, answer).await {
+                Ok(answer) => answer.unwrap_or_else(|_| Err(closed())),
+                Err(_) => {
+                    session.waiting.lock().unwrap().remove(&id);
+                    Err(PeerError::Timeout(limit))
+                }
+            }
         })
     }
 }

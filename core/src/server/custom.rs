@@ -1,0 +1,142 @@
+//! Methods the application adds beside MCP's: a request handler or a notification handler
+//! per method name, as the official low-level APIs offer them (TypeScript's
+//! `Server.setRequestHandler` / `setNotificationHandler`, Python's `request_handlers` /
+//! `notification_handlers`).
+//!
+//! One table on the server, consulted by the router after its own methods ([`super::router`]
+//! serves a custom request in either era, through the same context and MRTR machinery as a
+//! tool), and by every transport for the client's notifications. A name the protocol
+//! defines is refused at registration, so a custom handler can never shadow MCP's own
+//! behaviour and an unknown method still answers -32601. Notification handlers are the
+//! exception that proves the rule: MCP's client-to-server notifications that the engine
+//! does not consume (`notifications/roots/list_changed`, `notifications/initialized`) reach
+//! a handler registered for them; the two the engine consumes (`cancelled`, `progress`) are
+//! refused.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::context::Context;
+use super::handlers::HandlerFuture;
+use super::registry::RegistryError;
+use super::router;
+use super::session_handle::ServerSession;
+use super::{Server, ServerShared};
+use crate::peer::{BoxFuture, ENGINE_NOTIFICATIONS};
+
+/// Answers a custom request: its params (an object; empty when the request had none) and
+/// the request's [`Context`] in, the result object out. A [`HandlerError::Failed`] answers
+/// with an internal error carrying its text, a [`HandlerError::Rpc`] with exactly that
+/// error.
+///
+/// [`HandlerError::Failed`]: super::HandlerError::Failed
+/// [`HandlerError::Rpc`]: super::HandlerError::Rpc
+pub trait RequestHandler: Send + Sync + 'static {
+    fn handle(&self, params: Map<String, Value>, cx: Context) -> HandlerFuture;
+}
+
+/// Receives a client notification: its params (`Null` when it had none) and the legacy
+/// session it arrived on (`None` for a notification outside one: a 2026-07-28 client's, or
+/// one sent before `initialize`). The handler may keep the session and use it later.
+pub trait NotificationHandler: Send + Sync + 'static {
+    fn handle(&self, params: Value, session: Option<ServerSession>) -> BoxFuture<()>;
+}
+
+impl<F, Fut> RequestHandler for F
+where
+    F: Fn(Map<String, Value>, Context) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Value, super::HandlerError>> + Send + 'static,
+{
+    fn handle(&self, params: Map<String, Value>, cx: Context) -> HandlerFuture {
+        Box::pin(self(params, cx))
+    }
+}
+
+impl<F, Fut> NotificationHandler for F
+where
+    F: Fn(Value, Option<ServerSession>) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    fn handle(&self, params: Value, session: Option<ServerSession>) -> BoxFuture<()> {
+        Box::pin(self(params, session))
+    }
+}
+
+/// The server's custom methods.
+#[derive(Default)]
+pub(crate) struct CustomMethods {
+    pub requests: HashMap<String, Arc<dyn RequestHandler>>,
+    pub notifications: HashMap<String, Arc<dyn NotificationHandler>>,
+}
+
+/// Whether the engine itself consumes this notification (so no handler may take it).
+pub(crate) fn engine_notification(method: &str) -> bool {
+    ENGINE_NOTIFICATIONS.contains(&method)
+}
+
+impl Server {
+    /// Serves request `method` with `handler`, in both eras and on every transport; a later
+    /// call for the same method replaces the handler (as the official SDKs do). A method
+    /// MCP defines is refused ([`RegistryError::Builtin`]).
+    pub fn set_request_handler(&self, method: &str, handler: impl RequestHandler) -> Result<(), RegistryError> {
+        if router::is_builtin_request(method) {
+            return Err(RegistryError::Builtin { kind: "request", method: method.to_owned() });
+        }
+        let mut custom = self.shared.custom.write().unwrap();
+        custom.requests.insert(method.to_owned(), Arc::new(handler));
+        Ok(())
+    }
+
+    /// Delivers client notification `method` to `handler`: a custom one, or one of MCP's
+    /// that the engine does not consume (`notifications/roots/list_changed`, and
+    /// `notifications/initialized`, which the session still handles first). The engine's
+    /// own (`notifications/cancelled`, `notifications/progress`) are refused.
+    pub fn set_notification_handler(
+        &self,
+        method: &str,
+        handler: impl NotificationHandler,
+    ) -> Result<(), RegistryError> {
+        if engine_notification(method) {
+            return Err(RegistryError::Builtin { kind: "notification", method: method.to_owned() });
+        }
+        let mut custom = self.shared.custom.write().unwrap();
+        custom.notifications.insert(method.to_owned(), Arc::new(handler));
+        Ok(())
+    }
+
+    /// Stops serving custom request `method` (it answers -32601 again); whether it was set.
+    pub fn remove_request_handler(&self, method: &str) -> bool {
+        self.shared.custom.write().unwrap().requests.remove(method).is_some()
+    }
+
+    /// Stops delivering notification `method`; whether a handler was set.
+    pub fn remove_notification_handler(&self, method: &str) -> bool {
+        self.shared.custom.write().unwrap().notifications.remove(method).is_some()
+    }
+}
+
+/// The handler of custom request `method`, if one is set.
+pub(crate) fn request_handler(server: &ServerShared, method: &str) -> Option<Arc<dyn RequestHandler>> {
+    server.custom.read().unwrap().requests.get(method).cloned()
+}
+
+/// Hands a client notification to its handler, if one is set; resolves when the handler
+/// is done.
+pub(crate) fn notification(
+    server: &ServerShared,
+    method: &str,
+    params: Value,
+    session: Option<ServerSession>,
+) -> BoxFuture<()> {
+    let handler = server.custom.read().unwrap().notifications.get(method).cloned();
+    match handler {
+        Some(handler) => handler.handle(params, session),
+        None => {
+            tracing::debug!("no handler for notification {method}");
+            Box::pin(std::future::ready(()))
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! A custom request (one the application registered with
+//! [`Server::set_request_handler`](crate::server::Server::set_request_handler)): its handler
+//! runs like a prompt's, so on a 2026-07-28 request it may stop for client input (MRTR)
+//! and on a legacy one it asks the client directly. A method nobody registered answers
+//! -32601, as any unknown method does.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::{Outcome, Ran, handler_error, run};
+use crate::server::ServerShared;
+use crate::server::context::Context;
+use crate::server::custom::request_handler;
+use crate::wire::ErrorObject;
+
+pub(crate) async fn serve(
+    server: &Arc<ServerShared>,
+    method: &str,
+    params: Map<String, Value>,
+    cx: Context,
+) -> Outcome {
+    let handler = request_handler(server, method).ok_or_else(|| ErrorObject::method_not_found(method))?;
+    let future = handler.handle(params, cx.clone());
+    match run(server, &cx, method, "", future).await {
+        Ran::InputRequired(input_required) => Ok(input_required),
+        Ran::Done(Ok(result)) => Ok(result),
+        Ran::Done(Err(error)) => Err(handler_error(error, |m| format!("{method} failed: {m}"), cx.is_modern())),
+        Ran::Task(_) => unreachable!("only a tool call starts a task"),
+    }
+}
