@@ -34,6 +34,7 @@ use crate::protocol::{
     CallToolResult, CompleteResult, GetPromptResult, Prompt, ProtocolVersion, ReadResourceResult, Resource,
     ResourceTemplate, Tool, meta,
 };
+use crate::protocol::{ListTools, RequestMethod};
 use child::{ChildCommand, ChildProcess, ShutdownTimeouts};
 
 /// Which era to speak.
@@ -226,7 +227,7 @@ impl Client {
         let raw = self.peer.request(method, Some(params), options).await?;
         let mut result: Value =
             raw.parse_owned().map_err(|e| ClientError::Protocol(format!("{method} result is not JSON: {e}")))?;
-        if method == "tools/list" && self.http.is_some() {
+        if method == ListTools::METHOD && self.http.is_some() {
             drop_tools_with_bad_headers(&mut result);
         }
         Ok(result)

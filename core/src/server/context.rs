@@ -16,6 +16,7 @@ use super::session_handle::ServerSession;
 use super::tasks::TaskEntry;
 use crate::peer::PeerError;
 use crate::protocol::LoggingLevel;
+use crate::protocol::{CreateMessage, Elicit, ListRoots, LoggingMessage, NotificationMethod, Progress, RequestMethod};
 use crate::wire::{ErrorCode, ErrorObject, RequestId};
 
 pub(crate) fn level_rank(level: &str) -> Option<usize> {
@@ -183,7 +184,7 @@ impl Context {
         if let Some(message) = message {
             params["message"] = json!(message);
         }
-        self.inner.outbound.notify("notifications/progress", params).await.is_ok()
+        self.inner.outbound.notify(Progress::METHOD, params).await.is_ok()
     }
 
     /// Sends a log message (`notifications/message`) if the client's level lets it
@@ -200,7 +201,7 @@ impl Context {
         if let Some(logger) = logger {
             params["logger"] = json!(logger);
         }
-        self.inner.outbound.notify("notifications/message", params).await.is_ok()
+        self.inner.outbound.notify(LoggingMessage::METHOD, params).await.is_ok()
     }
 
     /// Sends any other notification about this request (a custom one, say) to the client
@@ -221,17 +222,17 @@ impl Context {
 
     /// Asks the user for input (`elicitation/create`); returns the `ElicitResult`.
     pub async fn elicit(&self, params: Value) -> Result<Value, HandlerError> {
-        self.input(None, "elicitation/create", params).await
+        self.input(None, Elicit::METHOD, params).await
     }
 
     /// Asks the client's model for a completion (`sampling/createMessage`).
     pub async fn sample(&self, params: Value) -> Result<Value, HandlerError> {
-        self.input(None, "sampling/createMessage", params).await
+        self.input(None, CreateMessage::METHOD, params).await
     }
 
     /// Asks the client for its roots (`roots/list`).
     pub async fn list_roots(&self) -> Result<Value, HandlerError> {
-        self.input(None, "roots/list", json!({})).await
+        self.input(None, ListRoots::METHOD, json!({})).await
     }
 
     /// Any client input, under an explicit key on a modern request (the key names the

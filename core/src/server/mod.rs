@@ -121,8 +121,19 @@ impl Default for ServerOptions {
 }
 
 /// The methods whose 2026-07-28 results carry cache hints, each with its own.
-pub const CACHEABLE_METHODS: [&str; 6] =
-    ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
+pub const CACHEABLE_METHODS: [&str; 6] = {
+    use crate::protocol::{
+        Discover, ListPrompts, ListResourceTemplates, ListResources, ListTools, ReadResource, RequestMethod,
+    };
+    [
+        Discover::METHOD,
+        ListTools::METHOD,
+        ListPrompts::METHOD,
+        ListResources::METHOD,
+        ListResourceTemplates::METHOD,
+        ReadResource::METHOD,
+    ]
+};
 
 /// One hint per cacheable method; a method without one answers [`CacheHint::NONE`].
 /// Only [`ServerOptions::set_cache_hints`] fills it, so it never holds another method.

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::{Outcome, handler_error};
+use crate::protocol::{Complete, RequestMethod};
 use crate::server::ServerShared;
 use crate::server::context::Context;
 use crate::wire::ErrorObject;
@@ -22,7 +23,7 @@ pub const MAX_COMPLETION_VALUES: usize = 100;
 
 pub(crate) async fn complete(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Context) -> Outcome {
     let handler = server.completion.read().unwrap().clone();
-    let handler = handler.ok_or_else(|| ErrorObject::method_not_found("completion/complete"))?;
+    let handler = handler.ok_or_else(|| ErrorObject::method_not_found(Complete::METHOD))?;
     if !params.get("ref").is_some_and(Value::is_object) || !params.get("argument").is_some_and(Value::is_object) {
         return Err(ErrorObject::invalid_params("Invalid params: completion/complete needs \"ref\" and \"argument\""));
     }

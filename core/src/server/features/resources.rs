@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::{Outcome, Ran, handler_error, page, required_str, run};
+use crate::protocol::{ReadResource, RequestMethod};
 use crate::server::context::Context;
 use crate::server::reply::Reply;
 use crate::server::{ResourceCacheHint, ServerShared};
@@ -82,12 +83,12 @@ pub(crate) fn resource_not_found(uri: &str, modern: bool) -> ErrorObject {
 }
 
 pub(crate) async fn read_resource(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Context) -> Outcome {
-    let uri = required_str(&params, "uri", "resources/read")?.to_owned();
+    let uri = required_str(&params, "uri", ReadResource::METHOD)?.to_owned();
     let found = server.registry.read().unwrap().find_resource(&uri);
     let found = found.ok_or_else(|| resource_not_found(&uri, cx.is_modern()))?;
     let (modern, cache_hint) = (cx.is_modern(), found.cache_hint);
     let future = found.handler.read(uri.clone(), found.variables, cx.clone());
-    let outcome = match run(server, &cx, "resources/read", &uri, future).await {
+    let outcome = match run(server, &cx, ReadResource::METHOD, &uri, future).await {
         Ran::Done(outcome) => outcome,
         Ran::InputRequired(input_required) => return Ok(input_required),
         Ran::Task(_) => unreachable!("only a tool call starts a task"),

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::{Outcome, Ran, object_param, required_str, resources::resource_not_found, run};
+use crate::protocol::{CallTool, RequestMethod};
 use crate::server::ServerShared;
 use crate::server::context::Context;
 use crate::server::handlers::{HandlerError, HandlerFuture};
@@ -16,11 +17,11 @@ use crate::server::tasks::{self, TaskEntry, TaskStart};
 use crate::wire::ErrorObject;
 
 pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String, Value>, cx: Context) -> Outcome {
-    let name = required_str(&params, "name", "tools/call")?.to_owned();
+    let name = required_str(&params, "name", CallTool::METHOD)?.to_owned();
     let entry = server.registry.read().unwrap().tools.get(&name).cloned();
     let entry = entry.ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))?;
     let as_task = tasks::plan(entry.task_support, entry.task_start, &cx)?;
-    let arguments = object_param(&mut params, "arguments", "tools/call")?;
+    let arguments = object_param(&mut params, "arguments", CallTool::METHOD)?;
     let arguments = Value::Object(arguments);
     let problems: Vec<String> = entry.input.iter_errors(&arguments).map(|e| describe(&e)).collect();
     if !problems.is_empty() {
@@ -38,7 +39,7 @@ pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String
         None => {}
     }
     let future = entry.handler.call(arguments, cx.clone());
-    let outcome = match run(server, &cx, "tools/call", &name, future).await {
+    let outcome = match run(server, &cx, CallTool::METHOD, &name, future).await {
         Ran::Done(outcome) => outcome,
         Ran::InputRequired(input_required) => return Ok(input_required),
         Ran::Task(rest) => {
