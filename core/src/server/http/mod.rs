@@ -150,17 +150,17 @@ impl HttpHandler {
         let state = &self.state;
         let (parts, body) = request.into_parts();
         if let Some(reply) = auth::metadata(&state.options, &parts) {
-            return reply;
+            return drained(body, reply).await;
         }
         if parts.uri.path() != state.options.endpoint {
-            return refuse(StatusCode::NOT_FOUND, ErrorCode::CONNECTION_CLOSED, "Not Found");
+            return drained(body, refuse(StatusCode::NOT_FOUND, ErrorCode::CONNECTION_CLOSED, "Not Found")).await;
         }
         if let Err(reply) = guard::host_and_origin(&state.options, &parts) {
-            return *reply;
+            return drained(body, *reply).await;
         }
         let auth = match auth::check(&state.options, &parts).await {
             Ok(auth) => auth,
-            Err(reply) => return reply,
+            Err(reply) => return drained(body, reply).await,
         };
         match parts.method {
             Method::POST => post(state, &parts, body, auth).await,
@@ -171,9 +171,27 @@ impl HttpHandler {
                     legacy::delete(state, &parts).await
                 }
             }
-            _ => reply::method_not_allowed("POST"),
+            _ => drained(body, reply::method_not_allowed("POST")).await,
         }
     }
+}
+
+/// How much of a refused request's body is read before the refusal goes out, and for how
+/// long at most.
+const DRAIN_LIMIT: usize = 64 * 1024;
+const DRAIN_TIME: Duration = Duration::from_secs(1);
+
+/// Reads what is left of a refused request's body (within [`DRAIN_LIMIT`] and [`DRAIN_TIME`])
+/// before answering: a connection closed with request bytes still unread is reset by the
+/// kernel, and the reset can reach the client before the answer does, which then sees a
+/// reset connection instead of the status that says why.
+async fn drained<B>(body: B, reply: Response<ResponseBody>) -> Response<ResponseBody>
+where
+    B: Body<Data = Bytes> + Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let _ = tokio::time::timeout(DRAIN_TIME, Limited::new(body, DRAIN_LIMIT).collect()).await;
+    reply
 }
 
 async fn post<B>(state: &Arc<HttpState>, parts: &Parts, body: B, auth: Option<Arc<AuthInfo>>) -> Response<ResponseBody>
@@ -182,18 +200,20 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     if !guard::is_json(&parts.headers) {
-        return refuse(
+        let reply = refuse(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorCode::CONNECTION_CLOSED,
             "Unsupported Media Type: Content-Type must be application/json",
         );
+        return drained(body, reply).await;
     }
     if guard::accepts(&parts.headers) != (true, true) {
-        return refuse(
+        let reply = refuse(
             StatusCode::NOT_ACCEPTABLE,
             ErrorCode::CONNECTION_CLOSED,
             "Not Acceptable: Client must accept both application/json and text/event-stream",
         );
+        return drained(body, reply).await;
     }
     let text = match read_body(state, parts, body).await {
         Ok(text) => text,
