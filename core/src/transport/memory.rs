@@ -62,3 +62,71 @@ impl FrameSink for MemorySink {
         Ok(())
     }
 }
+
+/// The far end of an in-memory transport, held by code outside the engine: a binding's
+/// user-written transport (a Node `Transport` object, Python streams of `SessionMessage`)
+/// hands the engine one JSON message at a time and takes the engine's messages one at a
+/// time, while the engine's side is an ordinary [`FrameSource`]/[`FrameSink`] pair, so the
+/// connection runs exactly as over a pipe.
+///
+/// The port is shared by reference (`send`, `recv` and `close` take `&self`): a binding's
+/// writer and reader tasks use it at once. Messages are newline-framed on the way in; a
+/// message's own line breaks can only be whitespace between JSON tokens (a JSON string
+/// cannot hold a raw line break), so they are replaced by spaces rather than splitting it.
+pub struct Port {
+    source: tokio::sync::Mutex<MemorySource>,
+    tx: std::sync::Mutex<Option<mpsc::Sender<Bytes>>>,
+}
+
+/// A transport for the engine and the [`Port`] that feeds it.
+pub fn port() -> ((MemorySource, MemorySink), Port) {
+    let (engine, (source, sink)) = pair();
+    (engine, Port { source: tokio::sync::Mutex::new(source), tx: std::sync::Mutex::new(sink.tx) })
+}
+
+impl Port {
+    /// Hands one JSON message to the engine; `BrokenPipe` once either side has closed.
+    pub async fn send(&self, message: &str) -> io::Result<()> {
+        let tx = self.tx.lock().unwrap_or_else(|e| e.into_inner()).clone().ok_or(io::ErrorKind::BrokenPipe)?;
+        let mut frame = Vec::with_capacity(message.len() + 1);
+        frame.extend(message.bytes().map(|b| if b == b'\n' || b == b'\r' { b' ' } else { b }));
+        frame.push(b'\n');
+        tx.send(Bytes::from(frame)).await.map_err(|_| io::ErrorKind::BrokenPipe.into())
+    }
+
+    /// The engine's next message; `None` once the engine has closed its side.
+    pub async fn recv(&self) -> io::Result<Option<SharedStr>> {
+        match self.source.lock().await.next_event().await? {
+            SourceEvent::Frame(frame) => Ok(Some(frame)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Ends the stream towards the engine (it sees end of input, as on a closed pipe).
+    pub fn close(&self) {
+        self.tx.lock().unwrap_or_else(|e| e.into_inner()).take();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn port_frames_each_message_and_reports_the_end() {
+        let ((mut source, mut sink), port) = port();
+        port.send("{\"a\":\n1}").await.unwrap();
+        match source.next_event().await.unwrap() {
+            SourceEvent::Frame(f) => assert_eq!(&*f, "{\"a\": 1}"),
+            _ => panic!("expected a frame"),
+        }
+        sink.send(Bytes::from_static(b"{\"b\":2}\n{\"c\":3}\n")).await.unwrap();
+        assert_eq!(&*port.recv().await.unwrap().unwrap(), "{\"b\":2}");
+        assert_eq!(&*port.recv().await.unwrap().unwrap(), "{\"c\":3}");
+        sink.close().await.unwrap();
+        assert!(port.recv().await.unwrap().is_none());
+        port.close();
+        assert!(matches!(source.next_event().await.unwrap(), SourceEvent::End));
+        assert!(port.send("{}").await.is_err());
+    }
+}
