@@ -45,7 +45,9 @@ fn from_handler(error: HandlerError) -> napi::Error {
     match error {
         HandlerError::Failed(message) => internal(message),
         HandlerError::Rpc(error) => crate::error::from_object(&error),
-        missing @ HandlerError::ResourceNotFound(_) => internal(missing.to_string()),
+        missing @ (HandlerError::ResourceNotFound(_) | HandlerError::ResourceNotFoundSaying { .. }) => {
+            internal(missing.to_string())
+        }
     }
 }
 

@@ -68,6 +68,15 @@ pub fn handler_error(py: Python<'_>, error: HandlerError) -> PyErr {
             Ok(error) => PyErr::from_value(error),
             Err(e) => e,
         },
+        HandlerError::ResourceNotFoundSaying { uri, message } => {
+            match class(py, "ResourceNotFound").and_then(|c| c.call1((uri,))) {
+                Ok(error) => {
+                    let _ = error.setattr("detail", message);
+                    PyErr::from_value(error)
+                }
+                Err(e) => e,
+            }
+        }
     }
 }
 
@@ -76,7 +85,13 @@ pub fn from_exception(py: Python<'_>, error: PyErr) -> HandlerError {
     let value = error.value(py);
     let not_found = class(py, "ResourceNotFound").and_then(|class| value.is_instance(&class)).unwrap_or(false);
     if not_found {
-        return HandlerError::ResourceNotFound(value.getattr("uri").and_then(|u| u.extract()).unwrap_or_default());
+        let uri: String = value.getattr("uri").and_then(|u| u.extract()).unwrap_or_default();
+        // An application's own wording (`ResourceNotFoundError("No book ...")`) travels as
+        // `detail`; the engine keeps the code and data of its not-found answer.
+        return match value.getattr("detail").and_then(|d| d.extract::<Option<String>>()) {
+            Ok(Some(message)) => HandlerError::ResourceNotFoundSaying { uri, message },
+            _ => HandlerError::ResourceNotFound(uri),
+        };
     }
     let is_mcp = class(py, "McpError").and_then(|class| value.is_instance(&class)).unwrap_or(false);
     if is_mcp {

@@ -59,5 +59,6 @@ def test_content_tools_answer_as_the_reference(fixture_server: Any) -> None:
     failing = call("test_error_handling")
     assert (
         failing["isError"] is True
-        and failing["content"][0]["text"] == "This tool intentionally returns an error for testing"
+        and failing["content"][0]["text"]
+        == "Error executing tool test_error_handling: This tool intentionally returns an error for testing"
     )

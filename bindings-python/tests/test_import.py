@@ -31,7 +31,8 @@ from ferrymcp.server.fastmcp.utilities.types import Image as I3
 from ferrymcp.server.session import ServerSession
 from ferrymcp.exceptions import McpError as E, MCPError, ConnectionClosed, RequestTimeout, ProtocolError
 from ferrymcp.types import CallToolResult, TextContent, Tool
-assert FastMCP is MCPServer is V2 is V2b is V1 and Context is C1 is C2 and Image is I1 is I2 is I3
+assert FastMCP is V1 and issubclass(V1, MCPServer) and MCPServer is V2 is V2b
+assert Context is C1 is C2 and Image is I1 is I2 is I3
 assert E is McpError is MCPError and issubclass(RequestTimeout, McpError)
 assert base.UserMessage is UserMessage
 print("ok")

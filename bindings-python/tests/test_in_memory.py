@@ -176,7 +176,7 @@ async def test_tools(mode: str) -> None:
         assert state["threads"] == [False], "a sync tool runs on a worker thread"
         assert (await c.call_tool("divide", {"a": 1, "b": 4})).structured_content == {"result": 0.25}
         failed = await c.call_tool("divide", {"a": 1, "b": 0})
-        assert failed.is_error and failed.content[0].text == "float division by zero"
+        assert failed.is_error and failed.content[0].text == "Error executing tool divide: float division by zero"
         with pytest.raises(McpError) as refused:
             await c.call_tool("refuse", {})
         assert (refused.value.code, refused.value.data) == (-32099, {"why": "test"})

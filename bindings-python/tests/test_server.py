@@ -20,10 +20,12 @@ def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
 
-def test_fastmcp_is_mcpserver_on_both_paths() -> None:
-    assert FastMCP is MCPServer is V1FastMCP
+def test_fastmcp_is_mcpserver_with_the_v1_signature_on_both_paths() -> None:
+    assert FastMCP is V1FastMCP and issubclass(FastMCP, MCPServer)
     server = FastMCP("Demo", version="1.2.3", instructions="Be nice")
     assert (server.name, server.version, server.instructions) == ("Demo", "1.2.3", "Be nice")
+    # 1.x's second positional parameter is the instructions (2.x's is the title).
+    assert (FastMCP("Demo", "Be brief").instructions, MCPServer("Demo", "Brief").title) == ("Be brief", "Brief")
 
 
 def test_tool_definitions_from_functions_and_options() -> None:
@@ -57,7 +59,7 @@ def test_calling_tools_in_process() -> None:
     ok = run(server.call_tool("divide", {"a": 1, "b": 4}))
     assert ok.structured_content == {"result": 0.25} and ok.content[0].text == "0.25"
     broken = run(server.call_tool("divide", {"a": 1, "b": 0}))
-    assert broken.is_error and broken.content[0].text == "float division by zero"
+    assert broken.is_error and broken.content[0].text == "Error executing tool divide: float division by zero"
     with pytest.raises(McpError):
         run(server.call_tool("fail", {}))
 
@@ -286,6 +288,7 @@ def test_the_server_info_and_options_given_to_the_engine() -> None:
     assert server._server_info() == {"name": "n", "version": "2", "title": "T", "websiteUrl": "https://x"}
     assert server._options == {
         "features_up_front": ["tools", "resources", "prompts"],
+        "tool_error_names_tool": True,
         "cache_hints": {"tools/list": {"ttl_ms": 1000, "scope": "public"}},
         "page_size": 10,
     }

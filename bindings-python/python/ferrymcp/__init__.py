@@ -33,6 +33,7 @@ from ferrymcp.exceptions import (
     ResourceNotFound,
     UrlElicitationRequiredError,
 )
+from ferrymcp.server.fastmcp import FastMCP  # noqa: E402  (1.x positional signature)
 from ferrymcp.server.mcpserver import CacheHint, MCPServer
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
 from ferrymcp.types import (
@@ -123,8 +124,6 @@ from ferrymcp.types import (
     ToolUseContent,
     UnsubscribeRequest,
 )
-
-FastMCP = MCPServer
 
 __version__ = "0.1.0"
 

@@ -118,6 +118,10 @@ class ResourceNotFound(Exception):
     """Raise from a resource handler when its URI names nothing: the engine answers with
     the not-found error of the request's protocol era (-32002, or -32602 from 2026-07-28)."""
 
+    detail: str | None = None
+    """The application's own wording of the error, when it gave one (the engine answers
+    with it instead of "Resource not found: ...")."""
+
     def __init__(self, uri: str) -> None:
         super().__init__(f"Resource not found: {uri}")
         self.uri = uri

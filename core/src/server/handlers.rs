@@ -28,6 +28,11 @@ pub enum HandlerError {
     /// 2026-07-28) and `data.uri`.
     #[error("Resource not found: {0}")]
     ResourceNotFound(String),
+    /// As [`HandlerError::ResourceNotFound`], worded by the application (the official
+    /// Python API's `ResourceNotFoundError("No book titled ...")`): same code and data,
+    /// this message.
+    #[error("{message}")]
+    ResourceNotFoundSaying { uri: String, message: String },
 }
 
 impl From<String> for HandlerError {

@@ -104,6 +104,10 @@ pub struct ServerOptions {
     /// handlers when the server is built (the official Python `MCPServer`: all three);
     /// others are declared once registered. See [`capabilities`].
     pub features_up_front: Features,
+    /// How a failing tool's `isError` text reads: the handler's message as it is (the
+    /// TypeScript SDKs), or `Error executing tool NAME: message` (the official Python
+    /// SDK, 1.x and 2.x), which the Python binding chooses.
+    pub tool_error_names_tool: bool,
 }
 
 impl Default for ServerOptions {
@@ -116,6 +120,7 @@ impl Default for ServerOptions {
             peer: PeerConfig::default(),
             tasks: TaskOptions::default(),
             features_up_front: Features::NONE,
+            tool_error_names_tool: false,
         }
     }
 }

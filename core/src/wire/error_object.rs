@@ -91,6 +91,13 @@ impl ErrorObject {
         self
     }
 
+    /// The same error worded differently (an application's own text for an error whose
+    /// code and data the engine chose).
+    pub fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = message.into();
+        self
+    }
+
     pub fn parse_error(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::PARSE_ERROR, message)
     }

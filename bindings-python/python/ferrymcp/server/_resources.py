@@ -102,6 +102,9 @@ def build_resource(
             auth = bind_token(native_ctx)
             try:
                 return resource_result(await fn(**kwargs), uri, mime)
+            except ResourceNotFound as missing:
+                missing.uri = missing.uri or uri
+                raise
             finally:
                 unbind_token(auth)
 
@@ -113,6 +116,9 @@ def build_resource(
             auth = bind_token(native_ctx)
             try:
                 return resource_result(fn(**kwargs), uri, mime)
+            except ResourceNotFound as missing:
+                missing.uri = missing.uri or uri
+                raise
             finally:
                 unbind_token(auth)
 

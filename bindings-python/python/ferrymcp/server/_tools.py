@@ -65,8 +65,12 @@ def build_tool(
     tool_name = name or function_name(fn)
     if tool_name == "<lambda>":
         raise ValueError("You must provide a name for lambda functions")
+    from ferrymcp.server.mcpserver.resolve import resolved_parameters
+
     context_param = find_context_parameter(fn)
-    signature = read_signature(fn, skip=[context_param] if context_param else [])
+    resolved = resolved_parameters(fn)
+    skip = [*resolved, *([context_param] if context_param else [])]
+    signature = read_signature(fn, skip=skip)
     if input_schema is None:
         spec = _schema.tool_input(signature)
         schema, validate = spec.schema, spec.validate
@@ -94,7 +98,10 @@ def build_tool(
         binder: Callable[[dict[str, Any] | None, Any], dict[str, Any]] = _pass_through(context_param)
     else:
         binder = Binder(signature, context_param=context_param, validate=validate)
-    handler, is_async = _handler(fn, binder, output, contexts, context_param is not None)
+    if resolved:
+        handler, is_async = _resolving_handler(fn, binder, output, contexts, context_param, resolved), True
+    else:
+        handler, is_async = _handler(fn, binder, output, contexts, context_param is not None)
     return Registration("tool", tool_name, definition, handler, is_async, fn, task_start)
 
 
@@ -138,3 +145,43 @@ def _handler(
             unbind_token(auth)
 
     return call, False
+
+
+def _resolving_handler(
+    fn: Callable[..., Any],
+    binder: Callable[[dict[str, Any] | None, Any], dict[str, Any]],
+    output: _schema.Output | None,
+    contexts: ContextFactory,
+    context_param: str | None,
+    resolved: dict[str, Any],
+) -> Callable[..., Any]:
+    """The handler of a tool with `Resolve(...)` parameters: the resolvers run on the
+    serving loop before the body (a sync body then runs on a worker thread)."""
+    from ferrymcp.server.mcpserver.resolve import Resolution
+
+    async def call(arguments: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
+        context = contexts(native_ctx)
+        kwargs = binder(arguments, context if context_param is not None else None)
+        auth = bind_token(native_ctx)
+        try:
+            kwargs.update(await Resolution(dict(arguments or {}), context).fill(resolved))
+            if is_async_callable(fn):
+                value = await fn(**kwargs)
+            else:
+                value = await _in_thread(fn, kwargs)
+            return tool_result(value, output)
+        finally:
+            unbind_token(auth)
+
+    return call
+
+
+async def _in_thread(fn: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
+    """`fn(**kwargs)` off the event loop when the loop is asyncio's (else inline)."""
+    import asyncio
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return fn(**kwargs)
+    return await asyncio.to_thread(fn, **kwargs)

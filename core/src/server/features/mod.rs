@@ -120,5 +120,6 @@ fn handler_error(error: HandlerError, failed: impl FnOnce(String) -> String, mod
         HandlerError::Failed(message) => ErrorObject::internal(failed(message)),
         HandlerError::Rpc(error) => error,
         HandlerError::ResourceNotFound(uri) => resource_not_found(&uri, modern),
+        HandlerError::ResourceNotFoundSaying { uri, message } => resource_not_found(&uri, modern).with_message(message),
     }
 }

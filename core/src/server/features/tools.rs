@@ -50,25 +50,37 @@ pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String
     match cx.inner.task.get() {
         // Started, and finished before it next waited: the task completes at once.
         Some(task) => Ok(hand_over(server, task.clone(), entry, Box::pin(std::future::ready(outcome)))),
-        None => tool_outcome(&entry, outcome, cx.is_modern()),
+        None => tool_outcome(server, &entry, outcome, cx.is_modern()),
     }
 }
 
 /// Hands the rest of a tool call to its task, and answers the call with the task handle.
 fn hand_over(server: &Arc<ServerShared>, task: Arc<TaskEntry>, entry: Arc<ToolEntry>, rest: HandlerFuture) -> Value {
     let created = tasks::created(&task);
-    tasks::spawn(server.clone(), task, Box::pin(async move { tool_outcome(&entry, rest.await, true) }));
+    let owner = server.clone();
+    tasks::spawn(server.clone(), task, Box::pin(async move { tool_outcome(&owner, &entry, rest.await, true) }));
     created
 }
 
 /// What a tool's handler outcome answers: a finished result (a failure is a result with
 /// `isError`, which the model sees), or the JSON-RPC error the handler chose.
-fn tool_outcome(entry: &ToolEntry, outcome: Result<Value, HandlerError>, modern: bool) -> Outcome {
+fn tool_outcome(
+    server: &ServerShared,
+    entry: &ToolEntry,
+    outcome: Result<Value, HandlerError>,
+    modern: bool,
+) -> Outcome {
     match outcome {
         Ok(result) => Ok(finish_tool_result(&entry.name, result, entry.output.as_deref())),
+        Err(HandlerError::Failed(message)) if server.options.tool_error_names_tool => {
+            Ok(error_result(format!("Error executing tool {}: {message}", entry.name)))
+        }
         Err(HandlerError::Failed(message)) => Ok(error_result(message)),
         Err(HandlerError::Rpc(error)) => Err(error),
         Err(HandlerError::ResourceNotFound(uri)) => Err(resource_not_found(&uri, modern)),
+        Err(HandlerError::ResourceNotFoundSaying { uri, message }) => {
+            Err(resource_not_found(&uri, modern).with_message(message))
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 """`Message`, `UserMessage`, `AssistantMessage` at the v1 path
 (`mcp.server.fastmcp.prompts.base`)."""
 
-from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
+from ferrymcp.server.mcpserver.prompts.base import AssistantMessage, Message, Prompt, UserMessage
 
-__all__ = ["AssistantMessage", "Message", "UserMessage"]
+__all__ = ["AssistantMessage", "Message", "Prompt", "UserMessage"]

@@ -366,7 +366,7 @@ class MCPServer(Generic[LifespanResultT]):
 
     def add_tool(
         self,
-        fn: Callable[..., Any],
+        fn: Callable[..., Any] | Any,
         name: str | None = None,
         title: str | None = None,
         description: str | None = None,
@@ -385,7 +385,13 @@ class MCPServer(Generic[LifespanResultT]):
         are. `execution` (the tool's `execution` member, e.g. `{"taskSupport":
         "optional"}`) lets the engine run it as a task for clients that accept tasks; the
         task starts as the call arrives, or with `task_start="on_request"` when the tool
-        calls `ctx.start_task()` (after gathering input by MRTR rounds)."""
+        calls `ctx.start_task()` (after gathering input by MRTR rounds). A `Tool`
+        (`Tool.from_function(fn, ...)`) is registered with its own options."""
+        from ferrymcp.server.mcpserver.tools import Tool as ToolObject
+
+        if isinstance(fn, ToolObject):
+            self.add_tool(fn.fn, fn.name, **fn.options)
+            return
         self._registry.add(
             build_tool(
                 fn,
@@ -518,6 +524,47 @@ class MCPServer(Generic[LifespanResultT]):
             return fn
 
         return decorator
+
+    def add_prompt(self, prompt: Any) -> None:
+        """Registers a `Prompt` (`Prompt.from_function(...)`), as `@prompt` would."""
+        from ferrymcp.server.mcpserver.prompts.base import Prompt as PromptObject
+
+        if not isinstance(prompt, PromptObject):
+            raise TypeError(f"add_prompt takes a Prompt (Prompt.from_function(fn)), not {type(prompt).__name__}")
+        self._registry.add(
+            build_prompt(
+                prompt.fn,
+                self._context,
+                name=prompt.name,
+                title=prompt.title,
+                description=prompt.description,
+                icons=prompt.icons,
+            )
+        )
+
+    def add_resource(self, resource: Any) -> None:
+        """Registers a resource object (`TextResource`, `FunctionResource`, `FileResource`,
+        ... of `ferrymcp.server.mcpserver.resources`), as `@resource(uri)` would."""
+        from ferrymcp.server.mcpserver.resources import Resource as ResourceObject
+
+        if not isinstance(resource, ResourceObject):
+            raise TypeError(f"add_resource takes a resource object, not {type(resource).__name__}")
+        reader = resource.reader()
+        self._registry.add(
+            build_resource(
+                reader,
+                str(resource.uri),
+                self._context,
+                name=resource.name or getattr(reader, "__name__", None) or str(resource.uri),
+                title=resource.title,
+                description=resource.description,
+                mime_type=resource.mime_type,
+                icons=resource.icons,
+                annotations=resource.annotations,
+                meta=resource.meta,
+                security=self._resource_security,
+            )
+        )
 
     def remove_prompt(self, name: str) -> None:
         """Removes a prompt; raises `ValueError` if there is none of that name."""
@@ -805,7 +852,9 @@ def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int 
     # The official MCPServer/FastMCP registers the tools, resources and prompts handlers when
     # it is built, so it declares all three even while empty; the engine does the same when
     # told (core/src/server/capabilities.rs).
-    options: dict[str, Any] = {"features_up_front": ["tools", "resources", "prompts"]}
+    # The official Python server's conventions, which core applies: the three lists
+    # declared up front, and a failing tool's text naming the tool.
+    options: dict[str, Any] = {"features_up_front": ["tools", "resources", "prompts"], "tool_error_names_tool": True}
     if cache_hints:
         unknown = sorted(method for method in cache_hints if method not in _CACHEABLE)
         if unknown:

@@ -1,0 +1,1 @@
+"""`mcp.server.mcpserver.utilities` at ferrymcp's path."""

@@ -1,0 +1,5 @@
+"""`RequestContext` at the official path (`mcp.shared.context`)."""
+
+from ferrymcp.context import RequestContext
+
+__all__ = ["RequestContext"]

@@ -1,0 +1,100 @@
+"""The official `mcp.server.mcpserver` package API on ferrymcp: a server written against it
+(peers/surface_server.py) served over stdio by both SDKs to the official client, in both
+eras, and the answers compared: dependency injection (`Resolve` graphs, `Elicit` asked
+through the request's era, the unwrapped model or the whole outcome), a resource
+function's `ResourceNotFoundError` (its own wording, the URI in `data`), `add_prompt` of a
+`Prompt.from_function`, `add_resource` of a `TextResource`, and 1.x's positional
+`FastMCP(name, instructions)`. Plus the import paths user code names (`exceptions`,
+`prompts.base`, `resources`, `tools`, `utilities`, `ferrymcp.shared`).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("ferrymcp._native")
+mcp = pytest.importorskip("mcp")
+
+PEER = Path(__file__).resolve().parent / "peers" / "surface_server.py"
+MODES = ["legacy", "2026-07-28"]
+
+
+def client(sdk: str, mode: str, answer: dict[str, Any] | None) -> Any:
+    async def elicitation(context: Any, params: Any) -> Any:
+        if answer is None:
+            return mcp.types.ElicitResult(action="decline")
+        return mcp.types.ElicitResult(action="accept", content=answer)
+
+    params = mcp.StdioServerParameters(command=sys.executable, args=[str(PEER), sdk])
+    return mcp.Client(params, mode=mode, elicitation_callback=elicitation)
+
+
+async def session_answers(sdk: str, mode: str, answer: dict[str, Any] | None) -> dict[str, Any]:
+    """What the official client sees of the peer server in one session."""
+    seen: dict[str, Any] = {}
+    async with client(sdk, mode, answer) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        seen["order_schema"] = tools["order_book"].input_schema
+        for title in ["Dune", "Neuromancer"]:
+            result = await c.call_tool("order_book", {"title": title})
+            seen[f"order {title}"] = (result.is_error, [block.text for block in result.content])
+        outcome = await c.call_tool("ask_outcome", {"title": "Neuromancer"})
+        seen["outcome"] = (outcome.is_error, [block.text for block in outcome.content])
+        with pytest.raises(mcp.MCPError) as missing:
+            await c.read_resource("books://Nothing")
+        seen["missing"] = (missing.value.error.message, missing.value.error.data)
+        seen["about"] = (await c.read_resource("books://about")).contents[0].text
+        prompt = await c.get_prompt("review", {"code": "x = 1"})
+        seen["prompt"] = [(m.role, m.content.text) for m in prompt.messages]
+        seen["prompts"] = [(p.name, p.description) for p in (await c.list_prompts()).prompts]
+    return seen
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("answer", [{"confirm": True}, None], ids=["accept", "decline"])
+async def test_the_package_api_answers_as_the_official_server(mode: str, answer: dict[str, Any] | None) -> None:
+    ours = await session_answers("ferrymcp", mode, answer)
+    theirs = await session_answers("official", mode, answer)
+    assert ours == theirs
+    # The resolved parameters are not arguments the model supplies.
+    assert set(ours["order_schema"]["properties"]) == {"title"}
+    assert ours["order Dune"] == (False, ["Dune: 7 in stock, arrives tomorrow."])
+    assert ours["missing"] == ("No book titled 'Nothing' in the catalog.", {"uri": "books://Nothing"})
+
+
+def test_v1_fastmcp_takes_instructions_second() -> None:
+    from ferrymcp.server.fastmcp import FastMCP
+
+    server = FastMCP("demo", "Be brief.", "https://example.com")
+    assert (server.name, server.instructions, server.website_url, server.title) == (
+        "demo",
+        "Be brief.",
+        "https://example.com",
+        None,
+    )
+
+
+def test_the_official_import_paths_resolve() -> None:
+    from ferrymcp.server.fastmcp.exceptions import ToolError as V1ToolError
+    from ferrymcp.server.fastmcp.prompts.base import UserMessage as V1UserMessage
+    from ferrymcp.server.mcpserver.exceptions import ResourceError, ToolError
+    from ferrymcp.server.mcpserver.prompts.base import UserMessage
+    from ferrymcp.server.mcpserver.utilities.logging import get_logger
+    from ferrymcp.server.mcpserver.utilities.types import Image
+    from ferrymcp.shared.exceptions import MCPError
+    from ferrymcp.shared.metadata_utils import get_display_name
+    from ferrymcp.shared.path_security import PathEscapeError, safe_join
+    from ferrymcp.types import Tool, ToolAnnotations
+
+    assert V1ToolError is ToolError and issubclass(ToolError, Exception) and issubclass(ResourceError, Exception)
+    assert V1UserMessage is UserMessage and Image is not None and get_logger("x").name.endswith("x")
+    assert MCPError.__name__ == "McpError"
+    tool = Tool(name="n", input_schema={"type": "object"}, annotations=ToolAnnotations(title="Shown"))
+    assert get_display_name(tool) == "Shown"
+    with pytest.raises(PathEscapeError):
+        safe_join("/srv/data", "../etc/passwd")
+    assert safe_join("/srv/data", "a/b.txt") == Path("/srv/data/a/b.txt").resolve()
