@@ -243,3 +243,10 @@ impl NativeClient {
         })
     }
 }
+
+/// The environment a child server inherits by default (core's list of variables, the
+/// official SDKs' own), for `get_default_environment()`.
+#[pyfunction]
+pub fn default_environment() -> HashMap<String, String> {
+    ferrymcp_core::client::child::default_environment().into_iter().collect()
+}

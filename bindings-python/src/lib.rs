@@ -29,6 +29,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<context::NativeContext>()?;
     module.add_class::<client::NativeClient>()?;
     module.add_function(wrap_pyfunction!(template::uri_template_variables, module)?)?;
+    module.add_function(wrap_pyfunction!(client::default_environment, module)?)?;
     vocabulary::add(module)?;
     Ok(())
 }

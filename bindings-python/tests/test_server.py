@@ -105,7 +105,7 @@ async def test_in_process_calls_answer_as_over_the_wire() -> None:
     assert unknown.value.code == -32602
 
 
-def test_decorator_misuse_and_duplicate_names() -> None:
+def test_decorator_misuse_and_duplicate_names(caplog: pytest.LogCaptureFixture) -> None:
     server = MCPServer("s")
     with pytest.raises(TypeError, match="Did you forget to call it"):
         server.tool(lambda: 1)  # type: ignore[arg-type]
@@ -117,8 +117,16 @@ def test_decorator_misuse_and_duplicate_names() -> None:
     def other(text: str) -> str:
         return text
 
-    with pytest.raises(ValueError, match=r"tool 'echo' is already registered .*echo.*other cannot register it again"):
-        server.add_tool(other, name="echo")
+    # As the official server: the first declaration stays, the second is dropped with a
+    # warning (none with warn_on_duplicate_tools=False).
+    server.add_tool(other, name="echo")
+    assert "tool 'echo' is already registered" in caplog.text and "other is not registered" in caplog.text
+    assert server._registry.get("tool", "echo").fn is echo  # type: ignore[union-attr]
+    caplog.clear()
+    quiet = MCPServer("q", warn_on_duplicate_tools=False)
+    quiet.add_tool(echo)
+    quiet.add_tool(other, name="echo")
+    assert caplog.text == "" and quiet._registry.get("tool", "echo").fn is echo  # type: ignore[union-attr]
     with pytest.raises(ValueError, match="provide a name for lambda"):
         server.add_tool(lambda: 1)
     server.add_tool(lambda: 1, name="one")

@@ -20,6 +20,8 @@ connects.
 from ferrymcp import types
 from ferrymcp._media import Audio, Image
 from ferrymcp.client import Client, ClientRequestContext, StdioServerParameters
+from ferrymcp.client.session import ClientSession
+from ferrymcp.client.stdio import stdio_client
 from ferrymcp.context import Context
 from ferrymcp.exceptions import (
     ConnectionClosed,
@@ -141,6 +143,7 @@ __all__ = [
     "ClientNotification",
     "ClientRequest",
     "ClientRequestContext",
+    "ClientSession",
     "ClientResult",
     "CompleteRequest",
     "CompleteResult",
@@ -223,6 +226,7 @@ __all__ = [
     "ServerResult",
     "SetLevelRequest",
     "StdioServerParameters",
+    "stdio_client",
     "StopReason",
     "SubscribeRequest",
     "TextContent",

@@ -19,6 +19,7 @@ __all__ = [
     "NativeContext",
     "NativeClient",
     "uri_template_variables",
+    "default_environment",
     "PROTOCOL_VERSIONS",
     "LATEST_PROTOCOL_VERSION",
     "MODERN_PROTOCOL_VERSION",
@@ -169,6 +170,9 @@ class NativeHttpServer:
     @property
     def address(self) -> tuple[str, int]: ...
     def shutdown(self) -> Awaitable[None]: ...
+
+def default_environment() -> dict[str, str]:
+    """The environment a child server inherits by default (core's list)."""
 
 def uri_template_variables(template: str) -> tuple[list[str], list[str]]:
     """The variables and the query variables of an RFC 6570 URI template (core's

@@ -8,6 +8,7 @@ registrations and removals made while it runs go straight to it as well.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ def _add(native: NativeServer, entry: Registration) -> None:
         add(entry.definition, entry.handler, entry.is_async)
 
 
+_logger = logging.getLogger("ferrymcp.server")
 _LABEL = {"tool": "tool", "resource": "resource", "template": "resource template", "prompt": "prompt"}
 
 
@@ -54,16 +56,23 @@ class Registry:
         self._native: NativeServer | None = None
         self._lock = threading.Lock()
 
-    def add(self, entry: Registration) -> None:
-        """Registers `entry`; a second one under the same key is an error."""
+    def add(self, entry: Registration, *, warn: bool = True) -> None:
+        """Registers `entry`. A second one under a key already taken is dropped, the
+        first kept, as the official `MCPServer` does; `warn` logs a warning saying so
+        (the official `warn_on_duplicate_*` settings)."""
         slot = ("resource" if entry.kind == "template" else entry.kind, entry.key)
         with self._lock:
             if slot in self._entries:
-                existing = self._entries[slot].fn
-                raise ValueError(
-                    f"{_LABEL[entry.kind]} {entry.key!r} is already registered (by {_describe(existing)}); "
-                    f"{_describe(entry.fn)} cannot register it again"
-                )
+                if warn:
+                    existing = self._entries[slot].fn
+                    _logger.warning(
+                        "%s %r is already registered (by %s); %s is not registered",
+                        _LABEL[entry.kind],
+                        entry.key,
+                        _describe(existing),
+                        _describe(entry.fn),
+                    )
+                return
             if self._native is not None:
                 _add(self._native, entry)
             self._entries[slot] = entry

@@ -25,7 +25,8 @@ routes: use an external one and a `TokenVerifier`); options of things the engine
 itself or does not serve (`tools=`/`resources=` objects, `middleware`, `subscriptions`,
 `request_state_security`, `json_response`, `stateless_http`,
 `event_store`, the HTTP+SSE paths) raise `TypeError` unless left at their default. The
-`warn_on_duplicate_*` flags are accepted: a name declared twice always raises here.
+`warn_on_duplicate_*` flags work as there: a name declared twice keeps the first
+declaration, the second is dropped, with a logged warning unless the flag is off.
 An unknown keyword is a `TypeError`, as for any Python function.
 """
 
@@ -406,7 +407,8 @@ class MCPServer(Generic[LifespanResultT]):
                 input_schema=input_schema,
                 execution=execution,
                 task_start=task_start,
-            )
+            ),
+            warn=self.settings.warn_on_duplicate_tools,
         )
 
     def tool(
@@ -490,7 +492,8 @@ class MCPServer(Generic[LifespanResultT]):
                     annotations=annotations,
                     meta=meta,
                     security=security or self._resource_security,
-                )
+                ),
+                warn=self.settings.warn_on_duplicate_resources,
             )
             return fn
 
@@ -519,7 +522,8 @@ class MCPServer(Generic[LifespanResultT]):
 
         def decorator(fn: _CallableT) -> _CallableT:
             self._registry.add(
-                build_prompt(fn, self._context, name=name, title=title, description=description, icons=icons)
+                build_prompt(fn, self._context, name=name, title=title, description=description, icons=icons),
+                warn=self.settings.warn_on_duplicate_prompts,
             )
             return fn
 
@@ -539,7 +543,8 @@ class MCPServer(Generic[LifespanResultT]):
                 title=prompt.title,
                 description=prompt.description,
                 icons=prompt.icons,
-            )
+            ),
+            warn=self.settings.warn_on_duplicate_prompts,
         )
 
     def add_resource(self, resource: Any) -> None:
@@ -563,7 +568,8 @@ class MCPServer(Generic[LifespanResultT]):
                 annotations=resource.annotations,
                 meta=resource.meta,
                 security=self._resource_security,
-            )
+            ),
+            warn=self.settings.warn_on_duplicate_resources,
         )
 
     def remove_prompt(self, name: str) -> None:

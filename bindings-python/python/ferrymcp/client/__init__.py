@@ -70,6 +70,10 @@ class StdioServerParameters:
     args: list[str] = field(default_factory=list)
     env: dict[str, str] | None = None
     cwd: str | Path | None = None
+    encoding: str = "utf-8"
+    """MCP's stdio transport is UTF-8; any other value is refused when connecting."""
+    encoding_error_handler: str = "strict"
+    """Invalid UTF-8 is answered with a parse error ("strict"); other values are refused."""
 
 
 @dataclass
@@ -285,6 +289,24 @@ class Client:
     async def list_tools(self, *, cursor: str | None = None, meta: dict[str, Any] | None = None) -> ListToolsResult:
         return await self._typed(ListToolsResult, "tools/list", _params(cursor=cursor, _meta=meta))
 
+    @property
+    def session(self) -> Client:
+        """The session under this client (the official `Client.session`): ferrymcp's
+        client is its own session, so this is the client itself."""
+        self._client  # noqa: B018 - raises outside the context manager
+        return self
+
+    async def send_request(
+        self, request: Any, result_type: type[_T], read_timeout_seconds: float | timedelta | None = None
+    ) -> _T:
+        """Sends any request (a request model with `method` and `params`, e.g. an
+        extension's own) and validates the result as `result_type`."""
+        wire = _dump(request)
+        if not isinstance(wire, dict) or not isinstance(wire.get("method"), str):
+            raise TypeError(f"send_request needs a request with a method, not {type(request).__name__}")
+        params = wire.get("params") or {}
+        return await self._typed(result_type, wire["method"], params, timeout=read_timeout_seconds)
+
     async def call_tool(
         self,
         name: str,
@@ -359,6 +381,18 @@ def _dump(value: Any) -> Any:
     return dump(by_alias=True, exclude_none=True, mode="json") if callable(dump) else value
 
 
+def _check_encoding(params: Any) -> None:
+    encoding = str(getattr(params, "encoding", "utf-8"))
+    if encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
+        raise ValueError(f"StdioServerParameters(encoding={encoding!r}): MCP's stdio transport is UTF-8")
+    handler = getattr(params, "encoding_error_handler", "strict")
+    if handler != "strict":
+        raise ValueError(
+            f"StdioServerParameters(encoding_error_handler={handler!r}): ferrymcp answers invalid UTF-8 with a "
+            "parse error (the 'strict' behaviour)"
+        )
+
+
 def _command(target: Any) -> tuple[str, list[str], dict[str, str] | None, str | None]:
     """The command, arguments, environment and directory of a stdio target."""
     if isinstance(target, str):
@@ -366,6 +400,7 @@ def _command(target: Any) -> tuple[str, list[str], dict[str, str] | None, str | 
     elif isinstance(target, (list, tuple)):
         parts = [str(part) for part in target]
     elif hasattr(target, "command"):
+        _check_encoding(target)
         env = getattr(target, "env", None)
         cwd = getattr(target, "cwd", None)
         return str(target.command), [str(a) for a in getattr(target, "args", []) or []], env, str(cwd) if cwd else None

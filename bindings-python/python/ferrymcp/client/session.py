@@ -1,0 +1,139 @@
+"""`ClientSession` at the official path (`mcp.client.session`): the 1.x client idiom that
+langchain-mcp-adapters, openai-agents and pydantic-ai are built on.
+
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, sampling_callback=...) as session:
+            await session.initialize()
+            tools = await session.list_tools()
+
+The pair comes from ferrymcp's `stdio_client`, `streamablehttp_client` /
+`streamable_http_client` or `sse_client`; entering the session connects through the engine
+(the initialize handshake included: `ClientSession` speaks the legacy era, as the 1.x
+session does), and `initialize()` returns the server's `InitializeResult`. Every other
+method is `ferrymcp.Client`'s, with the official session's signatures (`cursor`
+positional, `params=` objects). Streams a program made itself (anyio memory streams of
+`SessionMessage`) are not supported yet: they are refused with an error saying so.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from ferrymcp.client import Client
+from ferrymcp.client._streams import TransportStream
+from ferrymcp.types import (
+    ClientCapabilities,
+    Implementation,
+    InitializeResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListToolsResult,
+    ServerCapabilities,
+)
+
+_USER_STREAMS = (
+    "ClientSession needs the (read, write) pair of a ferrymcp transport (ferrymcp.client.stdio.stdio_client, "
+    "ferrymcp.client.streamable_http.streamablehttp_client, ferrymcp.client.sse.sse_client); streams made by "
+    "the program are not supported by ferrymcp yet"
+)
+
+
+def _cursor(cursor: str | None, params: Any) -> str | None:
+    if params is not None:
+        if cursor is not None:
+            raise TypeError("pass either cursor or params, not both")
+        return getattr(params, "cursor", None) if not isinstance(params, dict) else params.get("cursor")
+    return cursor
+
+
+class ClientSession(Client):
+    """A session with one server over a ferrymcp transport pair (see the module doc)."""
+
+    def __init__(
+        self,
+        read_stream: Any = None,
+        write_stream: Any = None,
+        read_timeout_seconds: float | timedelta | None = None,
+        sampling_callback: Any = None,
+        elicitation_callback: Any = None,
+        list_roots_callback: Any = None,
+        logging_callback: Any = None,
+        message_handler: Any = None,
+        client_info: Implementation | None = None,
+        *,
+        log_level: str | None = None,
+        sampling_capabilities: Any = None,
+        **unsupported: Any,
+    ) -> None:
+        if unsupported:
+            raise TypeError(f"ClientSession() does not support {sorted(unsupported)} in ferrymcp")
+        if not isinstance(read_stream, TransportStream) or write_stream is not read_stream:
+            raise TypeError(_USER_STREAMS)
+        timeout = read_timeout_seconds if read_timeout_seconds is not None else read_stream.read_timeout
+        super().__init__(
+            read_stream.target,
+            read_timeout_seconds=timeout,
+            sampling_callback=sampling_callback,
+            sampling_capabilities=sampling_capabilities,
+            elicitation_callback=elicitation_callback,
+            list_roots_callback=list_roots_callback,
+            logging_callback=logging_callback,
+            message_handler=message_handler,
+            log_level=log_level,
+            client_info=client_info,
+            mode="legacy",
+            headers=read_stream.headers,
+        )
+
+    async def __aenter__(self) -> ClientSession:
+        await super().__aenter__()
+        return self
+
+    async def initialize(self) -> InitializeResult:
+        """The server's answer to the handshake (made when the session was entered)."""
+        return InitializeResult.model_validate(
+            {
+                "protocolVersion": self.protocol_version,
+                "capabilities": self._detail("capabilities") or {},
+                "serverInfo": self._detail("info") or {"name": "", "version": ""},
+                **({"instructions": self.instructions} if self.instructions is not None else {}),
+            }
+        )
+
+    def get_server_capabilities(self) -> ServerCapabilities | None:
+        """The capabilities the server declared."""
+        return self.server_capabilities
+
+    def check_client_capability(self, capability: ClientCapabilities) -> bool:
+        raise NotImplementedError("ClientSession.check_client_capability is a server-side check")
+
+    async def list_tools(
+        self, cursor: str | None = None, *, params: Any = None, meta: dict[str, Any] | None = None
+    ) -> ListToolsResult:
+        return await super().list_tools(cursor=_cursor(cursor, params), meta=meta)
+
+    async def list_resources(
+        self, cursor: str | None = None, *, params: Any = None, meta: dict[str, Any] | None = None
+    ) -> ListResourcesResult:
+        return await super().list_resources(cursor=_cursor(cursor, params), meta=meta)
+
+    async def list_resource_templates(
+        self, cursor: str | None = None, *, params: Any = None, meta: dict[str, Any] | None = None
+    ) -> ListResourceTemplatesResult:
+        return await super().list_resource_templates(cursor=_cursor(cursor, params), meta=meta)
+
+    async def list_prompts(
+        self, cursor: str | None = None, *, params: Any = None, meta: dict[str, Any] | None = None
+    ) -> ListPromptsResult:
+        return await super().list_prompts(cursor=_cursor(cursor, params), meta=meta)
+
+    async def send_roots_list_changed(self) -> None:
+        raise NotImplementedError("ferrymcp's client cannot send notifications/roots/list_changed yet")
+
+    async def send_progress_notification(self, *args: Any, **kwargs: Any) -> None:
+        raise NotImplementedError("ferrymcp's client cannot send progress notifications yet")
+
+
+__all__ = ["ClientSession"]
