@@ -4,8 +4,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferrymcp_core::server::{
-    CacheHint, CompletionHandler, Context, Features, HandlerFuture, PromptHandler, ResourceHandler, Server,
-    ServerOptions, TaskStart, ToolHandler, input_batch,
+    CacheHint, CompletionHandler, Context, Features, HandlerFuture, PromptHandler, RequestHandler, ResourceHandler,
+    Server, ServerOptions, TaskStart, ToolHandler, input_batch,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -69,6 +69,12 @@ impl PromptHandler for PyHandler {
 
 impl CompletionHandler for PyHandler {
     fn complete(&self, params: Map<String, Value>, cx: Context) -> HandlerFuture {
+        self.run(cx, move |py| Ok(vec![object_to_py(py, &params)?.into_any()]))
+    }
+}
+
+impl RequestHandler for PyHandler {
+    fn handle(&self, params: Map<String, Value>, cx: Context) -> HandlerFuture {
         self.run(cx, move |py| Ok(vec![object_to_py(py, &params)?.into_any()]))
     }
 }
@@ -183,6 +189,13 @@ impl NativeServer {
 
     fn set_completion_handler(&self, handler: Py<PyAny>, is_async: bool) {
         self.server.set_completion_handler(self.handler(handler, is_async));
+    }
+
+    /// Answers MCP's own `method` (a feature method: `tools/list`, `tools/call`, ...) with
+    /// `handler(params, ctx) -> result dict` instead of the registry (the low-level
+    /// `Server`); `ValueError` for a method the application cannot answer.
+    fn set_feature_handler(&self, method: &str, handler: Py<PyAny>, is_async: bool) -> PyResult<()> {
+        self.server.set_feature_handler(method, self.handler(handler, is_async)).map_err(registry_error)
     }
 
     /// Merges `capabilities` (a `ServerCapabilities` dict) over what core derives and what

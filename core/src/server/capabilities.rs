@@ -63,23 +63,50 @@ impl Features {
     }
 }
 
+/// Which features the application answers itself (the low-level server APIs).
+struct AppAnswered {
+    tools: bool,
+    resources: bool,
+    prompts: bool,
+    subscribe: bool,
+    completion: bool,
+}
+
 /// The capabilities the server declares to a client of this era (`modern`: 2026-07-28).
 pub(crate) fn capabilities(server: &ServerShared, modern: bool) -> ServerCapabilities {
     let registry = server.registry.read().unwrap();
-    let offered = registry.offered.or(server.options.features_up_front);
+    let answered = {
+        let custom = server.custom.read().unwrap();
+        AppAnswered {
+            tools: custom.answers("tools/list"),
+            resources: custom.answers("resources/list"),
+            prompts: custom.answers("prompts/list"),
+            subscribe: custom.answers("resources/subscribe"),
+            completion: custom.answers("completion/complete"),
+        }
+    };
+    let engine = registry.offered.or(server.options.features_up_front);
+    let offered =
+        engine.or(Features { tools: answered.tools, resources: answered.resources, prompts: answered.prompts });
     let tasks = modern && registry.tools.values().any(|tool| tool.task_support != TaskSupport::Forbidden);
     drop(registry);
-    let list_changed = || Some(ListChangedCapability { list_changed: Some(true), ..Default::default() });
+    // A list the engine keeps announces its changes; one the application answers itself
+    // does so only on a 2026-07-28 `subscriptions/listen` stream (the engine's), unless
+    // the application declares more (`register_capabilities`), as the official low-level
+    // servers derive it.
+    let changes = |engine_keeps: bool| Some(engine_keeps || modern);
+    let list_changed =
+        |engine_keeps: bool| ListChangedCapability { list_changed: changes(engine_keeps), ..Default::default() };
     let mut derived = ServerCapabilities {
-        tools: offered.tools.then(list_changed).flatten(),
+        tools: offered.tools.then(|| list_changed(engine.tools)),
         resources: offered.resources.then(|| ResourcesCapability {
-            subscribe: Some(true),
-            list_changed: Some(true),
+            subscribe: Some(engine.resources || modern || answered.subscribe),
+            list_changed: changes(engine.resources),
             ..Default::default()
         }),
-        prompts: offered.prompts.then(list_changed).flatten(),
+        prompts: offered.prompts.then(|| list_changed(engine.prompts)),
         logging: Some(Default::default()),
-        completions: server.completion.read().unwrap().is_some().then(Default::default),
+        completions: (server.completion.read().unwrap().is_some() || answered.completion).then(Default::default),
         ..Default::default()
     };
     if tasks {

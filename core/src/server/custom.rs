@@ -65,11 +65,37 @@ where
     }
 }
 
-/// The server's custom methods.
+/// MCP's methods an application may answer itself, as the official low-level servers let
+/// it (Python's `Server(on_list_tools=...)`, TypeScript's `setRequestHandler(
+/// ListToolsRequestSchema, ...)`): the feature methods. The engine keeps what is the
+/// session's (`initialize`, `ping`, `server/discover`, `subscriptions/listen`, tasks).
+pub const APPLICATION_ANSWERED: [&str; 11] = [
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+];
+
+/// The server's custom methods, and the protocol methods the application answers.
 #[derive(Default)]
 pub(crate) struct CustomMethods {
     pub requests: HashMap<String, Arc<dyn RequestHandler>>,
     pub notifications: HashMap<String, Arc<dyn NotificationHandler>>,
+    pub features: HashMap<String, Arc<dyn RequestHandler>>,
+}
+
+impl CustomMethods {
+    /// Whether the application answers `method` itself.
+    pub fn answers(&self, method: &str) -> bool {
+        self.features.contains_key(method)
+    }
 }
 
 /// Whether the engine itself consumes this notification (so no handler may take it).
@@ -107,6 +133,20 @@ impl Server {
         Ok(())
     }
 
+    /// Answers MCP's own `method` (one of [`APPLICATION_ANSWERED`]) with `handler` instead
+    /// of the registry, in both eras and on every transport: the low-level server APIs.
+    /// The handler gets the request's params and [`Context`] (input, progress, logs and
+    /// cancellation as for a tool) and returns the whole result; the engine still stamps
+    /// and checks it as for its own answers. Declaring the feature follows from the
+    /// handlers set (see [`super::capabilities`]). A later call replaces the handler.
+    pub fn set_feature_handler(&self, method: &str, handler: impl RequestHandler) -> Result<(), RegistryError> {
+        if !APPLICATION_ANSWERED.contains(&method) {
+            return Err(RegistryError::NotAnswerable(method.to_owned()));
+        }
+        self.shared.custom.write().unwrap().features.insert(method.to_owned(), Arc::new(handler));
+        Ok(())
+    }
+
     /// Stops serving custom request `method` (it answers -32601 again); whether it was set.
     pub fn remove_request_handler(&self, method: &str) -> bool {
         self.shared.custom.write().unwrap().requests.remove(method).is_some()
@@ -116,6 +156,11 @@ impl Server {
     pub fn remove_notification_handler(&self, method: &str) -> bool {
         self.shared.custom.write().unwrap().notifications.remove(method).is_some()
     }
+}
+
+/// The application's handler of MCP's `method`, if it answers it.
+pub(crate) fn feature_handler(server: &ServerShared, method: &str) -> Option<Arc<dyn RequestHandler>> {
+    server.custom.read().unwrap().features.get(method).cloned()
 }
 
 /// The handler of custom request `method`, if one is set.

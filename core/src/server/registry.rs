@@ -35,6 +35,9 @@ pub enum RegistryError {
     /// A custom handler for a method the protocol (or the engine) already serves.
     #[error("{method:?} is MCP's own {kind} method; a custom {kind} handler cannot take it")]
     Builtin { kind: &'static str, method: String },
+    /// An application handler for a method the application cannot answer itself.
+    #[error("{0:?} cannot be answered by the application (only {list})", list = super::custom::APPLICATION_ANSWERED.join(", "))]
+    NotAnswerable(String),
 }
 
 fn invalid(what: impl Into<String>, problem: impl Into<String>) -> RegistryError {

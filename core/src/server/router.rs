@@ -39,6 +39,9 @@ pub(crate) async fn feature(
     params: Map<String, Value>,
     cx: Context,
 ) -> Result<Reply, ErrorObject> {
+    if let Some(handler) = super::custom::feature_handler(server, method) {
+        return custom::serve_with(server, method, handler, params, cx).await.map(Reply::Value);
+    }
     let value = match method {
         "tools/list" => {
             return features::list(server, &params, "tools", |r| r.tools.values().map(|t| t.listed.clone()).collect());
@@ -83,6 +86,13 @@ pub(crate) async fn legacy(
         _ if !connection.initialized() => Err(ErrorObject::invalid_request(format!(
             "Invalid request: {method} before initialize (send initialize first, or use the 2026-07-28 _meta)"
         ))),
+        // A session method the application answers itself (the low-level server APIs).
+        "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
+            if connection.server().custom.read().unwrap().answers(method) =>
+        {
+            let cx = connection.legacy_context(incoming, &params);
+            feature(connection.server(), method, params, cx).await
+        }
         "logging/setLevel" => connection.set_log_level(&params).map(Reply::Value),
         "resources/subscribe" => connection.subscribe(method, &params, true).map(Reply::Value),
         "resources/unsubscribe" => connection.subscribe(method, &params, false).map(Reply::Value),
@@ -117,13 +127,19 @@ pub(crate) fn retry_inputs(
     method: &str,
     params: &mut Map<String, Value>,
 ) -> Result<Map<String, Value>, ErrorObject> {
-    let target_key = match method {
-        // `tasks/update` carries `inputResponses` too, but they are the task's (its own
-        // keys, delivered by the tasks extension), not a retry of this request.
-        "tasks/update" => return Ok(Map::new()),
-        "resources/read" => "uri",
-        _ => "name",
-    };
-    let target = params.get(target_key).and_then(Value::as_str).unwrap_or_default().to_owned();
+    // `tasks/update` carries `inputResponses` too, but they are the task's (its own keys,
+    // delivered by the tasks extension), not a retry of this request.
+    if method == "tasks/update" {
+        return Ok(Map::new());
+    }
+    let target = mrtr_target(method, params);
     mrtr::gather_inputs(server, method, &target, params)
+}
+
+/// What a request's sealed MRTR state is bound to besides its method: the resource's URI
+/// for `resources/read`, else the `name` param (a tool's, a prompt's; empty when absent).
+/// Sealing and checking a retry both use this.
+pub(crate) fn mrtr_target(method: &str, params: &Map<String, Value>) -> String {
+    let key = if method == "resources/read" { "uri" } else { "name" };
+    params.get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
 }

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::{Outcome, Ran, handler_error, run};
 use crate::server::ServerShared;
 use crate::server::context::Context;
-use crate::server::custom::request_handler;
+use crate::server::custom::{RequestHandler, request_handler};
 use crate::wire::ErrorObject;
 
 pub(crate) async fn serve(
@@ -21,8 +21,21 @@ pub(crate) async fn serve(
     cx: Context,
 ) -> Outcome {
     let handler = request_handler(server, method).ok_or_else(|| ErrorObject::method_not_found(method))?;
+    serve_with(server, method, handler, params, cx).await
+}
+
+/// Serves `method` with `handler`: a custom request's, or the application's answer to one
+/// of MCP's own methods (the low-level server APIs).
+pub(crate) async fn serve_with(
+    server: &Arc<ServerShared>,
+    method: &str,
+    handler: Arc<dyn RequestHandler>,
+    params: Map<String, Value>,
+    cx: Context,
+) -> Outcome {
+    let target = crate::server::router::mrtr_target(method, &params);
     let future = handler.handle(params, cx.clone());
-    match run(server, &cx, method, "", future).await {
+    match run(server, &cx, method, &target, future).await {
         Ran::InputRequired(input_required) => Ok(input_required),
         Ran::Done(Ok(result)) => Ok(result),
         Ran::Done(Err(error)) => Err(handler_error(error, |m| format!("{method} failed: {m}"), cx.is_modern())),

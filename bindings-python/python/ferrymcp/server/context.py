@@ -1,0 +1,30 @@
+"""`ServerRequestContext` (`mcp.server.context`): what a low-level handler gets with each
+request, as the official `Server(on_*=...)` handlers take it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from ferrymcp._session import ServerSession
+
+LifespanContextT = TypeVar("LifespanContextT")
+RequestT = TypeVar("RequestT")
+
+
+@dataclass
+class ServerRequestContext(Generic[LifespanContextT, RequestT]):
+    """The request being served: its session (to log, sample, elicit, notify), the
+    server's lifespan state, the protocol revision, the method, its params and id."""
+
+    session: ServerSession
+    lifespan_context: LifespanContextT
+    protocol_version: str
+    method: str
+    params: dict[str, Any] | None = None
+    request_id: Any = None
+    meta: dict[str, Any] | None = None
+    request: RequestT | None = None
+
+
+__all__ = ["ServerRequestContext"]
