@@ -164,6 +164,15 @@ export declare class NativeServer {
   addPrompt(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
   /** Answers `completion/complete` (its params in, a `CompleteResult` out). */
   setCompletionHandler(handler: (payloadJson: string, ctx: NativeContext) => void): void
+  /**
+   * Serves request `method` with `handler` (its params in, the whole result out): one
+   * of MCP's feature methods the application answers itself (core's
+   * `APPLICATION_ANSWERED`: `tools/list`, `tools/call`, ...), or one of its own. The
+   * low-level `Server.setRequestHandler`; other MCP methods are refused.
+   */
+  setRequestHandler(method: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
+  /** Stops serving the application's request `method`; whether it was served. */
+  removeRequestHandler(method: string): boolean
   removeTool(name: string): boolean
   removeResource(uri: string): boolean
   removeResourceTemplate(uriTemplate: string): boolean

@@ -12,11 +12,27 @@
 import { HandlerContext, currentContext, isProtocolFailure } from './context.js';
 import { McpError, messageOf } from './errors.js';
 import type { NativeContext } from './native.js';
+import type { RequestSchema } from './types.js';
 
 export type Kind = 'tool' | 'other';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler kind reads its own payload shape
 export type Run = (payload: any, ctx: HandlerContext) => unknown;
 export type NativeHandler = (payloadJson: string, native: NativeContext) => void;
+
+/** A request method as the official APIs name one: its string, or a request schema. */
+export type MethodOrSchema = string | RequestSchema;
+
+/** The parts of a zod literal (v3 `_def.value`, v4 `value` and `def.values`) a method name is read from. */
+type ZodLiteral = { value?: unknown; _def?: { value?: unknown }; def?: { values?: unknown[] } };
+
+export function methodOf(methodOrSchema: MethodOrSchema): string {
+  if (typeof methodOrSchema === 'string') return methodOrSchema;
+  const literal = (methodOrSchema as { shape?: { method?: ZodLiteral } }).shape?.method;
+  const method = literal?.value ?? literal?._def?.value ?? literal?.def?.values?.[0];
+  if (typeof method !== 'string') throw new TypeError('setRequestHandler needs a method name or a request schema');
+  return method;
+}
+
 
 export function nativeHandler(method: string, kind: Kind, run: Run): NativeHandler {
   return (payloadJson, native) => {

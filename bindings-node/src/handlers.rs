@@ -11,8 +11,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferrymcp_core::server::{
-    CompletionHandler, Context, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister,
-    ToolHandler, input_batch,
+    CompletionHandler, Context, HandlerError, HandlerFuture, PromptHandler, RequestHandler, ResourceHandler,
+    ResourceLister, ToolHandler, input_batch,
 };
 use napi::Status;
 use napi::bindgen_prelude::{FnArgs, Unknown};
@@ -91,6 +91,12 @@ impl PromptHandler for JsHandler {
 
 impl CompletionHandler for JsHandler {
     fn complete(&self, params: Map<String, Value>, cx: Context) -> HandlerFuture {
+        self.run(text(&params), cx)
+    }
+}
+
+impl RequestHandler for JsHandler {
+    fn handle(&self, params: Map<String, Value>, cx: Context) -> HandlerFuture {
         self.run(text(&params), cx)
     }
 }

@@ -10,6 +10,8 @@
  * SDK returns them; failures are `McpError`s with the JSON-RPC code.
  */
 import type { ClientTransport } from './client-transport.js';
+import { methodOf } from './dispatch.js';
+import type { MethodOrSchema } from './dispatch.js';
 import { ErrorCode, McpError, fromNative } from './errors.js';
 import { NativeCancel } from './native.js';
 import type { NativeClientHandle, NativeReply, RequestConfig } from './native.js';
@@ -28,7 +30,6 @@ import type {
   Progress,
   ReadResourceResult,
   Request,
-  RequestSchema,
   ServerCapabilities,
 } from './types.js';
 
@@ -54,7 +55,6 @@ export interface RequestOptions {
   [option: string]: unknown;
 }
 
-type MethodOrSchema = string | RequestSchema;
 type RequestHandler = (request: Request, extra: { signal: AbortSignal }) => unknown;
 type NotificationHandler = (notification: Notification) => void | Promise<void>;
 
@@ -67,17 +67,6 @@ interface ServerDetails {
 }
 
 const INPUT_METHODS = ['sampling/createMessage', 'elicitation/create', 'roots/list'];
-
-/** The parts of a zod literal (v3 `_def.value`, v4 `value` and `def.values`) a method name is read from. */
-type ZodLiteral = { value?: unknown; _def?: { value?: unknown }; def?: { values?: unknown[] } };
-
-function methodOf(methodOrSchema: MethodOrSchema): string {
-  if (typeof methodOrSchema === 'string') return methodOrSchema;
-  const literal = (methodOrSchema as { shape?: { method?: ZodLiteral } }).shape?.method;
-  const method = literal?.value ?? literal?._def?.value ?? literal?.def?.values?.[0];
-  if (typeof method !== 'string') throw new TypeError('setRequestHandler needs a method name or a request schema');
-  return method;
-}
 
 /** v1 passes a result schema before the options; v2 passes the options alone. */
 function optionsOf(schemaOrOptions: unknown, options: RequestOptions | undefined): RequestOptions | undefined {

@@ -12,7 +12,8 @@
  */
 import { currentContext } from './context.js';
 import type { HandlerContext } from './context.js';
-import { nativeHandler } from './dispatch.js';
+import { methodOf, nativeHandler } from './dispatch.js';
+import type { MethodOrSchema } from './dispatch.js';
 import { ErrorCode, McpError, fromNative } from './errors.js';
 import { ListeningTransport } from './http.js';
 import type { HttpListener, ListenOptions } from './http.js';
@@ -555,12 +556,51 @@ export class McpServer {
  * client input and logging from inside a handler, and resource-update notifications.
  */
 export class Server {
-  readonly #owner: McpServer;
-  readonly #native: InstanceType<typeof NativeServer>;
+  readonly #owner!: McpServer;
+  readonly #native!: InstanceType<typeof NativeServer>;
 
-  constructor(owner: McpServer, native: InstanceType<typeof NativeServer>) {
-    this.#owner = owner;
-    this.#native = native;
+  /**
+   * `new Server(serverInfo, options)`: the official low-level server, standing alone
+   * (it is the `server` of an `McpServer` of its own, which runs it; handlers come from
+   * `setRequestHandler`). The two-argument internal form wires an `McpServer`'s own.
+   */
+  constructor(serverInfo: Implementation, options?: McpServerOptions);
+  constructor(owner: McpServer, native: InstanceType<typeof NativeServer>);
+  constructor(first: McpServer | Implementation, second?: McpServerOptions | InstanceType<typeof NativeServer>) {
+    if (!(first instanceof McpServer)) {
+      return new McpServer(first, (second ?? {}) as McpServerOptions).server;
+    }
+    this.#owner = first;
+    this.#native = second as InstanceType<typeof NativeServer>;
+  }
+
+  /**
+   * Answers requests for `method` (a request schema, as v1 code passes, or the name)
+   * with `handler(request, extra)`: one of MCP's feature methods (`tools/list`,
+   * `tools/call`, `resources/read`, ...), which the application then answers itself in
+   * both eras, or a method of its own. A later call replaces the handler.
+   */
+  setRequestHandler(
+    methodOrSchema: MethodOrSchema,
+    handler: (request: { method: string; params?: Record<string, unknown> }, extra: HandlerContext) => unknown,
+  ): void {
+    const method = methodOf(methodOrSchema);
+    const run = (params: Record<string, unknown>, ctx: HandlerContext) => handler({ method, params }, ctx);
+    try {
+      this.#native.setRequestHandler(method, nativeHandler(method, 'other', run));
+    } catch (error) {
+      throw fromNative(error);
+    }
+  }
+
+  /** Stops serving the application's own request `method`. */
+  removeRequestHandler(methodOrSchema: MethodOrSchema): void {
+    this.#native.removeRequestHandler(methodOf(methodOrSchema));
+  }
+
+  /** Connects the server to a transport (its `McpServer`'s `connect`). */
+  connect(transport: Parameters<McpServer['connect']>[0]): ReturnType<McpServer['connect']> {
+    return this.#owner.connect(transport);
   }
 
   #context(what: string): HandlerContext {

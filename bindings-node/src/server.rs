@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use ferrymcp_core::peer::{Peer, PeerConfig};
 use ferrymcp_core::protocol::ServerCapabilities;
-use ferrymcp_core::server::{CacheHint, ResourceCacheHint, ResourceLister, Server, ServerOptions, TaskStart};
+use ferrymcp_core::server::{
+    APPLICATION_ANSWERED, CacheHint, ResourceCacheHint, ResourceLister, Server, ServerOptions, TaskStart,
+};
 use napi_derive::napi;
 use serde_json::Value;
 
@@ -207,6 +209,31 @@ impl NativeServer {
         #[napi(ts_arg_type = "(payloadJson: string, ctx: NativeContext) => void")] handler: JsHandlerFn,
     ) {
         self.server.set_completion_handler(self.handler(handler, "the completion handler".into()));
+    }
+
+    /// Serves request `method` with `handler` (its params in, the whole result out): one
+    /// of MCP's feature methods the application answers itself (core's
+    /// `APPLICATION_ANSWERED`: `tools/list`, `tools/call`, ...), or one of its own. The
+    /// low-level `Server.setRequestHandler`; other MCP methods are refused.
+    #[napi]
+    pub fn set_request_handler(
+        &self,
+        method: String,
+        #[napi(ts_arg_type = "(payloadJson: string, ctx: NativeContext) => void")] handler: JsHandlerFn,
+    ) -> napi::Result<()> {
+        let handler = self.handler(handler, format!("the {method} handler"));
+        let set = if APPLICATION_ANSWERED.contains(&method.as_str()) {
+            self.server.set_feature_handler(&method, handler)
+        } else {
+            self.server.set_request_handler(&method, handler)
+        };
+        set.map_err(from_registry)
+    }
+
+    /// Stops serving the application's request `method`; whether it was served.
+    #[napi]
+    pub fn remove_request_handler(&self, method: String) -> bool {
+        self.server.remove_request_handler(&method)
     }
 
     #[napi]

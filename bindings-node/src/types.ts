@@ -185,5 +185,17 @@ function requestSchema<M extends string>(method: M): RequestSchema<M> {
 export const CreateMessageRequestSchema = requestSchema('sampling/createMessage');
 export const ElicitRequestSchema = requestSchema('elicitation/create');
 export const ListRootsRequestSchema = requestSchema('roots/list');
+// The feature requests a low-level `Server` answers itself (`setRequestHandler`).
+export const ListToolsRequestSchema = requestSchema('tools/list');
+export const CallToolRequestSchema = requestSchema('tools/call');
+export const ListResourcesRequestSchema = requestSchema('resources/list');
+export const ListResourceTemplatesRequestSchema = requestSchema('resources/templates/list');
+export const ReadResourceRequestSchema = requestSchema('resources/read');
+export const SubscribeRequestSchema = requestSchema('resources/subscribe');
+export const UnsubscribeRequestSchema = requestSchema('resources/unsubscribe');
+export const ListPromptsRequestSchema = requestSchema('prompts/list');
+export const GetPromptRequestSchema = requestSchema('prompts/get');
+export const CompleteRequestSchema = requestSchema('completion/complete');
+export const SetLevelRequestSchema = requestSchema('logging/setLevel');
 
 export { McpError, ErrorCode } from './errors.js';
