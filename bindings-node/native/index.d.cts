@@ -285,6 +285,10 @@ export interface HttpConfig {
   retryMs?: number
   /** Require bearer tokens (with the verifier given beside this config). */
   auth?: AuthConfig
+  /** Legacy clients without sessions (the official `sessionIdGenerator: undefined`). */
+  stateless?: boolean
+  /** One JSON body per request, never SSE (the official `enableJsonResponse`). */
+  jsonResponse?: boolean
 }
 
 export interface HttpHeader {

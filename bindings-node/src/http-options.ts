@@ -9,8 +9,8 @@
  *
  * | option | in ferrymcp |
  * |---|---|
- * | `sessionIdGenerator` | accepted (a function or `undefined`): legacy clients always get a session, whose ID core draws from the OS's CSPRNG; a function given is not called (a warning says so once) |
- * | `enableJsonResponse` | `false` accepted; `true` refused: core answers JSON whenever the response is the request's only message and streams SSE only when the handler sends something first |
+ * | `sessionIdGenerator` | written as `undefined` (the official stateless mode): core serves legacy clients without sessions, each POST on its own; a function: legacy clients get sessions, whose ID core draws from the OS's CSPRNG (the function is not called; a warning says so once); absent: sessions, as with a function |
+ * | `enableJsonResponse` | `true`: core answers every request with one JSON body (what a handler sends before its answer is not delivered, as there); `false`: JSON when the answer is the request's only message, else SSE |
  * | `allowedHosts`, `allowedOrigins` | core's Host and Origin checks (core's defaults when absent: loopback names on a loopback or mounted endpoint) |
  * | `enableDnsRebindingProtection` | `true` accepted (core always checks); `false` accepts every Host and Origin, as the official SDKs |
  * | `retryInterval` | the `retry` of SSE priming events (ms) |
@@ -144,8 +144,8 @@ export function httpSettings(options: object, where: string, extra: readonly str
     warnedGenerator = true;
     process.emitWarning('ferrymcp serves legacy sessions with IDs from the OS random source; sessionIdGenerator is not called', { code: 'FERRYMCP_SESSION_IDS' });
   }
-  if (o.enableJsonResponse === true) {
-    throw new TypeError(`${where}: enableJsonResponse: true is not supported: ferrymcp answers with JSON whenever the response is the request's only message and streams SSE only when the handler sends notifications or requests first`);
+  if (o.enableJsonResponse !== undefined && typeof o.enableJsonResponse !== 'boolean') {
+    throw new TypeError(`${where}: enableJsonResponse must be a boolean`);
   }
   if (o.enableDnsRebindingProtection !== undefined && typeof o.enableDnsRebindingProtection !== 'boolean') {
     throw new TypeError(`${where}: enableDnsRebindingProtection must be a boolean`);
@@ -160,6 +160,9 @@ export function httpSettings(options: object, where: string, extra: readonly str
     sessionIdleMs: positive('sessionIdleMs', o.sessionIdleMs),
     keepAliveMs: positive('keepAliveMs', o.keepAliveMs),
     retryMs: positive('retryInterval', o.retryInterval),
+    // `sessionIdGenerator: undefined`, written out, is the official stateless mode.
+    stateless: 'sessionIdGenerator' in o && o.sessionIdGenerator === undefined,
+    jsonResponse: o.enableJsonResponse === true,
   };
   if (o.auth === undefined) return { config };
   const { auth, verifier } = bearer(o.auth, where);

@@ -53,6 +53,10 @@ pub struct HttpConfig {
     pub retry_ms: Option<u32>,
     /// Require bearer tokens (with the verifier given beside this config).
     pub auth: Option<AuthConfig>,
+    /// Legacy clients without sessions (the official `sessionIdGenerator: undefined`).
+    pub stateless: Option<bool>,
+    /// One JSON body per request, never SSE (the official `enableJsonResponse`).
+    pub json_response: Option<bool>,
 }
 
 #[napi(object)]
@@ -111,6 +115,8 @@ pub(crate) fn options(
         keep_alive: millis(config.keep_alive_ms),
         retry: millis(config.retry_ms),
         auth,
+        stateless: config.stateless.unwrap_or(false),
+        json_response: config.json_response.unwrap_or(false),
         ..HttpSettings::default()
     };
     settings.resolve(bound_to).map_err(|e| mcp_error(ErrorCode::INVALID_PARAMS, &e.to_string(), None))

@@ -6,6 +6,7 @@
 // see the wire (cancellation by closing the stream, Origin, bearer challenges).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Readable, pipeline } from 'node:stream';
 import { request as httpRequest } from 'node:http';
@@ -65,7 +66,7 @@ const WAYS = {
   },
   async 'web-standard'(options = {}) {
     const { server, observed } = build();
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, ...options });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), ...options });
     await server.connect(transport);
     const http = await nodeServer(webAdapter(transport));
     return { url: http.url, observed, close: async () => (await server.close(), await http.close()) };
@@ -356,7 +357,7 @@ function postStatus(url, host, size, extra = {}) {
 
 describe('options and lifecycle', () => {
   test('official options core has no equivalent for are refused with a TypeError', () => {
-    assert.throws(() => new NodeStreamableHTTPServerTransport({ enableJsonResponse: true }), TypeError);
+    assert.throws(() => new NodeStreamableHTTPServerTransport({ enableJsonResponse: 'yes' }), /enableJsonResponse must be a boolean/);
     assert.throws(() => new StreamableHTTPServerTransport({ eventStore: { storeEvent() {}, replayEventsAfter() {} } }), /eventStore is not supported/);
     assert.throws(() => new WebStandardStreamableHTTPServerTransport({ onsessioninitialized: () => {} }), TypeError);
     assert.throws(() => new WebStandardStreamableHTTPServerTransport({ supportedProtocolVersions: ['2025-11-25'] }), TypeError);

@@ -117,7 +117,7 @@ fn bearer(auth: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<BearerAut
 
 /// The endpoint's options from the dict the Python layer builds (`endpoint`, `host`,
 /// `max_body`, `max_sessions`, `session_idle` and `retry` in seconds, `allowed_hosts`,
-/// `allowed_origins`, `dns_rebinding_protection`, `auth` (see `bearer`)): only what the
+/// `allowed_origins`, `dns_rebinding_protection`, `stateless`, `json_response`, `auth` (see `bearer`)): only what the
 /// author set; core checks it and decides the rest, the Host and Origin defaults from
 /// `host` (the address served on). A token verifier runs on `event_loop`.
 pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<HttpOptions> {
@@ -144,6 +144,8 @@ pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<
         session_idle: seconds("session_idle")?,
         retry: seconds("retry")?,
         auth,
+        stateless: settings.get("stateless").and_then(Value::as_bool).unwrap_or(false),
+        json_response: settings.get("json_response").and_then(Value::as_bool).unwrap_or(false),
         ..HttpSettings::default()
     }
     .resolve(host)

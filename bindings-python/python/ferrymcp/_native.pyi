@@ -131,6 +131,8 @@ class HttpOptions(TypedDict, total=False):
     allowed_origins: list[str]
     dns_rebinding_protection: bool
     auth: BearerOptions
+    stateless: bool
+    json_response: bool
 
 class BearerOptions(TypedDict, total=False):
     """Bearer tokens required on the endpoint: `verify` says what a token is (an AuthInfo

@@ -184,6 +184,15 @@ impl Connection {
         &self.server
     }
 
+    /// Serves as an initialized legacy session of `version` (or the default revision)
+    /// without a handshake: a request of a stateless HTTP endpoint, which has no session.
+    pub(crate) fn assume_initialized(&self, version: Option<&str>) {
+        let version = version.unwrap_or(crate::protocol::ProtocolVersion::DEFAULT_NEGOTIATED.as_str());
+        let mut params = Map::new();
+        params.insert("protocolVersion".into(), Value::String(version.to_owned()));
+        let _ = self.initialize(params);
+    }
+
     pub(crate) fn initialized(&self) -> bool {
         self.session.lock().unwrap().initialized
     }

@@ -62,6 +62,9 @@ pub(crate) async fn post(
     message: Message,
     auth: Option<Arc<AuthInfo>>,
 ) -> Reply {
+    if state.options.stateless {
+        return stateless(state, parts, message, auth).await;
+    }
     if let Message::Request(request) = &message
         && request.method == Initialize::METHOD
     {
@@ -95,6 +98,63 @@ pub(crate) async fn post(
             reply::empty(StatusCode::ACCEPTED)
         }
     }
+}
+
+/// A POST in stateless mode: a request is served by a connection of its own, initialized
+/// by it (`initialize`) or as the revision its `MCP-Protocol-Version` names; notifications
+/// and responses have nothing to reach and are accepted (202).
+async fn stateless(state: &Arc<HttpState>, parts: &Parts, message: Message, auth: Option<Arc<AuthInfo>>) -> Reply {
+    let Message::Request(request) = message else {
+        return reply::empty(StatusCode::ACCEPTED);
+    };
+    if let Err(reply) = check_version(parts) {
+        return *reply;
+    }
+    let connection = state.server.connection();
+    if request.method != Initialize::METHOD {
+        let version = parts.headers.get(super::VERSION_HEADER).and_then(|v| v.to_str().ok());
+        connection.assume_initialized(version);
+    }
+    // The request lives as long as its client reads the answer: there is no session to
+    // resume it from.
+    let cancel = CancellationToken::new();
+    let guard = super::body::CancelOnDrop(cancel.clone());
+    let rx = exchange::start(connection, request, cancel.clone(), None, auth);
+    respond(state, rx, cancel, guard).await
+}
+
+/// The answer to one request from its messages: JSON when the answer is all there is (or
+/// in JSON-response mode, where earlier messages are not delivered), else an SSE stream
+/// that ends with the answer.
+async fn respond(
+    state: &Arc<HttpState>,
+    mut rx: tokio::sync::mpsc::Receiver<Out>,
+    end: CancellationToken,
+    guard: super::body::CancelOnDrop,
+) -> Reply {
+    let Some(mut first) = rx.recv().await else {
+        return reply::empty(StatusCode::SERVICE_UNAVAILABLE);
+    };
+    if state.options.json_response {
+        while !first.last {
+            match rx.recv().await {
+                Some(next) => first = next,
+                None => return reply::empty(StatusCode::SERVICE_UNAVAILABLE),
+            }
+        }
+    }
+    if first.last {
+        return reply::json(StatusCode::OK, first.data);
+    }
+    let head = crate::framing::sse::event(None, &first.data);
+    let body = SseBody::new(
+        Some((head, false)),
+        Source::Messages(rx),
+        state.options.keep_alive,
+        &[&end],
+        Some(Box::new(guard)),
+    );
+    reply::event_stream(body.boxed())
 }
 
 fn cancelled_id(params: Option<&str>) -> Option<RequestId> {
@@ -144,7 +204,11 @@ async fn serve(
     let id = request.id.clone();
     let cancel = session.register(&id);
     let mut rx = exchange::start(session.connection.clone(), request, cancel, Some(Arc::downgrade(&session)), auth);
-    let first = rx.recv().await;
+    let mut first = rx.recv().await;
+    // JSON-response mode: only the answer goes back (what came before it is not delivered).
+    while state.options.json_response && first.as_ref().is_some_and(|out| !out.last) {
+        first = rx.recv().await;
+    }
     if let Some(first) = &first
         && first.last
     {

@@ -81,6 +81,15 @@ pub struct HttpOptions {
     pub event_store: Arc<dyn EventStore>,
     /// Require bearer tokens.
     pub auth: Option<BearerAuth>,
+    /// Serve legacy clients without sessions (the official SDKs' `stateless_http=True`,
+    /// TypeScript's `sessionIdGenerator: undefined`): no `Mcp-Session-Id`, every POST is
+    /// answered on its own by a fresh connection, GET and DELETE are 405. A handler cannot
+    /// ask such a client for input (there is no session to carry the answer back).
+    pub stateless: bool,
+    /// Answer every request with one JSON body, never an SSE stream (the official SDKs'
+    /// `json_response=True` / `enableJsonResponse`): what a handler sends before its
+    /// answer (progress, logs) is not delivered, as there.
+    pub json_response: bool,
 }
 
 impl Default for HttpOptions {
@@ -96,6 +105,8 @@ impl Default for HttpOptions {
             retry: Duration::from_secs(1),
             event_store: Arc::new(MemoryEventStore::default()),
             auth: None,
+            stateless: false,
+            json_response: false,
         }
     }
 }
@@ -164,6 +175,9 @@ impl HttpHandler {
         };
         match parts.method {
             Method::POST => post(state, &parts, body, auth).await,
+            Method::GET | Method::DELETE if state.options.stateless => {
+                drained(body, reply::method_not_allowed("POST")).await
+            }
             Method::GET | Method::DELETE if parts.headers.contains_key(SESSION_HEADER) => {
                 if parts.method == Method::GET {
                     legacy::get(state, &parts).await

@@ -54,9 +54,16 @@ pub(crate) async fn post(
     let guard = CancelOnDrop(cancel.clone());
     let end = cancel.clone();
     let mut rx = exchange::start(state.stateless.clone(), request, cancel, None, auth);
-    let Some(first) = rx.recv().await else {
+    let Some(mut first) = rx.recv().await else {
         return reply::empty(StatusCode::SERVICE_UNAVAILABLE);
     };
+    // JSON-response mode: only the answer goes back (what came before it is not delivered).
+    while state.options.json_response && !first.last {
+        match rx.recv().await {
+            Some(next) => first = next,
+            None => return reply::empty(StatusCode::SERVICE_UNAVAILABLE),
+        }
+    }
     if first.last {
         let status = first.code.map_or(StatusCode::OK, modern_status);
         return reply::json(status, first.data);

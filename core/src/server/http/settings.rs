@@ -41,6 +41,10 @@ pub struct HttpSettings {
     pub retry: Option<Duration>,
     pub event_store: Option<Arc<dyn EventStore>>,
     pub auth: Option<BearerAuth>,
+    /// Legacy clients without sessions (see [`HttpOptions::stateless`]).
+    pub stateless: bool,
+    /// One JSON body per request (see [`HttpOptions::json_response`]).
+    pub json_response: bool,
 }
 
 /// A setting core cannot serve with; the message names it.
@@ -97,6 +101,8 @@ impl HttpSettings {
             retry: self.retry.unwrap_or(defaults.retry),
             event_store: self.event_store.unwrap_or(defaults.event_store),
             auth: self.auth,
+            stateless: self.stateless,
+            json_response: self.json_response,
         })
     }
 }

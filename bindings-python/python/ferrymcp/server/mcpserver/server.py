@@ -23,8 +23,7 @@ protected resource metadata; and `get_access_token()` gives a handler its reques
 token); `auth_server_provider=` raises `NotImplementedError` (no authorization-server
 routes: use an external one and a `TokenVerifier`); options of things the engine does
 itself or does not serve (`tools=`/`resources=` objects, `middleware`, `subscriptions`,
-`request_state_security`, `json_response`, `stateless_http`,
-`event_store`, the HTTP+SSE paths) raise `TypeError` unless left at their default. The
+`request_state_security`, `event_store`, the HTTP+SSE paths) raise `TypeError` unless left at their default. The
 `warn_on_duplicate_*` flags work as there: a name declared twice keeps the first
 declaration, the second is dropped, with a logged warning unless the flag is off.
 An unknown keyword is a `TypeError`, as for any Python function.
@@ -109,9 +108,6 @@ _HTTP_DEFAULTS: dict[str, Any] = {
 }
 # Official options the engine has no counterpart for: refused unless left at their default.
 _HTTP_UNSUPPORTED = {
-    "json_response": "the engine answers JSON whenever a request sends nothing before its result, "
-    "and an SSE stream otherwise (progress, logs, server requests would be lost in JSON)",
-    "stateless_http": "2026-07-28 requests are always served statelessly; legacy clients get sessions",
     "event_store": "resumable events are kept by the engine (in memory), not by a Python EventStore",
 }
 _CACHEABLE = (
@@ -139,8 +135,6 @@ _UNSUPPORTED: dict[str, tuple[Any, str]] = {
     ),
     "subscriptions": (None, "the engine fans subscriptions/listen events out itself (in process)"),
     "middleware": (None, "server middleware is not supported by ferrymcp"),
-    "json_response": (False, _HTTP_UNSUPPORTED["json_response"]),
-    "stateless_http": (False, _HTTP_UNSUPPORTED["stateless_http"]),
     "event_store": (None, _HTTP_UNSUPPORTED["event_store"]),
     "mount_path": ("/", _SSE_REFUSED),
     "sse_path": ("/sse", _SSE_REFUSED),
@@ -252,8 +246,6 @@ class MCPServer(Generic[LifespanResultT]):
             "request_state_security": request_state_security,
             "subscriptions": subscriptions,
             "middleware": middleware,
-            "json_response": json_response,
-            "stateless_http": stateless_http,
             "event_store": event_store,
             "mount_path": mount_path,
             "sse_path": sse_path,
@@ -843,6 +835,10 @@ def _endpoint_options(chosen: dict[str, Any], bearer: dict[str, Any] | None = No
         "max_sessions": chosen["max_sessions"],
         "session_idle": chosen["session_idle_timeout"],
         "retry": chosen["retry_interval"] / 1000 if chosen["retry_interval"] is not None else None,
+        # The official modes, served by the engine: legacy clients without sessions, and
+        # one JSON body per request.
+        "stateless": bool(chosen["stateless_http"]) or None,
+        "json_response": bool(chosen["json_response"]) or None,
     }
     security = chosen["transport_security"]
     if security is not None:

@@ -1,0 +1,96 @@
+// The official transports' stateless mode (`sessionIdGenerator: undefined`, written out)
+// and JSON-response mode (`enableJsonResponse: true`), served by core: the official v1
+// and v2 clients against a ferrymcp server behind a Node http server, and raw POSTs that
+// show what goes over the wire (no Mcp-Session-Id; one JSON body per request).
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { describe, test } from 'node:test';
+
+import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from 'ferrymcp/node';
+
+import { build } from './fixtures/http-server.mjs';
+
+async function serve(options) {
+  const { server } = build();
+  const transport = new NodeStreamableHTTPServerTransport(options);
+  await server.connect(transport);
+  const http = createServer((req, res) => transport.handleRequest(req, res));
+  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${http.address().port}/mcp`;
+  return { url, close: async () => (await server.close(), await new Promise((resolve) => http.close(resolve))) };
+}
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const INIT = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } };
+const post = (url, body, extra = {}) => fetch(url, { method: 'POST', headers: { ...HEADERS, ...extra }, body: JSON.stringify(body) });
+
+describe('stateless mode', () => {
+  test('no session: initialize and every later POST stand alone; GET is 405', async () => {
+    const served = await serve({ sessionIdGenerator: undefined });
+    try {
+      const init = await post(served.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: INIT });
+      assert.equal(init.status, 200);
+      assert.equal(init.headers.get('mcp-session-id'), null);
+      // A request with no session and no initialize before it on this connection.
+      const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } };
+      const answered = await post(served.url, call, { 'mcp-protocol-version': '2025-11-25' });
+      assert.equal(answered.status, 200);
+      assert.equal((await answered.json()).result.content[0].text, 'hi');
+      assert.equal((await fetch(served.url, { headers: { accept: 'text/event-stream' } })).status, 405);
+    } finally {
+      await served.close();
+    }
+  });
+
+  test('the official v1 and v2 clients work against it', async () => {
+    const served = await serve({ sessionIdGenerator: undefined });
+    try {
+      const v1 = new V1Client({ name: 'v1', version: '1' });
+      const v1Transport = new V1HttpTransport(new URL(served.url));
+      await v1.connect(v1Transport);
+      assert.equal(v1Transport.sessionId, undefined);
+      assert.equal((await v1.callTool({ name: 'echo', arguments: { text: 'one' } })).content[0].text, 'one');
+      await v1.close();
+      const v2 = new V2Client({ name: 'v2', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+      await v2.connect(new V2HttpTransport(new URL(served.url)));
+      assert.equal((await v2.callTool({ name: 'echo', arguments: { text: 'two' } })).content[0].text, 'two');
+      await v2.close();
+    } finally {
+      await served.close();
+    }
+  });
+});
+
+describe('JSON-response mode', () => {
+  test('a request that sends progress first is still answered with one JSON body', async () => {
+    const served = await serve({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'progress', arguments: {}, _meta: { progressToken: 't' } } };
+      const answered = await post(served.url, call, { 'mcp-protocol-version': '2025-11-25' });
+      assert.equal(answered.status, 200);
+      assert.match(answered.headers.get('content-type'), /^application\/json/);
+      const body = await answered.json();
+      assert.equal(body.id, 3);
+      assert.equal(body.result.content[0].text, 'done');
+    } finally {
+      await served.close();
+    }
+  });
+
+  test('without it, the same request streams its progress before the answer', async () => {
+    const served = await serve({ sessionIdGenerator: undefined });
+    try {
+      const call = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'progress', arguments: {}, _meta: { progressToken: 't' } } };
+      const answered = await post(served.url, call, { 'mcp-protocol-version': '2025-11-25' });
+      assert.match(answered.headers.get('content-type'), /^text\/event-stream/);
+      const text = await answered.text();
+      assert.equal((text.match(/notifications\/progress/g) ?? []).length, 3);
+      assert.match(text, /"id":4/);
+    } finally {
+      await served.close();
+    }
+  });
+});
