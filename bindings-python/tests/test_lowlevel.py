@@ -57,3 +57,24 @@ def test_handlers_ferrymcp_does_not_take_are_refused() -> None:
         Server("x", on_subscriptions_listen=listen)
     with pytest.raises(TypeError, match="on_list_toolz"):
         Server("x", on_list_toolz=listen)
+
+
+V1_PEER = Path(__file__).resolve().parent / "peers" / "lowlevel_v1_server.py"
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_the_1x_decorator_style(mode: str) -> None:
+    params = mcp.StdioServerParameters(command=sys.executable, args=[str(V1_PEER)])
+    async with mcp.Client(params, mode=mode) as c:
+        if mode == "legacy":  # the handshake's capabilities, with NotificationOptions(tools_changed=True)
+            tools, prompts = c.server_capabilities.tools, c.server_capabilities.prompts
+            assert tools is not None and tools.list_changed is True and prompts is not None
+        assert [t.name for t in (await c.list_tools()).tools] == ["add", "fail"]
+        added = await c.call_tool("add", {"a": 2, "b": 40})
+        # A dict is structured output, also sent as its JSON text.
+        assert added.structured_content == {"sum": 42} and '"sum": 42' in added.content[0].text
+        failed = await c.call_tool("fail", {})
+        assert failed.is_error and failed.content[0].text == "it failed"
+        assert (await c.read_resource("note://hello")).contents[0].text == "read note://hello"
+        prompt = await c.get_prompt("greet", {"who": "Ada"})
+        assert prompt.messages[0].content.text == "Hi Ada"

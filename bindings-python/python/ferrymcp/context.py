@@ -89,6 +89,10 @@ class RequestContext(Generic[LifespanContextT]):
 class Context(Generic[LifespanContextT, RequestT]):
     """The context of the request a handler serves (see the module doc)."""
 
+    def __class_getitem__(cls, params: Any) -> Any:
+        # The official parameters have defaults (`Context[L]` means `Context[L, Any]`).
+        return super().__class_getitem__(params if isinstance(params, tuple) else (params, Any))  # type: ignore[misc]
+
     def __init__(
         self,
         native: NativeContext | None = None,

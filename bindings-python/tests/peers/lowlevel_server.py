@@ -88,14 +88,15 @@ server = Server(
 )
 
 if __name__ == "__main__":
+    import anyio
+
     if sys.argv[1] == "official":
-        import anyio
         from mcp.server.stdio import stdio_server
-
-        async def main() -> None:
-            async with stdio_server() as (read, write):
-                await server.run(read, write, server.create_initialization_options())
-
-        anyio.run(main)
     else:
-        server.run()
+        from ferrymcp.server.stdio import stdio_server  # type: ignore[assignment]
+
+    async def main() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(main)

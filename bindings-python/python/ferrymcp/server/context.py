@@ -17,6 +17,10 @@ class ServerRequestContext(Generic[LifespanContextT, RequestT]):
     """The request being served: its session (to log, sample, elicit, notify), the
     server's lifespan state, the protocol revision, the method, its params and id."""
 
+    def __class_getitem__(cls, params: Any) -> Any:
+        # The official parameters have defaults (`ServerRequestContext[L]` means `[L, Any]`).
+        return super().__class_getitem__(params if isinstance(params, tuple) else (params, Any))  # type: ignore[misc]
+
     session: ServerSession
     lifespan_context: LifespanContextT
     protocol_version: str

@@ -1,5 +1,6 @@
 """The low-level server at the official path (`mcp.server.lowlevel`)."""
 
 from ferrymcp.server.lowlevel.server import NotificationOptions, Server
+from ferrymcp.server.models import InitializationOptions
 
-__all__ = ["NotificationOptions", "Server"]
+__all__ = ["InitializationOptions", "NotificationOptions", "Server"]

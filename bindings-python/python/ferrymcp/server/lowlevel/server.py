@@ -4,7 +4,11 @@ methods itself.
     server = Server("Bookshop", on_list_tools=list_tools, on_call_tool=call_tool)
 
 Each `on_*` handler takes `(ctx: ServerRequestContext, params)` (the request's typed
-params, `None` for a list request without any) and returns the typed result. The engine
+params, `None` for a list request without any) and returns the typed result. The 1.x
+decorators register the same handlers (`@server.list_tools()`, `@server.call_tool()`,
+`@server.read_resource()`, ... with 1.x's function shapes and return conversions), and
+`server.run(read, write, server.create_initialization_options())` with the pair of
+`ferrymcp.server.stdio.stdio_server()` serves stdio. The engine
 serves them through core's application-answered methods (`set_feature_handler`), so
 sessions, both eras, cancellation, progress, client input, result stamping and the
 capabilities derived from which handlers are set are core's, as for `MCPServer`. The
@@ -16,29 +20,43 @@ raise `NotImplementedError` naming them.
 
 from __future__ import annotations
 
+import base64
+import contextvars
+import functools
+import inspect
+import json
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ferrymcp._session import ServerSession
 from ferrymcp.server._tools import wire
 from ferrymcp.server.context import ServerRequestContext
 from ferrymcp.server.mcpserver.server import MCPServer
+from ferrymcp.server.models import InitializationOptions
 from ferrymcp.types import (
     CallToolRequestParams,
+    CallToolResult,
     CompleteRequestParams,
     GetPromptRequestParams,
     Icon,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListToolsResult,
     PaginatedRequestParams,
     ReadResourceRequestParams,
+    ServerCapabilities,
     SetLevelRequestParams,
     SubscribeRequestParams,
+    TextContent,
     UnsubscribeRequestParams,
 )
 
 if TYPE_CHECKING:
     from ferrymcp._native import NativeServer
 
+LifespanResultT = TypeVar("LifespanResultT")
 Handler = Callable[[ServerRequestContext[Any, Any], Any], Awaitable[Any]]
 
 # Each handler keyword: the method it answers and the class of its params (`None` when a
@@ -68,7 +86,7 @@ class NotificationOptions:
         self.tools_changed = tools_changed
 
 
-class Server(MCPServer[Any]):
+class Server(MCPServer[LifespanResultT]):
     """The low-level server (see the module doc)."""
 
     def __init__(
@@ -135,26 +153,190 @@ class Server(MCPServer[Any]):
             )
             bare = {key: value for key, value in params.items() if key != "_meta"}
             typed = None if optional and not bare else params_type.model_validate(params)
-            result = await handler(ctx, typed)
+            token = _CURRENT.set(ctx)
+            try:
+                result = await handler(ctx, typed)
+            finally:
+                _CURRENT.reset(token)
             dumped = wire(result) if result is not None else {}
             return dumped if isinstance(dumped, dict) else {}
 
         return answer
 
+    # -- the 1.x decorators ----------------------------------------------------------
+
+    def _decorate(self, keyword: str, make: Callable[[Callable[..., Any]], Handler]) -> Callable[[Any], Any]:
+        def decorator(func: Callable[..., Any]) -> Callable[..., Any]:
+            self._handlers[keyword] = make(func)
+            native = self._registry.native
+            if native is not None:
+                method, params_type, optional = _HANDLERS[keyword]
+                native.set_feature_handler(
+                    method, self._adapter(method, self._handlers[keyword], params_type, optional), True
+                )
+            return func
+
+        return decorator
+
+    def list_tools(self) -> Callable[[Any], Any]:  # type: ignore[override]
+        """1.x: `@server.list_tools()` over `async def f() -> list[Tool]`."""
+
+        async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
+            result = await _call(func, params)
+            return result if isinstance(result, ListToolsResult) else ListToolsResult(tools=list(result))
+
+        return self._decorate("on_list_tools", lambda func: functools.partial(wrap, func))
+
+    def call_tool(self, *, validate_input: bool = True) -> Callable[[Any], Any]:  # type: ignore[override]
+        """1.x: `@server.call_tool()` over `async def f(name, arguments)` returning content
+        blocks, a dict (structured output, also sent as JSON text), both as a tuple, or a
+        `CallToolResult`; an exception is an `isError` result with its text. The engine
+        does not validate the arguments against the listed schema (`validate_input` must
+        stay True only as a declaration of intent: the tool itself must check)."""
+
+        async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
+            try:
+                result = await func(params.name, params.arguments or {})
+            except Exception as error:  # noqa: BLE001 - 1.x makes any failure an isError result
+                return CallToolResult(content=[TextContent(type="text", text=str(error))], is_error=True)
+            return _tool_result(result)
+
+        return self._decorate("on_call_tool", lambda func: functools.partial(wrap, func))
+
+    def list_resources(self) -> Callable[[Any], Any]:  # type: ignore[override]
+        async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
+            result = await _call(func, params)
+            return result if isinstance(result, ListResourcesResult) else ListResourcesResult(resources=list(result))
+
+        return self._decorate("on_list_resources", lambda func: functools.partial(wrap, func))
+
+    def list_resource_templates(self) -> Callable[[Any], Any]:  # type: ignore[override]
+        async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
+            result = await _call(func, params)
+            if isinstance(result, ListResourceTemplatesResult):
+                return result
+            return ListResourceTemplatesResult(resource_templates=list(result))
+
+        return self._decorate("on_list_resource_templates", lambda func: functools.partial(wrap, func))
+
+    def read_resource(self) -> Callable[[Any], Any]:
+        """1.x: `@server.read_resource()` over `async def f(uri)` returning
+        `ReadResourceContents` items (or, deprecated there, `str` / `bytes`)."""
+
+        async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
+            uri = str(params.uri)
+            result = await func(params.uri)
+            items = [result] if isinstance(result, (str, bytes)) else list(result)
+            return {"contents": [_resource_contents(uri, item) for item in items]}
+
+        return self._decorate("on_read_resource", lambda func: functools.partial(wrap, func))
+
+    def list_prompts(self) -> Callable[[Any], Any]:  # type: ignore[override]
+        async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
+            result = await _call(func, params)
+            return result if isinstance(result, ListPromptsResult) else ListPromptsResult(prompts=list(result))
+
+        return self._decorate("on_list_prompts", lambda func: functools.partial(wrap, func))
+
+    def get_prompt(self) -> Callable[[Any], Any]:  # type: ignore[override]
+        async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
+            return await func(params.name, params.arguments)
+
+        return self._decorate("on_get_prompt", lambda func: functools.partial(wrap, func))
+
+    def completion(self) -> Callable[[Any], Any]:
+        async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
+            completion = await func(params.ref, params.argument, params.context)
+            return {"completion": wire(completion) if completion is not None else {"values": []}}
+
+        return self._decorate("on_completion", lambda func: functools.partial(wrap, func))
+
+    def set_logging_level(self) -> Callable[[Any], Any]:
+        async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
+            await func(params.level)
+            return {}
+
+        return self._decorate("on_set_logging_level", lambda func: functools.partial(wrap, func))
+
+    def subscribe_resource(self) -> Callable[[Any], Any]:
+        async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
+            await func(params.uri)
+            return {}
+
+        return self._decorate("on_subscribe_resource", lambda func: functools.partial(wrap, func))
+
+    def unsubscribe_resource(self) -> Callable[[Any], Any]:
+        async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
+            await func(params.uri)
+            return {}
+
+        return self._decorate("on_unsubscribe_resource", lambda func: functools.partial(wrap, func))
+
+    def progress_notification(self) -> Callable[[Any], Any]:
+        raise NotImplementedError("@server.progress_notification() is not supported by ferrymcp yet")
+
+    @property
+    def request_context(self) -> ServerRequestContext[Any, Any]:
+        """The request being served (a `LookupError` outside one), as 1.x's
+        `server.request_context`."""
+        return _CURRENT.get()
+
+    async def run(  # type: ignore[override]
+        self,
+        read_stream: Any,
+        write_stream: Any,
+        initialization_options: Any = None,
+        raise_exceptions: bool = False,
+        stateless: bool = False,
+    ) -> None:
+        """Serves the pair of `ferrymcp.server.stdio.stdio_server()` (stdio, by the engine)
+        until the client goes away. The options' name, version and instructions are
+        declared; their capabilities are merged over what the engine derives."""
+        from ferrymcp.server.stdio import StdioStream
+
+        if not isinstance(read_stream, StdioStream) or write_stream is not read_stream:
+            raise TypeError(
+                "Server.run needs the pair of ferrymcp.server.stdio.stdio_server(); streams made by the "
+                "program are not supported by ferrymcp yet"
+            )
+        if raise_exceptions or stateless:
+            raise NotImplementedError("Server.run(raise_exceptions=..., stateless=...) in ferrymcp")
+        if isinstance(initialization_options, InitializationOptions):
+            self._name = initialization_options.server_name or self._name
+            self._version = initialization_options.server_version or self._version
+            if initialization_options.instructions is not None:
+                self._instructions = initialization_options.instructions
+            self._extra_capabilities = wire(initialization_options.capabilities) or {}
+        await self.run_stdio_async()
+
+    def get_capabilities(
+        self, notification_options: NotificationOptions | None = None, experimental_capabilities: Any = None
+    ) -> ServerCapabilities:
+        """What the server declares to a legacy client (the engine derives it from the
+        handlers set, with `notification_options`' list-change flags)."""
+        if notification_options is not None:
+            self._notification_options = notification_options
+        declared = ServerCapabilities.model_validate(self._capabilities())
+        if experimental_capabilities:
+            declared.experimental = experimental_capabilities
+        return declared
+
     def create_initialization_options(
         self,
         notification_options: NotificationOptions | None = None,
         experimental_capabilities: dict[str, dict[str, Any]] | None = None,
-    ) -> dict[str, Any]:
-        """The options `run()` takes (1.x); their list-change flags are declared."""
-        if notification_options is not None:
-            self._notification_options = notification_options
-        if experimental_capabilities:
-            raise NotImplementedError("create_initialization_options(experimental_capabilities=...) in ferrymcp")
-        return {"notification_options": self._notification_options}
+    ) -> InitializationOptions:
+        """The options `run()` takes: this server's name, version, instructions and
+        capabilities (with `notification_options`' list-change flags)."""
+        return InitializationOptions(
+            server_name=self.name,
+            server_version=self.version,
+            capabilities=self.get_capabilities(notification_options, experimental_capabilities),
+            instructions=self.instructions,
+        )
 
     def _capabilities(self) -> dict[str, Any]:
-        declared = super()._capabilities()
+        declared = {**super()._capabilities(), **getattr(self, "_extra_capabilities", {})}
         options = self._notification_options
         for feature, changed in (
             ("tools", options.tools_changed),
@@ -166,4 +348,45 @@ class Server(MCPServer[Any]):
         return declared
 
 
-__all__ = ["NotificationOptions", "Server"]
+_CURRENT: contextvars.ContextVar[ServerRequestContext[Any, Any]] = contextvars.ContextVar("ferrymcp_request")
+
+
+async def _call(func: Callable[..., Any], params: Any) -> Any:
+    """A 1.x list handler: with the request's params when it takes an argument."""
+    takes = len(inspect.signature(func).parameters)
+    return await (func(params) if takes else func())
+
+
+def _tool_result(result: Any) -> Any:
+    """What a 1.x tool function returned, as a `CallToolResult`."""
+    if isinstance(result, CallToolResult):
+        return result
+    if isinstance(result, tuple) and len(result) == 2:
+        content, structured = result
+        return {"content": wire(list(content)), "structuredContent": structured, "isError": False}
+    if isinstance(result, dict):
+        block = TextContent(type="text", text=json.dumps(result, indent=2))
+        return {"content": [wire(block)], "structuredContent": result, "isError": False}
+    if isinstance(result, (list, tuple)):
+        return {"content": wire(list(result)), "isError": False}
+    message = f"Unexpected return type from tool: {type(result).__name__}"
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+def _resource_contents(uri: str, item: Any) -> dict[str, Any]:
+    """One item a 1.x `read_resource` returned, as resource contents."""
+    if isinstance(item, (str, bytes)):
+        data, mime_type, meta = item, None, None
+    else:
+        data, mime_type, meta = item.content, item.mime_type, getattr(item, "meta", None)
+    contents: dict[str, Any] = {"uri": uri}
+    if isinstance(data, bytes):
+        contents.update(blob=base64.b64encode(data).decode(), mimeType=mime_type or "application/octet-stream")
+    else:
+        contents.update(text=data, mimeType=mime_type or "text/plain")
+    if meta is not None:
+        contents["_meta"] = meta
+    return contents
+
+
+__all__ = ["InitializationOptions", "NotificationOptions", "Server"]
