@@ -38,7 +38,7 @@ bash scripts/packaging/python.sh
 # installed wheel: every message schema-checked, the scripted session's transcript equal to
 # the Rust fixture's. FERRYMCP_FIXTURE is split on whitespace; paths are absolute.
 FERRYMCP_FIXTURE="$PWD/.venv/bin/python $PWD/tests/fixtures/python/everything.py" \
-  cargo test --release -p ferrymcp-tests --test protocol
+  cargo test --release --workspace --test protocol
 # The conformance suite again, against the Python fixture on the installed wheel, and its
 # client scenarios against the Python conformance client (every one must pass).
 tests/conformance/run-server.sh .venv/bin/python tests/fixtures/python/everything.py

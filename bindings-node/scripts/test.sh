@@ -49,7 +49,7 @@ cp -r test/fixtures "$work/test/fixtures"
 cp "$root/tests/fixtures/node/everything.mjs" "$work/test/fixtures/everything.mjs"
 cp "$root/tests/fixtures/node/conformance_client.mjs" "$work/conformance_client.mjs"
 # The Rust fixture the HTTP client tests also run against (built already by scripts/test.sh).
-(cd "$root" && cargo build --release --quiet -p ferrymcp-tests --bin ferrymcp-everything)
+(cd "$root" && cargo test --release --quiet --workspace --all-targets --no-run)
 export FERRYMCP_EVERYTHING="$root/target/release/ferrymcp-everything"
 # The repository, for the parity test that runs a Python twin on its venv (input-rounds.test.mjs).
 export FERRYMCP_ROOT="$root"
@@ -70,7 +70,7 @@ export FERRYMCP_ROOT="$root"
   # fixture importing the package installed here: every message schema-checked, the
   # scripted session's transcript equal to the Rust fixture's.
   (cd "$root" && FERRYMCP_FIXTURE="node $work/test/fixtures/everything.mjs" \
-    cargo test --release -p ferrymcp-tests --test protocol)
+    cargo test --release --workspace --test protocol)
   # The official conformance suite (server side, both requirement sets) against the Node
   # fixture over Streamable HTTP, importing the package installed here: every scored check
   # must pass, as for the Rust and Python fixtures.

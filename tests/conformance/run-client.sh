@@ -26,7 +26,7 @@ if [ "$#" -gt 0 ]; then
     done
     client="${words[*]}"
 else
-    (cd "$root" && cargo build --release --quiet -p ferrymcp-tests --bin conformance-client)
+    (cd "$root" && cargo test --release --quiet --workspace --all-targets --no-run)
     client="$root/target/release/conformance-client"
 fi
 
