@@ -95,3 +95,26 @@ async def test_what_the_idiom_does_not_take_is_refused() -> None:
         async with stdio_client(StdioServerParameters(command="x", encoding="latin-1")):
             pass
     assert set(get_default_environment()) <= {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"}
+
+
+async def test_a_session_group_gathers_two_servers_and_routes_calls() -> None:
+    from ferrymcp import ClientSessionGroup
+    from ferrymcp.exceptions import McpError
+
+    official = StdioServerParameters(command=sys.executable, args=[str(OFFICIAL)])
+    ours = StdioServerParameters(command=sys.executable, args=[str(SURFACE), "ferrymcp"])
+    async with ClientSessionGroup(component_name_hook=lambda name, info: f"{info.name}.{name}") as group:
+        first = await group.connect_to_server(official)
+        await group.connect_to_server(ours)
+        assert {"official-peer.add", "surface.order_book"} <= set(group.tools)
+        assert {"official-peer.review", "surface.review"} <= set(group.prompts)
+        added = await group.call_tool("official-peer.add", {"a": 1, "b": 2})
+        ordered = await group.call_tool("surface.order_book", {"title": "Dune"})
+        assert (added.content[0].text, ordered.content[0].text) == ("3", "Dune: 7 in stock, arrives tomorrow.")
+        await group.disconnect_from_server(first)
+        assert "official-peer.add" not in group.tools and "surface.order_book" in group.tools
+    # Without a hook, a name two servers share is refused (both offer a "review" prompt).
+    async with ClientSessionGroup() as group:
+        await group.connect_to_server(official)
+        with pytest.raises(McpError, match="already exist in group prompts"):
+            await group.connect_to_server(ours)

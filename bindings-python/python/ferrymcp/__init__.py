@@ -21,6 +21,7 @@ from ferrymcp import types
 from ferrymcp._media import Audio, Image
 from ferrymcp.client import Client, ClientRequestContext, StdioServerParameters
 from ferrymcp.client.session import ClientSession
+from ferrymcp.client.session_group import ClientSessionGroup
 from ferrymcp.client.stdio import stdio_client
 from ferrymcp.context import Context
 from ferrymcp.exceptions import (
@@ -144,6 +145,7 @@ __all__ = [
     "ClientRequest",
     "ClientRequestContext",
     "ClientSession",
+    "ClientSessionGroup",
     "ClientResult",
     "CompleteRequest",
     "CompleteResult",
