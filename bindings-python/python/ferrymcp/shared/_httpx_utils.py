@@ -10,7 +10,7 @@ from typing import Any
 
 def create_mcp_http_client(headers: dict[str, str] | None = None, timeout: Any = None, auth: Any = None) -> Any:
     try:
-        import httpx
+        import httpx  # type: ignore[import-not-found,unused-ignore]
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise ImportError("create_mcp_http_client needs httpx (pip install httpx)") from error
     options: dict[str, Any] = {"follow_redirects": True, "timeout": timeout or httpx.Timeout(30.0)}
