@@ -107,7 +107,26 @@ fn options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ServerOptions> {
         let key = key.as_str().ok_or_else(|| PyValueError::new_err("state_key must be a str"))?;
         parsed.state_key = Some(key.as_bytes().to_vec());
     }
+    // `RequestStateSecurity(keys=[...])`: the ring as hex, the first one sealing.
+    if let Some(Value::Array(keys)) = map.get("state_keys_hex") {
+        let mut keys = keys
+            .iter()
+            .map(|key| key.as_str().and_then(from_hex).ok_or_else(|| PyValueError::new_err("state_keys_hex: not hex")));
+        parsed.state_key = keys.next().transpose()?;
+        parsed.previous_state_keys = keys.collect::<PyResult<_>>()?;
+    }
+    if let Some(seconds) = map.get("state_ttl").and_then(Value::as_f64) {
+        parsed.state_ttl =
+            Duration::try_from_secs_f64(seconds).map_err(|e| PyValueError::new_err(format!("state_ttl: {e}")))?;
+    }
     Ok(parsed)
+}
+
+fn from_hex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
 }
 
 /// The lists the Python API registers when the server is built (core declares them while

@@ -35,6 +35,14 @@ impl AuthInfo {
         self.expires_at.is_some_and(|at| at != 0 && at < now)
     }
 
+    /// Who the token speaks for, as MRTR state binds it: the client and, when the
+    /// verifier gave one, the subject (`extra.sub`) and issuer (`extra.iss`), so two users
+    /// of one OAuth client are different principals.
+    pub fn principal(&self) -> String {
+        let claim = |name: &str| self.extra.as_ref().and_then(|e| e.get(name)).cloned().unwrap_or(Value::Null);
+        serde_json::json!([self.client_id, claim("iss"), claim("sub")]).to_string()
+    }
+
     /// The first of `required` that the token lacks.
     pub fn missing_scope<'a>(&self, required: &'a [String]) -> Option<&'a str> {
         required.iter().find(|scope| !self.scopes.contains(scope)).map(String::as_str)

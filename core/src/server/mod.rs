@@ -92,8 +92,12 @@ pub struct ServerOptions {
     /// [`ServerOptions::set_cache_hints`].
     pub cache_hints: CacheHints,
     /// The key that seals MRTR `requestState`; replicas behind one endpoint must share it.
-    /// Random per process when `None`.
+    /// Random per process when `None` (unless `FERRYMCP_STATE_KEY` is set); replicas
+    /// behind one endpoint must share it.
     pub state_key: Option<Vec<u8>>,
+    /// Keys that no longer seal `requestState` but still open it, for rotation: put the
+    /// new key in `state_key` and the old one here for one `state_ttl`.
+    pub previous_state_keys: Vec<Vec<u8>>,
     /// How long a sealed `requestState` stays valid.
     pub state_ttl: Duration,
     /// Settings of each connection's RPC engine.
@@ -116,6 +120,7 @@ impl Default for ServerOptions {
             page_size: None,
             cache_hints: CacheHints::default(),
             state_key: None,
+            previous_state_keys: Vec::new(),
             state_ttl: Duration::from_secs(600),
             peer: PeerConfig::default(),
             tasks: TaskOptions::default(),
@@ -203,7 +208,8 @@ impl Server {
 
     /// A server from a full `Implementation` object (name, version, title, icons, ...).
     pub fn with_info(info: Value, instructions: Option<String>, options: ServerOptions) -> Self {
-        let sealer = mrtr::Sealer::new(options.state_key.clone(), options.state_ttl);
+        let sealer =
+            mrtr::Sealer::new(options.state_key.clone(), options.previous_state_keys.clone(), options.state_ttl);
         let tasks = tasks::TaskStore::new(options.tasks.clone());
         Self {
             shared: Arc::new(ServerShared {

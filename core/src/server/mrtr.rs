@@ -8,7 +8,14 @@
 //! inputs are answered from the retry (and from earlier rounds, carried in the state).
 //!
 //! The state is HMAC-SHA256 sealed with the server's key (random per process unless one is
-//! configured, which replicas must share), bound to the method and target, and expires.
+//! configured, which replicas must share: [`ServerOptions::state_key`], else the
+//! `FERRYMCP_STATE_KEY` environment variable), bound to the method, the target and the
+//! authenticated principal (the bearer token's client and subject, when the request had
+//! one), and expires. Keys that no longer seal but still open
+//! ([`ServerOptions::previous_state_keys`]) let replicas rotate without failing retries.
+//!
+//! [`ServerOptions::state_key`]: super::ServerOptions::state_key
+//! [`ServerOptions::previous_state_keys`]: super::ServerOptions::previous_state_keys
 
 use std::future::Future;
 use std::pin::Pin;
@@ -32,45 +39,65 @@ type HmacSha256 = Hmac<Sha256>;
 
 /// Seals and opens `requestState`.
 pub(crate) struct Sealer {
-    key: Vec<u8>,
+    /// Seals and opens; then the previous keys, which only open.
+    keys: Vec<Vec<u8>>,
     ttl: Duration,
 }
 
+/// The environment variable a server's sealing key is read from when none is configured.
+pub const STATE_KEY_ENV: &str = "FERRYMCP_STATE_KEY";
+
 impl Sealer {
-    pub fn new(key: Option<Vec<u8>>, ttl: Duration) -> Self {
-        let key = key.unwrap_or_else(|| {
-            let mut key = vec![0u8; 32];
-            getrandom::fill(&mut key).expect("the OS has a random source");
-            key
-        });
-        Self { key, ttl }
+    pub fn new(key: Option<Vec<u8>>, previous: Vec<Vec<u8>>, ttl: Duration) -> Self {
+        let key = key
+            .or_else(|| std::env::var(STATE_KEY_ENV).ok().filter(|k| !k.is_empty()).map(String::into_bytes))
+            .unwrap_or_else(|| {
+                let mut key = vec![0u8; 32];
+                getrandom::fill(&mut key).expect("the OS has a random source");
+                key
+            });
+        let mut keys = vec![key];
+        keys.extend(previous);
+        Self { keys, ttl }
     }
 
-    fn mac(&self) -> HmacSha256 {
-        <HmacSha256 as KeyInit>::new_from_slice(&self.key).expect("HMAC takes any key length")
+    fn mac(key: &[u8]) -> HmacSha256 {
+        <HmacSha256 as KeyInit>::new_from_slice(key).expect("HMAC takes any key length")
     }
 
-    /// Seals the answers gathered so far for one request target.
-    pub fn seal(&self, method: &str, target: &str, responses: &Map<String, Value>) -> String {
+    /// Seals the answers gathered so far for one request target and principal.
+    pub fn seal(&self, method: &str, target: &str, principal: Option<&str>, responses: &Map<String, Value>) -> String {
         let expires = now() + self.ttl.as_secs();
-        let body = json!({"m": method, "t": target, "r": responses, "x": expires}).to_string();
-        let mut mac = self.mac();
+        let body = json!({"m": method, "t": target, "p": principal, "r": responses, "x": expires}).to_string();
+        let mut mac = Self::mac(&self.keys[0]);
         mac.update(body.as_bytes());
         let tag = mac.finalize().into_bytes();
         format!("{}.{}", B64.encode(body), B64.encode(tag))
     }
 
-    /// Opens a state sealed for this method and target; any failure is the same error.
-    pub fn open(&self, state: &str, method: &str, target: &str) -> Result<Map<String, Value>, ErrorObject> {
+    /// Opens a state sealed for this method, target and principal under any of the keys;
+    /// any failure is the same error.
+    pub fn open(
+        &self,
+        state: &str,
+        method: &str,
+        target: &str,
+        principal: Option<&str>,
+    ) -> Result<Map<String, Value>, ErrorObject> {
         let fail = || ErrorObject::invalid_params("requestState integrity check failed");
         let (body, tag) = state.split_once('.').ok_or_else(fail)?;
         let body = B64.decode(body).map_err(|_| fail())?;
         let tag = B64.decode(tag).map_err(|_| fail())?;
-        let mut mac = self.mac();
-        mac.update(&body);
-        mac.verify_slice(&tag).map_err(|_| fail())?;
+        let sealed_here = self.keys.iter().any(|key| {
+            let mut mac = Self::mac(key);
+            mac.update(&body);
+            mac.verify_slice(&tag).is_ok()
+        });
+        if !sealed_here {
+            return Err(fail());
+        }
         let state: Value = serde_json::from_slice(&body).map_err(|_| fail())?;
-        let bound = state["m"] == method && state["t"] == target;
+        let bound = state["m"] == method && state["t"] == target && state["p"] == json!(principal);
         let fresh = state["x"].as_u64().is_some_and(|x| x >= now());
         if !bound {
             return Err(fail());
@@ -136,12 +163,12 @@ impl Inputs {
     }
 
     /// The `input_required` result: every missing input and the sealed state.
-    pub fn input_required(&self, sealer: &Sealer, method: &str, target: &str) -> Value {
+    pub fn input_required(&self, sealer: &Sealer, method: &str, target: &str, principal: Option<&str>) -> Value {
         let requests: Map<String, Value> = self.missing.lock().unwrap().drain(..).collect();
         json!({
             "resultType": "input_required",
             "inputRequests": requests,
-            "requestState": sealer.seal(method, target, &self.responses),
+            "requestState": sealer.seal(method, target, principal, &self.responses),
         })
     }
 }
@@ -189,11 +216,12 @@ pub(crate) fn gather_inputs(
     server: &ServerShared,
     method: &str,
     target: &str,
+    principal: Option<&str>,
     params: &mut Map<String, Value>,
 ) -> Result<Map<String, Value>, ErrorObject> {
     let mut responses = match params.shift_remove("requestState") {
         None | Some(Value::Null) => Map::new(),
-        Some(Value::String(state)) => server.sealer.open(&state, method, target)?,
+        Some(Value::String(state)) => server.sealer.open(&state, method, target, principal)?,
         Some(_) => return Err(ErrorObject::invalid_params("Invalid params: requestState must be a string")),
     };
     match params.shift_remove("inputResponses") {
@@ -256,14 +284,26 @@ mod tests {
 
     #[test]
     fn state_round_trips_and_tampering_fails() {
-        let sealer = Sealer::new(None, Duration::from_secs(60));
+        let sealer = Sealer::new(None, Vec::new(), Duration::from_secs(60));
         let mut responses = Map::new();
         responses.insert("a".into(), json!({"action": "accept"}));
-        let state = sealer.seal("tools/call", "t", &responses);
-        assert_eq!(sealer.open(&state, "tools/call", "t").unwrap(), responses);
-        assert!(sealer.open(&format!("{state}-TAMPERED"), "tools/call", "t").is_err());
-        assert!(sealer.open(&state, "tools/call", "other").is_err());
-        let other = Sealer::new(None, Duration::from_secs(60));
-        assert!(other.open(&state, "tools/call", "t").is_err());
+        let state = sealer.seal("tools/call", "t", None, &responses);
+        assert_eq!(sealer.open(&state, "tools/call", "t", None).unwrap(), responses);
+        assert!(sealer.open(&format!("{state}-TAMPERED"), "tools/call", "t", None).is_err());
+        assert!(sealer.open(&state, "tools/call", "other", None).is_err());
+        let other = Sealer::new(None, Vec::new(), Duration::from_secs(60));
+        assert!(other.open(&state, "tools/call", "t", None).is_err());
+        // Bound to the principal: another client's token cannot take the retry.
+        let alices = sealer.seal("tools/call", "t", Some("alice"), &responses);
+        assert!(sealer.open(&alices, "tools/call", "t", Some("alice")).is_ok());
+        assert!(sealer.open(&alices, "tools/call", "t", Some("bob")).is_err());
+        assert!(sealer.open(&alices, "tools/call", "t", None).is_err());
+        // Rotation: a state sealed under the old key opens while it is a previous key.
+        let old = Sealer::new(Some(b"old".to_vec()), Vec::new(), Duration::from_secs(60));
+        let rotated = Sealer::new(Some(b"new".to_vec()), vec![b"old".to_vec()], Duration::from_secs(60));
+        let sealed = old.seal("tools/call", "t", None, &responses);
+        assert!(rotated.open(&sealed, "tools/call", "t", None).is_ok());
+        let retired = Sealer::new(Some(b"new".to_vec()), Vec::new(), Duration::from_secs(60));
+        assert!(retired.open(&sealed, "tools/call", "t", None).is_err());
     }
 }

@@ -125,6 +125,7 @@ pub(crate) fn client_input(method: &str, params: &Value) -> mrtr::ClientInput {
 pub(crate) fn retry_inputs(
     server: &ServerShared,
     method: &str,
+    principal: Option<&str>,
     params: &mut Map<String, Value>,
 ) -> Result<Map<String, Value>, ErrorObject> {
     // `tasks/update` carries `inputResponses` too, but they are the task's (its own keys,
@@ -133,7 +134,7 @@ pub(crate) fn retry_inputs(
         return Ok(Map::new());
     }
     let target = mrtr_target(method, params);
-    mrtr::gather_inputs(server, method, &target, params)
+    mrtr::gather_inputs(server, method, &target, principal, params)
 }
 
 /// What a request's sealed MRTR state is bound to besides its method: the resource's URI

@@ -169,7 +169,8 @@ impl Connection {
         meta: ModernMeta,
         incoming: &Incoming,
     ) -> Result<Reply, ErrorObject> {
-        let responses = router::retry_inputs(&self.server, method, &mut params)?;
+        let principal = incoming.auth.as_deref().map(AuthInfo::principal);
+        let responses = router::retry_inputs(&self.server, method, principal.as_deref(), &mut params)?;
         let cx = self.context(incoming, &params, |inner| {
             inner.protocol_version = meta.version;
             inner.client_capabilities = meta.capabilities;

@@ -107,7 +107,8 @@ async fn run(server: &ServerShared, cx: &Context, method: &str, target: &str, mu
             if let Some(task) = cx.inner.task.get() {
                 server.tasks.discard(&task.id);
             }
-            Ran::InputRequired(inputs.input_required(&server.sealer, method, target))
+            let principal = cx.inner.auth.as_deref().map(crate::server::AuthInfo::principal);
+            Ran::InputRequired(inputs.input_required(&server.sealer, method, target, principal.as_deref()))
         }
         Stop::Task => Ran::Task(future),
     }

@@ -29,6 +29,12 @@ from ferrymcp.server.mcpserver.server import (
     ResourceSecurity,
     UserMessage,
 )
+from ferrymcp.server.request_state import (
+    InvalidRequestState,
+    RequestStateCodec,
+    RequestStateSecurity,
+    authenticated_principal,
+)
 
 __all__ = [
     "DEFAULT_RESOURCE_SECURITY",
@@ -47,8 +53,12 @@ __all__ = [
     "ListRoots",
     "MCPServer",
     "Message",
+    "InvalidRequestState",
+    "RequestStateCodec",
+    "RequestStateSecurity",
     "ResourceSecurity",
     "Resolve",
     "Sample",
     "UserMessage",
+    "authenticated_principal",
 ]

@@ -23,7 +23,7 @@ protected resource metadata; and `get_access_token()` gives a handler its reques
 token); `auth_server_provider=` raises `NotImplementedError` (no authorization-server
 routes: use an external one and a `TokenVerifier`); options of things the engine does
 itself or does not serve (`tools=`/`resources=` objects, `middleware`, `subscriptions`,
-`request_state_security`, `event_store`, the HTTP+SSE paths) raise `TypeError` unless left at their default. The
+`event_store`, the HTTP+SSE paths) raise `TypeError` unless left at their default. The
 `warn_on_duplicate_*` flags work as there: a name declared twice keeps the first
 declaration, the second is dropped, with a logged warning unless the flag is off.
 An unknown keyword is a `TypeError`, as for any Python function.
@@ -126,13 +126,6 @@ _CACHEABLE = (
 _UNSUPPORTED: dict[str, tuple[Any, str]] = {
     "tools": (None, "pass functions to @mcp.tool() or mcp.add_tool() instead of prebuilt Tool objects"),
     "resources": (None, "declare resources with @mcp.resource() or mcp.add_resource()"),
-    "request_state_security": (
-        None,
-        (
-            "the engine seals 2026-07-28 request state itself with a per-process key; "
-            "shared keys for replicas are not configurable from Python yet"
-        ),
-    ),
     "subscriptions": (None, "the engine fans subscriptions/listen events out itself (in process)"),
     "middleware": (None, "server middleware is not supported by ferrymcp"),
     "event_store": (None, _HTTP_UNSUPPORTED["event_store"]),
@@ -243,7 +236,6 @@ class MCPServer(Generic[LifespanResultT]):
         given = {
             "tools": tools,
             "resources": resources,
-            "request_state_security": request_state_security,
             "subscriptions": subscriptions,
             "middleware": middleware,
             "event_store": event_store,
@@ -264,6 +256,15 @@ class MCPServer(Generic[LifespanResultT]):
         self._lifespan_context: Any = None
         self._resource_security = resource_security
         self._options = _native_options(cache_hints, page_size)
+        if request_state_security is not None:
+            from ferrymcp.server.request_state import RequestStateSecurity
+
+            if not isinstance(request_state_security, RequestStateSecurity):
+                raise TypeError(
+                    "request_state_security must be a ferrymcp.server.request_state.RequestStateSecurity, "
+                    f"not {type(request_state_security).__name__}"
+                )
+            self._options.update(request_state_security._engine_options())
         self._registry = Registry()
         self._custom_routes: list[tuple[str, list[str], Callable[..., Any]]] = []
         self._session_manager: StreamableHTTPSessionManager | None = None

@@ -1,0 +1,112 @@
+"""`request_state_security=RequestStateSecurity(keys=[...])` and `FERRYMCP_STATE_KEY`:
+the key that seals 2026-07-28 `requestState` is shared, so a retry can go to another
+process (a replica) and complete there. Two real server processes over stdio: the first
+round on one, the retry on the other; a process with another key refuses the state, and a
+key ring (`keys=[new, old]`) opens what the old key sealed while the retired ring does not.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from raw_stdio import MODERN, RawServer, check, modern_meta
+
+pytest.importorskip("ferrymcp._native")
+
+SERVER = """
+import sys
+from ferrymcp import Context, MCPServer
+from ferrymcp.server.mcpserver import RequestStateSecurity
+
+keys = [key for key in sys.argv[1:]]
+security = RequestStateSecurity(keys=keys, ttl=60) if keys else None
+mcp = MCPServer("replica", request_state_security=security)
+
+
+@mcp.tool()
+async def keyed(ctx: Context) -> str:
+    params = {"message": "Name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}
+    answer = await ctx.request_input("elicitation/create", params, key="user_name")
+    return answer["content"]["name"]
+
+
+mcp.run()
+"""
+PARAMS: dict[str, Any] = {"name": "keyed", "arguments": {}, "_meta": modern_meta(elicitation={})}
+
+
+def replica(script: Path, *keys: str, env: dict[str, str] | None = None) -> RawServer:
+    previous = os.environ.copy()
+    try:
+        os.environ.update(env or {})
+        return RawServer([sys.executable, str(script), *keys], MODERN)
+    finally:
+        os.environ.clear()
+        os.environ.update(previous)
+
+
+def first_round(server: RawServer) -> dict[str, Any]:
+    first = server.request("r1", "CallToolRequest", "tools/call", PARAMS)["result"]
+    check(MODERN, "InputRequiredResult", first)
+    return {
+        **PARAMS,
+        "inputResponses": {"user_name": {"action": "accept", "content": {"name": "Zoe"}}},
+        "requestState": first["requestState"],
+    }
+
+
+def retry_on(server: RawServer, retry: dict[str, Any]) -> dict[str, Any]:
+    return server.request("r2", "CallToolRequest", "tools/call", retry)
+
+
+@pytest.fixture
+def script(tmp_path: Path) -> Path:
+    path = tmp_path / "replica.py"
+    path.write_text(SERVER)
+    return path
+
+
+def test_a_retry_completes_on_a_replica_with_the_same_key(script: Path) -> None:
+    a, b, other = replica(script, "k1"), replica(script, "k1"), replica(script, "k2")
+    try:
+        retry = first_round(a)
+        assert retry_on(b, retry)["result"]["content"] == [{"type": "text", "text": "Zoe"}]
+        refused = retry_on(other, retry)["error"]
+        assert (refused["code"], refused["message"]) == (-32602, "requestState integrity check failed")
+    finally:
+        for server in (a, b, other):
+            assert server.close() == 0
+
+
+def test_a_key_ring_rotates_and_the_environment_gives_the_key(script: Path) -> None:
+    old, rotating, retired = replica(script, "old"), replica(script, "new", "old"), replica(script, "new")
+    env_a = replica(script, env={"FERRYMCP_STATE_KEY": "from-env"})
+    env_b = replica(script, env={"FERRYMCP_STATE_KEY": "from-env"})
+    try:
+        retry = first_round(old)
+        assert "result" in retry_on(rotating, retry)
+        assert retry_on(retired, retry)["error"]["code"] == -32602
+        assert "result" in retry_on(env_b, first_round(env_a))
+    finally:
+        for server in (old, rotating, retired, env_a, env_b):
+            assert server.close() == 0
+
+
+def test_what_the_engine_does_not_do_is_refused_by_name() -> None:
+    from ferrymcp.server.mcpserver import MCPServer, RequestStateSecurity
+
+    with pytest.raises(ValueError, match="exactly one of keys= or codec="):
+        RequestStateSecurity()
+    with pytest.raises(NotImplementedError, match="codec"):
+        RequestStateSecurity(codec=object())  # type: ignore[arg-type]
+    with pytest.raises(NotImplementedError, match="bind_principal"):
+        RequestStateSecurity(keys=["k"], bind_principal=lambda ctx: "me")
+    with pytest.raises(NotImplementedError, match="audience"):
+        RequestStateSecurity(keys=["k"], audience="billing")
+    with pytest.raises(TypeError, match="request_state_security"):
+        MCPServer("s", request_state_security="k")
+    assert RequestStateSecurity.ephemeral().keys[0] != RequestStateSecurity.ephemeral().keys[0]
