@@ -4,8 +4,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferrymcp_core::server::{
-    CacheHint, CompletionHandler, Context, Features, HandlerFuture, PromptHandler, RequestHandler, ResourceHandler,
-    Server, ServerOptions, TaskStart, ToolHandler, input_batch,
+    APPLICATION_ANSWERED, CacheHint, CompletionHandler, Context, Features, HandlerFuture, PromptHandler,
+    RequestHandler, ResourceHandler, Server, ServerOptions, TaskStart, ToolHandler, input_batch,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -210,11 +210,18 @@ impl NativeServer {
         self.server.set_completion_handler(self.handler(handler, is_async));
     }
 
-    /// Answers MCP's own `method` (a feature method: `tools/list`, `tools/call`, ...) with
-    /// `handler(params, ctx) -> result dict` instead of the registry (the low-level
-    /// `Server`); `ValueError` for a method the application cannot answer.
-    fn set_feature_handler(&self, method: &str, handler: Py<PyAny>, is_async: bool) -> PyResult<()> {
-        self.server.set_feature_handler(method, self.handler(handler, is_async)).map_err(registry_error)
+    /// Serves request `method` with `handler(params, ctx) -> result dict`: one of MCP's
+    /// feature methods the application answers itself (core's `APPLICATION_ANSWERED`:
+    /// `tools/list`, `tools/call`, ...; the low-level `Server`), or one of its own.
+    /// `ValueError` for MCP's other methods.
+    fn set_request_handler(&self, method: &str, handler: Py<PyAny>, is_async: bool) -> PyResult<()> {
+        let handler = self.handler(handler, is_async);
+        let set = if APPLICATION_ANSWERED.contains(&method) {
+            self.server.set_feature_handler(method, handler)
+        } else {
+            self.server.set_request_handler(method, handler)
+        };
+        set.map_err(registry_error)
     }
 
     /// Merges `capabilities` (a `ServerCapabilities` dict) over what core derives and what

@@ -19,6 +19,17 @@ mcp = pytest.importorskip("mcp")
 PEER = Path(__file__).resolve().parent / "peers" / "lowlevel_server.py"
 
 
+class _Reindex:
+    """A request of the application's own method, as the official session sends one."""
+
+    method = "bookshop/reindex"
+    params = None
+    name_param = None
+
+    def model_dump(self, **options: Any) -> dict[str, Any]:
+        return {"method": self.method}
+
+
 async def answers(sdk: str, mode: str) -> dict[str, Any]:
     params = mcp.StdioServerParameters(command=sys.executable, args=[str(PEER), sdk])
     seen: dict[str, Any] = {}
@@ -37,6 +48,8 @@ async def answers(sdk: str, mode: str) -> dict[str, Any]:
                 break
         seen["pages"] = pages
         seen["prompt"] = (await c.get_prompt("greet", {"who": "Ada"})).messages[0].content.text
+        custom = await c.session.send_request(_Reindex(), mcp.types.EmptyResult)
+        seen["custom"] = custom.model_dump(exclude_none=True)
     return seen
 
 

@@ -14,6 +14,7 @@ if sys.argv[1] == "official":
     from mcp.types import (
         CallToolRequestParams,
         CallToolResult,
+        EmptyResult,
         GetPromptRequestParams,
         GetPromptResult,
         ListPromptsResult,
@@ -22,6 +23,7 @@ if sys.argv[1] == "official":
         PaginatedRequestParams,
         Prompt,
         PromptMessage,
+        RequestParams,
         Resource,
         TextContent,
         Tool,
@@ -31,6 +33,7 @@ else:
     from ferrymcp.types import (  # type: ignore[assignment]
         CallToolRequestParams,
         CallToolResult,
+        EmptyResult,
         GetPromptRequestParams,
         GetPromptResult,
         ListPromptsResult,
@@ -39,6 +42,7 @@ else:
         PaginatedRequestParams,
         Prompt,
         PromptMessage,
+        RequestParams,
         Resource,
         TextContent,
         Tool,
@@ -77,6 +81,10 @@ async def get_prompt(ctx: ServerRequestContext, params: GetPromptRequestParams) 
     return GetPromptResult(messages=[PromptMessage(role="user", content=TextContent(type="text", text=f"Hi {who}"))])
 
 
+async def reindex(ctx: ServerRequestContext, params: RequestParams) -> EmptyResult:
+    return EmptyResult()
+
+
 server = Server(
     "lowlevel",
     version="1.0.0",
@@ -86,6 +94,8 @@ server = Server(
     on_list_prompts=list_prompts,
     on_get_prompt=get_prompt,
 )
+# A method of the application's own, beside MCP's.
+server.add_request_handler("bookshop/reindex", RequestParams, reindex)
 
 if __name__ == "__main__":
     import anyio

@@ -125,6 +125,7 @@ class Server(MCPServer[LifespanResultT]):
         self._options.pop("features_up_front", None)
         self._options.pop("tool_error_names_tool", None)
         self._handlers: dict[str, Handler] = {}
+        self._custom: dict[str, tuple[Any, Handler]] = {}
         self._notification_options = NotificationOptions()
         for keyword, handler in handlers.items():
             if handler is not None:
@@ -136,8 +137,33 @@ class Server(MCPServer[LifespanResultT]):
         if fresh:
             for keyword, handler in self._handlers.items():
                 method, params_type, optional = _HANDLERS[keyword]
-                native.set_feature_handler(method, self._adapter(method, handler, params_type, optional), True)
+                native.set_request_handler(method, self._adapter(method, handler, params_type, optional), True)
+            for method, (params_type, handler) in self._custom.items():
+                native.set_request_handler(method, self._adapter(method, handler, params_type, False), True)
         return native
+
+    def add_request_handler(self, method: str, params_type: Any, handler: Handler) -> None:
+        """Serves request `method` (one of the application's own, or one of MCP's feature
+        methods) with `handler(ctx, params)`, its params validated as `params_type`
+        (absent params as `{}`). A later call replaces the handler; `initialize` and the
+        engine's other session methods are refused."""
+        if method == "initialize":
+            raise ValueError(
+                "'initialize' is handled by the server runner and cannot be overridden; "
+                "use Server.middleware to observe or wrap initialization"
+            )
+        self._custom[method] = (params_type, handler)
+        native = self._registry.native
+        if native is not None:
+            native.set_request_handler(method, self._adapter(method, handler, params_type, False), True)
+
+    def get_request_handler(self, method: str) -> Any:
+        """The handler registered for `method` with `add_request_handler`, or `None`."""
+        entry = self._custom.get(method)
+        return entry[1] if entry is not None else None
+
+    def add_notification_handler(self, method: str, params_type: Any, handler: Any) -> None:
+        raise NotImplementedError("Server.add_notification_handler is not supported by ferrymcp yet")
 
     def _adapter(self, method: str, handler: Handler, params_type: Any, optional: bool) -> Callable[..., Any]:
         async def answer(params: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
@@ -171,7 +197,7 @@ class Server(MCPServer[LifespanResultT]):
             native = self._registry.native
             if native is not None:
                 method, params_type, optional = _HANDLERS[keyword]
-                native.set_feature_handler(
+                native.set_request_handler(
                     method, self._adapter(method, self._handlers[keyword], params_type, optional), True
                 )
             return func
