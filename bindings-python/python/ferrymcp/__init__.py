@@ -17,12 +17,11 @@ pydantic nor the native engine: the engine loads when a server runs or a client
 connects.
 """
 
+from typing import Any
+
 from ferrymcp import types
 from ferrymcp._media import Audio, Image
 from ferrymcp.client import Client, ClientRequestContext, StdioServerParameters
-from ferrymcp.client.session import ClientSession
-from ferrymcp.client.session_group import ClientSessionGroup
-from ferrymcp.client.stdio import stdio_client
 from ferrymcp.context import Context
 from ferrymcp.exceptions import (
     ConnectionClosed,
@@ -129,6 +128,25 @@ from ferrymcp.types import (
 )
 
 __version__ = "0.1.0"
+
+# The 1.x client idiom's names load on first use, so `import ferrymcp` does not pay for them.
+_LAZY = {
+    "ClientSession": "ferrymcp.client.session",
+    "ClientSessionGroup": "ferrymcp.client.session_group",
+    "stdio_client": "ferrymcp.client.stdio",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Annotations",

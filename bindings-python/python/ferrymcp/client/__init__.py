@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from datetime import timedelta
 
     from ferrymcp._native import NativeClient
+    from ferrymcp.client.session import ClientSession
     from ferrymcp.server.mcpserver import MCPServer
 
 _T = TypeVar("_T", bound=WireModel)
@@ -290,11 +291,18 @@ class Client:
         return await self._typed(ListToolsResult, "tools/list", _params(cursor=cursor, _meta=meta))
 
     @property
-    def session(self) -> Client:
-        """The session under this client (the official `Client.session`): ferrymcp's
-        client is its own session, so this is the client itself."""
+    def session(self) -> ClientSession:
+        """The session under this client (the official `Client.session`): the same
+        connection seen through `ClientSession`'s methods (`list_tools(cursor)`,
+        `initialize()`, `send_request(...)`), sharing this client's state."""
         self._client  # noqa: B018 - raises outside the context manager
-        return self
+        from ferrymcp.client.session import ClientSession
+
+        if isinstance(self, ClientSession):
+            return self
+        view = object.__new__(ClientSession)
+        view.__dict__ = self.__dict__
+        return view
 
     async def send_request(
         self, request: Any, result_type: type[_T], read_timeout_seconds: float | timedelta | None = None
