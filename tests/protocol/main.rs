@@ -15,6 +15,7 @@
 //! the only timeout.
 
 mod http_defaults;
+mod http_modes;
 mod legacy;
 mod listen;
 mod mixed;
