@@ -137,6 +137,20 @@ export declare class NativeHttpResponse {
   cancel(): void
 }
 
+export declare class NativePort {
+  constructor(onMessage: (messageJson: string) => void, onClose: () => void)
+  /**
+   * Hands one message (JSON text) to the engine; messages arrive in the order of these
+   * calls. Fails once the port is closed.
+   */
+  send(messageJson: string): void
+  /**
+   * Ends the stream towards the engine, as a closed pipe does; the engine then closes its
+   * side and `onClose` runs.
+   */
+  close(): void
+}
+
 /** How JS answers one request from the server. */
 export declare class NativeReply {
   resolve(resultJson: string): boolean
@@ -193,6 +207,11 @@ export declare class NativeServer {
    * connection closes: stdin ended, or `close()`.
    */
   serveStdio(): Promise<string>
+  /**
+   * Serves the connection whose messages `port` carries (a JavaScript `Transport`);
+   * resolves (with the reason) when it closes.
+   */
+  servePort(port: NativePort): Promise<string>
   /** Ends the connection being served, if any. */
   close(): Promise<void>
 }
@@ -235,6 +254,12 @@ export interface ClientConfig {
 
 /** Connects to the MCP endpoint at `http.url` (era probe, then handshake). */
 export declare function connectHttpClient(http: HttpClientConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null): Promise<NativeClient>
+
+/**
+ * Connects over the messages `port` carries (a JavaScript `Transport`): era probe, then
+ * handshake, as over a pipe.
+ */
+export declare function connectPort(port: NativePort, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null): Promise<NativeClient>
 
 /** Every JSON-RPC and MCP error code the engine uses, by the official SDK's names. */
 export interface ErrorCodes {

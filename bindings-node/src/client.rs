@@ -25,6 +25,7 @@ use serde_json::json;
 use crate::cancel::NativeCancel;
 use crate::client_callbacks::{self, Handled, JsNotificationFn, JsProgressFn, JsRequestFn};
 use crate::error::{from_client, mcp_error, no_panic, parse};
+use crate::port::NativePort;
 
 /// How long a JS callback (sampling, elicitation, roots) may take, unless configured.
 const DEFAULT_CALLBACK_TIMEOUT: Duration = Duration::from_secs(600);
@@ -126,6 +127,26 @@ pub async fn spawn_client(
     let command = command(spawn, on_stderr)?;
     open(config, on_request, on_notification, on_close, |options, callbacks| Client::spawn(command, options, callbacks))
         .await
+}
+
+/// Connects over the messages `port` carries (a JavaScript `Transport`): era probe, then
+/// handshake, as over a pipe.
+#[napi]
+pub async fn connect_port(
+    port: &NativePort,
+    config: ClientConfig,
+    #[napi(ts_arg_type = "((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null")]
+    on_request: Option<JsRequestFn>,
+    #[napi(ts_arg_type = "((method: string, paramsJson: string) => void) | undefined | null")] on_notification: Option<
+        JsNotificationFn,
+    >,
+    #[napi(ts_arg_type = "((reason: string) => void) | undefined | null")] on_close: Option<JsCloseFn>,
+) -> napi::Result<NativeClient> {
+    let (source, sink) = port.take_engine()?;
+    open(config, on_request, on_notification, on_close, |options, callbacks| {
+        Client::connect(source, sink, options, callbacks)
+    })
+    .await
 }
 
 /// Connects with `connect` (given the core options and callbacks `config` and the JS

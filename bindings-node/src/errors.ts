@@ -54,6 +54,30 @@ export class McpError extends Error {
   }
 }
 
+/** A `resources/read` for a URI the server does not have (`-32602` with `data: {uri}`). */
+export class ResourceNotFoundError extends McpError {
+  constructor(uri: string, message = `Resource not found: ${uri}`) {
+    super(ErrorCode.InvalidParams, message, { uri });
+    this.name = 'ResourceNotFoundError';
+  }
+
+  get uri(): string {
+    return (this.data as { uri: string }).uri;
+  }
+}
+
+/** A tool needs the user to visit URLs first (`-32042`, the elicitations in `data`). */
+export class UrlElicitationRequiredError extends McpError {
+  constructor(elicitations: Array<Record<string, unknown>>, message = `URL elicitation${elicitations.length > 1 ? 's' : ''} required`) {
+    super(ErrorCode.UrlElicitationRequired, message, { elicitations });
+    this.name = 'UrlElicitationRequiredError';
+  }
+
+  get elicitations(): Array<Record<string, unknown>> {
+    return (this.data as { elicitations?: Array<Record<string, unknown>> } | undefined)?.elicitations ?? [];
+  }
+}
+
 /** The official v2 name of the same class and codes. */
 export { McpError as ProtocolError, ErrorCode as ProtocolErrorCode };
 

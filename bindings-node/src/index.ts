@@ -41,5 +41,7 @@ export { Client } from './mcp-client.js';
 export type { ClientOptions, RequestOptions } from './mcp-client.js';
 export { SSEClientTransport, StreamableHTTPClientTransport } from './http-client.js';
 export type { AuthProvider, SSEClientTransportOptions, StreamableHTTPClientTransportOptions } from './http-client.js';
-export { ErrorCode, McpError, ProtocolError, ProtocolErrorCode } from './errors.js';
+export { ErrorCode, McpError, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UrlElicitationRequiredError } from './errors.js';
 export * from './types.js';
+export { InMemoryTransport, ReadBuffer, deserializeMessage, serializeMessage } from './transport.js';
+export type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from './transport.js';

@@ -26,6 +26,7 @@ mod handlers;
 mod http;
 mod http_bearer;
 mod http_listen;
+mod port;
 mod reply;
 mod server;
 mod vocabulary;

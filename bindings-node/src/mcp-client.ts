@@ -9,12 +9,15 @@
  * roots), exactly as it answers a legacy server's own requests. Results are the plain objects the server sent, as the official
  * SDK returns them; failures are `McpError`s with the JSON-RPC code.
  */
-import type { ClientTransport } from './client-transport.js';
+import type { ClientHooks, ClientTransport } from './client-transport.js';
 import { methodOf } from './dispatch.js';
 import type { MethodOrSchema } from './dispatch.js';
 import { ErrorCode, McpError, fromNative } from './errors.js';
-import { NativeCancel } from './native.js';
-import type { NativeClientHandle, NativeReply, RequestConfig } from './native.js';
+import { NativeCancel, NativePort, connectPort } from './native.js';
+import { MODERN_PROTOCOL_VERSION } from './guards.js';
+import { carry, isMessageTransport } from './transport.js';
+import type { Transport } from './transport.js';
+import type { ClientConfig, NativeClientHandle, NativeReply, RequestConfig } from './native.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -37,6 +40,12 @@ export interface ClientOptions {
   capabilities?: ClientCapabilities;
   /** Which era to speak (ferrymcp): probe (default), or force one. */
   era?: 'auto' | 'legacy' | 'modern';
+  /**
+   * The official v2 option: `{mode: 'legacy'}` (initialize only), `{mode: 'auto'}` (probe
+   * with `server/discover`, fall back to `initialize`) or `{mode: {pin: '2026-07-28'}}`
+   * (the stateless era, no fallback). ferrymcp probes when neither this nor `era` is given.
+   */
+  versionNegotiation?: { mode?: 'legacy' | 'auto' | { pin: string }; probe?: unknown };
   /** The revision asked for in a legacy `initialize` (ferrymcp). */
   legacyVersion?: string;
   /** Default request timeout in ms (60 s, as the official SDK). */
@@ -99,7 +108,7 @@ export class Client {
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     this.#info = clientInfo;
-    this.#options = options;
+    this.#options = { ...options, era: eraOf(options) };
     this.#capabilities = { ...(options.capabilities ?? {}) };
   }
 
@@ -123,9 +132,12 @@ export class Client {
   }
 
   /** Opens the transport's connection (starts the server, or reaches its URL) and runs the handshake. */
-  async connect(transport: ClientTransport): Promise<void> {
+  async connect(transport: ClientTransport | Transport): Promise<void> {
+    if (isMessageTransport(transport)) transport = new CarriedTransport(transport);
     if (typeof transport?.ferrymcpOpen !== 'function') {
-      throw new TypeError('ferrymcp Client.connect() takes a ferrymcp transport: StdioClientTransport (ferrymcp/stdio), StreamableHTTPClientTransport or SSEClientTransport (ferrymcp, ferrymcp/client/streamableHttp.js, ferrymcp/client/sse.js)');
+      throw new TypeError(
+        'ferrymcp Client.connect() takes a ferrymcp transport: StdioClientTransport (ferrymcp/stdio), StreamableHTTPClientTransport or SSEClientTransport (ferrymcp, ferrymcp/client/streamableHttp.js, ferrymcp/client/sse.js), or a Transport object (start, send, close, onmessage)',
+      );
     }
     const handled = (method: string) => this.#requestHandlers.has(method);
     try {
@@ -153,7 +165,9 @@ export class Client {
     }
     this.#transport = transport;
     this.#server = JSON.parse(this.#native.serverJson) as ServerDetails;
-    this.#alive ??= setInterval(() => {}, 2 ** 31 - 1);
+    // A transport JavaScript carries holds the loop open itself if it must (a socket does;
+    // the in-memory pair does not, as with the official SDK).
+    if (!(transport instanceof CarriedTransport)) this.#alive ??= setInterval(() => {}, 2 ** 31 - 1);
   }
 
   #answer(method: string, paramsJson: string, reply: NativeReply): void {
@@ -308,5 +322,43 @@ export class Client {
     if (native === undefined) return;
     await native.close();
     this.#closed();
+  }
+}
+
+/** The era `options` ask for: ferrymcp's `era`, or the official `versionNegotiation`. */
+function eraOf(options: ClientOptions): ClientOptions['era'] {
+  const negotiation = options.versionNegotiation;
+  if (negotiation === undefined) return options.era;
+  if (negotiation.probe !== undefined) {
+    throw new TypeError('ferrymcp Client: versionNegotiation.probe is not supported (the engine probes with its own timeout and the -32022 retry)');
+  }
+  const mode = negotiation.mode ?? 'legacy';
+  let era: ClientOptions['era'];
+  if (mode === 'legacy' || mode === 'auto') era = mode;
+  else if (typeof mode === 'object' && mode !== null && mode.pin === MODERN_PROTOCOL_VERSION) era = 'modern';
+  else throw new TypeError(`ferrymcp Client: versionNegotiation.mode ${JSON.stringify(mode)} is not 'legacy', 'auto' or {pin: '${MODERN_PROTOCOL_VERSION}'}`);
+  if (options.era !== undefined && options.era !== era) throw new TypeError(`ferrymcp Client: era '${options.era}' contradicts versionNegotiation (${era})`);
+  return era;
+}
+
+/**
+ * A `Transport` object for `Client.connect()`: its messages are carried to and from the
+ * engine through a native port (see `transport.ts`); `start()` runs once the port is wired.
+ */
+class CarriedTransport implements ClientTransport {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  async ferrymcpOpen(config: ClientConfig, hooks: ClientHooks): Promise<NativeClientHandle> {
+    const port: InstanceType<typeof NativePort> = carry(this.#transport);
+    const connecting = connectPort(port, config, hooks.onRequest, hooks.onNotification, hooks.onClose);
+    await this.#transport.start();
+    const native = await connecting;
+    const { protocolVersion } = JSON.parse(native.serverJson) as { protocolVersion?: string };
+    if (protocolVersion !== undefined) this.#transport.setProtocolVersion?.(protocolVersion);
+    return native;
   }
 }

@@ -16,6 +16,8 @@ import { methodOf, nativeHandler } from './dispatch.js';
 import type { MethodOrSchema } from './dispatch.js';
 import { ErrorCode, McpError, fromNative } from './errors.js';
 import { ListeningTransport } from './http.js';
+import { carry, isMessageTransport } from './transport.js';
+import type { Transport } from './transport.js';
 import type { HttpListener, ListenOptions } from './http.js';
 import { NativeServer } from './native.js';
 import { warnIfStdinRead } from './stdio.js';
@@ -418,10 +420,13 @@ export class McpServer {
   // -- connection --------------------------------------------------------------------
 
   /** Starts serving over the transport (ferrymcp's stdio); resolves once serving. */
-  async connect(transport: ServerTransport): Promise<void> {
+  async connect(transport: ServerTransport | Transport): Promise<void> {
+    if (isMessageTransport(transport)) return this.#serveMessages(transport);
     if (typeof transport?.ferrymcpServe === 'function') return this.#serveHttp(transport);
     if (transport?.ferrymcpStdio !== true) {
-      throw new Error('ferrymcp McpServer.connect() takes a StdioServerTransport (ferrymcp/stdio) or a Streamable HTTP transport (ferrymcp/node, WebStandardStreamableHTTPServerTransport)');
+      throw new Error(
+        'ferrymcp McpServer.connect() takes a StdioServerTransport (ferrymcp/stdio), a Streamable HTTP transport (ferrymcp/node, WebStandardStreamableHTTPServerTransport), or a Transport object (start, send, close, onmessage)',
+      );
     }
     if (this.#connected) throw new Error('McpServer is already connected');
     warnIfStdinRead();
@@ -434,6 +439,21 @@ export class McpServer {
         this.#closed(transport);
       },
     );
+  }
+
+  /** Serves a `Transport` whose messages JavaScript carries (see `transport.ts`). */
+  async #serveMessages(transport: Transport): Promise<void> {
+    if (this.#connected) throw new Error('McpServer is already connected');
+    this.#connected = true;
+    const port = carry(transport);
+    this.#native.servePort(port).then(
+      () => this.#closed({}),
+      (error: unknown) => {
+        transport.onerror?.(fromNative(error));
+        this.#closed({});
+      },
+    );
+    await transport.start();
   }
 
   #closed(transport: ServerTransport): void {

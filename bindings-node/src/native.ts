@@ -14,6 +14,8 @@ export type { HttpClientConfig } from '../native/index.cjs';
 export const NativeServer = native.NativeServer;
 export const NativeCancel = native.NativeCancel;
 export const spawnClient = native.spawnClient;
+export const NativePort = native.NativePort;
+export const connectPort = native.connectPort;
 export const childEnvironment = native.childEnvironment;
 export const childEnvironmentVars = native.childEnvironmentVars;
 

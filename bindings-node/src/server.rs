@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use crate::error::{from_registry, internal, invalid, no_panic, parse};
 use crate::handlers::{JsHandler, JsHandlerFn};
+use crate::port::NativePort;
 
 /// How long a JS handler may take before its request fails, unless configured.
 const DEFAULT_HANDLER_TIMEOUT: Duration = Duration::from_secs(600);
@@ -322,6 +323,18 @@ impl NativeServer {
     #[napi]
     pub async fn serve_stdio(&self) -> napi::Result<String> {
         let (source, sink) = ferrymcp_core::transport::stdio::stdio().map_err(|e| internal(format!("stdio: {e}")))?;
+        let connection = self.server.connection();
+        let peer = Peer::spawn(source, sink, connection.clone().handler(), self.peer_config.clone());
+        connection.attach(&peer);
+        *self.peer.lock().unwrap_or_else(|p| p.into_inner()) = Some(peer.clone());
+        no_panic(async move { Ok(peer.closed().await.to_string()) }).await
+    }
+
+    /// Serves the connection whose messages `port` carries (a JavaScript `Transport`);
+    /// resolves (with the reason) when it closes.
+    #[napi]
+    pub async fn serve_port(&self, port: &NativePort) -> napi::Result<String> {
+        let (source, sink) = port.take_engine()?;
         let connection = self.server.connection();
         let peer = Peer::spawn(source, sink, connection.clone().handler(), self.peer_config.clone());
         connection.attach(&peer);

@@ -199,3 +199,7 @@ export const CompleteRequestSchema = requestSchema('completion/complete');
 export const SetLevelRequestSchema = requestSchema('logging/setLevel');
 
 export { McpError, ErrorCode } from './errors.js';
+
+// What v1 code imports from `types.js` beside the shapes: constants, guards and errors.
+export * from './guards.js';
+export { UrlElicitationRequiredError } from './errors.js';

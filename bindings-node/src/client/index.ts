@@ -1,3 +1,6 @@
-/** `ferrymcp/client` and `ferrymcp/client/index.js`: the v1 and v2 paths of `Client`. */
-export { Client, McpError, ErrorCode } from '../index.js';
-export type { ClientOptions, RequestOptions } from '../index.js';
+/**
+ * `ferrymcp/client` and `ferrymcp/client/index.js`: what `@modelcontextprotocol/client` (v2)
+ * and `@modelcontextprotocol/sdk/client/index.js` (v1) export: the package root (`Client`,
+ * its HTTP transports, the types and schemas, `InMemoryTransport`).
+ */
+export * from '../index.js';

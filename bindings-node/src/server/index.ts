@@ -1,5 +1,7 @@
-/** `ferrymcp/server`: the server half of the package root, and stdio serving. */
-export { McpServer, ResourceTemplate, Server, completable, McpError, ErrorCode } from '../index.js';
+/**
+ * `ferrymcp/server` and `ferrymcp/server/index.js`: what `@modelcontextprotocol/server` (v2)
+ * and `@modelcontextprotocol/sdk/server/index.js` (v1) export: the package root (the
+ * server, the types and schemas, the transports JavaScript carries), and stdio serving.
+ */
+export * from '../index.js';
 export { serveStdio, StdioServerTransport } from '../stdio.js';
-export { NodeStreamableHTTPServerTransport, WebStandardStreamableHTTPServerTransport } from '../http.js';
-export { createMcpHandler } from '../http-handler.js';
