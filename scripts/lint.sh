@@ -55,6 +55,7 @@ step "mypy" bash -c 'cd bindings-python && ../.venv/bin/mypy'
 step "npm install (bindings-node)" npm install --prefix bindings-node --no-audit --no-fund --omit=optional --loglevel=error
 step "tsc --noEmit" bash -c 'cd bindings-node && npx tsc -p tsconfig.json --noEmit'
 step "eslint" bash -c 'cd bindings-node && npx eslint --max-warnings 0 .'
+step "schemas.ts is generated from tests/mcp-schema" bash -c 'cd bindings-node && node scripts/gen-schemas.mjs --check'
 
 # Last, being the slow one on a cold target directory: _native.pyi against the module it
 # describes. The wheel is built (the very build scripts/test.sh installs next, so it costs

@@ -76,6 +76,8 @@ interface ServerDetails {
 }
 
 const INPUT_METHODS = ['sampling/createMessage', 'elicitation/create', 'roots/list'];
+/** The client capability that announces each of `INPUT_METHODS`. */
+const CAPABILITY_OF: Record<string, string> = { 'sampling/createMessage': 'sampling', 'elicitation/create': 'elicitation', 'roots/list': 'roots' };
 
 /** v1 passes a result schema before the options; v2 passes the options alone. */
 function optionsOf(schemaOrOptions: unknown, options: RequestOptions | undefined): RequestOptions | undefined {
@@ -139,7 +141,10 @@ export class Client {
         'ferrymcp Client.connect() takes a ferrymcp transport: StdioClientTransport (ferrymcp/stdio), StreamableHTTPClientTransport or SSEClientTransport (ferrymcp, ferrymcp/client/streamableHttp.js, ferrymcp/client/sse.js), or a Transport object (start, send, close, onmessage)',
       );
     }
-    const handled = (method: string) => this.#requestHandlers.has(method);
+    // A request kind is routed to JS when its handler is set, or when the capability is
+    // declared (the handler may be set after connect(), as the official client allows).
+    const capabilities = this.#capabilities as Record<string, unknown>;
+    const handled = (method: string) => this.#requestHandlers.has(method) || capabilities[CAPABILITY_OF[method]] !== undefined;
     try {
       this.#native = await transport.ferrymcpOpen(
         {
@@ -252,8 +257,9 @@ export class Client {
       unlisten = () => opts.signal?.removeEventListener('abort', abort);
       cancel = token;
     }
+    let result: unknown;
     try {
-      return JSON.parse(await native.request(request.method, JSON.stringify(request.params ?? {}), config, progress, cancel)) as T;
+      result = JSON.parse(await native.request(request.method, JSON.stringify(request.params ?? {}), config, progress, cancel));
     } catch (error) {
       // The connection ended under this call: `onclose` fires now, not only when the
       // core's (weak) close callback gets to run.
@@ -262,6 +268,17 @@ export class Client {
     } finally {
       unlisten();
     }
+    // v1's `request(request, resultSchema)`: the result is validated (and parsed) by the
+    // schema, and a mismatch rejects with the schema's error, as there.
+    const schema = schemaOrOptions as { safeParse?: (value: unknown) => { success: boolean; data?: unknown; error?: unknown } } | undefined;
+    if (options !== undefined || typeof schema?.safeParse === 'function') {
+      const parsed = schema?.safeParse?.(result);
+      if (parsed !== undefined) {
+        if (!parsed.success) throw parsed.error instanceof Error ? parsed.error : new Error(String(parsed.error));
+        return parsed.data as T;
+      }
+    }
+    return result as T;
   }
 
   ping(options?: RequestOptions): Promise<Record<string, never>> {

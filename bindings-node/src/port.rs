@@ -4,10 +4,9 @@
 //!
 //! The engine's side is core's [`memory::port`](ferrymcp_core::transport::memory::port),
 //! an ordinary frame source and sink, so a server served or a client connected over a port
-//! runs exactly as over a pipe. JavaScript hands messages in with `send` (in call order:
-//! they queue on an unbounded channel that one task drains into the port) and takes the
-//! engine's messages through `onMessage`; `onClose` tells it the engine closed its side.
-//! Both functions are weak: a port does not keep Node alive by itself, as the official
+//! runs exactly as over a pipe. JavaScript hands messages in with `send` (in call order,
+//! without waiting) and takes the engine's messages through `onMessage`; `onClose` tells
+//! it the engine closed its side. Both functions are weak: a port does not keep Node alive by itself, as the official
 //! in-memory transport does not (a request in flight does, through its own promise).
 
 use std::sync::{Arc, Mutex};
@@ -18,8 +17,6 @@ use napi::Status;
 use napi::bindgen_prelude::Unknown;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
-use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 
 use crate::error::mcp_error;
 
@@ -35,13 +32,8 @@ pub struct NativePort {
     port: Arc<Port>,
     /// The engine's side, until a server or client takes it.
     engine: Mutex<Option<Engine>>,
-    /// Messages from JavaScript, in order, until the port's writer task takes them.
-    inbox: mpsc::UnboundedSender<String>,
-    outbox: Mutex<Option<mpsc::UnboundedReceiver<String>>>,
     on_message: Mutex<Option<JsMessageFn>>,
     on_close: Mutex<Option<JsPortCloseFn>>,
-    /// Fires when either side closes.
-    ended: CancellationToken,
 }
 
 #[napi]
@@ -52,15 +44,11 @@ impl NativePort {
         #[napi(ts_arg_type = "() => void")] on_close: JsPortCloseFn,
     ) -> Self {
         let (engine, port) = memory::port();
-        let (inbox, outbox) = mpsc::unbounded_channel();
         Self {
             port: Arc::new(port),
             engine: Mutex::new(Some(engine)),
-            inbox,
-            outbox: Mutex::new(Some(outbox)),
             on_message: Mutex::new(Some(on_message)),
             on_close: Mutex::new(Some(on_close)),
-            ended: CancellationToken::new(),
         }
     }
 
@@ -68,7 +56,7 @@ impl NativePort {
     /// calls. Fails once the port is closed.
     #[napi]
     pub fn send(&self, message_json: String) -> napi::Result<()> {
-        self.inbox.send(message_json).map_err(|_| closed())
+        self.port.send(&message_json).map_err(|_| closed())
     }
 
     /// Ends the stream towards the engine, as a closed pipe does; the engine then closes its
@@ -76,51 +64,31 @@ impl NativePort {
     #[napi]
     pub fn close(&self) {
         self.port.close();
-        self.ended.cancel();
-        self.outbox.lock().unwrap_or_else(|p| p.into_inner()).take();
     }
 }
 
 impl NativePort {
     /// The engine's side, for the one server or client served over this port; starts the
-    /// tasks that carry messages both ways. Call from within the runtime.
+    /// task that hands the engine's messages to JavaScript. Call from within the runtime.
     pub(crate) fn take_engine(&self) -> napi::Result<Engine> {
         let engine = self.engine.lock().unwrap_or_else(|p| p.into_inner()).take();
         let engine =
             engine.ok_or_else(|| mcp_error(ErrorCode::INVALID_REQUEST, "this transport is already connected", None))?;
-        let outbox = self.outbox.lock().unwrap_or_else(|p| p.into_inner()).take().ok_or_else(closed)?;
         let on_message = self.on_message.lock().unwrap_or_else(|p| p.into_inner()).take();
         let on_close = self.on_close.lock().unwrap_or_else(|p| p.into_inner()).take();
-        tokio::spawn(write(self.port.clone(), outbox, self.ended.clone()));
-        tokio::spawn(read(self.port.clone(), on_message, on_close, self.ended.clone()));
+        tokio::spawn(read(self.port.clone(), on_message, on_close));
         Ok(engine)
     }
 }
 
-/// JavaScript's messages into the engine, in order, until either side closes.
-async fn write(port: Arc<Port>, mut outbox: mpsc::UnboundedReceiver<String>, ended: CancellationToken) {
-    while let Some(Some(message)) = ended.run_until_cancelled(outbox.recv()).await {
-        if port.send(&message).await.is_err() {
-            break;
-        }
-    }
-    port.close();
-}
-
 /// The engine's messages to JavaScript; then `onClose`, and both functions are dropped.
-async fn read(
-    port: Arc<Port>,
-    on_message: Option<JsMessageFn>,
-    on_close: Option<JsPortCloseFn>,
-    ended: CancellationToken,
-) {
+async fn read(port: Arc<Port>, on_message: Option<JsMessageFn>, on_close: Option<JsPortCloseFn>) {
     while let Ok(Some(frame)) = port.recv().await {
         if let Some(on_message) = &on_message {
             on_message.call(frame.to_string(), ThreadsafeFunctionCallMode::NonBlocking);
         }
     }
     port.close();
-    ended.cancel();
     if let Some(on_close) = on_close {
         on_close.call((), ThreadsafeFunctionCallMode::NonBlocking);
     }

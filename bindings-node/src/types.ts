@@ -4,10 +4,23 @@
  * `setRequestHandler`. ferrymcp validates messages in its Rust core, so these types are
  * for editors and compilers only; what crosses the wire is whatever core accepts.
  *
- * The `*RequestSchema` exports are small stand-ins for the official zod schemas: they
- * carry the method name where v1 code reads it (`schema.shape.method.value`), which is
- * all `setRequestHandler` needs from them.
+ * The `*Schema` exports are zod schemas of every MCP definition (`schemas.ts`, generated
+ * from the official JSON Schemas): v1 code validates with them, and passes the request
+ * and notification ones to `setRequestHandler` / `setNotificationHandler`, which read the
+ * method name from them (`schema.shape.method.value`).
  */
+
+import * as z from 'zod';
+
+import { lazySchema } from './lazy-schema.js';
+import {
+  AudioContentSchema,
+  CallToolResultSchema,
+  CreateMessageResultSchema,
+  ImageContentSchema,
+  ResourceTemplateReferenceSchema,
+  TextContentSchema,
+} from './schemas.js';
 
 export type RequestId = string | number;
 export type ProgressToken = string | number;
@@ -173,30 +186,28 @@ export interface Request {
   params?: Open;
 }
 
-/** A v1-style request schema: only the method name is read. */
+/** A v1-style request schema: only the method name is read (any of `schemas.ts`'s request schemas, or zod's). */
 export interface RequestSchema<M extends string = string> {
   readonly shape: { readonly method: { readonly value: M } };
 }
 
-function requestSchema<M extends string>(method: M): RequestSchema<M> {
-  return Object.freeze({ shape: Object.freeze({ method: Object.freeze({ value: method }) }) });
-}
+// v1's zod schemas (`CallToolResultSchema`, `ListToolsRequestSchema`, ...), generated from the specification.
+export * from './schemas.js';
 
-export const CreateMessageRequestSchema = requestSchema('sampling/createMessage');
-export const ElicitRequestSchema = requestSchema('elicitation/create');
-export const ListRootsRequestSchema = requestSchema('roots/list');
-// The feature requests a low-level `Server` answers itself (`setRequestHandler`).
-export const ListToolsRequestSchema = requestSchema('tools/list');
-export const CallToolRequestSchema = requestSchema('tools/call');
-export const ListResourcesRequestSchema = requestSchema('resources/list');
-export const ListResourceTemplatesRequestSchema = requestSchema('resources/templates/list');
-export const ReadResourceRequestSchema = requestSchema('resources/read');
-export const SubscribeRequestSchema = requestSchema('resources/subscribe');
-export const UnsubscribeRequestSchema = requestSchema('resources/unsubscribe');
-export const ListPromptsRequestSchema = requestSchema('prompts/list');
-export const GetPromptRequestSchema = requestSchema('prompts/get');
-export const CompleteRequestSchema = requestSchema('completion/complete');
-export const SetLevelRequestSchema = requestSchema('logging/setLevel');
+// The few v1 schemas that are the SDK's own compositions rather than definitions of the
+// specification (built on first use, as the generated ones).
+/** `{progress, total?, message?}`: what a progress notification reports. */
+export const ProgressSchema = lazySchema(() => z.looseObject({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }));
+/** v1's name of the reference to a resource template in `completion/complete`. */
+export const ResourceReferenceSchema = ResourceTemplateReferenceSchema;
+/** A tool result, or the `{toolResult}` shape of protocol revision 2024-10-07. */
+export const CompatibilityCallToolResultSchema = lazySchema(() => z.union([CallToolResultSchema, z.looseObject({ _meta: z.record(z.string(), z.unknown()).optional(), toolResult: z.unknown() })]));
+/** Text, image or audio: the content of a sampling message without tools. */
+export const SamplingContentSchema = lazySchema(() => z.union([TextContentSchema, ImageContentSchema, AudioContentSchema]));
+/** A sampling result that may carry tool use (2025-11-25's `CreateMessageResult` does). */
+export const CreateMessageResultWithToolsSchema = CreateMessageResultSchema;
+/** The params of `notifications/elicitation/complete`. */
+export const ElicitationCompleteNotificationParamsSchema = lazySchema(() => z.looseObject({ _meta: z.record(z.string(), z.unknown()).optional(), elicitationId: z.string() }));
 
 export { McpError, ErrorCode } from './errors.js';
 

@@ -20,6 +20,7 @@ const PUBLIC = [
   'ferrymcp/client/sse.js', 'ferrymcp/server/index.js', 'ferrymcp/server/mcp.js',
   'ferrymcp/server/stdio.js', 'ferrymcp/server/streamableHttp.js',
   'ferrymcp/server/webStandardStreamableHttp.js', 'ferrymcp/server/completable.js', 'ferrymcp/types.js',
+  'ferrymcp/inMemory.js', 'ferrymcp/shared/transport.js', 'ferrymcp/shared/stdio.js',
 ];
 
 test('every public path loads from ESM and CommonJS, and only those are exported', async () => {

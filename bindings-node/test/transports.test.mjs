@@ -222,4 +222,23 @@ describe('transports JavaScript carries', () => {
     assert.deepEqual([error.code, error.message, error.data], [official.code, official.message, official.data]);
     assert.ok(error instanceof types.McpError);
   });
+
+  test('a request handler set after connect() answers, when the capability was declared', async () => {
+    for (const era of ['legacy', 'modern']) {
+      const server = new McpServer({ name: 'asks', version: '1.0.0' });
+      server.registerTool('ask', {}, async (ctx) => {
+        const reply = await ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: 'capital?' } }], maxTokens: 5 });
+        return { content: [{ type: 'text', text: reply.content.text }] };
+      });
+      const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverEnd);
+      const client = new Client({ name: 'c', version: '1.0.0' }, { era, capabilities: { sampling: {} } });
+      await client.connect(clientEnd);
+      client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'm' }));
+      const result = await client.callTool({ name: 'ask', arguments: {} });
+      assert.deepEqual(result.content, [{ type: 'text', text: 'Paris' }], era);
+      await client.close();
+      await server.close();
+    }
+  });
 });

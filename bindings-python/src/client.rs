@@ -21,6 +21,7 @@ use crate::call::{LoopCell, PyCallable};
 use crate::context::Json;
 use crate::convert::{from_py, to_py};
 use crate::errors::client_error;
+use crate::port::NativePort;
 use crate::server::NativeServer;
 
 #[pyclass(module = "ferrymcp._native", frozen)]
@@ -178,6 +179,21 @@ impl NativeClient {
             tokio::spawn(async move { served.serve(server_source, server_sink).await });
             Client::connect(client_source, client_sink, options, callbacks).await
         })
+    }
+
+    /// Connects over the messages `port` carries (streams the program made): era probe,
+    /// then handshake, as over a pipe.
+    #[staticmethod]
+    #[pyo3(signature = (port, options = None, callbacks = None))]
+    fn connect_port<'py>(
+        py: Python<'py>,
+        port: &NativePort,
+        options: Option<&Bound<'py, PyDict>>,
+        callbacks: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (handle, options, callbacks) = prepare(py, options, callbacks)?;
+        let (source, sink) = port.take_engine()?;
+        connected(py, handle, Client::connect(source, sink, options, callbacks))
     }
 
     fn server_details<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

@@ -12,6 +12,7 @@ mod context;
 mod convert;
 mod errors;
 mod http;
+mod port;
 mod runtime;
 mod server;
 mod template;
@@ -28,6 +29,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<asgi::NativeResponseBody>()?;
     module.add_class::<context::NativeContext>()?;
     module.add_class::<client::NativeClient>()?;
+    module.add_class::<port::NativePort>()?;
     module.add_function(wrap_pyfunction!(template::uri_template_variables, module)?)?;
     module.add_function(wrap_pyfunction!(client::default_environment, module)?)?;
     vocabulary::add(module)?;

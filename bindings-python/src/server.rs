@@ -19,6 +19,7 @@ use crate::context::{Json, NativeContext};
 use crate::convert::{from_py, object_to_py};
 use crate::errors::{registry_error, rpc_error};
 use crate::http;
+use crate::port::NativePort;
 use ferrymcp_core::protocol::ServerCapabilities;
 use ferrymcp_core::server::http::HttpHandler;
 
@@ -253,6 +254,18 @@ impl NativeServer {
                 Ok(_) => ok(()),
                 Err(e) => fail(move |_| PyOSError::new_err(e.to_string())),
             }
+        })
+    }
+
+    /// Serves the connection whose messages `port` carries (streams the program made); the
+    /// awaitable finishes when the connection closes.
+    fn serve_port<'py>(&self, py: Python<'py>, port: &NativePort) -> PyResult<Bound<'py, PyAny>> {
+        self.capture_loop(py)?;
+        let (source, sink) = port.take_engine()?;
+        let server = self.server.clone();
+        awaitable(py, async move {
+            server.serve(source, sink).await;
+            ok(())
         })
     }
 

@@ -18,6 +18,7 @@ __all__ = [
     "NativeResponseBody",
     "NativeContext",
     "NativeClient",
+    "NativePort",
     "uri_template_variables",
     "default_environment",
     "PROTOCOL_VERSIONS",
@@ -108,6 +109,8 @@ class NativeServer:
     def remove_resource(self, uri: str) -> bool: ...
     def remove_prompt(self, name: str) -> bool: ...
     def serve_stdio(self) -> Awaitable[None]: ...
+    def serve_port(self, port: NativePort) -> Awaitable[None]:
+        """Serves the connection whose messages `port` carries; finishes when it closes."""
     def serve_http(self, host: str, port: int, options: HttpOptions) -> Awaitable[NativeHttpServer]: ...
     def http_handler(self, options: HttpOptions) -> NativeHttpHandler:
         """The endpoint for an ASGI app; handlers run on the calling loop."""
@@ -206,6 +209,10 @@ class NativeClient:
     def connect_server(
         server: NativeServer, options: JsonObject | None = None, callbacks: JsonObject | None = None
     ) -> Awaitable[NativeClient]: ...
+    @staticmethod
+    def connect_port(
+        port: NativePort, options: JsonObject | None = None, callbacks: JsonObject | None = None
+    ) -> Awaitable[NativeClient]: ...
     def server_details(self) -> JsonObject: ...
     def request(
         self,
@@ -216,3 +223,15 @@ class NativeClient:
     ) -> Awaitable[JsonObject]: ...
     def list_all(self, method: str, key: str) -> Awaitable[list[JsonObject]]: ...
     def close(self) -> Awaitable[None]: ...
+
+@final
+class NativePort:
+    """A connection whose JSON-RPC messages Python carries (streams the program made)."""
+
+    def __init__(self) -> None: ...
+    def send(self, message: str) -> bool:
+        """Hands one message (JSON text) to the engine, in call order; False once closed."""
+    def recv(self) -> Awaitable[str | None]:
+        """The engine's next message, or None once it has closed its side."""
+    def close(self) -> None:
+        """Ends the stream towards the engine."""

@@ -16,8 +16,25 @@ use crate::wire::SharedStr;
 const QUEUE: usize = 64;
 
 pub struct MemorySource {
-    rx: mpsc::Receiver<Bytes>,
+    rx: Incoming,
     pending: SharedStr,
+}
+
+/// Where a source's batches come from: the other transport of a [`pair`] (bounded, so a
+/// fast writer waits), or a [`Port`] (unbounded, so code outside the engine can hand over
+/// a message without waiting, in call order).
+enum Incoming {
+    Bounded(mpsc::Receiver<Bytes>),
+    Unbounded(mpsc::UnboundedReceiver<Bytes>),
+}
+
+impl Incoming {
+    async fn recv(&mut self) -> Option<Bytes> {
+        match self {
+            Incoming::Bounded(rx) => rx.recv().await,
+            Incoming::Unbounded(rx) => rx.recv().await,
+        }
+    }
 }
 
 pub struct MemorySink {
@@ -28,7 +45,9 @@ pub struct MemorySink {
 pub fn pair() -> ((MemorySource, MemorySink), (MemorySource, MemorySink)) {
     let (a_tx, a_rx) = mpsc::channel(QUEUE);
     let (b_tx, b_rx) = mpsc::channel(QUEUE);
-    let end = |rx, tx| (MemorySource { rx, pending: SharedStr::default() }, MemorySink { tx: Some(tx) });
+    let end = |rx, tx| {
+        (MemorySource { rx: Incoming::Bounded(rx), pending: SharedStr::default() }, MemorySink { tx: Some(tx) })
+    };
     (end(a_rx, b_tx), end(b_rx, a_tx))
 }
 
@@ -70,28 +89,39 @@ impl FrameSink for MemorySink {
 /// connection runs exactly as over a pipe.
 ///
 /// The port is shared by reference (`send`, `recv` and `close` take `&self`): a binding's
-/// writer and reader tasks use it at once. Messages are newline-framed on the way in; a
-/// message's own line breaks can only be whitespace between JSON tokens (a JSON string
-/// cannot hold a raw line break), so they are replaced by spaces rather than splitting it.
+/// callers and its reader task use it at once. `send` does not wait (the binding's own
+/// thread calls it, and messages must keep the order of the calls), so the way in is
+/// unbounded; the way out is bounded, and the engine waits for a slow reader. Messages are
+/// newline-framed on the way in; a message's own line breaks can only be whitespace
+/// between JSON tokens (a JSON string cannot hold a raw line break), so they are replaced
+/// by spaces rather than splitting it.
 pub struct Port {
     source: tokio::sync::Mutex<MemorySource>,
-    tx: std::sync::Mutex<Option<mpsc::Sender<Bytes>>>,
+    tx: std::sync::Mutex<Option<mpsc::UnboundedSender<Bytes>>>,
 }
 
 /// A transport for the engine and the [`Port`] that feeds it.
 pub fn port() -> ((MemorySource, MemorySink), Port) {
-    let (engine, (source, sink)) = pair();
-    (engine, Port { source: tokio::sync::Mutex::new(source), tx: std::sync::Mutex::new(sink.tx) })
+    let (in_tx, in_rx) = mpsc::unbounded_channel();
+    let (out_tx, out_rx) = mpsc::channel(QUEUE);
+    let engine = (
+        MemorySource { rx: Incoming::Unbounded(in_rx), pending: SharedStr::default() },
+        MemorySink { tx: Some(out_tx) },
+    );
+    let source = MemorySource { rx: Incoming::Bounded(out_rx), pending: SharedStr::default() };
+    (engine, Port { source: tokio::sync::Mutex::new(source), tx: std::sync::Mutex::new(Some(in_tx)) })
 }
 
 impl Port {
-    /// Hands one JSON message to the engine; `BrokenPipe` once either side has closed.
-    pub async fn send(&self, message: &str) -> io::Result<()> {
-        let tx = self.tx.lock().unwrap_or_else(|e| e.into_inner()).clone().ok_or(io::ErrorKind::BrokenPipe)?;
+    /// Hands one JSON message to the engine, without waiting; `BrokenPipe` once either side
+    /// has closed. Messages reach the engine in the order of these calls.
+    pub fn send(&self, message: &str) -> io::Result<()> {
+        let tx = self.tx.lock().unwrap_or_else(|e| e.into_inner());
+        let tx = tx.as_ref().ok_or(io::ErrorKind::BrokenPipe)?;
         let mut frame = Vec::with_capacity(message.len() + 1);
         frame.extend(message.bytes().map(|b| if b == b'\n' || b == b'\r' { b' ' } else { b }));
         frame.push(b'\n');
-        tx.send(Bytes::from(frame)).await.map_err(|_| io::ErrorKind::BrokenPipe.into())
+        tx.send(Bytes::from(frame)).map_err(|_| io::ErrorKind::BrokenPipe.into())
     }
 
     /// The engine's next message; `None` once the engine has closed its side.
@@ -115,7 +145,7 @@ mod tests {
     #[tokio::test]
     async fn port_frames_each_message_and_reports_the_end() {
         let ((mut source, mut sink), port) = port();
-        port.send("{\"a\":\n1}").await.unwrap();
+        port.send("{\"a\":\n1}").unwrap();
         match source.next_event().await.unwrap() {
             SourceEvent::Frame(f) => assert_eq!(&*f, "{\"a\": 1}"),
             _ => panic!("expected a frame"),
@@ -127,6 +157,6 @@ mod tests {
         assert!(port.recv().await.unwrap().is_none());
         port.close();
         assert!(matches!(source.next_event().await.unwrap(), SourceEvent::End));
-        assert!(port.send("{}").await.is_err());
+        assert!(port.send("{}").is_err());
     }
 }

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ferrymcp._carried import Carrier, StreamPair
 from ferrymcp._wire import WireModel, coerce
 from ferrymcp.exceptions import McpError
 from ferrymcp.types import (
@@ -125,6 +126,7 @@ class Client:
         self._serving: AbstractAsyncContextManager[Any] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._carrier: Carrier | None = None
 
     # -- connecting -----------------------------------------------------------------
 
@@ -148,6 +150,18 @@ class Client:
             except BaseException as exc:
                 await self._serving.__aexit__(type(exc), exc, exc.__traceback__)
                 raise
+        elif isinstance(target, StreamPair):
+            from ferrymcp._native import NativePort
+
+            port = NativePort()
+            self._carrier = Carrier(port, target.read_stream, target.write_stream)
+            self._carrier.start()
+            try:
+                self._native = await NativeClient.connect_port(port, options, callbacks)
+            except BaseException:
+                carrier, self._carrier = self._carrier, None
+                await carrier.stop()
+                raise
         elif isinstance(target, str) and target.startswith(_URL_PREFIXES):
             headers = list(self.headers.items())
             self._native = await NativeClient.connect_http(target, headers, self.bearer_token, options, callbacks)
@@ -162,6 +176,9 @@ class Client:
         try:
             if native is not None:
                 await native.close()
+            if self._carrier is not None:
+                carrier, self._carrier = self._carrier, None
+                await carrier.stop()
         finally:
             if self._serving is not None:
                 serving, self._serving = self._serving, None
@@ -218,20 +235,37 @@ class Client:
             self._schedule(self.message_handler, typed)
 
     def _schedule(self, callback: Callable[..., Any], *args: Any) -> None:
+        """Runs `callback` on the client's loop: at once when called there (the engine
+        posts the server's messages to the loop in the order they arrived, before the
+        answer that follows them), else soon. An async callback becomes a task that the
+        requests in flight wait for (`_callbacks_done`)."""
+        import asyncio
+
         loop = self._loop
         if loop is None or loop.is_closed():
             return
 
         def start() -> None:
-            import asyncio
+            try:
+                reply = callback(*args)
+            except Exception:
+                import logging
 
-            reply = callback(*args)
+                logging.getLogger("ferrymcp").exception("a client callback raised")
+                return
             if inspect.isawaitable(reply):
                 task = asyncio.ensure_future(reply)
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
 
-        loop.call_soon_threadsafe(start)
+        try:
+            here = asyncio.get_running_loop() is loop
+        except RuntimeError:
+            here = False
+        if here:
+            start()
+        else:
+            loop.call_soon_threadsafe(start)
 
     # -- what the server said about itself ----------------------------------------
 
@@ -282,7 +316,19 @@ class Client:
         wait: Any = timeout if timeout is not None else self.read_timeout_seconds
         if hasattr(wait, "total_seconds"):  # v1 spelled timeouts as timedelta
             wait = wait.total_seconds()
-        return await self._client.request(method, params, wait, progress)
+        result = await self._client.request(method, params, wait, progress)
+        await self._callbacks_done()
+        return result
+
+    async def _callbacks_done(self) -> None:
+        """Waits for the callbacks (progress, logging, message handler) that the server's
+        messages started before this point: a call returns only once everything the server
+        sent before its answer has been handled, as with the official session."""
+        import asyncio
+
+        started = [task for task in self._tasks if not task.done()]
+        if started:
+            await asyncio.gather(*started, return_exceptions=True)
 
     async def _typed(self, result_type: type[_T], method: str, params: dict[str, Any], **options: Any) -> _T:
         return result_type.model_validate(await self._request(method, params, **options))

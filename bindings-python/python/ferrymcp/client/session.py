@@ -12,7 +12,8 @@ The pair comes from ferrymcp's `stdio_client`, `streamablehttp_client` /
 session does), and `initialize()` returns the server's `InitializeResult`. Every other
 method is `ferrymcp.Client`'s, with the official session's signatures (`cursor`
 positional, `params=` objects). Streams a program made itself (anyio memory streams of
-`SessionMessage`) are not supported yet: they are refused with an error saying so.
+`SessionMessage`, fed by a transport of its own) work too: their messages are carried to
+and from the engine (`ferrymcp._carried`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from ferrymcp._carried import StreamPair, is_stream_pair
 from ferrymcp.client import Client
 from ferrymcp.client._streams import TransportStream
 from ferrymcp.types import (
@@ -35,8 +37,8 @@ from ferrymcp.types import (
 
 _USER_STREAMS = (
     "ClientSession needs the (read, write) pair of a ferrymcp transport (ferrymcp.client.stdio.stdio_client, "
-    "ferrymcp.client.streamable_http.streamablehttp_client, ferrymcp.client.sse.sse_client); streams made by "
-    "the program are not supported by ferrymcp yet"
+    "ferrymcp.client.streamable_http.streamablehttp_client, ferrymcp.client.sse.sse_client), or two streams "
+    "of SessionMessage (read_stream.receive(), write_stream.send())"
 )
 
 
@@ -69,11 +71,16 @@ class ClientSession(Client):
     ) -> None:
         if unsupported:
             raise TypeError(f"ClientSession() does not support {sorted(unsupported)} in ferrymcp")
-        if not isinstance(read_stream, TransportStream) or write_stream is not read_stream:
+        target: Any
+        if isinstance(read_stream, TransportStream) and write_stream is read_stream:
+            target, headers = read_stream.target, read_stream.headers
+            timeout = read_timeout_seconds if read_timeout_seconds is not None else read_stream.read_timeout
+        elif is_stream_pair(read_stream, write_stream):
+            target, headers, timeout = StreamPair(read_stream, write_stream), None, read_timeout_seconds
+        else:
             raise TypeError(_USER_STREAMS)
-        timeout = read_timeout_seconds if read_timeout_seconds is not None else read_stream.read_timeout
         super().__init__(
-            read_stream.target,
+            target,
             read_timeout_seconds=timeout,
             sampling_callback=sampling_callback,
             sampling_capabilities=sampling_capabilities,
@@ -84,7 +91,7 @@ class ClientSession(Client):
             log_level=log_level,
             client_info=client_info,
             mode="legacy",
-            headers=read_stream.headers,
+            headers=headers,
         )
 
     async def __aenter__(self) -> ClientSession:

@@ -315,15 +315,18 @@ class Server(MCPServer[LifespanResultT]):
         raise_exceptions: bool = False,
         stateless: bool = False,
     ) -> None:
-        """Serves the pair of `ferrymcp.server.stdio.stdio_server()` (stdio, by the engine)
+        """Serves the pair of `ferrymcp.server.stdio.stdio_server()` (stdio, by the engine),
+        or two streams of `SessionMessage` a transport of the program's fills and drains,
         until the client goes away. The options' name, version and instructions are
         declared; their capabilities are merged over what the engine derives."""
+        from ferrymcp._carried import is_stream_pair
         from ferrymcp.server.stdio import StdioStream
 
-        if not isinstance(read_stream, StdioStream) or write_stream is not read_stream:
+        stdio = isinstance(read_stream, StdioStream) and write_stream is read_stream
+        if not stdio and not is_stream_pair(read_stream, write_stream):
             raise TypeError(
-                "Server.run needs the pair of ferrymcp.server.stdio.stdio_server(); streams made by the "
-                "program are not supported by ferrymcp yet"
+                "Server.run needs the pair of ferrymcp.server.stdio.stdio_server(), or two streams of "
+                "SessionMessage (read_stream.receive(), write_stream.send())"
             )
         if raise_exceptions or stateless:
             raise NotImplementedError("Server.run(raise_exceptions=..., stateless=...) in ferrymcp")
@@ -333,7 +336,10 @@ class Server(MCPServer[LifespanResultT]):
             if initialization_options.instructions is not None:
                 self._instructions = initialization_options.instructions
             self._extra_capabilities = wire(initialization_options.capabilities) or {}
-        await self.run_stdio_async()
+        if stdio:
+            await self.run_stdio_async()
+        else:
+            await self.run_streams_async(read_stream, write_stream)
 
     def get_capabilities(
         self, notification_options: NotificationOptions | None = None, experimental_capabilities: Any = None

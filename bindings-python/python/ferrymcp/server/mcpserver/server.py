@@ -660,6 +660,23 @@ class MCPServer(Generic[LifespanResultT]):
             with contextlib.redirect_stdout(sys.stderr):
                 await native.serve_stdio()
 
+    async def run_streams_async(self, read_stream: Any, write_stream: Any) -> None:
+        """Serves one client over two streams of `SessionMessage` that a transport of the
+        program's fills and drains (see `ferrymcp._carried`), until `read_stream` ends or
+        the connection closes."""
+        from ferrymcp._carried import Carrier
+        from ferrymcp._native import NativePort
+
+        port = NativePort()
+        carrier = Carrier(port, read_stream, write_stream)
+        async with self._serving() as native:
+            serving = native.serve_port(port)
+            carrier.start()
+            try:
+                await serving
+            finally:
+                await carrier.stop()
+
     def run(self, transport: Literal["stdio", "sse", "streamable-http"] = "stdio", **kwargs: Any) -> None:
         """Serves until the client goes away (stdio: stdin EOF) or Ctrl-C / SIGTERM, then
         returns quietly (HTTP: after a graceful shutdown)."""
