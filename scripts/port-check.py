@@ -100,12 +100,14 @@ def rewrite(root: Path) -> None:
         path.write_text(text)
 
 
-def run(python: str, root: Path, label: str) -> dict[str, str]:
+def run(python: str, root: Path, label: str, only: set[str] | None = None) -> dict[str, str]:
     """Runs each test file of `root` on its own (one file's import or configuration error must
     not hide the others); returns each test's outcome ("passed" or its first error line). A
     file that does not even collect counts each of its tests as that file's error."""
     outcomes: dict[str, str] = {}
     for module in sorted((root / "tests" / "docs_src").glob("test_*.py")):
+        if only and module.stem not in only:
+            continue
         report = root / f"{label}-{module.stem}.xml"
         done = subprocess.run(
             [
@@ -166,15 +168,17 @@ def main() -> int:
         help="an interpreter with mcp, ferrymcp, pytest, inline-snapshot, trio and opentelemetry-sdk",
     )
     parser.add_argument("--show", type=int, default=25, help="failure kinds to list")
+    parser.add_argument("--only", help="comma-separated test modules to run (e.g. test_apps,test_mrtr)")
     args = parser.parse_args()
+    only = set(args.only.split(",")) if args.only else None
     with tempfile.TemporaryDirectory(prefix="port-check-") as tmp:
         official, ported = Path(tmp, "official"), Path(tmp, "ported")
         official.mkdir()
         export(args.sdk, args.ref, official)
         shutil.copytree(official, ported)
         rewrite(ported)
-        baseline = run(args.python, official, "official")
-        result = run(args.python, ported, "ported")
+        baseline = run(args.python, official, "official", only)
+        result = run(args.python, ported, "ported", only)
     passing = {name for name, seen in baseline.items() if seen == "passed"}
     kept = {name for name in passing if outcome(result, name) == "passed"}
     print(f"official SDK: {len(passing)} of {len(baseline)} tests pass")

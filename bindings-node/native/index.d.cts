@@ -187,6 +187,13 @@ export declare class NativeServer {
   setRequestHandler(method: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
   /** Stops serving the application's request `method`; whether it was served. */
   removeRequestHandler(method: string): boolean
+  /**
+   * Delivers client notification `method` to `handler(paramsJson)` (weak: it does not
+   * keep Node alive). The engine's own (`notifications/cancelled`, `.../progress`) are
+   * refused. The low-level `Server.setNotificationHandler`.
+   */
+  setNotificationHandler(method: string, handler: (paramsJson: string) => void): void
+  removeNotificationHandler(method: string): boolean
   removeTool(name: string): boolean
   removeResource(uri: string): boolean
   removeResourceTemplate(uriTemplate: string): boolean

@@ -618,6 +618,35 @@ export class Server {
     this.#native.removeRequestHandler(methodOf(methodOrSchema));
   }
 
+  /**
+   * Calls `handler(notification)` for each client notification `method` (a notification
+   * schema, as v1 code passes, or the name): `notifications/roots/list_changed`, or one of
+   * the application's own. A later call replaces the handler; what it throws goes to
+   * `onerror`. The engine's own (`notifications/cancelled`, `notifications/progress`) are
+   * refused.
+   */
+  setNotificationHandler(methodOrSchema: MethodOrSchema, handler: (notification: { method: string; params?: Record<string, unknown> }) => unknown): void {
+    const method = methodOf(methodOrSchema);
+    const deliver = (paramsJson: string) => {
+      Promise.resolve()
+        .then(() => handler({ method, params: JSON.parse(paramsJson) as Record<string, unknown> }))
+        .catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+    };
+    try {
+      this.#native.setNotificationHandler(method, deliver);
+    } catch (error) {
+      throw fromNative(error);
+    }
+  }
+
+  /** Stops delivering client notification `method`. */
+  removeNotificationHandler(methodOrSchema: MethodOrSchema): void {
+    this.#native.removeNotificationHandler(methodOf(methodOrSchema));
+  }
+
+  /** Called with what a notification handler throws. */
+  onerror?: (error: Error) => void;
+
   /** Connects the server to a transport (its `McpServer`'s `connect`). */
   connect(transport: Parameters<McpServer['connect']>[0]): ReturnType<McpServer['connect']> {
     return this.#owner.connect(transport);

@@ -9,17 +9,36 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ferrymcp_core::peer::{Peer, PeerConfig};
+use ferrymcp_core::peer::{BoxFuture, Peer, PeerConfig};
 use ferrymcp_core::protocol::ServerCapabilities;
 use ferrymcp_core::server::{
-    APPLICATION_ANSWERED, CacheHint, ResourceCacheHint, ResourceLister, Server, ServerOptions, TaskStart,
+    APPLICATION_ANSWERED, CacheHint, NotificationHandler, ResourceCacheHint, ResourceLister, Server, ServerOptions,
+    ServerSession, TaskStart,
 };
+use napi::Status;
+use napi::bindgen_prelude::Unknown;
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
 use serde_json::Value;
 
 use crate::error::{from_registry, internal, invalid, no_panic, parse};
 use crate::handlers::{JsHandler, JsHandlerFn};
 use crate::port::NativePort;
+
+/// `(paramsJson) => void`, weak: a client notification for the application.
+pub type JsNotifyFn = ThreadsafeFunction<String, Unknown<'static>, String, Status, false, true>;
+
+/// A closure as core's notification handler.
+struct NotifyJs<F>(F);
+
+impl<F> NotificationHandler for NotifyJs<F>
+where
+    F: Fn(Value, Option<ServerSession>) -> BoxFuture<()> + Send + Sync + 'static,
+{
+    fn handle(&self, params: Value, session: Option<ServerSession>) -> BoxFuture<()> {
+        (self.0)(params, session)
+    }
+}
 
 /// How long a JS handler may take before its request fails, unless configured.
 const DEFAULT_HANDLER_TIMEOUT: Duration = Duration::from_secs(600);
@@ -235,6 +254,27 @@ impl NativeServer {
     #[napi]
     pub fn remove_request_handler(&self, method: String) -> bool {
         self.server.remove_request_handler(&method)
+    }
+
+    /// Delivers client notification `method` to `handler(paramsJson)` (weak: it does not
+    /// keep Node alive). The engine's own (`notifications/cancelled`, `.../progress`) are
+    /// refused. The low-level `Server.setNotificationHandler`.
+    #[napi]
+    pub fn set_notification_handler(
+        &self,
+        method: String,
+        #[napi(ts_arg_type = "(paramsJson: string) => void")] handler: JsNotifyFn,
+    ) -> napi::Result<()> {
+        let deliver = move |params: Value, _session: Option<ServerSession>| -> BoxFuture<()> {
+            handler.call(params.to_string(), ThreadsafeFunctionCallMode::NonBlocking);
+            Box::pin(std::future::ready(()))
+        };
+        self.server.set_notification_handler(&method, NotifyJs(deliver)).map_err(from_registry)
+    }
+
+    #[napi]
+    pub fn remove_notification_handler(&self, method: String) -> bool {
+        self.server.remove_notification_handler(&method)
     }
 
     #[napi]

@@ -12,7 +12,7 @@ import { Client as OfficialClient } from '@modelcontextprotocol/sdk/client/index
 import * as officialTypes from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport as OfficialInMemory } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer as OfficialServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { Client, InMemoryTransport, McpServer, ReadBuffer, serializeMessage } from 'ferrymcp';
+import { Client, InMemoryTransport, McpServer, ReadBuffer, Server, serializeMessage } from 'ferrymcp';
 import { InMemoryTransport as V1InMemory } from 'ferrymcp/inMemory.js';
 import { InMemoryTransport as ServerInMemory } from 'ferrymcp/server';
 import * as types from 'ferrymcp/types.js';
@@ -240,5 +240,28 @@ describe('transports JavaScript carries', () => {
       await client.close();
       await server.close();
     }
+  });
+
+  test("client notifications reach the low-level server's handlers", async () => {
+    const server = new Server({ name: 'notified', version: '1.0.0' }, { capabilities: {} });
+    const seen = [];
+    let arrived;
+    const next = () => new Promise((resolve) => (arrived = resolve));
+    server.setNotificationHandler(types.RootsListChangedNotificationSchema, (n) => { seen.push(n); arrived(); });
+    server.setNotificationHandler('com.example/poke', (n) => { seen.push(n); arrived(); });
+    const [clientEnd, serverEnd] = OfficialInMemory.createLinkedPair();
+    await server.connect(serverEnd);
+    const client = new OfficialClient({ name: 'official-client', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+    await client.connect(clientEnd);
+    let waiting = next();
+    await client.sendRootsListChanged();
+    await waiting;
+    waiting = next();
+    await client.notification({ method: 'com.example/poke', params: { n: 1 } });
+    await waiting;
+    assert.deepEqual(seen.map((n) => n.method), ['notifications/roots/list_changed', 'com.example/poke']);
+    assert.deepEqual(seen[1].params, { n: 1 });
+    assert.throws(() => server.setNotificationHandler('notifications/progress', () => {}), (error) => typeof error.code === 'number');
+    await client.close();
   });
 });

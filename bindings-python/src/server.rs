@@ -3,9 +3,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use ferrymcp_core::peer::BoxFuture;
 use ferrymcp_core::server::{
-    APPLICATION_ANSWERED, CacheHint, CompletionHandler, Context, Features, HandlerFuture, PromptHandler,
-    RequestHandler, ResourceHandler, Server, ServerOptions, TaskStart, ToolHandler, input_batch,
+    APPLICATION_ANSWERED, CacheHint, CompletionHandler, Context, Features, HandlerFuture, NotificationHandler,
+    PromptHandler, RequestHandler, ResourceHandler, Server, ServerOptions, ServerSession, TaskStart, ToolHandler,
+    input_batch,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -16,7 +18,7 @@ use crate::asgi::NativeHttpHandler;
 use crate::bridge::{awaitable, fail, handle_for, ok, running_loop};
 use crate::call::{LoopCell, PyCallable};
 use crate::context::{Json, NativeContext};
-use crate::convert::{from_py, object_to_py};
+use crate::convert::{from_py, object_to_py, to_py};
 use crate::errors::{registry_error, rpc_error};
 use crate::http;
 use crate::port::NativePort;
@@ -77,6 +79,19 @@ impl CompletionHandler for PyHandler {
 impl RequestHandler for PyHandler {
     fn handle(&self, params: Map<String, Value>, cx: Context) -> HandlerFuture {
         self.run(cx, move |py| Ok(vec![object_to_py(py, &params)?.into_any()]))
+    }
+}
+
+/// A Python callable `(params)` for a client notification (the Python layer logs what it
+/// raises; nothing goes back to the client).
+struct PyNotificationHandler(Arc<PyCallable>);
+
+impl NotificationHandler for PyNotificationHandler {
+    fn handle(&self, params: Value, _session: Option<ServerSession>) -> BoxFuture<()> {
+        let call = self.0.clone();
+        Box::pin(async move {
+            let _ = call.call(move |py| PyTuple::new(py, [to_py(py, &params)?])).await;
+        })
     }
 }
 
@@ -223,6 +238,12 @@ impl NativeServer {
             self.server.set_request_handler(method, handler)
         };
         set.map_err(registry_error)
+    }
+
+    /// Delivers client notification `method` to `handler(params)` (on the server's loop).
+    fn set_notification_handler(&self, method: &str, handler: Py<PyAny>, is_async: bool) -> PyResult<()> {
+        let call = Arc::new(PyCallable { function: handler, is_async, event_loop: self.event_loop.clone() });
+        self.server.set_notification_handler(method, PyNotificationHandler(call)).map_err(registry_error)
     }
 
     /// Merges `capabilities` (a `ServerCapabilities` dict) over what core derives and what

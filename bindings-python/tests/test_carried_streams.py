@@ -188,3 +188,43 @@ async def test_streams_that_are_not_a_pair_are_refused() -> None:
         ClientSession(object(), object())
     with pytest.raises(TypeError, match="SessionMessage"):
         await lowlevel("ferrymcp").run(object(), object())
+
+
+async def test_client_notifications_reach_the_lowlevel_servers_handlers() -> None:
+    """The official session's `notifications/roots/list_changed` reaches `on_roots_list_changed`,
+    and a notification of the application's own reaches `add_notification_handler`'s handler."""
+    from ferrymcp.server import Server
+    from ferrymcp.types import NotificationParams
+
+    seen: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+
+    async def roots_changed(ctx: Any, params: Any) -> None:
+        await seen.put((ctx.method, params))
+
+    def custom(ctx: Any, params: Any) -> None:
+        seen.put_nowait((ctx.method, params.model_dump(by_alias=True, exclude_none=True)))
+
+    server = Server("notified", on_roots_list_changed=roots_changed)
+    server.add_notification_handler("com.example/poke", NotificationParams, custom)
+    (client_read, client_write), (server_read, server_write) = streams()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(server.run, server_read, server_write, server.create_initialization_options())
+        async with mcp.ClientSession(client_read, client_write) as session:
+            await session.initialize()
+            await session.send_roots_list_changed()
+            method, params = await asyncio.wait_for(seen.get(), 5)
+            assert method == "notifications/roots/list_changed" and isinstance(params, NotificationParams)
+            await session.send_notification(_Poke())  # type: ignore[arg-type]
+            assert await asyncio.wait_for(seen.get(), 5) == ("com.example/poke", {"_meta": {"n": 1}})
+        await client_write.aclose()
+    with pytest.raises(ValueError, match="notifications/progress"):
+        server.add_notification_handler("notifications/progress", NotificationParams, custom)
+        server._native_server()
+
+
+class _Poke:
+    method = "com.example/poke"
+    params = {"_meta": {"n": 1}}
+
+    def model_dump(self, **options: Any) -> dict[str, Any]:
+        return {"method": self.method, "params": self.params}

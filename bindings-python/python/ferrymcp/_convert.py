@@ -132,8 +132,9 @@ def _read(value: Any, name: str) -> Any:
 # Resources
 
 
-def resource_result(value: Any, uri: str, mime_type: str | None) -> dict[str, Any]:
-    """The `ReadResourceResult` dict for a resource function's return value."""
+def resource_result(value: Any, uri: str, mime_type: str | None, meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The `ReadResourceResult` dict for a resource function's return value; text or
+    bytes become one content item carrying the resource's `_meta`, as the official SDK's."""
     if _is_model(value, "ReadResourceResult"):
         return _wire(value)
     if _is_model(value, _RESOURCE_CONTENTS_NAMES):
@@ -141,10 +142,11 @@ def resource_result(value: Any, uri: str, mime_type: str | None) -> dict[str, An
     if isinstance(value, (list, tuple)) and value and all(_is_model(item, _RESOURCE_CONTENTS_NAMES) for item in value):
         return {"contents": [_wire(item) for item in value]}
     mime = mime_type or "text/plain"
+    extra = {"_meta": meta} if meta is not None else {}
     if isinstance(value, (bytes, bytearray)):
-        return {"contents": [{"uri": uri, "mimeType": mime, "blob": base64.b64encode(value).decode()}]}
+        return {"contents": [{"uri": uri, "mimeType": mime, "blob": base64.b64encode(value).decode(), **extra}]}
     text = value if isinstance(value, str) else to_json_text(value)
-    return {"contents": [{"uri": uri, "mimeType": mime, "text": text}]}
+    return {"contents": [{"uri": uri, "mimeType": mime, "text": text, **extra}]}
 
 
 # ---------------------------------------------------------------------------------------

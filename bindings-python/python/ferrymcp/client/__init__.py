@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ferrymcp._carried import Carrier, StreamPair
 from ferrymcp._wire import WireModel, coerce
+from ferrymcp.client.extension import ClientExtension, declared_extensions
+from ferrymcp.client.extension import advertise as advertise
 from ferrymcp.exceptions import McpError
 from ferrymcp.types import (
     SERVER_NOTIFICATIONS,
@@ -107,8 +109,10 @@ class Client:
         raise_exceptions: bool = False,
         headers: Mapping[str, str] | None = None,
         bearer_token: str | None = None,
+        extensions: Sequence[ClientExtension] | None = None,
     ) -> None:
         self.server = server
+        self._extensions = declared_extensions(extensions)
         self.read_timeout_seconds = read_timeout_seconds
         self.sampling_callback = sampling_callback
         self.sampling_capabilities = sampling_capabilities
@@ -190,8 +194,13 @@ class Client:
             options["info"] = _dump(self.client_info)
         if self.log_level is not None:
             options["log_level"] = self.log_level
+        capabilities: dict[str, Any] = {}
         if self.sampling_callback is not None and self.sampling_capabilities is not None:
-            options["capabilities"] = {"sampling": _dump(self.sampling_capabilities)}
+            capabilities["sampling"] = _dump(self.sampling_capabilities)
+        if self._extensions:
+            capabilities["extensions"] = self._extensions
+        if capabilities:
+            options["capabilities"] = capabilities
         return options
 
     def _callbacks(self) -> dict[str, Any]:

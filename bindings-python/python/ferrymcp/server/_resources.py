@@ -101,7 +101,7 @@ def build_resource(
             kwargs = bind_args(uri, variables, native_ctx)
             auth = bind_token(native_ctx)
             try:
-                return resource_result(await fn(**kwargs), uri, mime)
+                return resource_result(await fn(**kwargs), uri, mime, meta)
             except ResourceNotFound as missing:
                 missing.uri = missing.uri or uri
                 raise
@@ -115,7 +115,7 @@ def build_resource(
             kwargs = bind_args(uri, variables, native_ctx)
             auth = bind_token(native_ctx)
             try:
-                return resource_result(fn(**kwargs), uri, mime)
+                return resource_result(fn(**kwargs), uri, mime, meta)
             except ResourceNotFound as missing:
                 missing.uri = missing.uri or uri
                 raise

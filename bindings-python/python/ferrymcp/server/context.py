@@ -3,6 +3,7 @@ request, as the official `Server(on_*=...)` handlers take it."""
 
 from __future__ import annotations
 
+import contextvars
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -32,3 +33,7 @@ class ServerRequestContext(Generic[LifespanContextT, RequestT]):
 
 
 __all__ = ["ServerRequestContext"]
+
+
+CURRENT_REQUEST: contextvars.ContextVar[ServerRequestContext[Any, Any]] = contextvars.ContextVar("ferrymcp_request")
+"""The request a low-level handler (or an extension's method) is answering."""

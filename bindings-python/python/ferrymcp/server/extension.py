@@ -4,10 +4,10 @@ An `Extension` is passed to `MCPServer(extensions=[...])`: its `identifier` (a
 `vendor-prefix/name` string) and `settings()` are declared under
 `capabilities.extensions` (the engine merges them over the capabilities it derives, in
 both eras), and the tools it returns from `tools()` are registered like `add_tool`'s.
-The contributions the engine cannot take yet raise naming themselves when the server
-applies the extension: `resources()` (ferrymcp's `MCPServer` has no `add_resource` for
-prebuilt resources), `methods()` (custom request methods) and an overridden
-`intercept_tool_call`.
+The resources it returns from `resources()` are registered like `add_resource`'s. The
+contributions the engine cannot take yet raise naming themselves when the server applies
+the extension: an overridden `intercept_tool_call`. The request methods of `methods()`
+are served like the low-level `Server.add_request_handler`'s.
 """
 
 from __future__ import annotations
@@ -46,14 +46,14 @@ class ToolBinding:
 
 @dataclass(frozen=True)
 class ResourceBinding:
-    """A prebuilt resource an extension contributes (refused by ferrymcp, see the module doc)."""
+    """A prebuilt resource an extension contributes (a `ferrymcp.server.mcpserver.resources` object)."""
 
     resource: Any
 
 
 @dataclass(frozen=True)
 class MethodBinding:
-    """A request method an extension serves (refused by ferrymcp, see the module doc)."""
+    """A request method an extension serves: `handler(ctx, params)`, params validated as `params_type`."""
 
     method: str
     params_type: Any
@@ -94,10 +94,6 @@ class Extension:
 def refused_contribution(extension: Extension) -> str | None:
     """What `extension` contributes that ferrymcp cannot take yet, as an error message."""
     name = f"extension {extension.identifier!r}"
-    if extension.resources():
-        return f"{name}: resources() is not supported by ferrymcp (declare resources with @mcp.resource())"
-    if extension.methods():
-        return f"{name}: methods() (custom request methods) is not supported by ferrymcp yet"
     if type(extension).intercept_tool_call is not Extension.intercept_tool_call:
         return f"{name}: intercept_tool_call is not supported by ferrymcp"
     return None

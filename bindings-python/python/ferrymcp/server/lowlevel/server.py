@@ -14,24 +14,24 @@ sessions, both eras, cancellation, progress, client input, result stamping and t
 capabilities derived from which handlers are set are core's, as for `MCPServer`. The
 server runs like an `MCPServer` (`run()`, `run_streamable_http_async()`,
 `streamable_http_app()`, `Client(server)` in memory). Handlers ferrymcp does not take yet
-(`on_subscriptions_listen`, `on_roots_list_changed`, `on_progress`, a custom `on_ping`)
+(`on_subscriptions_listen`, `on_progress`, a custom `on_ping`)
 raise `NotImplementedError` naming them.
 """
 
 from __future__ import annotations
 
 import base64
-import contextvars
 import functools
 import inspect
 import json
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ferrymcp._session import ServerSession
+from ferrymcp import types as _types
 from ferrymcp.server._tools import wire
-from ferrymcp.server.context import ServerRequestContext
+from ferrymcp.server.context import CURRENT_REQUEST, ServerRequestContext
 from ferrymcp.server.mcpserver.server import MCPServer
 from ferrymcp.server.models import InitializationOptions
 from ferrymcp.types import (
@@ -74,7 +74,9 @@ _HANDLERS: dict[str, tuple[str, Any, bool]] = {
     "on_completion": ("completion/complete", CompleteRequestParams, False),
     "on_set_logging_level": ("logging/setLevel", SetLevelRequestParams, False),
 }
-_UNSUPPORTED = ("on_subscriptions_listen", "on_roots_list_changed", "on_progress", "on_ping")
+_UNSUPPORTED = ("on_subscriptions_listen", "on_progress", "on_ping")
+# Handler keywords for client notifications: keyword -> (method, params type name in ferrymcp.types).
+_NOTIFICATION_HANDLERS = {"on_roots_list_changed": ("notifications/roots/list_changed", "NotificationParams")}
 
 
 class NotificationOptions:
@@ -103,7 +105,7 @@ class Server(MCPServer[LifespanResultT]):
         lifespan: Callable[[Any], AbstractAsyncContextManager[Any]] | None = None,
         **handlers: Any,
     ) -> None:
-        unknown = sorted(set(handlers) - set(_HANDLERS) - set(_UNSUPPORTED))
+        unknown = sorted(set(handlers) - set(_HANDLERS) - set(_UNSUPPORTED) - set(_NOTIFICATION_HANDLERS))
         if unknown:
             raise TypeError(f"Server() got unexpected keyword arguments {unknown}")
         refused = sorted(name for name in _UNSUPPORTED if handlers.get(name) is not None)
@@ -125,10 +127,15 @@ class Server(MCPServer[LifespanResultT]):
         self._options.pop("features_up_front", None)
         self._options.pop("tool_error_names_tool", None)
         self._handlers: dict[str, Handler] = {}
-        self._custom: dict[str, tuple[Any, Handler]] = {}
         self._notification_options = NotificationOptions()
+        self._notification_handlers: dict[str, tuple[Any, Callable[..., Any]]] = {}
         for keyword, handler in handlers.items():
-            if handler is not None:
+            if handler is None:
+                continue
+            if keyword in _NOTIFICATION_HANDLERS:
+                method, params_name = _NOTIFICATION_HANDLERS[keyword]
+                self.add_notification_handler(method, getattr(_types, params_name), handler)
+            else:
                 self._handlers[keyword] = handler
 
     def _native_server(self) -> NativeServer:
@@ -137,9 +144,9 @@ class Server(MCPServer[LifespanResultT]):
         if fresh:
             for keyword, handler in self._handlers.items():
                 method, params_type, optional = _HANDLERS[keyword]
-                native.set_request_handler(method, self._adapter(method, handler, params_type, optional), True)
-            for method, (params_type, handler) in self._custom.items():
-                native.set_request_handler(method, self._adapter(method, handler, params_type, False), True)
+                native.set_request_handler(method, self._request_adapter(method, handler, params_type, optional), True)
+            for method, (params_type, handler) in self._notification_handlers.items():
+                native.set_notification_handler(method, self._notification_adapter(method, params_type, handler), True)
         return native
 
     def add_request_handler(self, method: str, params_type: Any, handler: Handler) -> None:
@@ -152,10 +159,7 @@ class Server(MCPServer[LifespanResultT]):
                 "'initialize' is handled by the server runner and cannot be overridden; "
                 "use Server.middleware to observe or wrap initialization"
             )
-        self._custom[method] = (params_type, handler)
-        native = self._registry.native
-        if native is not None:
-            native.set_request_handler(method, self._adapter(method, handler, params_type, False), True)
+        self._serve_method(method, params_type, handler)
 
     def get_request_handler(self, method: str) -> Any:
         """The handler registered for `method` with `add_request_handler`, or `None`."""
@@ -163,31 +167,37 @@ class Server(MCPServer[LifespanResultT]):
         return entry[1] if entry is not None else None
 
     def add_notification_handler(self, method: str, params_type: Any, handler: Any) -> None:
-        raise NotImplementedError("Server.add_notification_handler is not supported by ferrymcp yet")
+        """Delivers client notification `method` to `handler(ctx, params)` (params validated
+        as `params_type`); a later call replaces the handler. The engine's own
+        notifications (`notifications/cancelled`, `notifications/progress`) are refused. The
+        context has no session: a notification cannot be answered, and ferrymcp does not
+        yet give its handler a way back to the client."""
+        self._notification_handlers[method] = (params_type, handler)
+        native = self._registry.native
+        if native is not None:
+            native.set_notification_handler(method, self._notification_adapter(method, params_type, handler), True)
 
-    def _adapter(self, method: str, handler: Handler, params_type: Any, optional: bool) -> Callable[..., Any]:
-        async def answer(params: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
+    def _notification_adapter(self, method: str, params_type: Any, handler: Any) -> Callable[..., Any]:
+        async def deliver(params: Any) -> None:
+            params = params if isinstance(params, dict) else {}
             meta = params.get("_meta")
             ctx: ServerRequestContext[Any, Any] = ServerRequestContext(
-                session=ServerSession(native_ctx, self),
+                session=None,  # type: ignore[arg-type]
                 lifespan_context=self._lifespan_context,
-                protocol_version=native_ctx.protocol_version,
+                protocol_version="",
                 method=method,
                 params=params,
-                request_id=native_ctx.request_id,
+                request_id=None,
                 meta=meta if isinstance(meta, dict) else None,
             )
-            bare = {key: value for key, value in params.items() if key != "_meta"}
-            typed = None if optional and not bare else params_type.model_validate(params)
-            token = _CURRENT.set(ctx)
             try:
-                result = await handler(ctx, typed)
-            finally:
-                _CURRENT.reset(token)
-            dumped = wire(result) if result is not None else {}
-            return dumped if isinstance(dumped, dict) else {}
+                result = handler(ctx, params_type.model_validate(params))
+                if inspect.isawaitable(result):
+                    await result
+            except Exception:
+                logging.getLogger("ferrymcp").exception("the handler of notification %s raised", method)
 
-        return answer
+        return deliver
 
     # -- the 1.x decorators ----------------------------------------------------------
 
@@ -198,7 +208,7 @@ class Server(MCPServer[LifespanResultT]):
             if native is not None:
                 method, params_type, optional = _HANDLERS[keyword]
                 native.set_request_handler(
-                    method, self._adapter(method, self._handlers[keyword], params_type, optional), True
+                    method, self._request_adapter(method, self._handlers[keyword], params_type, optional), True
                 )
             return func
 
@@ -305,7 +315,7 @@ class Server(MCPServer[LifespanResultT]):
     def request_context(self) -> ServerRequestContext[Any, Any]:
         """The request being served (a `LookupError` outside one), as 1.x's
         `server.request_context`."""
-        return _CURRENT.get()
+        return CURRENT_REQUEST.get()
 
     async def run(  # type: ignore[override]
         self,
@@ -378,9 +388,6 @@ class Server(MCPServer[LifespanResultT]):
             if changed:
                 declared[feature] = {"listChanged": True}
         return declared
-
-
-_CURRENT: contextvars.ContextVar[ServerRequestContext[Any, Any]] = contextvars.ContextVar("ferrymcp_request")
 
 
 async def _call(func: Callable[..., Any], params: Any) -> Any:

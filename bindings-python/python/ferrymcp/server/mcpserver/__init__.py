@@ -28,6 +28,7 @@ from ferrymcp.server.mcpserver.server import (
     Message,
     ResourceSecurity,
     UserMessage,
+    require_client_extension,
 )
 from ferrymcp.server.request_state import (
     InvalidRequestState,
@@ -61,4 +62,5 @@ __all__ = [
     "Sample",
     "UserMessage",
     "authenticated_principal",
+    "require_client_extension",
 ]

@@ -32,6 +32,7 @@ An unknown keyword is a `TypeError`, as for any Python function.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import sys
 from collections.abc import (
     AsyncIterator,
@@ -294,6 +295,9 @@ class MCPServer(Generic[LifespanResultT]):
             max_sessions=max_sessions,
             session_idle_timeout=session_idle_timeout,
         )
+        # Request methods served by application handlers (low-level `add_request_handler`,
+        # an extension's `methods()`): method -> (params type, handler(ctx, params)).
+        self._custom: dict[str, tuple[Any, Callable[..., Any]]] = {}
         self._extensions: list[Extension] = []
         for extension in extensions or ():
             self._apply_extension(extension)
@@ -341,6 +345,10 @@ class MCPServer(Generic[LifespanResultT]):
         self._extensions.append(extension)
         for tool in extension.tools():
             self.add_tool(tool.fn, meta=tool.meta, **tool.kwargs)
+        for binding in extension.resources():
+            self.add_resource(binding.resource)
+        for method in extension.methods():
+            self._serve_method(method.method, method.params_type, method.handler)
 
     def _capabilities(self) -> dict[str, Any]:
         """What the server states beyond what the engine derives: its extensions."""
@@ -640,7 +648,50 @@ class MCPServer(Generic[LifespanResultT]):
             if capabilities:
                 native.register_capabilities(capabilities)
             self._registry.attach(native)
+            for method, (params_type, handler) in self._custom.items():
+                native.set_request_handler(method, self._request_adapter(method, handler, params_type, False), True)
         return native
+
+    def _serve_method(self, method: str, params_type: Any, handler: Callable[..., Any]) -> None:
+        """Serves request `method` with `handler(ctx, params)` (a later call replaces it)."""
+        self._custom[method] = (params_type, handler)
+        native = self._registry.native
+        if native is not None:
+            native.set_request_handler(method, self._request_adapter(method, handler, params_type, False), True)
+
+    def _request_adapter(
+        self, method: str, handler: Callable[..., Any], params_type: Any, optional: bool
+    ) -> Callable[..., Any]:
+        """The engine's handler for `method`: a `ServerRequestContext` and the params
+        validated as `params_type` (`None` when `optional` and none came) go to `handler`;
+        its result model goes back as the answer."""
+        from ferrymcp._session import ServerSession
+        from ferrymcp.server.context import CURRENT_REQUEST, ServerRequestContext
+
+        async def answer(params: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
+            meta = params.get("_meta")
+            ctx: ServerRequestContext[Any, Any] = ServerRequestContext(
+                session=ServerSession(native_ctx, self),
+                lifespan_context=self._lifespan_context,
+                protocol_version=native_ctx.protocol_version,
+                method=method,
+                params=params,
+                request_id=native_ctx.request_id,
+                meta=meta if isinstance(meta, dict) else None,
+            )
+            bare = {key: value for key, value in params.items() if key != "_meta"}
+            typed = None if optional and not bare else params_type.model_validate(params)
+            token = CURRENT_REQUEST.set(ctx)
+            try:
+                result = handler(ctx, typed)
+                if inspect.isawaitable(result):
+                    result = await result
+            finally:
+                CURRENT_REQUEST.reset(token)
+            dumped = wire(result) if result is not None else {}
+            return dumped if isinstance(dumped, dict) else {}
+
+        return answer
 
     @asynccontextmanager
     async def _serving(self) -> AsyncIterator[NativeServer]:
@@ -904,3 +955,20 @@ __all__ = [
     "ResourceSecurity",
     "UserMessage",
 ]
+
+
+def require_client_extension(ctx: Any, identifier: str) -> None:
+    """Raises `McpError` -32021 (missing required client capability, with
+    `requiredCapabilities` in its data) unless the client declared extension `identifier`."""
+    from ferrymcp.exceptions import McpError
+    from ferrymcp.types import MISSING_REQUIRED_CLIENT_CAPABILITY
+
+    session = getattr(ctx, "session", None)
+    capabilities = session.client_capabilities if session is not None else getattr(ctx, "client_capabilities", None)
+    declared = getattr(capabilities, "extensions", None) if capabilities is not None else None
+    if not declared or identifier not in declared:
+        raise McpError(
+            MISSING_REQUIRED_CLIENT_CAPABILITY,
+            f"Client did not declare required extension {identifier!r}",
+            {"requiredCapabilities": {"extensions": {identifier: {}}}},
+        )
