@@ -12,6 +12,7 @@ mod context;
 mod convert;
 mod errors;
 mod http;
+mod middleware;
 mod port;
 mod runtime;
 mod server;
@@ -30,6 +31,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<context::NativeContext>()?;
     module.add_class::<client::NativeClient>()?;
     module.add_class::<port::NativePort>()?;
+    module.add_class::<middleware::NativeNext>()?;
     module.add_function(wrap_pyfunction!(template::uri_template_variables, module)?)?;
     module.add_function(wrap_pyfunction!(client::default_environment, module)?)?;
     vocabulary::add(module)?;

@@ -21,6 +21,7 @@ use crate::context::{Json, NativeContext};
 use crate::convert::{from_py, object_to_py, to_py};
 use crate::errors::{registry_error, rpc_error};
 use crate::http;
+use crate::middleware::PyMiddleware;
 use crate::port::NativePort;
 use ferrymcp_core::protocol::ServerCapabilities;
 use ferrymcp_core::server::http::HttpHandler;
@@ -238,6 +239,17 @@ impl NativeServer {
             self.server.set_request_handler(method, handler)
         };
         set.map_err(registry_error)
+    }
+
+    /// Runs `chain(message, next)` (async, on the server's loop) around every inbound
+    /// message; `None` removes it. See `crate::middleware`.
+    #[pyo3(signature = (chain))]
+    fn set_middleware(&self, chain: Option<Py<PyAny>>) {
+        let middleware = chain.map(|function| {
+            let call = Arc::new(PyCallable { function, is_async: true, event_loop: self.event_loop.clone() });
+            Arc::new(PyMiddleware(call)) as Arc<dyn ferrymcp_core::server::Middleware>
+        });
+        self.server.set_middleware(middleware);
     }
 
     /// Delivers client notification `method` to `handler(params)` (on the server's loop).

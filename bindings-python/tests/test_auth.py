@@ -258,7 +258,7 @@ WORKING = {
     "debug", "log_level", "warn_on_duplicate_resources", "warn_on_duplicate_tools", "warn_on_duplicate_prompts",
     "dependencies", "lifespan", "auth", "resource_security", "cache_hints", "extensions",
     "host", "port", "streamable_http_path", "max_request_body_size", "transport_security", "retry_interval",
-    "json_response", "stateless_http",
+    "json_response", "stateless_http", "middleware",
 }  # fmt: skip
 
 
@@ -273,10 +273,10 @@ def test_every_official_keyword_works_or_raises_naming_itself() -> None:
     refused = [name for name in [*official, *V1_KEYWORDS] if name not in WORKING]
     assert sorted(refused) == sorted(
         ["auth_server_provider", "tools", "resources", "request_state_security", "subscriptions",
-         "middleware", "mount_path", "sse_path", "message_path", "event_store"]
+         "mount_path", "sse_path", "message_path", "event_store"]
     )  # fmt: skip
     for name in refused:
-        value = V1_KEYWORDS.get(name, [object()] if name in ("tools", "resources", "middleware") else object())
+        value = V1_KEYWORDS.get(name, [object()] if name in ("tools", "resources") else object())
         with pytest.raises((TypeError, NotImplementedError, ValueError), match=name):
             MCPServer("s", **{name: value})
     with pytest.raises(TypeError, match="no_such_keyword"):

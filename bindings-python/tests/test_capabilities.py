@@ -49,16 +49,7 @@ def test_declares_what_the_official_server_declares(shape: str, revision: str) -
     assert declared("ferrymcp", shape, revision) == {**official, "logging": {}}
 
 
-class Flagged(Extension):
-    identifier = "com.example/flagged"
-
-    async def intercept_tool_call(self, params: Any, ctx: Any, call_next: Any) -> Any:
-        return await call_next(ctx)
-
-
-def test_unsupported_extension_contributions_raise_naming_them() -> None:
-    with pytest.raises(NotImplementedError, match="'com.example/flagged': intercept_tool_call"):
-        MCPServer("x", extensions=[Flagged()])
+def test_misdeclared_extensions_raise_naming_them() -> None:
     with pytest.raises(TypeError, match="vendor-prefix/name"):
 
         class Bare(Extension):

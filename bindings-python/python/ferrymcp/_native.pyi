@@ -19,6 +19,7 @@ __all__ = [
     "NativeContext",
     "NativeClient",
     "NativePort",
+    "NativeNext",
     "uri_template_variables",
     "default_environment",
     "PROTOCOL_VERSIONS",
@@ -104,6 +105,8 @@ class NativeServer:
     def add_prompt(self, definition: JsonObject, handler: PromptHandler, is_async: bool) -> None: ...
     def set_completion_handler(self, handler: CompletionHandler, is_async: bool) -> None: ...
     def set_request_handler(self, method: str, handler: CompletionHandler, is_async: bool) -> None: ...
+    def set_middleware(self, chain: Callable[[JsonObject, NativeNext], Awaitable[Any]] | None) -> None:
+        """Runs `chain(message, next)` around every inbound message; None removes it."""
     def set_notification_handler(self, method: str, handler: Callable[[JsonObject], Any], is_async: bool) -> None:
         """Delivers client notification `method` to `handler(params)` on the server's loop."""
     def register_capabilities(self, capabilities: JsonObject) -> None: ...
@@ -237,3 +240,10 @@ class NativePort:
         """The engine's next message, or None once it has closed its side."""
     def close(self) -> None:
         """Ends the stream towards the engine."""
+
+@final
+class NativeNext:
+    """The rest of one inbound message's handling, for a middleware chain to await once."""
+
+    def run(self) -> Awaitable[JsonObject | None]:
+        """The answer: a result dict, None (a notification), or the McpError the client would get."""

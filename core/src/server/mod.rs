@@ -22,6 +22,7 @@ mod handlers;
 pub mod http;
 mod in_process;
 mod input_batch;
+pub(crate) mod middleware;
 mod mrtr;
 mod notify;
 pub(crate) mod outbound;
@@ -42,6 +43,7 @@ pub use handlers::{
     CompletionHandler, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister, ToolHandler,
 };
 pub use input_batch::{BatchedHandler, InputAnswer, InputBatch, input_batch};
+pub use middleware::{Answer, Inbound, Middleware, Next};
 pub use outbound::Outbound;
 pub use registry::RegistryError;
 pub use session::Connection;
@@ -193,6 +195,8 @@ pub(crate) struct ServerShared {
     pub capabilities: RwLock<ServerCapabilities>,
     /// The application's own request and notification methods.
     pub custom: RwLock<custom::CustomMethods>,
+    /// The application's hook around every inbound message, if set.
+    pub middleware: RwLock<Option<Arc<dyn middleware::Middleware>>>,
     pub sealer: mrtr::Sealer,
     pub connections: Mutex<HashMap<u64, Weak<Connection>>>,
     pub listeners: Mutex<HashMap<u64, notify::Listener>>,
@@ -220,6 +224,7 @@ impl Server {
                 completion: Default::default(),
                 capabilities: Default::default(),
                 custom: Default::default(),
+                middleware: Default::default(),
                 sealer,
                 connections: Default::default(),
                 listeners: Default::default(),
@@ -227,6 +232,12 @@ impl Server {
                 tasks,
             }),
         }
+    }
+
+    /// Runs `middleware` around every message a client sends from now on (see
+    /// [`Middleware`]); `None` removes it. One per server: a later call replaces it.
+    pub fn set_middleware(&self, middleware: Option<Arc<dyn Middleware>>) {
+        *self.shared.middleware.write().unwrap() = middleware;
     }
 
     /// Adds a tool. One whose definition declares `execution.taskSupport` runs as a task

@@ -12,9 +12,9 @@ use super::ServerShared;
 use super::auth_info::AuthInfo;
 use super::capabilities::capabilities;
 use super::context::{Context, ContextInner, level_rank};
-use super::custom;
 use super::era::{self, ModernMeta};
 use super::features::stamp::stamp;
+use super::middleware::{self, Inbound, Next};
 use super::mrtr::Inputs;
 use super::outbound::Outbound;
 use super::reply::Reply;
@@ -22,7 +22,7 @@ use super::router;
 use super::session_handle::ServerSession;
 use crate::peer::{BoxFuture, Handler, HandlerResult, NotificationContext, Peer, RequestContext};
 use crate::protocol::{Initialized, NotificationMethod, ProtocolVersion};
-use crate::wire::{ErrorObject, Notification, Request, RequestId};
+use crate::wire::{ErrorObject, Notification, RawJson, Request, RequestId};
 
 /// The state `initialize` opens on a connection.
 #[derive(Default)]
@@ -116,7 +116,8 @@ impl Connection {
         }
         let modern = params.as_object().is_some_and(|params| era::is_modern(method, params));
         let session = if modern { None } else { self.session() };
-        custom::notification(&self.server, method, params, session)
+        let version = self.message_version(&params);
+        middleware::deliver_notification(&self.server, method, params, session, version)
     }
 
     /// The negotiated revision once `initialize` has been answered.
@@ -141,8 +142,36 @@ impl Connection {
         result
     }
 
-    /// Serves one request on whatever transport carried it.
+    /// Serves one request on whatever transport carried it: through the application's
+    /// middleware, when it set one.
     pub(crate) async fn serve_request(self: Arc<Self>, request: Request, incoming: Incoming) -> HandlerResult {
+        let middleware = self.server.middleware.read().unwrap().clone();
+        let Some(middleware) = middleware else { return self.handle_request(request, incoming).await };
+        let params = request.params.as_ref().and_then(|raw| raw.parse_owned::<Value>().ok()).unwrap_or(Value::Null);
+        let inbound = self.inbound(request.method.to_string(), params, Some(incoming.id.clone()));
+        let next: Next = Box::new(move || {
+            Box::pin(async move {
+                let raw = self.handle_request(request, incoming).await?;
+                raw.parse_owned::<Value>().map(Some).map_err(|e| ErrorObject::internal(e.to_string()))
+            })
+        });
+        let answer = middleware.handle(inbound, next).await?;
+        Ok(RawJson::from_value(&answer.unwrap_or_else(|| json!({}))))
+    }
+
+    /// A message as middleware sees it.
+    fn inbound(&self, method: String, params: Value, request_id: Option<RequestId>) -> Inbound {
+        let protocol_version = self.message_version(&params);
+        Inbound { method, params, request_id, session: self.session(), protocol_version }
+    }
+
+    /// The revision a message speaks: the one it states, or the session's.
+    fn message_version(&self, params: &Value) -> Option<String> {
+        middleware::stated_version(params).or_else(|| self.negotiated_version().map(|v| v.as_str().to_owned()))
+    }
+
+    /// Serves one request: the modern or the legacy path.
+    async fn handle_request(self: Arc<Self>, request: Request, incoming: Incoming) -> HandlerResult {
         let params = match &request.params {
             None => Map::new(),
             Some(raw) => match raw.parse_owned::<Value>() {

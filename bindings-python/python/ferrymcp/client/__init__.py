@@ -29,7 +29,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ferrymcp._carried import Carrier, StreamPair
 from ferrymcp._wire import WireModel, coerce
+from ferrymcp.client.extension import ClaimContext as ClaimContext
 from ferrymcp.client.extension import ClientExtension, declared_extensions
+from ferrymcp.client.extension import NotificationBinding as NotificationBinding
+from ferrymcp.client.extension import ResultClaim as ResultClaim
+from ferrymcp.client.extension import UnexpectedClaimedResult as UnexpectedClaimedResult
 from ferrymcp.client.extension import advertise as advertise
 from ferrymcp.exceptions import McpError
 from ferrymcp.types import (

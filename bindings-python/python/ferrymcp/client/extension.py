@@ -10,10 +10,45 @@ supported by ferrymcp yet: a client given one raises naming it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from ferrymcp.server.extension import validate_extension_identifier
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimContext:
+    """What a result claim's resolver gets (claims are not supported by ferrymcp yet)."""
+
+    method: str
+    params: Any = None
+    session: Any = None
+
+
+@dataclass(frozen=True)
+class ResultClaim(Generic[_T]):
+    """A result shape an extension claims for a method (not supported by ferrymcp yet:
+    a client given an extension that returns one raises naming it)."""
+
+    method: str
+    result_type: type[_T]
+    resolve: Callable[..., Any] | None = None
+
+
+@dataclass(frozen=True)
+class NotificationBinding(Generic[_T]):
+    """A server notification an extension observes (not supported by ferrymcp yet)."""
+
+    method: str
+    params_type: type[_T]
+    handler: Callable[..., Any]
+
+
+class UnexpectedClaimedResult(Exception):
+    """A claimed result arrived where no claim applies."""
 
 
 class ClientExtension:
@@ -76,4 +111,11 @@ def declared_extensions(extensions: Sequence[ClientExtension] | None) -> dict[st
     return declared
 
 
-__all__ = ["ClientExtension", "advertise"]
+__all__ = [
+    "ClaimContext",
+    "ClientExtension",
+    "NotificationBinding",
+    "ResultClaim",
+    "UnexpectedClaimedResult",
+    "advertise",
+]

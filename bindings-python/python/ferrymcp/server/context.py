@@ -4,6 +4,7 @@ request, as the official `Server(on_*=...)` handlers take it."""
 from __future__ import annotations
 
 import contextvars
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -32,7 +33,13 @@ class ServerRequestContext(Generic[LifespanContextT, RequestT]):
     request: RequestT | None = None
 
 
-__all__ = ["ServerRequestContext"]
+HandlerResult = Any
+"""What a handler or middleware answers a message with: a result model, a dict, or `None`."""
+
+CallNext = Callable[["ServerRequestContext[Any, Any]"], Awaitable[HandlerResult]]
+"""The rest of a message's handling, as a middleware gets it: `await call_next(ctx)`."""
+
+__all__ = ["CallNext", "HandlerResult", "ServerRequestContext"]
 
 
 CURRENT_REQUEST: contextvars.ContextVar[ServerRequestContext[Any, Any]] = contextvars.ContextVar("ferrymcp_request")

@@ -6,8 +6,9 @@ An `Extension` is passed to `MCPServer(extensions=[...])`: its `identifier` (a
 both eras), and the tools it returns from `tools()` are registered like `add_tool`'s.
 The resources it returns from `resources()` are registered like `add_resource`'s. The
 contributions the engine cannot take yet raise naming themselves when the server applies
-the extension: an overridden `intercept_tool_call`. The request methods of `methods()`
-are served like the low-level `Server.add_request_handler`'s.
+the extension: none at present. The request methods of `methods()` are served like the
+low-level `Server.add_request_handler`'s, and an overridden `intercept_tool_call` wraps
+every `tools/call` (through the engine's middleware hook, inside `MCPServer.middleware`).
 """
 
 from __future__ import annotations
@@ -89,14 +90,6 @@ class Extension:
     async def intercept_tool_call(self, params: Any, ctx: Any, call_next: Callable[..., Any]) -> Any:
         """Wraps `tools/call`; the default passes it through (ferrymcp refuses overrides)."""
         return await call_next(ctx)
-
-
-def refused_contribution(extension: Extension) -> str | None:
-    """What `extension` contributes that ferrymcp cannot take yet, as an error message."""
-    name = f"extension {extension.identifier!r}"
-    if type(extension).intercept_tool_call is not Extension.intercept_tool_call:
-        return f"{name}: intercept_tool_call is not supported by ferrymcp"
-    return None
 
 
 __all__ = [

@@ -116,7 +116,7 @@ async fn run(server: &ServerShared, cx: &Context, method: &str, target: &str, mu
 
 /// How a failed resource, prompt, listing or completion handler answers its request (a
 /// tool's failure is a result instead; see [`tools::call_tool`]).
-fn handler_error(error: HandlerError, failed: impl FnOnce(String) -> String, modern: bool) -> ErrorObject {
+pub(crate) fn handler_error(error: HandlerError, failed: impl FnOnce(String) -> String, modern: bool) -> ErrorObject {
     match error {
         HandlerError::Failed(message) => ErrorObject::internal(failed(message)),
         HandlerError::Rpc(error) => error,

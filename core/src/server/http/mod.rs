@@ -44,7 +44,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::protocol::{Initialize, ProtocolVersion, RequestMethod};
 use crate::server::{AuthInfo, Connection, Server};
-use crate::server::{custom, era};
+use crate::server::{custom, era, middleware};
 use crate::wire::{self, ErrorCode, ErrorObject, Message, Parsed, SharedStr};
 use reply::{refuse, rpc_error};
 use sessions::SessionTable;
@@ -276,7 +276,14 @@ where
             // A 2026-07-28 client's notification stands alone: no session to hand over.
             if !custom::engine_notification(&notification.method) {
                 let params = notification.params.and_then(|p| p.parse_owned().ok()).unwrap_or(Value::Null);
-                tokio::spawn(custom::notification(&state.server.shared, &notification.method, params, None));
+                let version = middleware::stated_version(&params);
+                tokio::spawn(middleware::deliver_notification(
+                    &state.server.shared,
+                    &notification.method,
+                    params,
+                    None,
+                    version,
+                ));
             }
             reply::empty(StatusCode::ACCEPTED)
         }

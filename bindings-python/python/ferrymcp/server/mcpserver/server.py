@@ -36,6 +36,7 @@ import inspect
 import sys
 from collections.abc import (
     AsyncIterator,
+    Awaitable,
     Callable,
     Collection,
     Coroutine,
@@ -66,7 +67,7 @@ from ferrymcp.server._resources import build_resource
 from ferrymcp.server._tools import build_tool, wire
 from ferrymcp.server.auth.provider import TokenVerifier
 from ferrymcp.server.auth.settings import AuthSettings
-from ferrymcp.server.extension import Extension, refused_contribution, validate_extension_identifier
+from ferrymcp.server.extension import Extension, validate_extension_identifier
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
 from ferrymcp.server.streamable_http_manager import StreamableHTTPApp, StreamableHTTPSessionManager, custom_routes
 from ferrymcp.types import (
@@ -128,7 +129,6 @@ _UNSUPPORTED: dict[str, tuple[Any, str]] = {
     "tools": (None, "pass functions to @mcp.tool() or mcp.add_tool() instead of prebuilt Tool objects"),
     "resources": (None, "declare resources with @mcp.resource() or mcp.add_resource()"),
     "subscriptions": (None, "the engine fans subscriptions/listen events out itself (in process)"),
-    "middleware": (None, "server middleware is not supported by ferrymcp"),
     "event_store": (None, _HTTP_UNSUPPORTED["event_store"]),
     "mount_path": ("/", _SSE_REFUSED),
     "sse_path": ("/sse", _SSE_REFUSED),
@@ -238,7 +238,6 @@ class MCPServer(Generic[LifespanResultT]):
             "tools": tools,
             "resources": resources,
             "subscriptions": subscriptions,
-            "middleware": middleware,
             "event_store": event_store,
             "mount_path": mount_path,
             "sse_path": sse_path,
@@ -255,6 +254,11 @@ class MCPServer(Generic[LifespanResultT]):
         self._version = version
         self._lifespan = lifespan or _default_lifespan
         self._lifespan_context: Any = None
+        self.middleware: list[Callable[..., Any]] = list(middleware or [])
+        if not all(callable(hook) for hook in self.middleware):
+            raise TypeError("MCPServer(): middleware= takes async callables `(ctx, call_next) -> result`")
+        """Hooks around every inbound message, outermost first: `async def mw(ctx,
+        call_next)` returns `await call_next(ctx)` (or an answer of its own, or raises)."""
         self._resource_security = resource_security
         self._options = _native_options(cache_hints, page_size)
         if request_state_security is not None:
@@ -339,9 +343,6 @@ class MCPServer(Generic[LifespanResultT]):
         validate_extension_identifier(identifier, owner=type(extension).__name__)
         if any(known.identifier == identifier for known in self._extensions):
             raise ValueError(f"Extension {identifier!r} is already registered")
-        refused = refused_contribution(extension)
-        if refused is not None:
-            raise NotImplementedError(refused)
         self._extensions.append(extension)
         for tool in extension.tools():
             self.add_tool(tool.fn, meta=tool.meta, **tool.kwargs)
@@ -650,7 +651,73 @@ class MCPServer(Generic[LifespanResultT]):
             self._registry.attach(native)
             for method, (params_type, handler) in self._custom.items():
                 native.set_request_handler(method, self._request_adapter(method, handler, params_type, False), True)
+        # The middleware list as it is when serving starts (appending later takes effect
+        # at the next start).
+        native.set_middleware(self._run_middleware if self.middleware or self._interceptors() else None)
         return native
+
+    def _interceptors(self) -> list[Extension]:
+        """The extensions that wrap `tools/call` (`intercept_tool_call` overridden)."""
+        return [e for e in self._extensions if type(e).intercept_tool_call is not Extension.intercept_tool_call]
+
+    @staticmethod
+    def _intercepted(
+        params: dict[str, Any], interceptors: list[Extension], call_native: Callable[[], Awaitable[Any]]
+    ) -> Callable[[Any], Awaitable[Any]]:
+        """`tools/call` through each extension's `intercept_tool_call` (the first
+        outermost): each gets the validated params and a `call_next` that returns the
+        tool's `CallToolResult`."""
+        from ferrymcp.types import CallToolRequestParams, CallToolResult
+
+        typed = CallToolRequestParams.model_validate(params)
+
+        async def handler(_ctx: Any) -> Any:
+            answer = await call_native()
+            return CallToolResult.model_validate(answer) if answer is not None else None
+
+        def link(extension: Extension, call_next: Callable[[Any], Awaitable[Any]]) -> Callable[[Any], Any]:
+            return lambda ctx: extension.intercept_tool_call(typed, ctx, call_next)
+
+        call: Callable[[Any], Any] = handler
+        for extension in reversed(interceptors):
+            call = link(extension, call)
+        return call
+
+    async def _run_middleware(self, message: dict[str, Any], native_next: Any) -> Any:
+        """Core's middleware: `self.middleware` composed around the engine's handling of
+        one inbound message (`native_next.run()`), outermost first."""
+        from ferrymcp.server.context import ServerRequestContext
+
+        call_native: Callable[[], Awaitable[Any]] = native_next.run
+        params = message.get("params")
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        ctx: ServerRequestContext[Any, Any] = ServerRequestContext(
+            session=None,  # type: ignore[arg-type]
+            lifespan_context=self._lifespan_context,
+            protocol_version=message.get("protocol_version") or "",
+            method=message["method"],
+            params=params if isinstance(params, dict) else None,
+            request_id=message.get("request_id"),
+            meta=meta if isinstance(meta, dict) else None,
+        )
+
+        async def engine(_ctx: Any) -> Any:
+            return await call_native()
+
+        def link(middleware: Callable[..., Any], call_next: Callable[[Any], Awaitable[Any]]) -> Callable[[Any], Any]:
+            return lambda ctx: middleware(ctx, call_next)
+
+        call: Callable[[Any], Any] = engine
+        interceptors = self._interceptors()
+        if message["method"] == "tools/call" and interceptors:
+            call = self._intercepted(params if isinstance(params, dict) else {}, interceptors, call_native)
+        for middleware in reversed(list(self.middleware)):
+            call = link(middleware, call)
+        result = await call(ctx)
+        if result is None:
+            return None
+        dumped = wire(result)
+        return dumped if isinstance(dumped, dict) else None
 
     def _serve_method(self, method: str, params_type: Any, handler: Callable[..., Any]) -> None:
         """Serves request `method` with `handler(ctx, params)` (a later call replaces it)."""
