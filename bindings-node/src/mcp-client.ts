@@ -52,7 +52,45 @@ export interface ClientOptions {
   requestTimeoutMs?: number;
   /** How long a sampling / elicitation / roots handler may take (ferrymcp; 600 s). */
   callbackTimeoutMs?: number;
-  [option: string]: unknown;
+  // Official options ferrymcp does not take: given a value other than their default, the
+  // constructor throws naming them (see `REFUSED_OPTIONS`).
+  jsonSchemaValidator?: unknown;
+  inputRequired?: unknown;
+  listChanged?: unknown;
+  listMaxPages?: number;
+  responseCacheStore?: unknown;
+  cachePartition?: string;
+  defaultCacheTtlMs?: number;
+  supportedProtocolVersions?: string[];
+  enforceStrictCapabilities?: boolean;
+  debouncedNotificationMethods?: string[];
+}
+
+const TAKEN_OPTIONS = new Set(['capabilities', 'era', 'legacyVersion', 'requestTimeoutMs', 'callbackTimeoutMs', 'versionNegotiation']);
+
+/** The official options ferrymcp has no counterpart for, with why; each refused unless left at its default. */
+const REFUSED_OPTIONS: Record<string, { default?: unknown; why: string }> = {
+  jsonSchemaValidator: { why: 'the engine validates in Rust and takes no validator' },
+  inputRequired: { why: 'the engine answers input_required rounds itself, with the request handlers set on this client' },
+  listChanged: { why: 'list-change auto-refresh is not supported by ferrymcp yet; use setNotificationHandler' },
+  listMaxPages: { why: 'list methods return one page per call in ferrymcp (pass a cursor)' },
+  responseCacheStore: { why: 'the response cache is not supported by ferrymcp yet' },
+  cachePartition: { why: 'the response cache is not supported by ferrymcp yet' },
+  defaultCacheTtlMs: { default: 0, why: 'the response cache is not supported by ferrymcp yet' },
+  supportedProtocolVersions: { why: "the engine offers the revisions it speaks; choose the era with versionNegotiation" },
+  enforceStrictCapabilities: { default: false, why: 'strict capability checks are not supported by ferrymcp' },
+  debouncedNotificationMethods: { why: 'notification debouncing is not supported by ferrymcp' },
+};
+
+/** Throws naming the first option this client cannot honour (nothing is accepted silently). */
+function checkOptions(options: ClientOptions): void {
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined || TAKEN_OPTIONS.has(key)) continue;
+    const refused = REFUSED_OPTIONS[key];
+    if (refused === undefined) throw new TypeError(`ferrymcp Client: unknown option ${key}`);
+    const atDefault = value === refused.default || (Array.isArray(value) && value.length === 0);
+    if (!atDefault) throw new TypeError(`ferrymcp Client: ${key} is not supported: ${refused.why}`);
+  }
 }
 
 export interface RequestOptions {
@@ -109,6 +147,7 @@ export class Client {
   #server?: ServerDetails;
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
+    checkOptions(options);
     this.#info = clientInfo;
     this.#options = { ...options, era: eraOf(options) };
     this.#capabilities = { ...(options.capabilities ?? {}) };
