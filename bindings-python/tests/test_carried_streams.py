@@ -79,6 +79,7 @@ async def test_a_ferrymcp_session_over_streams_to_the_official_server() -> None:
         async with ClientSession(client_read, client_write) as session:
             init = await session.initialize()
             assert init.server_info.name == "official-lowlevel"
+            assert session.initialize_result == init, "the 1.x session speaks the legacy era"
             assert [t.name for t in (await session.list_tools()).tools] == ["echo"]
             result = await session.call_tool("echo", {"b": 1, "a": [2, "x"]})
             assert result.content[0].text == '{"b": 1, "a": [2, "x"]}', "key order survives both crossings"

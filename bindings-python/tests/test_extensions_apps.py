@@ -41,6 +41,7 @@ class _Reindex:
 async def test_apps_and_a_server_extension(mode: str, where: str) -> None:
     target = apps_peer.clock() if where == "memory" else [sys.executable, apps_peer.__file__]
     async with Client(target, mode=mode, extensions=[APPS_CLIENT]) as client:
+        assert (client.session.initialize_result is None) == (mode != "legacy"), "no handshake in 2026-07-28"
         assert client.server_capabilities.extensions == {EXTENSION_ID: {}, "com.example/search": {"indexes": 2}}
         (tool,) = (await client.list_tools()).tools
         assert tool.meta == {"ui": {"resourceUri": "ui://clock/app.html"}}

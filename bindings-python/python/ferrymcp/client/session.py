@@ -100,6 +100,14 @@ class ClientSession(Client):
 
     async def initialize(self) -> InitializeResult:
         """The server's answer to the handshake (made when the session was entered)."""
+        return self._initialize_result()
+
+    @property
+    def initialize_result(self) -> InitializeResult | None:
+        """The server's `initialize` answer; `None` on a 2026-07-28 connection (no handshake)."""
+        return None if self._detail("modern") else self._initialize_result()
+
+    def _initialize_result(self) -> InitializeResult:
         return InitializeResult.model_validate(
             {
                 "protocolVersion": self.protocol_version,
