@@ -67,12 +67,12 @@ export function carry(transport: Transport): InstanceType<typeof NativePort> {
     (messageJson) => {
       const message = JSON.parse(messageJson) as JSONRPCMessage;
       versions.outgoing(message);
-      transport.send(message).catch((error: unknown) => transport.onerror?.(asError(error)));
+      settle(transport, () => transport.send(message));
     },
     () => {
       if (!open) return;
       open = false;
-      transport.close().catch((error: unknown) => transport.onerror?.(asError(error)));
+      settle(transport, () => transport.close());
     },
   );
   const onmessage = transport.onmessage;
@@ -125,6 +125,22 @@ class VersionWatch {
   #set(version: string): void {
     this.#known = true;
     this.#transport.setProtocolVersion?.(version);
+  }
+}
+
+/**
+ * Runs a transport method from the engine's callback: what it throws or rejects with goes
+ * to `onerror` (as the official `Protocol` awaits it), never out of the callback, where it
+ * would be an uncaught exception.
+ */
+function settle(transport: Transport, run: () => Promise<void> | void): void {
+  try {
+    const pending = run();
+    if (pending !== undefined && typeof (pending as Promise<void>).catch === 'function') {
+      (pending as Promise<void>).catch((error: unknown) => transport.onerror?.(asError(error)));
+    }
+  } catch (error) {
+    transport.onerror?.(asError(error));
   }
 }
 

@@ -162,6 +162,27 @@ describe('transports JavaScript carries', () => {
     await server.close();
   });
 
+  test("a transport whose send throws reports it to onerror; the process does not crash", async () => {
+    const server = ferryServer();
+    const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+    const errors = [];
+    serverEnd.onerror = (error) => errors.push(error.message);
+    const send = serverEnd.send.bind(serverEnd);
+    let broken = false;
+    serverEnd.send = (message) => {
+      if (broken) throw new Error('socket is gone');
+      return send(message);
+    };
+    await server.connect(serverEnd);
+    const client = new Client({ name: 'c', version: '1.0.0' }, { requestTimeoutMs: 300 });
+    await client.connect(clientEnd);
+    broken = true;
+    await assert.rejects(client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }), (error) => typeof error.code === 'number');
+    assert.deepEqual(errors, ['socket is gone']);
+    await client.close();
+    await server.close();
+  });
+
   test('a transport closed by its owner ends the server connection', async () => {
     const server = ferryServer();
     const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
