@@ -63,19 +63,20 @@ def streams() -> tuple[tuple[Any, Any], tuple[Any, Any]]:
     return (to_client_recv, to_server_send), (to_server_recv, to_client_send)
 
 
+async def run_then_set(server: Any, read: Any, write: Any, done: asyncio.Event) -> None:
+    """Runs a low-level `server` on the stream pair, then sets `done`."""
+    await server.run(read, write, server.create_initialization_options())
+    done.set()
+
+
 async def test_a_ferrymcp_session_over_streams_to_the_official_server() -> None:
     from ferrymcp.client.session import ClientSession
 
     server = lowlevel("official")
     (client_read, client_write), (server_read, server_write) = streams()
     ran = asyncio.Event()
-
-    async def run() -> None:
-        await server.run(server_read, server_write, server.create_initialization_options())
-        ran.set()
-
     async with anyio.create_task_group() as tg:
-        tg.start_soon(run)
+        tg.start_soon(run_then_set, server, server_read, server_write, ran)
         async with ClientSession(client_read, client_write) as session:
             init = await session.initialize()
             assert init.server_info.name == "official-lowlevel"
@@ -92,13 +93,8 @@ async def test_the_official_session_over_streams_to_a_ferrymcp_server() -> None:
     server = lowlevel("ferrymcp")
     (client_read, client_write), (server_read, server_write) = streams()
     ran = asyncio.Event()
-
-    async def run() -> None:
-        await server.run(server_read, server_write, server.create_initialization_options())
-        ran.set()
-
     async with anyio.create_task_group() as tg:
-        tg.start_soon(run)
+        tg.start_soon(run_then_set, server, server_read, server_write, ran)
         async with mcp.ClientSession(client_read, client_write) as session:
             init = await session.initialize()
             assert init.server_info.name == "ferrymcp-lowlevel"

@@ -3,19 +3,13 @@
 //! a handler's result sets itself over both, and nothing on a legacy answer. A real
 //! server and client over the in-memory transport.
 
-use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions, EraPreference};
+use ferrymcp_core::client::{Client, EraPreference};
 use ferrymcp_core::peer::RequestOptions;
 use ferrymcp_core::server::{CacheHint, ResourceCacheHint, Server, ServerOptions};
-use ferrymcp_core::transport::memory;
 use serde_json::{Value, json};
 
-async fn connect(server: &Server, era: EraPreference) -> Client {
-    let ((client_source, client_sink), (server_source, server_sink)) = memory::pair();
-    let serving = server.clone();
-    tokio::spawn(async move { serving.serve(server_source, server_sink).await });
-    let options = ClientOptions { era, ..ClientOptions::default() };
-    Client::connect(client_source, client_sink, options, ClientCallbacks::default()).await.unwrap()
-}
+mod common;
+use common::connect;
 
 fn server() -> Server {
     let mut options = ServerOptions::default();

@@ -6,22 +6,16 @@
 
 use std::sync::{Arc, Mutex};
 
-use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions, EraPreference};
+use ferrymcp_core::client::EraPreference;
 use ferrymcp_core::peer::RequestOptions;
 use ferrymcp_core::protocol::ErrorCode;
 use ferrymcp_core::server::{Context, HandlerError, Inbound, Middleware, Next, Server};
-use ferrymcp_core::transport::memory;
 use ferrymcp_core::wire::ErrorObject;
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 
-async fn connect(server: &Server, era: EraPreference) -> Client {
-    let ((client_source, client_sink), (server_source, server_sink)) = memory::pair();
-    let serving = server.clone();
-    tokio::spawn(async move { serving.serve(server_source, server_sink).await });
-    let options = ClientOptions { era, ..ClientOptions::default() };
-    Client::connect(client_source, client_sink, options, ClientCallbacks::default()).await.unwrap()
-}
+mod common;
+use common::connect;
 
 type Seen = Arc<Mutex<Vec<(String, Option<String>, Option<String>)>>>;
 

@@ -3,19 +3,13 @@
 //! lister answers with an internal error. A real server and client over the in-memory
 //! transport.
 
-use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions, EraPreference};
+use ferrymcp_core::client::{ClientError, EraPreference};
 use ferrymcp_core::peer::{PeerError, RequestOptions};
 use ferrymcp_core::server::{HandlerError, Server, ServerOptions};
-use ferrymcp_core::transport::memory;
 use serde_json::{Value, json};
 
-async fn connect(server: &Server, era: EraPreference) -> Client {
-    let ((client_source, client_sink), (server_source, server_sink)) = memory::pair();
-    let serving = server.clone();
-    tokio::spawn(async move { serving.serve(server_source, server_sink).await });
-    let options = ClientOptions { era, ..ClientOptions::default() };
-    Client::connect(client_source, client_sink, options, ClientCallbacks::default()).await.unwrap()
-}
+mod common;
+use common::connect;
 
 fn server() -> Server {
     let options = ServerOptions { page_size: Some(2), ..ServerOptions::default() };
