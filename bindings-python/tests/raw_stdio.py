@@ -39,12 +39,6 @@ def check(revision: str, name: str, instance: Any) -> None:
     assert not errors, f"{instance} is not a valid {name} ({revision}): {errors}"
 
 
-def _default_sigint() -> None:
-    """Lets the child react to SIGINT even when the test runner was started with SIGINT
-    ignored (a background job of a non-interactive shell)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def modern_meta(**capabilities: Any) -> dict[str, Any]:
     return {
         "io.modelcontextprotocol/protocolVersion": MODERN,
@@ -63,7 +57,6 @@ class RawServer:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            preexec_fn=_default_sigint,
         )
         self.notifications: list[dict[str, Any]] = []
         self.leftover: list[dict[str, Any]] = []
