@@ -16,6 +16,17 @@ npm install --prefix tests/interop --no-audit --no-fund --loglevel=error
 [ -x .venv/bin/pip ] || python3 -m venv --clear .venv
 .venv/bin/pip install --quiet --disable-pip-version-check -r tests/interop/requirements.txt
 
+# Real servers for the scale-out tests (tests/scaleout): Redis and haproxy, from Debian's
+# packages; the tests start them on random ports and stop them.
+missing=()
+command -v redis-server >/dev/null || missing+=(redis-server)
+command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -q >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
 cargo test --workspace --release --all-targets
 
 # The official conformance suite (server side, 2025-11-25 and 2026-07-28) against the Rust

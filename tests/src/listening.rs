@@ -12,8 +12,12 @@ pub struct Server {
 impl Server {
     /// Starts `command` (told its port by `configure`) and waits until the port accepts
     /// connections. Panics if the process exits first.
-    pub async fn start(mut command: Command, configure: impl FnOnce(&mut Command, u16)) -> Server {
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    pub async fn start(command: Command, configure: impl FnOnce(&mut Command, u16)) -> Server {
+        Self::start_at(command, free_port(), configure).await
+    }
+
+    /// [`Server::start`] on a given port (a server restarted where its clients expect it).
+    pub async fn start_at(mut command: Command, port: u16, configure: impl FnOnce(&mut Command, u16)) -> Server {
         configure(&mut command, port);
         let child =
             command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start the server");
@@ -43,6 +47,25 @@ impl Drop for Server {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// A port nothing listens on now.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// A program of the system's (a Debian package `scripts/test.sh` installs), searched on
+/// `PATH` and in the `sbin` directories; `None` (the test is skipped) outside CI when it is
+/// missing.
+pub fn program(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dirs = std::env::split_paths(&path).chain(["/usr/sbin", "/usr/local/sbin", "/sbin"].map(PathBuf::from));
+    let found = dirs.map(|dir| dir.join(name)).find(|candidate| candidate.is_file());
+    if found.is_none() {
+        assert!(std::env::var_os("CI").is_none(), "CI must install {name}: run scripts/test.sh");
+        eprintln!("skipped: {name} is not installed (scripts/test.sh installs it)");
+    }
+    found
 }
 
 /// A file installed by `scripts/test.sh`; `None` (the test is skipped) outside CI when it

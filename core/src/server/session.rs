@@ -14,6 +14,7 @@ use super::capabilities::capabilities;
 use super::context::{Context, ContextInner, level_rank};
 use super::era::{self, ModernMeta};
 use super::features::stamp::stamp;
+use super::http::SessionRecord;
 use super::middleware::{self, Inbound, Next};
 use super::mrtr::Inputs;
 use super::outbound::Outbound;
@@ -21,7 +22,7 @@ use super::reply::Reply;
 use super::router;
 use super::session_handle::ServerSession;
 use crate::peer::{BoxFuture, Handler, HandlerResult, NotificationContext, Peer, RequestContext};
-use crate::protocol::{Initialized, NotificationMethod, ProtocolVersion};
+use crate::protocol::{Initialized, LoggingLevel, NotificationMethod, ProtocolVersion};
 use crate::wire::{ErrorObject, Notification, RawJson, Request, RequestId};
 
 /// The state `initialize` opens on a connection.
@@ -34,6 +35,9 @@ pub(crate) struct Session {
     /// Rank of the level set by `logging/setLevel`; everything is sent until then.
     pub log_level: usize,
     pub subscriptions: HashSet<String>,
+    /// Counts the changes above, so a session kept in a store is written back only when
+    /// one of its requests changed it.
+    pub generation: u64,
 }
 
 /// One client connection: a [`Handler`] for the peer that carries it, or a legacy
@@ -223,6 +227,34 @@ impl Connection {
         let _ = self.initialize(params);
     }
 
+    /// What a session store keeps of this connection's legacy session, with the
+    /// generation it reflects.
+    pub(crate) fn record(&self) -> (u64, SessionRecord) {
+        let session = self.session.lock().unwrap();
+        let record = SessionRecord {
+            protocol_version: session.version.clone(),
+            client_capabilities: session.client_capabilities.clone(),
+            client_info: session.client_info.clone(),
+            log_level: (session.log_level > 0).then(|| LoggingLevel::ALL[session.log_level].as_str().to_owned()),
+            subscriptions: session.subscriptions.iter().cloned().collect(),
+        };
+        (session.generation, record)
+    }
+
+    /// Serves the legacy session `record` describes (opened on another replica, or changed
+    /// there since this one last served it); returns the generation it now has.
+    pub(crate) fn restore(&self, record: &SessionRecord) -> u64 {
+        let mut session = self.session.lock().unwrap();
+        session.initialized = true;
+        session.version = record.protocol_version.clone();
+        session.client_capabilities = record.client_capabilities.clone();
+        session.client_info = record.client_info.clone();
+        session.log_level = record.log_level.as_deref().and_then(level_rank).unwrap_or(0);
+        session.subscriptions = record.subscriptions.iter().cloned().collect();
+        session.generation += 1;
+        session.generation
+    }
+
     pub(crate) fn initialized(&self) -> bool {
         self.session.lock().unwrap().initialized
     }
@@ -231,7 +263,9 @@ impl Connection {
     pub(crate) fn set_log_level(&self, params: &Map<String, Value>) -> Result<Value, ErrorObject> {
         let level = params.get("level").and_then(Value::as_str).and_then(level_rank);
         let level = level.ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown log level"))?;
-        self.session.lock().unwrap().log_level = level;
+        let mut session = self.session.lock().unwrap();
+        session.log_level = level;
+        session.generation += 1;
         Ok(json!({}))
     }
 
@@ -246,6 +280,7 @@ impl Connection {
         } else {
             session.subscriptions.remove(uri);
         }
+        session.generation += 1;
         Ok(json!({}))
     }
 
@@ -285,6 +320,7 @@ impl Connection {
         session.version = version.as_str().to_owned();
         session.client_capabilities = params.get("capabilities").cloned().unwrap_or_else(|| json!({}));
         session.client_info = params.get("clientInfo").cloned().unwrap_or(Value::Null);
+        session.generation += 1;
         drop(session);
         let mut result = json!({
             "protocolVersion": version.as_str(),

@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 use super::body::{Source, SseBody};
 use super::exchange::{self, Out};
 use super::reply::{self, ResponseBody, refuse};
-use super::sessions::HttpSession;
+use super::sessions::{HttpSession, Refused};
 use super::stream::parse_event_id;
 use super::{HttpState, SESSION_HEADER, guard};
 use crate::protocol::{Cancelled, Initialize, NotificationMethod, Progress, ProtocolVersion, RequestMethod};
@@ -29,8 +29,9 @@ type Reply = Response<ResponseBody>;
 /// Boxed: refusals are the rare path, and a response is large.
 type Refusal = Box<Reply>;
 
-/// The session a request names: 400 without one, 404 for one that is unknown or ended.
-fn session(state: &HttpState, parts: &Parts) -> Result<Arc<HttpSession>, Refusal> {
+/// The session a request names: 400 without one, 404 for one that is unknown or ended,
+/// 503 when the session store cannot say.
+async fn session(state: &HttpState, parts: &Parts) -> Result<Arc<HttpSession>, Refusal> {
     let Some(id) = parts.headers.get(SESSION_HEADER) else {
         return Err(Box::new(refuse(
             StatusCode::BAD_REQUEST,
@@ -38,8 +39,26 @@ fn session(state: &HttpState, parts: &Parts) -> Result<Arc<HttpSession>, Refusal
             "Bad Request: Mcp-Session-Id header is required",
         )));
     };
-    let found = id.to_str().ok().and_then(|id| state.sessions.get(id));
+    let found = match id.to_str() {
+        Ok(id) => {
+            state.sessions.find(id, || state.server.connection()).await.map_err(|e| unavailable(&state.options, e))?
+        }
+        Err(_) => None,
+    };
     found.ok_or_else(|| Box::new(refuse(StatusCode::NOT_FOUND, ErrorCode::REQUEST_TIMEOUT, "Session not found")))
+}
+
+/// 503, with the reason, when a session cannot be opened or served here now.
+fn unavailable(options: &super::HttpOptions, refused: Refused) -> Refusal {
+    let message = match refused {
+        Refused::Full => {
+            format!("Service unavailable: the server holds its limit of {} sessions", options.max_sessions)
+        }
+        Refused::Store(e) => format!("Service unavailable: {e}"),
+    };
+    let mut reply = refuse(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::CONNECTION_CLOSED, message);
+    reply.headers_mut().insert(http::header::RETRY_AFTER, HeaderValue::from_static("5"));
+    Box::new(reply)
 }
 
 /// A legacy request must not name a revision this server does not speak.
@@ -70,7 +89,10 @@ pub(crate) async fn post(
     {
         return initialize(state, request.clone(), auth).await;
     }
-    let session = match session(state, parts).and_then(|s| check_version(parts).map(|()| s)) {
+    if let Err(reply) = check_version(parts) {
+        return *reply;
+    }
+    let session = match session(state, parts).await {
         Ok(session) => session,
         Err(reply) => return *reply,
     };
@@ -165,15 +187,7 @@ fn cancelled_id(params: Option<&str>) -> Option<RequestId> {
 async fn initialize(state: &Arc<HttpState>, request: Request, auth: Option<Arc<AuthInfo>>) -> Reply {
     let session = match state.sessions.create(state.server.connection()) {
         Ok(session) => session,
-        Err(_) => {
-            let mut reply = refuse(
-                StatusCode::SERVICE_UNAVAILABLE,
-                ErrorCode::CONNECTION_CLOSED,
-                format!("Service unavailable: the server holds its limit of {} sessions", state.options.max_sessions),
-            );
-            reply.headers_mut().insert(http::header::RETRY_AFTER, HeaderValue::from_static("5"));
-            return reply;
-        }
+        Err(refused) => return *unavailable(&state.options, refused),
     };
     let mut rx = exchange::start(session.connection.clone(), request, session.ended.child_token(), None, auth);
     let Some(Out { data, code, .. }) = rx.recv().await else {
@@ -184,8 +198,12 @@ async fn initialize(state: &Arc<HttpState>, request: Request, auth: Option<Arc<A
         );
     };
     if code.is_some() {
-        state.sessions.remove(&session.id).await;
+        let _ = state.sessions.remove(&session.id).await;
         return reply::json(StatusCode::OK, data);
+    }
+    if let Err(e) = state.sessions.persist(&session).await {
+        let _ = state.sessions.remove(&session.id).await;
+        return *unavailable(&state.options, Refused::Store(e));
     }
     let mut reply = reply::json(StatusCode::OK, data);
     reply
@@ -213,17 +231,21 @@ async fn serve(
         && first.last
     {
         session.unregister(&id);
-        return reply::json(StatusCode::OK, first.data.clone());
+        let data = persisted(state, &session, &id, first.data.clone()).await;
+        return reply::json(StatusCode::OK, data);
     }
     let stream = session.open_stream(state.sessions.stream_id());
     let prime = session.primes().then_some(state.options.retry.as_millis() as u64);
     let live = stream.attach(None, prime).await.expect("a new stream has nothing to replay");
     let pump_session = session.clone();
+    let pump_state = state.clone();
     tokio::spawn(async move {
         let mut next = first;
         while let Some(out) = next {
             if out.is_close() {
                 stream.detach().await;
+            } else if out.last {
+                stream.emit(persisted(&pump_state, &pump_session, &id, out.data).await).await;
             } else {
                 stream.emit(out.data).await;
             }
@@ -241,9 +263,25 @@ async fn serve(
     reply::event_stream(body.boxed())
 }
 
+/// A request's answer, once what it changed in the session is in the session store; if
+/// that fails, an error in its place (the client must not believe a change that the next
+/// replica will not know).
+async fn persisted(state: &HttpState, session: &HttpSession, id: &RequestId, answer: bytes::Bytes) -> bytes::Bytes {
+    match state.sessions.persist(session).await {
+        Ok(()) => answer,
+        Err(e) => {
+            tracing::warn!("{e}");
+            let error = ErrorObject::new(ErrorCode::INTERNAL_ERROR, format!("The change was not kept: {e}"));
+            let mut buf = Vec::with_capacity(128);
+            crate::wire::encode::error(&mut buf, Some(id), &error);
+            bytes::Bytes::from(buf)
+        }
+    }
+}
+
 /// GET: the session's standalone stream, or the resumption of any of its streams.
 pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
-    let session = match session(state, parts) {
+    let session = match session(state, parts).await {
         Ok(session) => session,
         Err(reply) => return *reply,
     };
@@ -297,11 +335,11 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
 
 /// DELETE: ends the session.
 pub(crate) async fn delete(state: &Arc<HttpState>, parts: &Parts) -> Reply {
-    match session(state, parts) {
-        Ok(session) => {
-            state.sessions.remove(&session.id).await;
-            reply::empty(StatusCode::OK)
-        }
+    match session(state, parts).await {
+        Ok(session) => match state.sessions.remove(&session.id).await {
+            Ok(_) => reply::empty(StatusCode::OK),
+            Err(e) => *unavailable(&state.options, Refused::Store(e)),
+        },
         Err(reply) => *reply,
     }
 }

@@ -22,6 +22,7 @@ mod reply;
 mod serve;
 mod sessions;
 mod settings;
+mod store;
 mod stream;
 
 pub use auth::{AuthError, BearerAuth, BearerVerifier, METADATA_PATH, auth_info_from_json};
@@ -30,6 +31,7 @@ pub use guard::LOOPBACK_HOSTS;
 pub use reply::ResponseBody;
 pub use serve::{HttpServer, ServeOptions, serve};
 pub use settings::{HttpSettings, SettingsError, is_loopback_host};
+pub use store::{SessionRecord, SessionStore, StoreError};
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -79,6 +81,9 @@ pub struct HttpOptions {
     pub retry: Duration,
     /// Where resumable events are kept.
     pub event_store: Arc<dyn EventStore>,
+    /// Where legacy sessions are kept so every replica can serve them (none: in this
+    /// process's memory).
+    pub session_store: Option<Arc<dyn SessionStore>>,
     /// Require bearer tokens.
     pub auth: Option<BearerAuth>,
     /// Serve legacy clients without sessions (the official SDKs' `stateless_http=True`,
@@ -104,6 +109,7 @@ impl Default for HttpOptions {
             keep_alive: Duration::from_secs(15),
             retry: Duration::from_secs(1),
             event_store: Arc::new(MemoryEventStore::default()),
+            session_store: None,
             auth: None,
             stateless: false,
             json_response: false,
@@ -129,8 +135,12 @@ pub struct HttpHandler {
 
 impl HttpHandler {
     pub fn new(server: Server, options: HttpOptions) -> Self {
-        let sessions =
-            Arc::new(SessionTable::new(options.max_sessions, options.session_idle, options.event_store.clone()));
+        let sessions = Arc::new(SessionTable::new(
+            options.max_sessions,
+            options.session_idle,
+            options.event_store.clone(),
+            options.session_store.clone(),
+        ));
         let stateless = server.connection();
         let state = HttpState { server, options, sessions, stateless, shutdown: CancellationToken::new() };
         Self { state: Arc::new(state) }

@@ -6,6 +6,12 @@
 //! client's answer (which arrives in a POST of its own). The table is bounded (past the
 //! limit `initialize` gets 503) and sessions idle longer than the configured time are
 //! ended by a sweeper task, so abandoned clients cost nothing for long.
+//!
+//! With a [`SessionStore`] the table is this replica's cache of the sessions it serves:
+//! a session id it does not hold is looked up in the store, every request reads the
+//! session's record again (which keeps it alive there), a request that changed the
+//! session writes it back before its answer goes out, and DELETE removes it from the
+//! store. Expiry is then the store's: a replica only forgets its copy.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
@@ -19,6 +25,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::events::EventStore;
 use super::exchange::{closed, notification};
+use super::store::{SessionStore, StoreError};
 use super::stream::SseStream;
 use crate::peer::{BoxFuture, PeerError};
 use crate::protocol::ProtocolVersion;
@@ -45,6 +52,8 @@ pub(crate) struct HttpSession {
     last_active: Mutex<Instant>,
     busy: AtomicUsize,
     store: Arc<dyn EventStore>,
+    /// The generation of the connection's session last written to the session store.
+    saved: AtomicU64,
 }
 
 /// Marks a session busy (not to be expired) while held.
@@ -139,12 +148,16 @@ impl HttpSession {
         true
     }
 
-    async fn end(&self) {
+    /// Ends this copy of the session; `discard` also drops its streams' stored events
+    /// (not when only a replica's copy ends and the session goes on elsewhere).
+    async fn end(&self, discard: bool) {
         self.ended.cancel();
         self.waiting.lock().unwrap().clear();
         let streams: Vec<u64> = self.streams.lock().unwrap().drain().map(|(id, _)| id).collect();
-        for id in streams {
-            self.store.forget(id).await;
+        if discard {
+            for id in streams {
+                self.store.forget(id).await;
+            }
         }
     }
 }
@@ -184,8 +197,13 @@ impl Outbound for StandaloneOutbound {
     }
 }
 
-/// Too many sessions.
-pub(crate) struct Full;
+/// Why a session could not be opened or found.
+pub(crate) enum Refused {
+    /// This replica holds its limit of sessions.
+    Full,
+    /// The session store failed.
+    Store(StoreError),
+}
 
 pub(crate) struct SessionTable {
     sessions: Mutex<HashMap<String, Arc<HttpSession>>>,
@@ -193,17 +211,29 @@ pub(crate) struct SessionTable {
     idle: Duration,
     next_stream: AtomicU64,
     store: Arc<dyn EventStore>,
+    shared: Option<Arc<dyn SessionStore>>,
     sweeping: std::sync::Once,
 }
 
 impl SessionTable {
-    pub fn new(limit: usize, idle: Duration, store: Arc<dyn EventStore>) -> Self {
+    pub fn new(
+        limit: usize,
+        idle: Duration,
+        store: Arc<dyn EventStore>,
+        shared: Option<Arc<dyn SessionStore>>,
+    ) -> Self {
+        // Stream ids start at a random multiple of 2^32, so replicas sharing an event store
+        // do not mix up their streams.
+        let mut nonce = [0u8; 4];
+        getrandom::fill(&mut nonce).expect("the OS has a random source");
+        let first = (u64::from(u32::from_le_bytes(nonce) >> 1) << 32) | 1;
         Self {
             sessions: Mutex::default(),
             limit,
             idle,
-            next_stream: AtomicU64::new(1),
+            next_stream: AtomicU64::new(first),
             store,
+            shared,
             sweeping: std::sync::Once::new(),
         }
     }
@@ -214,15 +244,60 @@ impl SessionTable {
     }
 
     /// Opens a session around `connection`, unless the table is full.
-    pub fn create(self: &Arc<Self>, connection: Arc<Connection>) -> Result<Arc<HttpSession>, Full> {
+    pub fn create(self: &Arc<Self>, connection: Arc<Connection>) -> Result<Arc<HttpSession>, Refused> {
+        self.insert(session_id(), connection)
+    }
+
+    /// Writes the session to the session store if a request changed it since it was last
+    /// written (or read); nothing without a store.
+    pub async fn persist(&self, session: &HttpSession) -> Result<(), StoreError> {
+        let Some(shared) = &self.shared else { return Ok(()) };
+        let (generation, record) = session.connection.record();
+        if session.saved.load(Ordering::Acquire) == generation {
+            return Ok(());
+        }
+        shared.save(&session.id, &record, self.idle).await?;
+        session.saved.fetch_max(generation, Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// Session `id`: this replica's copy, brought up to date from the session store when
+    /// there is one (and made from it when this replica has none). `None`: no such session.
+    pub async fn find(
+        self: &Arc<Self>,
+        id: &str,
+        connection: impl FnOnce() -> Arc<Connection>,
+    ) -> Result<Option<Arc<HttpSession>>, Refused> {
+        let local = self.get(id);
+        let Some(shared) = &self.shared else { return Ok(local) };
+        let Some(record) = shared.load(id, self.idle).await.map_err(Refused::Store)? else {
+            if local.is_some() {
+                self.forget(id, true).await;
+            }
+            return Ok(None);
+        };
+        let session = match local {
+            Some(session) => session,
+            None => self.insert(id.to_owned(), connection())?,
+        };
+        if session.connection.record().1 != record {
+            let generation = session.connection.restore(&record);
+            session.saved.store(generation, Ordering::Release);
+        }
+        Ok(Some(session))
+    }
+
+    fn insert(self: &Arc<Self>, id: String, connection: Arc<Connection>) -> Result<Arc<HttpSession>, Refused> {
         self.sweeping.call_once(|| {
             tokio::spawn(sweep(Arc::downgrade(self)));
         });
         let mut sessions = self.sessions.lock().unwrap();
-        if sessions.len() >= self.limit {
-            return Err(Full);
+        if let Some(session) = sessions.get(&id) {
+            return Ok(session.clone());
         }
-        let id = session_id();
+        if sessions.len() >= self.limit {
+            return Err(Refused::Full);
+        }
         let standalone_id = self.stream_id();
         let session = Arc::new(HttpSession {
             id: id.clone(),
@@ -237,6 +312,7 @@ impl SessionTable {
             last_active: Mutex::new(Instant::now()),
             busy: AtomicUsize::new(0),
             store: self.store.clone(),
+            saved: AtomicU64::new(0),
         });
         session.streams.lock().unwrap().insert(standalone_id, session.standalone.clone());
         session.connection.attach_outbound(Arc::new(StandaloneOutbound(Arc::downgrade(&session))));
@@ -252,23 +328,35 @@ impl SessionTable {
         self.sessions.lock().unwrap().len()
     }
 
-    /// Ends a session; `false` when there was none by that id.
-    pub async fn remove(&self, id: &str) -> bool {
+    /// Ends a session, on every replica when there is a session store; `false` when there
+    /// was none by that id.
+    pub async fn remove(&self, id: &str) -> Result<bool, StoreError> {
+        let removed = match &self.shared {
+            Some(shared) => shared.remove(id).await?,
+            None => false,
+        };
+        Ok(self.forget(id, true).await || removed)
+    }
+
+    /// Ends this replica's copy of a session (and its stored events with it when
+    /// `discard`); `false` when it had none.
+    async fn forget(&self, id: &str, discard: bool) -> bool {
         let session = self.sessions.lock().unwrap().remove(id);
         match session {
             Some(session) => {
-                session.end().await;
+                session.end(discard).await;
                 true
             }
             None => false,
         }
     }
 
-    /// Ends every session (server shutdown).
+    /// Ends every session this replica holds (server shutdown); those in a session store
+    /// go on being served by the other replicas.
     pub async fn clear(&self) {
         let sessions: Vec<_> = self.sessions.lock().unwrap().drain().map(|(_, s)| s).collect();
         for session in sessions {
-            session.end().await;
+            session.end(self.shared.is_none()).await;
         }
     }
 
@@ -295,7 +383,7 @@ async fn sweep(table: Weak<SessionTable>) {
         tokio::time::sleep(period).await;
         let Some(table) = table.upgrade() else { return };
         for id in table.expired() {
-            table.remove(&id).await;
+            table.forget(&id, table.shared.is_none()).await;
         }
     }
 }

@@ -19,7 +19,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{BearerAuth, EventStore, HttpOptions, LOOPBACK_HOSTS};
+use super::{BearerAuth, EventStore, HttpOptions, LOOPBACK_HOSTS, SessionStore};
 
 /// The endpoint settings an author gave; `None` takes core's default.
 #[derive(Clone, Default)]
@@ -40,6 +40,8 @@ pub struct HttpSettings {
     pub keep_alive: Option<Duration>,
     pub retry: Option<Duration>,
     pub event_store: Option<Arc<dyn EventStore>>,
+    /// Legacy sessions shared by replicas (see [`HttpOptions::session_store`]).
+    pub session_store: Option<Arc<dyn SessionStore>>,
     pub auth: Option<BearerAuth>,
     /// Legacy clients without sessions (see [`HttpOptions::stateless`]).
     pub stateless: bool,
@@ -90,6 +92,9 @@ impl HttpSettings {
             });
             (hosts, self.allowed_origins.unwrap_or_default())
         };
+        if self.stateless && self.session_store.is_some() {
+            return Err(SettingsError("a session store has no use in stateless mode (there are no sessions)".into()));
+        }
         Ok(HttpOptions {
             endpoint,
             allowed_hosts,
@@ -100,6 +105,7 @@ impl HttpSettings {
             keep_alive: self.keep_alive.unwrap_or(defaults.keep_alive),
             retry: self.retry.unwrap_or(defaults.retry),
             event_store: self.event_store.unwrap_or(defaults.event_store),
+            session_store: self.session_store,
             auth: self.auth,
             stateless: self.stateless,
             json_response: self.json_response,

@@ -1,0 +1,234 @@
+//! Redis behind ferrymcp's Streamable HTTP server, so that N replicas behind a plain
+//! round-robin load balancer serve one set of legacy sessions: [`RedisStore`] is both the
+//! [`SessionStore`] (a session opened on one replica is served by every other) and the
+//! [`EventStore`] (a client that lost an SSE stream resumes it with `Last-Event-ID` on any
+//! replica).
+//!
+//! # Keys
+//! Every key starts with the store's prefix (`ferrymcp` unless told otherwise), so several
+//! servers can share one Redis:
+//! - `{prefix}:session:{id}`: a session's [`SessionRecord`] as JSON, expiring after the
+//!   endpoint's idle time; every request of the session reads it with `GETEX`, which also
+//!   extends it, and DELETE removes it.
+//! - `{prefix}:events:{stream}`: the events of one SSE stream, a Redis Stream whose entry
+//!   ids are the events' sequence numbers (`{seq}-0`). Bounded by count (`MAXLEN ~`) and by
+//!   age (the key expires that long after its last event). A replay that would miss an
+//!   event trimmed away is refused, as by the in-memory store: never a partial replay.
+//!
+//! # Failure
+//! Commands time out (a second by default) instead of waiting on a Redis that is gone; the
+//! connection is re-established in the background with backoff, so service resumes by
+//! itself when Redis returns. A session that cannot be read or written makes the endpoint
+//! answer 503 with a JSON-RPC error saying so; an event that cannot be stored is still
+//! delivered to the client reading the stream (it only cannot be replayed) and is logged.
+//!
+//! # Why redis-rs
+//! The two maintained async Redis clients for Rust were compared (November 2026):
+//! - **redis-rs** (`redis` 1.8): maintained under the redis-rs organisation with Redis
+//!   Inc.'s engineers, the most used by far (it is what most of the ecosystem depends on);
+//!   tokio through `tokio-comp`; a multiplexed connection that pipelines concurrent
+//!   commands, and `ConnectionManager`, which reconnects with backoff and can start
+//!   lazily (a server may boot while Redis is still down); cluster (`cluster-async`) and
+//!   sentinel; TLS with rustls and the platform's trust store (`rediss://`); URLs with
+//!   user and password.
+//! - **fred** (10.1): as complete on paper (cluster, sentinel, TLS, automatic pipelining,
+//!   reconnection policies) and fast, but essentially one maintainer's project, tokio-only,
+//!   and a larger build.
+//!
+//! redis-rs covers every need here with the broader base of maintainers and users, so a
+//! bug that bites us has likely bitten someone before. Cluster support is a feature flag
+//! away (`cluster-async`) when a deployment needs it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use ferrymcp_core::peer::BoxFuture;
+use ferrymcp_core::server::http::{EventStore, Replay, SessionRecord, SessionStore, StoreError};
+use redis::AsyncCommands;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::streams::{StreamMaxlen, StreamRangeReply};
+
+/// How a [`RedisStore`] keeps things; `Default` is what the fixtures and bindings use.
+#[derive(Clone, Debug)]
+pub struct RedisOptions {
+    /// The first part of every key.
+    pub prefix: String,
+    /// Events kept per stream (about: Redis trims in whole nodes).
+    pub events_per_stream: usize,
+    /// A stream's events are dropped this long after its last one.
+    pub events_age: Duration,
+    /// A command not answered in this time fails (and the request with it).
+    pub command_timeout: Duration,
+}
+
+impl Default for RedisOptions {
+    fn default() -> Self {
+        Self {
+            prefix: "ferrymcp".into(),
+            events_per_stream: 1024,
+            events_age: Duration::from_secs(60 * 60),
+            command_timeout: Duration::from_secs(1),
+        }
+    }
+}
+
+/// A URL Redis cannot be reached with.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid Redis URL {url:?}: {source}")]
+pub struct UrlError {
+    url: String,
+    source: redis::RedisError,
+}
+
+/// Sessions and events on one Redis server (`redis://[user:password@]host[:port][/db]`,
+/// `rediss://` for TLS).
+#[derive(Clone)]
+pub struct RedisStore {
+    connection: ConnectionManager,
+    options: Arc<RedisOptions>,
+}
+
+impl RedisStore {
+    /// A store on the Redis at `url`. Nothing is sent yet: the connection is made on first
+    /// use and remade whenever it is lost, so a server can start before its Redis does.
+    /// Must be called inside a tokio runtime.
+    pub fn new(url: &str, options: RedisOptions) -> Result<Self, UrlError> {
+        let bad = |source| UrlError { url: redacted(url), source };
+        let client = redis::Client::open(url).map_err(bad)?;
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(options.command_timeout))
+            .set_response_timeout(Some(options.command_timeout))
+            .set_max_delay(Duration::from_secs(2));
+        let connection = ConnectionManager::new_lazy_with_config(client, config).map_err(bad)?;
+        Ok(Self { connection, options: Arc::new(options) })
+    }
+
+    fn key(&self, kind: &str, name: impl std::fmt::Display) -> String {
+        format!("{}:{kind}:{name}", self.options.prefix)
+    }
+
+    /// A connection handle (cheap: every clone shares one multiplexed connection).
+    fn redis(&self) -> ConnectionManager {
+        self.connection.clone()
+    }
+}
+
+/// `url` without its password, for messages.
+fn redacted(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => format!("{}://***@{}", &url[..scheme], &url[at + 1..]),
+        _ => url.to_owned(),
+    }
+}
+
+fn unavailable(error: redis::RedisError) -> StoreError {
+    StoreError(format!("Redis: {error}"))
+}
+
+impl SessionStore for RedisStore {
+    fn save(&self, id: &str, record: &SessionRecord, ttl: Duration) -> BoxFuture<Result<(), StoreError>> {
+        let key = self.key("session", id);
+        let text = serde_json::to_string(record).expect("a record serialises");
+        let mut redis = self.redis();
+        Box::pin(async move { redis.set_ex::<_, _, ()>(key, text, ttl.as_secs().max(1)).await.map_err(unavailable) })
+    }
+
+    fn load(&self, id: &str, ttl: Duration) -> BoxFuture<Result<Option<SessionRecord>, StoreError>> {
+        let key = self.key("session", id);
+        let mut redis = self.redis();
+        Box::pin(async move {
+            let expiry = redis::Expiry::EX(ttl.as_secs().max(1));
+            let text: Option<String> = redis.get_ex(key, expiry).await.map_err(unavailable)?;
+            let Some(text) = text else { return Ok(None) };
+            serde_json::from_str(&text).map(Some).map_err(|e| StoreError(format!("a session record is corrupt: {e}")))
+        })
+    }
+
+    fn remove(&self, id: &str) -> BoxFuture<Result<bool, StoreError>> {
+        let key = self.key("session", id);
+        let mut redis = self.redis();
+        Box::pin(async move {
+            let removed: u64 = redis.del(key).await.map_err(unavailable)?;
+            Ok(removed > 0)
+        })
+    }
+}
+
+impl EventStore for RedisStore {
+    fn append(&self, stream: u64, seq: u64, data: Bytes) -> BoxFuture<()> {
+        let key = self.key("events", stream);
+        let (count, age) = (self.options.events_per_stream, self.options.events_age);
+        let mut redis = self.redis();
+        Box::pin(async move {
+            let mut pipe = redis::pipe();
+            pipe.xadd_maxlen(&key, StreamMaxlen::Approx(count), format!("{seq}-0"), &[("d", data.as_ref())])
+                .ignore()
+                .expire(&key, age.as_secs().max(1) as i64)
+                .ignore();
+            if let Err(e) = pipe.query_async::<()>(&mut redis).await {
+                tracing::warn!("event {seq} of stream {stream} was not stored (it cannot be replayed): {e}");
+            }
+        })
+    }
+
+    fn after(&self, stream: u64, seq: u64) -> BoxFuture<Option<Replay>> {
+        let key = self.key("events", stream);
+        let mut redis = self.redis();
+        Box::pin(async move {
+            let mut pipe = redis::pipe();
+            pipe.xrange_count(&key, "-", "+", 1).xrange(&key, format!("({seq}-0"), "+");
+            let (first, rest): (StreamRangeReply, StreamRangeReply) = match pipe.query_async(&mut redis).await {
+                Ok(replies) => replies,
+                Err(e) => {
+                    tracing::warn!("the events of stream {stream} could not be read: {e}");
+                    return None;
+                }
+            };
+            // Unknown stream, or the next event the client needs was trimmed away.
+            let oldest = sequence(&first.ids.first()?.id)?;
+            if oldest > seq + 1 {
+                return None;
+            }
+            let mut replay = Vec::with_capacity(rest.ids.len());
+            for entry in rest.ids {
+                let data: Vec<u8> = entry.get("d")?;
+                replay.push((sequence(&entry.id)?, Bytes::from(data)));
+            }
+            Some(replay)
+        })
+    }
+
+    fn forget(&self, stream: u64) -> BoxFuture<()> {
+        let key = self.key("events", stream);
+        let mut redis = self.redis();
+        Box::pin(async move {
+            if let Err(e) = redis.del::<_, ()>(key).await {
+                tracing::warn!("the events of stream {stream} were not dropped (they expire on their own): {e}");
+            }
+        })
+    }
+}
+
+/// The sequence number of an entry id `{seq}-0`.
+fn sequence(id: &str) -> Option<u64> {
+    id.split_once('-')?.0.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_stay_out_of_messages() {
+        assert_eq!(redacted("redis://:hunter2@cache:6379/0"), "redis://***@cache:6379/0");
+        assert_eq!(redacted("rediss://user:pw@host"), "rediss://***@host");
+        assert_eq!(redacted("redis://localhost"), "redis://localhost");
+    }
+
+    #[test]
+    fn entry_ids_carry_sequence_numbers() {
+        assert_eq!(sequence("42-0"), Some(42));
+        assert_eq!(sequence("nonsense"), None);
+    }
+}

@@ -1,0 +1,285 @@
+//! Scale-out: three replicas of the fixture server behind a real haproxy doing plain round
+//! robin (no sticky sessions), legacy sessions and resumable events in a real Redis, and
+//! multi-round state sealed with a key the replicas share. Every request is raw HTTP
+//! through the balancer; haproxy names the replica that answered in `X-Replica`, so each
+//! test shows that the requests of one session really were served by different processes.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use bytes::Bytes;
+use ferrymcp_tests::listening::{self, Server, free_port};
+use ferrymcp_tests::schema;
+use http::{HeaderMap, Method, Request, StatusCode};
+use http_body_util::{BodyExt, Full};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use serde_json::{Value, json};
+
+const LEGACY: &str = "2025-11-25";
+const MODERN: &str = "2026-07-28";
+const REPLICAS: usize = 3;
+/// A guard against a hang, not a timing assertion.
+const HANG_GUARD: Duration = Duration::from_secs(30);
+const STATE_KEY: &str = "a key every replica shares";
+
+struct Cluster {
+    redis: Option<Server>,
+    redis_port: u16,
+    /// Kept running until the cluster is dropped.
+    _replicas: Vec<Server>,
+    balancer: Server,
+    config: PathBuf,
+    client: Client<HttpConnector, Full<Bytes>>,
+}
+
+struct Reply {
+    status: StatusCode,
+    headers: HeaderMap,
+    text: String,
+}
+
+impl Reply {
+    fn replica(&self) -> String {
+        self.headers.get("x-replica").expect("haproxy names the replica").to_str().unwrap().to_owned()
+    }
+
+    /// The JSON-RPC messages of the body: one JSON object, or the data of each SSE event.
+    fn messages(&self) -> Vec<Value> {
+        if self.text.trim_start().starts_with('{') {
+            return vec![serde_json::from_str(&self.text).expect("a JSON body")];
+        }
+        let data = self.text.lines().filter_map(|line| line.strip_prefix("data:")).map(str::trim);
+        data.filter(|d| !d.is_empty()).map(|d| serde_json::from_str(d).expect("JSON event data")).collect()
+    }
+
+    /// The message that answers (the last one).
+    fn answer(&self) -> Value {
+        let answer = self.messages().pop().expect("an answer");
+        assert!(answer.get("result").is_some() || answer.get("error").is_some(), "not an answer: {answer}");
+        answer
+    }
+}
+
+async fn redis(port: u16) -> Server {
+    let command = Command::new(listening::program("redis-server").unwrap());
+    Server::start_at(command, port, |c, port| {
+        c.args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]);
+    })
+    .await
+}
+
+impl Cluster {
+    /// Redis, the replicas and the balancer; `None` (skipped) outside CI without Redis or
+    /// haproxy installed.
+    async fn start() -> Option<Cluster> {
+        let (_, haproxy) = (listening::program("redis-server")?, listening::program("haproxy")?);
+        let redis_port = free_port();
+        let redis = redis(redis_port).await;
+        let url = format!("redis://127.0.0.1:{redis_port}");
+        let mut replicas = Vec::new();
+        for _ in 0..REPLICAS {
+            let command = Command::new(env!("CARGO_BIN_EXE_ferrymcp-everything"));
+            replicas.push(
+                Server::start(command, |c, port| {
+                    let port = port.to_string();
+                    c.args(["--transport", "http", "--port", &port, "--redis", &url, "--state-key", STATE_KEY]);
+                })
+                .await,
+            );
+        }
+        let servers: String = replicas
+            .iter()
+            .enumerate()
+            .map(|(i, replica)| format!("  server r{i} 127.0.0.1:{}\n", replica.port))
+            .collect();
+        let config = std::env::temp_dir().join(format!("ferrymcp-scaleout-{}-{redis_port}.cfg", std::process::id()));
+        let balancer = Server::start(Command::new(haproxy), |c, port| {
+            std::fs::write(&config, haproxy_config(port, &servers)).unwrap();
+            c.arg("-db").arg("-f").arg(&config);
+        })
+        .await;
+        let client = Client::builder(TokioExecutor::new()).build_http();
+        Some(Cluster { redis: Some(redis), redis_port, _replicas: replicas, balancer, config, client })
+    }
+
+    async fn send(&self, method: Method, headers: &[(&str, &str)], body: String) -> Reply {
+        let mut request = Request::builder().method(method).uri(self.balancer.url("/mcp"));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let request = request.body(Full::new(Bytes::from(body))).unwrap();
+        let response = tokio::time::timeout(HANG_GUARD, self.client.request(request)).await.expect("no hang").unwrap();
+        let (parts, body) = response.into_parts();
+        let body = tokio::time::timeout(HANG_GUARD, body.collect()).await.expect("no hang").unwrap().to_bytes();
+        Reply { status: parts.status, headers: parts.headers, text: String::from_utf8(body.to_vec()).unwrap() }
+    }
+
+    async fn post(&self, session: Option<&str>, message: Value) -> Reply {
+        let mut headers = vec![("content-type", "application/json"), ("accept", "application/json, text/event-stream")];
+        if let Some(session) = session {
+            headers.extend([("mcp-session-id", session), ("mcp-protocol-version", LEGACY)]);
+        }
+        self.send(Method::POST, &headers, message.to_string()).await
+    }
+
+    /// Opens a legacy session; returns its id.
+    async fn initialize(&self) -> String {
+        let reply = self.post(None, initialize()).await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+        let session = reply.headers.get("mcp-session-id").expect("a session id").to_str().unwrap().to_owned();
+        schema::assert_valid(LEGACY, "InitializeResult", &reply.answer()["result"]);
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        assert_eq!(self.post(Some(&session), initialized).await.status, StatusCode::ACCEPTED);
+        session
+    }
+
+    async fn call(&self, session: &str, id: i64, tool: &str) -> Reply {
+        let message =
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": {}}});
+        let reply = self.post(Some(session), message).await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+        reply
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.config);
+    }
+}
+
+fn initialize() -> Value {
+    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "scaleout", "version": "1"}}})
+}
+
+fn haproxy_config(port: u16, servers: &str) -> String {
+    format!(
+        "global\n  maxconn 1000\n\
+         defaults\n  mode http\n  timeout connect 5s\n  timeout client 60s\n  timeout server 60s\n\
+         frontend mcp\n  bind 127.0.0.1:{port}\n  default_backend replicas\n\
+         backend replicas\n  balance roundrobin\n  http-response set-header X-Replica %s\n{servers}"
+    )
+}
+
+fn log_messages(reply: &Reply) -> usize {
+    reply.messages().iter().filter(|m| m["method"] == "notifications/message").count()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_legacy_session_is_served_by_every_replica() {
+    let Some(cluster) = Cluster::start().await else { return };
+    let session = cluster.initialize().await;
+
+    let mut served = BTreeSet::new();
+    for id in 1..=REPLICAS as i64 * 2 {
+        let reply = cluster.call(&session, id, "test_simple_text").await;
+        let answer = reply.answer();
+        assert_eq!(answer["id"], id);
+        schema::assert_valid(LEGACY, "CallToolResult", &answer["result"]);
+        served.insert(reply.replica());
+    }
+    assert_eq!(served.len(), REPLICAS, "round robin spread the session over every replica: {served:?}");
+
+    // The log level set through one replica holds on every other.
+    let before = cluster.call(&session, 10, "test_tool_with_logging").await;
+    assert_eq!(log_messages(&before), 3, "{}", before.text);
+    let set = json!({"jsonrpc": "2.0", "id": 11, "method": "logging/setLevel", "params": {"level": "error"}});
+    let set = cluster.post(Some(&session), set).await;
+    assert_eq!(set.answer()["result"], json!({}));
+    let mut quiet = BTreeSet::new();
+    for id in 12..12 + REPLICAS as i64 {
+        let reply = cluster.call(&session, id, "test_tool_with_logging").await;
+        assert_eq!(log_messages(&reply), 0, "info logs are below the level set on {}: {}", set.replica(), reply.text);
+        quiet.insert(reply.replica());
+    }
+    assert_eq!(quiet.len(), REPLICAS, "{quiet:?}");
+
+    // DELETE through one replica ends the session on all of them.
+    let deleted = cluster
+        .send(Method::DELETE, &[("mcp-session-id", &session), ("mcp-protocol-version", LEGACY)], String::new())
+        .await;
+    assert_eq!(deleted.status, StatusCode::OK, "{}", deleted.text);
+    let mut gone = BTreeSet::new();
+    for id in 20..20 + REPLICAS as i64 {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+        let reply = cluster.post(Some(&session), message).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{}", reply.text);
+        gone.insert(reply.replica());
+    }
+    assert_eq!(gone.len(), REPLICAS, "{gone:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn redis_down_is_a_503_and_service_resumes_when_it_returns() {
+    let Some(mut cluster) = Cluster::start().await else { return };
+    let session = cluster.initialize().await;
+    drop(cluster.redis.take());
+
+    for id in 1..=REPLICAS as i64 {
+        let reply = cluster.post(Some(&session), json!({"jsonrpc": "2.0", "id": id, "method": "ping"})).await;
+        assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{}", reply.text);
+        let error: Value = serde_json::from_str(&reply.text).expect("a JSON-RPC error");
+        let message = error["error"]["message"].as_str().unwrap();
+        assert!(message.contains("session store is unavailable"), "{message}");
+        assert_eq!(reply.headers.get("retry-after").unwrap(), "5");
+    }
+    let refused = cluster.post(None, initialize()).await;
+    assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE, "no session is opened that others could not serve");
+
+    // A new Redis where the old one was: each replica reconnects on its own (the old
+    // sessions are gone with the data of the old server, which kept none on disk).
+    cluster.redis = Some(redis(cluster.redis_port).await);
+    let deadline = tokio::time::Instant::now() + HANG_GUARD;
+    let mut back = BTreeSet::new();
+    while back.len() < REPLICAS {
+        assert!(tokio::time::Instant::now() < deadline, "the replicas did not come back: {back:?}");
+        let reply = cluster.post(None, initialize()).await;
+        if reply.status == StatusCode::OK {
+            back.insert(reply.replica());
+        } else {
+            assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{}", reply.text);
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let session = cluster.initialize().await;
+    for id in 1..=REPLICAS as i64 {
+        cluster.call(&session, id, "test_simple_text").await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_2026_elicitation_retried_on_another_replica_completes() {
+    let Some(cluster) = Cluster::start().await else { return };
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        "io.modelcontextprotocol/clientInfo": {"name": "scaleout", "version": "1"},
+    });
+    let tool = "test_input_required_result_elicitation";
+    let headers = [
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", MODERN),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", tool),
+    ];
+    let first = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": {}, "_meta": meta}});
+    let first = cluster.send(Method::POST, &headers, first.to_string()).await;
+    let result = first.answer()["result"].clone();
+    assert_eq!(result["resultType"], "input_required", "{result}");
+    let state = result["requestState"].clone();
+    assert!(state.is_string(), "{result}");
+
+    let retry = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": tool, "arguments": {}, "_meta": meta, "requestState": state,
+        "inputResponses": {"user_name": {"action": "accept", "content": {"name": "Ada"}}}}});
+    let retry = cluster.send(Method::POST, &headers, retry.to_string()).await;
+    assert_ne!(retry.replica(), first.replica(), "round robin sent the retry elsewhere");
+    let result = retry.answer()["result"].clone();
+    assert_eq!(result["content"][0]["text"], "Hello, Ada!", "{result}");
+}
