@@ -14,6 +14,14 @@
 //!   ids are the events' sequence numbers (`{seq}-0`). Bounded by count (`MAXLEN ~`) and by
 //!   age (the key expires that long after its last event). A replay that would miss an
 //!   event trimmed away is refused, as by the in-memory store: never a partial replay.
+//! - `{prefix}:stream:{stream}`: the request a stream answers (`null` for a session's
+//!   standalone stream), written when the stream opens; a stream unknown here cannot be
+//!   resumed.
+//! - `{prefix}:writer:{n}`: present while the replica whose stream ids start with `n`
+//!   lives (refreshed every second, expiring after three). A replica resuming a stream
+//!   another one writes reads its stored events, then waits for new ones (`XREAD BLOCK`
+//!   on a connection of its own); if the writer's key expires first, the writer is gone
+//!   and the client is told so in place of the answer.
 //!
 //! # Failure
 //! Commands time out (a second by default) instead of waiting on a Redis that is gone; the
@@ -39,15 +47,23 @@
 //! bug that bites us has likely bitten someone before. Cluster support is a feature flag
 //! away (`cluster-async`) when a deployment needs it.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use bytes::Bytes;
 use ferrymcp_core::peer::BoxFuture;
-use ferrymcp_core::server::http::{EventStore, Replay, SessionRecord, SessionStore, StoreError};
+use ferrymcp_core::server::http::{EventStore, Followed, Replay, SessionRecord, SessionStore, StoreError};
+use ferrymcp_core::wire::RequestId;
 use redis::AsyncCommands;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use redis::streams::{StreamMaxlen, StreamRangeReply};
+use redis::streams::{StreamMaxlen, StreamRangeReply, StreamReadOptions, StreamReadReply};
+use tokio::sync::mpsc;
+
+/// How often a replica says it lives, and how long the other replicas believe it.
+const HEARTBEAT: Duration = Duration::from_secs(1);
+const WRITER_TTL_SECS: u64 = 3;
+/// How long one `XREAD` of a follower waits before it checks on the writer.
+const FOLLOW_BLOCK: Duration = Duration::from_secs(1);
 
 /// How a [`RedisStore`] keeps things; `Default` is what the fixtures and bindings use.
 #[derive(Clone, Debug)]
@@ -85,8 +101,13 @@ pub struct UrlError {
 /// `rediss://` for TLS).
 #[derive(Clone)]
 pub struct RedisStore {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    client: redis::Client,
     connection: ConnectionManager,
-    options: Arc<RedisOptions>,
+    options: RedisOptions,
 }
 
 impl RedisStore {
@@ -100,17 +121,23 @@ impl RedisStore {
             .set_connection_timeout(Some(options.command_timeout))
             .set_response_timeout(Some(options.command_timeout))
             .set_max_delay(Duration::from_secs(2));
-        let connection = ConnectionManager::new_lazy_with_config(client, config).map_err(bad)?;
-        Ok(Self { connection, options: Arc::new(options) })
+        let connection = ConnectionManager::new_lazy_with_config(client.clone(), config).map_err(bad)?;
+        Ok(Self { inner: Arc::new(Inner { client, connection, options }) })
     }
 
     fn key(&self, kind: &str, name: impl std::fmt::Display) -> String {
-        format!("{}:{kind}:{name}", self.options.prefix)
+        self.inner.key(kind, name)
     }
 
     /// A connection handle (cheap: every clone shares one multiplexed connection).
     fn redis(&self) -> ConnectionManager {
-        self.connection.clone()
+        self.inner.connection.clone()
+    }
+}
+
+impl Inner {
+    fn key(&self, kind: &str, name: impl std::fmt::Display) -> String {
+        format!("{}:{kind}:{name}", self.options.prefix)
     }
 }
 
@@ -158,7 +185,7 @@ impl SessionStore for RedisStore {
 impl EventStore for RedisStore {
     fn append(&self, stream: u64, seq: u64, data: Bytes) -> BoxFuture<()> {
         let key = self.key("events", stream);
-        let (count, age) = (self.options.events_per_stream, self.options.events_age);
+        let (count, age) = (self.inner.options.events_per_stream, self.inner.options.events_age);
         let mut redis = self.redis();
         Box::pin(async move {
             let mut pipe = redis::pipe();
@@ -200,13 +227,125 @@ impl EventStore for RedisStore {
     }
 
     fn forget(&self, stream: u64) -> BoxFuture<()> {
-        let key = self.key("events", stream);
+        let keys = [self.key("events", stream), self.key("stream", stream)];
         let mut redis = self.redis();
         Box::pin(async move {
-            if let Err(e) = redis.del::<_, ()>(key).await {
+            if let Err(e) = redis.del::<_, ()>(&keys).await {
                 tracing::warn!("the events of stream {stream} were not dropped (they expire on their own): {e}");
             }
         })
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn register_writer(&self, writer: u32) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            tracing::warn!("no tokio runtime: replica {writer} cannot tell the others it lives");
+            return;
+        };
+        runtime.spawn(heartbeat(Arc::downgrade(&self.inner), writer));
+    }
+
+    fn open(&self, stream: u64, request: Option<&RequestId>) -> BoxFuture<()> {
+        let key = self.key("stream", stream);
+        let request = serde_json::to_string(&request).expect("a request id serialises");
+        let age = self.inner.options.events_age.as_secs().max(1);
+        let mut redis = self.redis();
+        Box::pin(async move {
+            if let Err(e) = redis.set_ex::<_, _, ()>(key, request, age).await {
+                tracing::warn!("stream {stream} was not recorded (it cannot be resumed on another replica): {e}");
+            }
+        })
+    }
+
+    fn follow(&self, stream: u64, seq: u64) -> BoxFuture<Option<mpsc::Receiver<Followed>>> {
+        let inner = self.inner.clone();
+        Box::pin(async move {
+            let request: Option<String> = inner.connection.clone().get(inner.key("stream", stream)).await.ok()?;
+            let request: Option<RequestId> = serde_json::from_str(&request?).ok()?;
+            let replay = match EventStore::after(&RedisStore { inner: inner.clone() }, stream, seq).await {
+                Some(replay) => replay,
+                // A stream with nothing in it yet, resumed from its priming event.
+                None if seq == 0 => {
+                    let stored: u64 = inner.connection.clone().xlen(inner.key("events", stream)).await.ok()?;
+                    (stored == 0).then(Vec::new)?
+                }
+                None => return None,
+            };
+            let (tx, rx) = mpsc::channel(64);
+            tokio::spawn(async move {
+                let mut last = seq;
+                for (seq, data) in replay {
+                    last = seq;
+                    if tx.send(Followed::Event(seq, data)).await.is_err() {
+                        return;
+                    }
+                }
+                if let Err(e) = tail(&inner, stream, last, request, &tx).await {
+                    tracing::warn!("following stream {stream} failed: {e}");
+                    let _ = tx.send(Followed::WriterGone(None)).await;
+                }
+            });
+            Some(rx)
+        })
+    }
+}
+
+/// Keeps `{prefix}:writer:{writer}` alive while the store is.
+async fn heartbeat(inner: Weak<Inner>, writer: u32) {
+    let mut tick = tokio::time::interval(HEARTBEAT);
+    loop {
+        tick.tick().await;
+        let Some(inner) = inner.upgrade() else { return };
+        let key = inner.key("writer", writer);
+        if let Err(e) = inner.connection.clone().set_ex::<_, _, ()>(key, 1, WRITER_TTL_SECS).await {
+            tracing::debug!("heartbeat of replica {writer} failed: {e}");
+        }
+    }
+}
+
+/// New events of `stream` after `last`, until the stream's answer or its writer's end.
+async fn tail(
+    inner: &Inner,
+    stream: u64,
+    mut last: u64,
+    request: Option<RequestId>,
+    tx: &mpsc::Sender<Followed>,
+) -> redis::RedisResult<()> {
+    // XREAD BLOCK holds its connection: one of its own, not the shared multiplexed one.
+    let config = redis::AsyncConnectionConfig::new()
+        .set_connection_timeout(Some(inner.options.command_timeout))
+        .set_response_timeout(Some(FOLLOW_BLOCK + inner.options.command_timeout));
+    let mut own = inner.client.get_multiplexed_async_connection_with_config(&config).await?;
+    let (key, writer) = (inner.key("events", stream), inner.key("writer", stream >> 32));
+    let options = StreamReadOptions::default().block(FOLLOW_BLOCK.as_millis() as usize).count(64);
+    loop {
+        let reply: Option<StreamReadReply> = own.xread_options(&[&key], &[format!("{last}-0")], &options).await?;
+        let entries = reply.into_iter().flat_map(|r| r.keys).flat_map(|k| k.ids);
+        let mut read = false;
+        for entry in entries {
+            read = true;
+            let (Some(seq), Some(data)) = (sequence(&entry.id), entry.get::<Vec<u8>>("d")) else { continue };
+            last = seq;
+            if tx.send(Followed::Event(seq, Bytes::from(data))).await.is_err() {
+                return Ok(());
+            }
+        }
+        if tx.is_closed() {
+            return Ok(());
+        }
+        if !read && !own.exists::<_, bool>(&writer).await? {
+            // One last look: what the writer stored before it went.
+            let rest: StreamRangeReply = own.xrange(&key, format!("({last}-0"), "+").await?;
+            for entry in rest.ids {
+                let (Some(seq), Some(data)) = (sequence(&entry.id), entry.get::<Vec<u8>>("d")) else { continue };
+                let _ = tx.send(Followed::Event(seq, Bytes::from(data))).await;
+            }
+            let _ = tx.send(Followed::WriterGone(request)).await;
+            return Ok(());
+        }
     }
 }
 

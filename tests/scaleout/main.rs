@@ -29,8 +29,7 @@ const STATE_KEY: &str = "a key every replica shares";
 struct Cluster {
     redis: Option<Server>,
     redis_port: u16,
-    /// Kept running until the cluster is dropped.
-    _replicas: Vec<Server>,
+    replicas: Vec<Server>,
     balancer: Server,
     config: PathBuf,
     client: Client<HttpConnector, Full<Bytes>>,
@@ -94,7 +93,7 @@ impl Cluster {
         let servers: String = replicas
             .iter()
             .enumerate()
-            .map(|(i, replica)| format!("  server r{i} 127.0.0.1:{}\n", replica.port))
+            .map(|(i, replica)| format!("  server r{i} 127.0.0.1:{} check inter 500 fall 1 rise 1\n", replica.port))
             .collect();
         let config = std::env::temp_dir().join(format!("ferrymcp-scaleout-{}-{redis_port}.cfg", std::process::id()));
         let balancer = Server::start(Command::new(haproxy), |c, port| {
@@ -103,7 +102,7 @@ impl Cluster {
         })
         .await;
         let client = Client::builder(TokioExecutor::new()).build_http();
-        Some(Cluster { redis: Some(redis), redis_port, _replicas: replicas, balancer, config, client })
+        Some(Cluster { redis: Some(redis), redis_port, replicas, balancer, config, client })
     }
 
     async fn send(&self, method: Method, headers: &[(&str, &str)], body: String) -> Reply {
@@ -116,6 +115,47 @@ impl Cluster {
         let (parts, body) = response.into_parts();
         let body = tokio::time::timeout(HANG_GUARD, body.collect()).await.expect("no hang").unwrap().to_bytes();
         Reply { status: parts.status, headers: parts.headers, text: String::from_utf8(body.to_vec()).unwrap() }
+    }
+
+    /// Starts a request and returns its response as it streams.
+    async fn open(&self, method: Method, headers: &[(&str, &str)], body: String) -> Events {
+        let mut request = Request::builder().method(method).uri(self.balancer.url("/mcp"));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let request = request.body(Full::new(Bytes::from(body))).unwrap();
+        let response = tokio::time::timeout(HANG_GUARD, self.client.request(request)).await.expect("no hang").unwrap();
+        let replica = response.headers().get("x-replica").unwrap().to_str().unwrap().to_owned();
+        assert_eq!(response.headers().get("content-type").unwrap(), "text/event-stream");
+        Events { replica, body: response.into_body(), buffer: String::new() }
+    }
+
+    /// GET resuming a stream of `session` after event `last`.
+    async fn resume(&self, session: &str, last: &str) -> Events {
+        let headers = [
+            ("mcp-session-id", session),
+            ("mcp-protocol-version", LEGACY),
+            ("accept", "text/event-stream"),
+            ("last-event-id", last),
+        ];
+        self.open(Method::GET, &headers, String::new()).await
+    }
+
+    /// POSTs a legacy tool call whose answer streams.
+    async fn stream_call(&self, session: &str, id: i64, tool: &str, arguments: Value) -> Events {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
+        let headers = [
+            ("content-type", "application/json"),
+            ("accept", "application/json, text/event-stream"),
+            ("mcp-session-id", session),
+            ("mcp-protocol-version", LEGACY),
+        ];
+        self.open(Method::POST, &headers, message.to_string()).await
+    }
+
+    fn replica(&mut self, name: &str) -> &mut Server {
+        let index: usize = name.trim_start_matches('r').parse().unwrap();
+        &mut self.replicas[index]
     }
 
     async fn post(&self, session: Option<&str>, message: Value) -> Reply {
@@ -152,9 +192,45 @@ impl Drop for Cluster {
     }
 }
 
+/// An SSE response read event by event.
+struct Events {
+    replica: String,
+    body: hyper::body::Incoming,
+    buffer: String,
+}
+
+impl Events {
+    /// The next event: its id and its data (`None` for a priming event); `None` at the end.
+    async fn next(&mut self) -> Option<(String, Option<Value>)> {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let event: String = self.buffer.drain(..end + 2).collect();
+                let id = event.lines().find_map(|l| l.strip_prefix("id:")).map(|id| id.trim().to_owned());
+                let data: String = event.lines().filter_map(|l| l.strip_prefix("data:")).map(str::trim).collect();
+                let Some(id) = id else { continue }; // keep-alive comments
+                let data = (!data.is_empty()).then(|| serde_json::from_str(&data).expect("JSON event data"));
+                return Some((id, data));
+            }
+            let frame = tokio::time::timeout(HANG_GUARD, self.body.frame()).await.expect("no hang")?.unwrap();
+            if let Ok(data) = frame.into_data() {
+                self.buffer.push_str(std::str::from_utf8(&data).unwrap());
+            }
+        }
+    }
+
+    /// Every message to the end of the stream, with its event id.
+    async fn rest(&mut self) -> Vec<(String, Value)> {
+        let mut all = Vec::new();
+        while let Some((id, data)) = self.next().await {
+            all.extend(data.map(|data| (id, data)));
+        }
+        all
+    }
+}
+
 fn initialize() -> Value {
     json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "scaleout", "version": "1"}}})
+        "protocolVersion": LEGACY, "capabilities": {"elicitation": {}}, "clientInfo": {"name": "scaleout", "version": "1"}}})
 }
 
 fn haproxy_config(port: u16, servers: &str) -> String {
@@ -162,7 +238,8 @@ fn haproxy_config(port: u16, servers: &str) -> String {
         "global\n  maxconn 1000\n\
          defaults\n  mode http\n  timeout connect 5s\n  timeout client 60s\n  timeout server 60s\n\
          frontend mcp\n  bind 127.0.0.1:{port}\n  default_backend replicas\n\
-         backend replicas\n  balance roundrobin\n  http-response set-header X-Replica %s\n{servers}"
+         backend replicas\n  balance roundrobin\n  option redispatch\n  retries 3\n\
+         http-response set-header X-Replica %s\n{servers}"
     )
 }
 
@@ -282,4 +359,76 @@ async fn a_2026_elicitation_retried_on_another_replica_completes() {
     assert_ne!(retry.replica(), first.replica(), "round robin sent the retry elsewhere");
     let result = retry.answer()["result"].clone();
     assert_eq!(result["content"][0]["text"], "Hello, Ada!", "{result}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stream_dropped_on_one_replica_resumes_on_another_without_loss() {
+    let Some(cluster) = Cluster::start().await else { return };
+    let session = cluster.initialize().await;
+    let mut first = cluster.stream_call(&session, 1, "test_tool_with_logging", json!({})).await;
+    let (priming, none) = first.next().await.unwrap();
+    assert!(none.is_none(), "2025-11-25 streams start with a priming event");
+    let (seen, log) = first.next().await.unwrap();
+    assert_eq!(log.unwrap()["method"], "notifications/message");
+    let writer = first.replica.clone();
+    drop(first); // the client loses the connection; the tool goes on where it runs
+
+    let mut resumed = cluster.resume(&session, &seen).await;
+    assert_ne!(resumed.replica, writer, "round robin sent the resumption elsewhere");
+    let (primed, none) = resumed.next().await.unwrap();
+    assert!(none.is_none() && primed == seen, "resumption is primed with the last event id: {primed}");
+    let rest = resumed.rest().await;
+    let kinds: Vec<&str> = rest.iter().map(|(_, m)| m["method"].as_str().unwrap_or("answer")).collect();
+    assert_eq!(kinds, ["notifications/message", "notifications/message", "answer"], "{rest:?}");
+    let answer = &rest[2].1;
+    assert_eq!(answer["id"], 1);
+    assert_eq!(answer["result"]["content"][0]["text"], "Tool with logging executed successfully");
+    let stream = priming.split('/').next().unwrap();
+    let ids: Vec<String> = rest.iter().map(|(id, _)| id.clone()).collect();
+    assert_eq!(ids, [2, 3, 4].map(|seq| format!("{stream}/{seq}")), "every missed event once, in order");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stream_the_server_closes_is_answered_through_another_replica() {
+    let Some(cluster) = Cluster::start().await else { return };
+    let session = cluster.initialize().await;
+    // The tool closes its stream at once and answers later (SEP-1699): the client comes back.
+    let mut first = cluster.stream_call(&session, 1, "test_reconnection", json!({})).await;
+    let (priming, none) = first.next().await.unwrap();
+    assert!(none.is_none());
+    assert!(first.next().await.is_none(), "the server closed the stream");
+    let mut resumed = cluster.resume(&session, &priming).await;
+    assert_ne!(resumed.replica, first.replica);
+    let rest = resumed.rest().await;
+    assert_eq!(rest.len(), 1, "{rest:?}");
+    assert_eq!(rest[0].1["id"], 1);
+    assert!(rest[0].1["result"]["content"][0]["text"].as_str().unwrap().starts_with("Reconnection test completed"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_request_whose_replica_dies_is_answered_with_an_error_elsewhere() {
+    let Some(mut cluster) = Cluster::start().await else { return };
+    let session = cluster.initialize().await;
+    let mut call = cluster.stream_call(&session, 7, "test_elicitation", json!({"message": "Name?"})).await;
+    let _priming = call.next().await.unwrap();
+    let (seen, asked) = call.next().await.unwrap();
+    assert_eq!(asked.unwrap()["method"], "elicitation/create");
+    let writer = call.replica.clone();
+    drop(call);
+    cluster.replica(&writer).kill();
+
+    let mut resumed = cluster.resume(&session, &seen).await;
+    assert_ne!(resumed.replica, writer);
+    let _priming = resumed.next().await.unwrap();
+    let rest = resumed.rest().await;
+    assert_eq!(rest.len(), 1, "nothing but the error: {rest:?}");
+    let error = &rest[0].1;
+    assert_eq!(error["id"], 7);
+    assert_eq!(error["error"]["code"], -32603);
+    assert!(error["error"]["message"].as_str().unwrap().contains("stopped before answering"), "{error}");
+
+    // The session itself lives on, served by the replicas left.
+    for id in 10..10 + REPLICAS as i64 {
+        cluster.call(&session, id, "test_simple_text").await;
+    }
 }

@@ -13,10 +13,23 @@ use std::sync::Mutex;
 use bytes::Bytes;
 use indexmap::IndexMap;
 
+use tokio::sync::mpsc;
+
 use crate::peer::BoxFuture;
+use crate::wire::RequestId;
 
 /// Stored events: `(sequence number, JSON-RPC message text)`, oldest first.
 pub type Replay = Vec<(u64, Bytes)>;
+
+/// What a reader of a stream written by another replica receives.
+#[derive(Debug)]
+pub enum Followed {
+    /// Event `seq` of the stream.
+    Event(u64, Bytes),
+    /// The replica writing the stream is gone before its end; the request it answers
+    /// (if it is a request's stream) will never be answered there.
+    WriterGone(Option<RequestId>),
+}
 
 pub trait EventStore: Send + Sync + 'static {
     /// Keeps event `seq` of `stream`.
@@ -28,6 +41,33 @@ pub trait EventStore: Send + Sync + 'static {
 
     /// Drops everything kept for `stream`.
     fn forget(&self, stream: u64) -> BoxFuture<()>;
+
+    /// A store other processes share; then a stream can be resumed on a replica other than
+    /// the one writing it ([`EventStore::follow`]). Not by default.
+    fn shared(&self) -> bool {
+        false
+    }
+
+    /// This process writes the streams whose ids have `writer` in their high 32 bits: a
+    /// shared store makes that known to the other replicas for as long as it lives.
+    fn register_writer(&self, writer: u32) {
+        let _ = writer;
+    }
+
+    /// `stream` was opened, to answer `request` (none: a session's standalone stream).
+    fn open(&self, stream: u64, request: Option<&RequestId>) -> BoxFuture<()> {
+        let _ = (stream, request);
+        Box::pin(std::future::ready(()))
+    }
+
+    /// For a shared store, on a replica that does not write `stream`: its events after
+    /// `seq`, stored then live, until it ends (a request's stream ends with the answer) or
+    /// its writer is gone. `None` when the stream is unknown, the events after `seq` are no
+    /// longer all kept, or the store is not shared.
+    fn follow(&self, stream: u64, seq: u64) -> BoxFuture<Option<mpsc::Receiver<Followed>>> {
+        let _ = (stream, seq);
+        Box::pin(std::future::ready(None))
+    }
 }
 
 /// An in-memory [`EventStore`] with bounded retention.

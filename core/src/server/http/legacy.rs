@@ -16,6 +16,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::body::{Source, SseBody};
+use super::events::Followed;
 use super::exchange::{self, Out};
 use super::reply::{self, ResponseBody, refuse};
 use super::sessions::{HttpSession, Refused};
@@ -234,7 +235,7 @@ async fn serve(
         let data = persisted(state, &session, &id, first.data.clone()).await;
         return reply::json(StatusCode::OK, data);
     }
-    let stream = session.open_stream(state.sessions.stream_id());
+    let stream = session.open_stream(state.sessions.stream_id(), &id).await;
     let prime = session.primes().then_some(state.options.retry.as_millis() as u64);
     let live = stream.attach(None, prime).await.expect("a new stream has nothing to replay");
     let pump_session = session.clone();
@@ -295,9 +296,14 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
     let last = parts.headers.get("last-event-id").and_then(|v| v.to_str().ok());
     let (stream, after) = match last {
         Some(last) => {
-            let found = parse_event_id(last).and_then(|(stream, seq)| Some((session.stream(stream)?, seq)));
+            let parsed = parse_event_id(last);
+            let found = parsed.and_then(|(stream, seq)| Some((session.stream(stream)?, seq)));
             match found {
                 Some((stream, seq)) => (stream, Some(seq)),
+                None if parsed.is_some() && state.options.event_store.shared() => {
+                    let (stream, seq) = parsed.expect("checked");
+                    return follow(state, &session, stream, seq).await;
+                }
                 None => {
                     return refuse(
                         StatusCode::NOT_FOUND,
@@ -331,6 +337,71 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
         if last.is_none() { &[&session.ended, &state.shutdown] } else { &[&session.ended] };
     let body = SseBody::new(None, Source::Events(live), state.options.keep_alive, ends, Some(Box::new(session.busy())));
     reply::event_stream(body.boxed())
+}
+
+/// A GET resuming a stream that another replica writes (or wrote): its events from the
+/// shared store, stored and then live, until the answer; if that replica is gone first, an
+/// error in place of the answer, so the client is not left waiting for one.
+async fn follow(state: &Arc<HttpState>, session: &Arc<HttpSession>, stream: u64, seq: u64) -> Reply {
+    let Some(mut followed) = state.options.event_store.follow(stream, seq).await else {
+        return refuse(
+            StatusCode::NOT_FOUND,
+            ErrorCode::CONNECTION_CLOSED,
+            format!("Not Found: no stream to resume from event {}", super::stream::event_id(stream, seq)),
+        );
+    };
+    let (tx, rx) = tokio::sync::mpsc::channel(64);
+    if session.primes() {
+        let _ = tx.try_send(crate::framing::sse::priming(
+            &super::stream::event_id(stream, seq),
+            state.options.retry.as_millis() as u64,
+        ));
+    }
+    tokio::spawn(async move {
+        let mut last = seq;
+        while let Some(next) = followed.recv().await {
+            let event = match next {
+                Followed::Event(seq, data) => {
+                    last = seq;
+                    let end = is_answer(&data);
+                    let event = crate::framing::sse::event(Some(&super::stream::event_id(stream, seq)), &data);
+                    if tx.send(event).await.is_err() || end {
+                        return;
+                    }
+                    continue;
+                }
+                Followed::WriterGone(request) => {
+                    let error = ErrorObject::new(
+                        ErrorCode::INTERNAL_ERROR,
+                        "The server replica handling this request stopped before answering it",
+                    );
+                    let mut buf = Vec::with_capacity(128);
+                    crate::wire::encode::error(&mut buf, request.as_ref(), &error);
+                    crate::framing::sse::event(Some(&super::stream::event_id(stream, last + 1)), &buf)
+                }
+            };
+            let _ = tx.send(event).await;
+            return;
+        }
+    });
+    let ends: &[&CancellationToken] = &[&session.ended];
+    let body = SseBody::new(None, Source::Events(rx), state.options.keep_alive, ends, Some(Box::new(session.busy())));
+    reply::event_stream(body.boxed())
+}
+
+/// Whether a message is a JSON-RPC response (the end of a request's stream).
+fn is_answer(data: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Shape<'a> {
+        #[serde(borrow)]
+        method: Option<&'a serde_json::value::RawValue>,
+        #[serde(borrow)]
+        result: Option<&'a serde_json::value::RawValue>,
+        #[serde(borrow)]
+        error: Option<&'a serde_json::value::RawValue>,
+    }
+    serde_json::from_slice::<Shape>(data)
+        .is_ok_and(|shape| shape.method.is_none() && (shape.result.is_some() || shape.error.is_some()))
 }
 
 /// DELETE: ends the session.

@@ -26,7 +26,7 @@ mod store;
 mod stream;
 
 pub use auth::{AuthError, BearerAuth, BearerVerifier, METADATA_PATH, auth_info_from_json};
-pub use events::{EventStore, MemoryEventStore, Replay};
+pub use events::{EventStore, Followed, MemoryEventStore, Replay};
 pub use guard::LOOPBACK_HOSTS;
 pub use reply::ResponseBody;
 pub use serve::{HttpServer, ServeOptions, serve};

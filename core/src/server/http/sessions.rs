@@ -83,8 +83,9 @@ impl HttpSession {
         *self.last_active.lock().unwrap() = Instant::now();
     }
 
-    /// A new resumable stream of this session.
-    pub fn open_stream(&self, id: u64) -> Arc<SseStream> {
+    /// A new resumable stream of this session, answering `request`.
+    pub async fn open_stream(&self, id: u64, request: &RequestId) -> Arc<SseStream> {
+        self.store.open(id, Some(request)).await;
         let stream = Arc::new(SseStream::new(id, self.store.clone()));
         self.streams.lock().unwrap().insert(id, stream.clone());
         stream
@@ -226,7 +227,9 @@ impl SessionTable {
         // do not mix up their streams.
         let mut nonce = [0u8; 4];
         getrandom::fill(&mut nonce).expect("the OS has a random source");
-        let first = (u64::from(u32::from_le_bytes(nonce) >> 1) << 32) | 1;
+        let writer = u32::from_le_bytes(nonce) >> 1;
+        store.register_writer(writer);
+        let first = (u64::from(writer) << 32) | 1;
         Self {
             sessions: Mutex::default(),
             limit,
