@@ -23,6 +23,11 @@
 //!   on a connection of its own); if the writer's key expires first, the writer is gone
 //!   and the client is told so in place of the answer.
 //!
+//! - `{prefix}:bus`: the Pub/Sub channel of the replicas' [`Bus`] (server-wide
+//!   notifications, messages for a session whose stream another replica holds, answers to
+//!   server-to-client requests). Each replica listens on a connection of its own and
+//!   subscribes again when it loses it.
+//!
 //! # Failure
 //! Commands time out (a second by default) instead of waiting on a Redis that is gone; the
 //! connection is re-established in the background with backoff, so service resumes by
@@ -52,8 +57,9 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use ferrymcp_core::peer::BoxFuture;
-use ferrymcp_core::server::http::{EventStore, Followed, Replay, SessionRecord, SessionStore, StoreError};
+use ferrymcp_core::server::http::{Bus, EventStore, Followed, Replay, SessionRecord, SessionStore, StoreError};
 use ferrymcp_core::wire::RequestId;
+use futures_util::StreamExt;
 use redis::AsyncCommands;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::streams::{StreamMaxlen, StreamRangeReply, StreamReadOptions, StreamReadReply};
@@ -290,6 +296,55 @@ impl EventStore for RedisStore {
             });
             Some(rx)
         })
+    }
+}
+
+impl Bus for RedisStore {
+    fn publish(&self, message: Bytes) -> BoxFuture<Result<(), StoreError>> {
+        let channel = self.key("bus", "all");
+        let mut redis = self.redis();
+        Box::pin(async move { redis.publish::<_, _, ()>(channel, message.as_ref()).await.map_err(unavailable) })
+    }
+
+    fn subscribe(&self) -> mpsc::Receiver<Bytes> {
+        let (tx, rx) = mpsc::channel(1024);
+        tokio::spawn(listen(self.inner.clone(), tx));
+        rx
+    }
+}
+
+/// Forwards the bus's messages to `tx` until it is dropped, subscribing again (with a
+/// growing pause, at most two seconds) whenever the connection is lost.
+async fn listen(inner: Arc<Inner>, tx: mpsc::Sender<Bytes>) {
+    let channel = inner.key("bus", "all");
+    let mut pause = Duration::from_millis(50);
+    while !tx.is_closed() {
+        match inner.client.get_async_pubsub().await {
+            Ok(mut pubsub) => match pubsub.subscribe(&channel).await {
+                Ok(()) => {
+                    pause = Duration::from_millis(50);
+                    let mut messages = pubsub.on_message();
+                    loop {
+                        tokio::select! {
+                            message = messages.next() => match message {
+                                Some(message) => {
+                                    if tx.send(Bytes::copy_from_slice(message.get_payload_bytes())).await.is_err() {
+                                        return;
+                                    }
+                                }
+                                None => break,
+                            },
+                            _ = tx.closed() => return,
+                        }
+                    }
+                    tracing::warn!("the bus connection to Redis was lost; subscribing again");
+                }
+                Err(e) => tracing::warn!("subscribing to the bus failed: {e}"),
+            },
+            Err(e) => tracing::debug!("the bus cannot reach Redis: {e}"),
+        }
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(Duration::from_secs(2));
     }
 }
 

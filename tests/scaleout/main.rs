@@ -432,3 +432,38 @@ async fn a_request_whose_replica_dies_is_answered_with_an_error_elsewhere() {
         cluster.call(&session, id, "test_simple_text").await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_list_change_raised_on_one_replica_reaches_a_stream_held_by_another() {
+    let Some(cluster) = Cluster::start().await else { return };
+    let session = cluster.initialize().await;
+    let headers =
+        [("mcp-session-id", session.as_str()), ("mcp-protocol-version", LEGACY), ("accept", "text/event-stream")];
+    let mut standalone = cluster.open(Method::GET, &headers, String::new()).await;
+    let _priming = standalone.next().await.unwrap();
+    let trigger = cluster.call(&session, 1, "test_trigger_tool_change").await;
+    assert_ne!(trigger.replica(), standalone.replica, "the change is raised on another replica");
+    let (_, message) = standalone.next().await.unwrap();
+    assert_eq!(message.unwrap()["method"], "notifications/tools/list_changed");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_answer_posted_to_another_replica_reaches_the_waiting_request() {
+    let Some(cluster) = Cluster::start().await else { return };
+    let session = cluster.initialize().await;
+    let mut call = cluster.stream_call(&session, 1, "test_elicitation", json!({"message": "Name?"})).await;
+    let _priming = call.next().await.unwrap();
+    let (_, asked) = call.next().await.unwrap();
+    let asked = asked.unwrap();
+    assert_eq!(asked["method"], "elicitation/create");
+    let answer =
+        json!({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "accept", "content": {"response": "Ada"}}});
+    let posted = cluster.post(Some(&session), answer).await;
+    assert_eq!(posted.status, StatusCode::ACCEPTED);
+    assert_ne!(posted.replica(), call.replica, "the answer went to another replica");
+    let rest = call.rest().await;
+    let result = &rest.last().expect("the tool's answer").1;
+    assert_eq!(result["id"], 1);
+    let text = result["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("action=accept") && text.contains("Ada"), "{text}");
+}

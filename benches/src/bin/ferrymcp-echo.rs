@@ -1,12 +1,16 @@
 //! ferrymcp-echo: the benchmark's echo server on ferrymcp's Rust API, the same server the
 //! Python, Node and peer rows run: one `echo(text) -> text` tool, plus `MCP_BENCH_TOOLS`
 //! filler tools (`tool_0000`, ...) for the `tools/list` measurement. Serves stdio, or
-//! Streamable HTTP at `http://127.0.0.1:PORT/mcp` when started as `ferrymcp-echo http PORT`.
+//! Streamable HTTP at `http://127.0.0.1:PORT/mcp` when started as `ferrymcp-echo http PORT`,
+//! as one of several replicas sharing sessions, events and a bus in Redis with
+//! `ferrymcp-echo http PORT REDIS_URL` (the scale-out benchmark, `benches/scaleout`).
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use ferrymcp_core::server::Server;
 use ferrymcp_core::server::http::{HttpHandler, HttpOptions, ServeOptions, serve};
+use ferrymcp_redis::{RedisOptions, RedisStore};
 use serde_json::{Map, Value, json};
 
 #[tokio::main]
@@ -25,13 +29,20 @@ async fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
         [] => server.serve_stdio().await.map(drop),
-        [mode, port] if mode == "http" => {
+        [mode, port, redis @ ..] if mode == "http" && redis.len() <= 1 => {
             let port = port.parse().map_err(|_| std::io::Error::other(format!("not a port: {port}")))?;
             let options = ServeOptions { addr: SocketAddr::from(([127, 0, 0, 1], port)), ..ServeOptions::default() };
-            serve(HttpHandler::new(server, HttpOptions::default()), options).await?.wait().await;
+            let mut http = HttpOptions::default();
+            if let [url] = redis {
+                let store = Arc::new(RedisStore::new(url, RedisOptions::default()).map_err(std::io::Error::other)?);
+                http.event_store = store.clone();
+                http.session_store = Some(store.clone());
+                http.bus = Some(store);
+            }
+            serve(HttpHandler::new(server, http), options).await?.wait().await;
             Ok(())
         }
-        _ => Err(std::io::Error::other("usage: ferrymcp-echo [http PORT]")),
+        _ => Err(std::io::Error::other("usage: ferrymcp-echo [http PORT [REDIS_URL]]")),
     }
 }
 

@@ -24,7 +24,7 @@ mod in_process;
 mod input_batch;
 pub(crate) mod middleware;
 mod mrtr;
-mod notify;
+pub(crate) mod notify;
 pub(crate) mod outbound;
 mod registry;
 mod reply;
@@ -44,6 +44,7 @@ pub use handlers::{
 };
 pub use input_batch::{BatchedHandler, InputAnswer, InputBatch, input_batch};
 pub use middleware::{Answer, Inbound, Middleware, Next};
+pub(crate) use notify::Fanout;
 pub use outbound::Outbound;
 pub use registry::RegistryError;
 pub use session::Connection;
@@ -200,6 +201,9 @@ pub(crate) struct ServerShared {
     pub sealer: mrtr::Sealer,
     pub connections: Mutex<HashMap<u64, Weak<Connection>>>,
     pub listeners: Mutex<HashMap<u64, notify::Listener>>,
+    /// Where server-wide notifications also go: the other replicas, through the bus of
+    /// each HTTP endpoint that has one.
+    pub fanout: RwLock<Vec<Arc<dyn notify::Fanout>>>,
     pub next_id: AtomicU64,
     pub tasks: tasks::TaskStore,
 }
@@ -228,6 +232,7 @@ impl Server {
                 sealer,
                 connections: Default::default(),
                 listeners: Default::default(),
+                fanout: Default::default(),
                 next_id: AtomicU64::new(1),
                 tasks,
             }),

@@ -121,44 +121,105 @@ pub(crate) fn task_changed(server: &ServerShared, task: &TaskEntry) {
     }
 }
 
+/// Carries a server-wide notification to the other replicas of this server (an HTTP
+/// endpoint with a bus registers one).
+pub(crate) trait Fanout: Send + Sync + 'static {
+    fn publish(&self, method: &str, params: &Value);
+}
+
+const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
+const PROMPTS_CHANGED: &str = "notifications/prompts/list_changed";
+const RESOURCES_CHANGED: &str = "notifications/resources/list_changed";
+const RESOURCE_UPDATED: &str = "notifications/resources/updated";
+const LOG_MESSAGE: &str = "notifications/message";
+
+/// The `subscriptions/listen` filter key of a list change.
+fn list_kind(method: &str) -> Option<&'static str> {
+    match method {
+        TOOLS_CHANGED => Some("toolsListChanged"),
+        PROMPTS_CHANGED => Some("promptsListChanged"),
+        RESOURCES_CHANGED => Some("resourcesListChanged"),
+        _ => None,
+    }
+}
+
+/// Whether a legacy session receives server-wide notification `method`: list changes go
+/// to every one, a resource update to those subscribed to its URI, a log message to those
+/// whose `logging/setLevel` lets its level through.
+pub(crate) fn session_wants(session: &super::session::Session, method: &str, params: &Value) -> bool {
+    if !session.initialized {
+        return false;
+    }
+    match method {
+        RESOURCE_UPDATED => params["uri"].as_str().is_some_and(|uri| session.subscriptions.contains(uri)),
+        LOG_MESSAGE => {
+            params["level"].as_str().and_then(super::context::level_rank).is_some_and(|rank| rank >= session.log_level)
+        }
+        _ => true,
+    }
+}
+
+/// Whether [`session_wants`] reads what a session changes over time (so a copy of the
+/// session must be fresh to decide).
+pub(crate) fn depends_on_session(method: &str) -> bool {
+    matches!(method, RESOURCE_UPDATED | LOG_MESSAGE)
+}
+
+/// A server-wide notification to the `subscriptions/listen` streams that asked for it.
+pub(crate) async fn to_listeners(server: &ServerShared, method: &str, params: Value) {
+    let listeners = match (list_kind(method), params["uri"].as_str()) {
+        (Some(kind), _) => listeners(server, |l| l.wants(kind), &json!({})),
+        (None, Some(uri)) if method == RESOURCE_UPDATED => listeners(server, |l| l.watches(uri), &params),
+        _ => Vec::new(),
+    };
+    send_all(method, Vec::new(), Value::Null, listeners).await;
+}
+
 impl Server {
     pub async fn notify_tools_changed(&self) {
-        self.list_changed("notifications/tools/list_changed", "toolsListChanged").await;
+        self.server_wide(TOOLS_CHANGED, Value::Null).await;
     }
 
     pub async fn notify_prompts_changed(&self) {
-        self.list_changed("notifications/prompts/list_changed", "promptsListChanged").await;
+        self.server_wide(PROMPTS_CHANGED, Value::Null).await;
     }
 
     pub async fn notify_resources_changed(&self) {
-        self.list_changed("notifications/resources/list_changed", "resourcesListChanged").await;
+        self.server_wide(RESOURCES_CHANGED, Value::Null).await;
     }
 
     /// Tells the sessions subscribed to `uri`, and the listen streams watching it.
     pub async fn notify_resource_updated(&self, uri: &str) {
-        let params = json!({"uri": uri});
-        let sessions = self.sessions(|session| session.subscriptions.contains(uri));
-        let listeners = self.listeners(|l| l.watches(uri), &params);
-        send_all("notifications/resources/updated", sessions, params, listeners).await;
+        self.server_wide(RESOURCE_UPDATED, json!({"uri": uri})).await;
     }
 
     /// Sends `notifications/message` to every initialized legacy session whose
     /// `logging/setLevel` lets `level` through. This is for messages outside any request;
     /// a handler logs through its [`Context`], which reaches 2026-07-28 clients too.
     pub async fn notify_log(&self, level: &str, data: Value, logger: Option<&str>) {
-        let Some(rank) = super::context::level_rank(level) else { return };
+        if super::context::level_rank(level).is_none() {
+            return;
+        }
         let mut params = json!({"level": level, "data": data});
         if let Some(logger) = logger {
             params["logger"] = json!(logger);
         }
-        let sessions = self.sessions(|session| rank >= session.log_level);
-        send_all("notifications/message", sessions, params, Vec::new()).await;
+        self.server_wide(LOG_MESSAGE, params).await;
     }
 
-    async fn list_changed(&self, method: &str, kind: &str) {
-        let sessions = self.sessions(|_| true);
-        let listeners = self.listeners(|l| l.wants(kind), &json!({}));
-        send_all(method, sessions, Value::Null, listeners).await;
+    /// A notification to every client of this server that wants it, on this replica and
+    /// (through each endpoint's bus) on the others.
+    async fn server_wide(&self, method: &str, params: Value) {
+        let fanout = self.shared.fanout.read().unwrap().clone();
+        for replicas in fanout {
+            replicas.publish(method, &params);
+        }
+        let sessions = self.sessions(|session| session_wants(session, method, &params));
+        let session_params = if params.is_null() { Value::Null } else { params.clone() };
+        for outbound in sessions {
+            let _ = outbound.notify(method, session_params.clone()).await;
+        }
+        to_listeners(&self.shared, method, params).await;
     }
 
     /// The way back to each initialized legacy session that passes `keep`.
@@ -173,10 +234,6 @@ impl Server {
             })
             .filter_map(|c| c.outbound())
             .collect()
-    }
-
-    fn listeners(&self, keep: impl Fn(&Listener) -> bool, params: &Value) -> Vec<ListenerSend> {
-        listeners(&self.shared, keep, params)
     }
 }
 

@@ -116,7 +116,11 @@ pub(crate) async fn post(
                 let outcome = response
                     .outcome
                     .and_then(|raw| raw.parse_owned::<Value>().map_err(|e| ErrorObject::parse_error(e.to_string())));
-                session.answer(id, outcome);
+                if !session.answer(id, outcome.clone())
+                    && let Some(bus) = &state.bus
+                {
+                    bus.answer(&session.id, id, outcome);
+                }
             }
             reply::empty(StatusCode::ACCEPTED)
         }

@@ -11,6 +11,7 @@
 
 mod auth;
 mod body;
+mod bus;
 mod events;
 mod exchange;
 mod guard;
@@ -26,6 +27,7 @@ mod store;
 mod stream;
 
 pub use auth::{AuthError, BearerAuth, BearerVerifier, METADATA_PATH, auth_info_from_json};
+pub use bus::Bus;
 pub use events::{EventStore, Followed, MemoryEventStore, Replay};
 pub use guard::LOOPBACK_HOSTS;
 pub use reply::ResponseBody;
@@ -84,6 +86,9 @@ pub struct HttpOptions {
     /// Where legacy sessions are kept so every replica can serve them (none: in this
     /// process's memory).
     pub session_store: Option<Arc<dyn SessionStore>>,
+    /// How replicas sharing the session store reach each other's clients (see
+    /// [`Bus`]); none: one process.
+    pub bus: Option<Arc<dyn Bus>>,
     /// Require bearer tokens.
     pub auth: Option<BearerAuth>,
     /// Serve legacy clients without sessions (the official SDKs' `stateless_http=True`,
@@ -110,6 +115,7 @@ impl Default for HttpOptions {
             retry: Duration::from_secs(1),
             event_store: Arc::new(MemoryEventStore::default()),
             session_store: None,
+            bus: None,
             auth: None,
             stateless: false,
             json_response: false,
@@ -125,6 +131,10 @@ pub(crate) struct HttpState {
     pub stateless: Arc<Connection>,
     /// Fires on shutdown: long-lived streams end, in-flight requests finish.
     pub shutdown: CancellationToken,
+    /// This replica's end of the bus, if there is one.
+    pub bus: Option<Arc<bus::Link>>,
+    /// The bus is listened to from the first request on (a runtime is needed).
+    listening: std::sync::Once,
 }
 
 /// The MCP endpoint as a function from request to response. Cheap to clone.
@@ -141,9 +151,35 @@ impl HttpHandler {
             options.event_store.clone(),
             options.session_store.clone(),
         ));
+        let bus = options.bus.clone().map(|bus| bus::Link::new(bus, sessions.writer()));
+        if let Some(link) = &bus {
+            sessions.set_bus(link.clone());
+            server.shared.fanout.write().unwrap().push(link.clone());
+        }
         let stateless = server.connection();
-        let state = HttpState { server, options, sessions, stateless, shutdown: CancellationToken::new() };
-        Self { state: Arc::new(state) }
+        let state = HttpState {
+            server,
+            options,
+            sessions,
+            stateless,
+            shutdown: CancellationToken::new(),
+            bus,
+            listening: std::sync::Once::new(),
+        };
+        let handler = Self { state: Arc::new(state) };
+        if tokio::runtime::Handle::try_current().is_ok() {
+            handler.listen_to_bus();
+        }
+        handler
+    }
+
+    /// Starts delivering what the other replicas publish (once).
+    fn listen_to_bus(&self) {
+        let Some(bus) = &self.state.options.bus else { return };
+        self.state.listening.call_once(|| {
+            let me = self.state.sessions.writer();
+            tokio::spawn(bus::receive(Arc::downgrade(&self.state), bus.subscribe(), me));
+        });
     }
 
     /// Number of open legacy sessions.
@@ -168,6 +204,7 @@ impl HttpHandler {
         B: Body<Data = Bytes> + Send,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
+        self.listen_to_bus();
         let state = &self.state;
         let (parts, body) = request.into_parts();
         if let Some(reply) = auth::metadata(&state.options, &parts) {

@@ -23,6 +23,7 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
+use super::bus::Link;
 use super::events::EventStore;
 use super::exchange::{closed, notification};
 use super::store::{SessionStore, StoreError};
@@ -54,6 +55,8 @@ pub(crate) struct HttpSession {
     store: Arc<dyn EventStore>,
     /// The generation of the connection's session last written to the session store.
     saved: AtomicU64,
+    /// The way to the replica holding the standalone stream when this one does not.
+    bus: Option<Arc<Link>>,
 }
 
 /// Marks a session busy (not to be expired) while held.
@@ -166,13 +169,27 @@ impl HttpSession {
 /// Session-wide messages (list changes, resource updates) go to the standalone stream.
 struct StandaloneOutbound(Weak<HttpSession>);
 
+impl HttpSession {
+    /// A message outside any request: on the standalone stream if this replica holds its
+    /// reader, else to the replica that does.
+    async fn send_standalone(&self, data: Bytes) {
+        if let Some(bus) = &self.bus
+            && !self.standalone.is_read().await
+        {
+            bus.to_session(&self.id, &data);
+            return;
+        }
+        self.standalone.emit(data).await;
+    }
+}
+
 impl Outbound for StandaloneOutbound {
     fn notify(&self, method: &str, params: Value) -> BoxFuture<Result<(), PeerError>> {
         let session = self.0.upgrade();
         let data = notification(method, &params);
         Box::pin(async move {
             let session = session.ok_or_else(closed)?;
-            session.standalone.emit(data).await;
+            session.send_standalone(data).await;
             Ok(())
         })
     }
@@ -183,7 +200,7 @@ impl Outbound for StandaloneOutbound {
         Box::pin(async move {
             let session = session.ok_or_else(closed)?;
             let (id, data, answer) = session.outgoing_request(&method, &params);
-            session.standalone.emit(data).await;
+            session.send_standalone(data).await;
             // The answer comes only if the client reads the standalone stream (a GET); one
             // that never opens it must not leave the caller waiting forever.
             let limit = session.connection.server().options.peer.request_timeout;
@@ -213,6 +230,9 @@ pub(crate) struct SessionTable {
     next_stream: AtomicU64,
     store: Arc<dyn EventStore>,
     shared: Option<Arc<dyn SessionStore>>,
+    /// The high 32 bits of this table's stream ids, which tell replicas apart.
+    writer: u32,
+    bus: std::sync::OnceLock<Arc<Link>>,
     sweeping: std::sync::Once,
 }
 
@@ -237,8 +257,25 @@ impl SessionTable {
             next_stream: AtomicU64::new(first),
             store,
             shared,
+            writer,
+            bus: std::sync::OnceLock::new(),
             sweeping: std::sync::Once::new(),
         }
+    }
+
+    /// What tells this replica from the others.
+    pub fn writer(&self) -> u32 {
+        self.writer
+    }
+
+    /// Sessions opened from now on reach other replicas through `link`.
+    pub fn set_bus(&self, link: Arc<Link>) {
+        let _ = self.bus.set(link);
+    }
+
+    /// Every session this replica holds.
+    pub fn all(&self) -> Vec<Arc<HttpSession>> {
+        self.sessions.lock().unwrap().values().cloned().collect()
     }
 
     /// A stream id unique in this table (and so in its event store).
@@ -311,11 +348,12 @@ impl SessionTable {
             finished: Mutex::default(),
             running: Mutex::default(),
             waiting: Mutex::default(),
-            next_request_id: AtomicI64::new(1),
+            next_request_id: AtomicI64::new(first_request_id(self.bus.get().is_some())),
             last_active: Mutex::new(Instant::now()),
             busy: AtomicUsize::new(0),
             store: self.store.clone(),
             saved: AtomicU64::new(0),
+            bus: self.bus.get().cloned(),
         });
         session.streams.lock().unwrap().insert(standalone_id, session.standalone.clone());
         session.connection.attach_outbound(Arc::new(StandaloneOutbound(Arc::downgrade(&session))));
@@ -389,6 +427,18 @@ async fn sweep(table: Weak<SessionTable>) {
             table.forget(&id, table.shared.is_none()).await;
         }
     }
+}
+
+/// The id of a session's first server-to-client request: 1, or with replicas, which all
+/// send requests in the session, a random start (below 2^53, which JavaScript clients
+/// hold exactly) so their ids do not collide.
+fn first_request_id(replicated: bool) -> i64 {
+    if !replicated {
+        return 1;
+    }
+    let mut bytes = [0u8; 4];
+    getrandom::fill(&mut bytes).expect("the OS has a random source");
+    (i64::from(u32::from_le_bytes(bytes) >> 12) << 32) + 1
 }
 
 /// 32 bytes from the OS CSPRNG, hex-encoded (visible ASCII, as the specification asks).

@@ -19,7 +19,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{BearerAuth, EventStore, HttpOptions, LOOPBACK_HOSTS, SessionStore};
+use super::{BearerAuth, Bus, EventStore, HttpOptions, LOOPBACK_HOSTS, SessionStore};
 
 /// The endpoint settings an author gave; `None` takes core's default.
 #[derive(Clone, Default)]
@@ -42,6 +42,8 @@ pub struct HttpSettings {
     pub event_store: Option<Arc<dyn EventStore>>,
     /// Legacy sessions shared by replicas (see [`HttpOptions::session_store`]).
     pub session_store: Option<Arc<dyn SessionStore>>,
+    /// Replicas' way to each other (see [`HttpOptions::bus`]).
+    pub bus: Option<Arc<dyn Bus>>,
     pub auth: Option<BearerAuth>,
     /// Legacy clients without sessions (see [`HttpOptions::stateless`]).
     pub stateless: bool,
@@ -92,6 +94,9 @@ impl HttpSettings {
             });
             (hosts, self.allowed_origins.unwrap_or_default())
         };
+        if self.bus.is_some() && self.session_store.is_none() {
+            return Err(SettingsError("a bus needs a session store (replicas reach sessions they share)".into()));
+        }
         if self.stateless && self.session_store.is_some() {
             return Err(SettingsError("a session store has no use in stateless mode (there are no sessions)".into()));
         }
@@ -106,6 +111,7 @@ impl HttpSettings {
             retry: self.retry.unwrap_or(defaults.retry),
             event_store: self.event_store.unwrap_or(defaults.event_store),
             session_store: self.session_store,
+            bus: self.bus,
             auth: self.auth,
             stateless: self.stateless,
             json_response: self.json_response,
