@@ -1,0 +1,138 @@
+// The official TypeScript clients (v2 in both eras, v1) through a real haproxy doing plain
+// round robin in front of three replicas of the Rust fixture (FERRYMCP_EVERYTHING), with
+// sessions, events and the replicas' bus in a real Redis: the requests of one session land
+// on every replica in turn, and the server asks the client (sampling, elicitation) with the
+// answers POSTed to whichever replica the balancer picks.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect as tcpConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+import { answers, textOf } from './helpers.mjs';
+
+const EVERYTHING = process.env.FERRYMCP_EVERYTHING;
+const REPLICAS = 3;
+
+/** A program of the system's, or undefined (the tests skip; CI must have it). */
+function program(name) {
+  const found = spawnSync('sh', ['-c', `PATH="$PATH:/usr/sbin:/usr/local/sbin" command -v ${name}`], { encoding: 'utf8' });
+  const path = found.stdout.trim();
+  if (!path) assert.ok(!process.env.CI, `CI must install ${name}: run scripts/test.sh`);
+  return path || undefined;
+}
+
+const redisServer = program('redis-server');
+const haproxy = program('haproxy');
+const skip = !EVERYTHING || !redisServer || !haproxy ? 'needs FERRYMCP_EVERYTHING, redis-server and haproxy' : false;
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Resolves once something accepts connections on `port` (the process must stay up). */
+async function listening(child, port) {
+  for (;;) {
+    assert.equal(child.exitCode, null, `${child.spawnfile} exited before listening`);
+    const open = await new Promise((resolve) => {
+      const socket = tcpConnect(port, '127.0.0.1', () => resolve(socket.end() && true));
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const processes = [];
+let url;
+let dir;
+
+async function started(command, args, port) {
+  const child = spawn(command, args, { stdio: 'ignore' });
+  processes.push(child);
+  await listening(child, port);
+}
+
+describe('official clients through a load balancer in front of three replicas', { skip }, () => {
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ferrymcp-scaleout-'));
+    const redisPort = await freePort();
+    await started(redisServer, ['--port', `${redisPort}`, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], redisPort);
+    let servers = '';
+    for (let i = 0; i < REPLICAS; i++) {
+      const port = await freePort();
+      const args = ['--transport', 'http', '--port', `${port}`, '--redis', `redis://127.0.0.1:${redisPort}`];
+      await started(EVERYTHING, [...args, '--state-key', 'shared by the replicas'], port);
+      servers += `  server r${i} 127.0.0.1:${port}\n`;
+    }
+    const port = await freePort();
+    const config = join(dir, 'haproxy.cfg');
+    writeFileSync(
+      config,
+      'defaults\n  mode http\n  timeout connect 5s\n  timeout client 60s\n  timeout server 60s\n' +
+        `frontend mcp\n  bind 127.0.0.1:${port}\n  default_backend replicas\n` +
+        `backend replicas\n  balance roundrobin\n${servers}`,
+    );
+    await started(haproxy, ['-db', '-f', config], port);
+    url = new URL(`http://127.0.0.1:${port}/mcp`);
+  });
+
+  after(() => {
+    for (const child of processes.reverse()) child.kill('SIGKILL');
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function exercise(client) {
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((tool) => tool.name === 'test_simple_text'));
+    for (let i = 0; i < 2 * REPLICAS; i++) {
+      const result = await client.callTool({ name: 'test_simple_text', arguments: {} });
+      assert.equal(textOf(result), 'This is a simple text response for testing.');
+    }
+    assert.equal(textOf(await client.callTool({ name: 'test_sampling', arguments: { prompt: 'Capital?' } })), 'LLM response: Paris');
+    const elicited = textOf(await client.callTool({ name: 'test_elicitation', arguments: { message: 'Name?' } }));
+    assert.match(elicited, /^User response: action=accept/);
+  }
+
+  const capabilities = { sampling: {}, elicitation: {} };
+  for (const [era, mode] of [['legacy', 'legacy'], ['modern', { pin: '2026-07-28' }]]) {
+    test(`official v2 client, ${era} era`, async () => {
+      const client = new V2Client({ name: 'official-v2', version: '2.4.0' }, { capabilities, versionNegotiation: { mode } });
+      client.setRequestHandler('elicitation/create', async () => answers.elicit);
+      client.setRequestHandler('sampling/createMessage', async () => answers.sample);
+      await client.connect(new V2Transport(url));
+      try {
+        assert.equal(client.getProtocolEra(), era);
+        await exercise(client);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  test('official v1 client (sessions)', async () => {
+    const client = new V1Client({ name: 'official-v1', version: '1.32.2' }, { capabilities });
+    client.setRequestHandler(ElicitRequestSchema, async () => answers.elicit);
+    client.setRequestHandler(CreateMessageRequestSchema, async () => answers.sample);
+    const transport = new V1Transport(url);
+    await client.connect(transport);
+    try {
+      assert.ok(transport.sessionId, 'a legacy session');
+      await exercise(client);
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+    }
+  });
+});
