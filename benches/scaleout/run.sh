@@ -31,5 +31,5 @@ for mode, label in (("pinned", "in memory, pinned to one replica"), ("redis", "R
     s = [r["sequential"] for r in rs]; f = [r["in_flight"] for r in rs]
     print(f"| {label} | {med([p['calls_per_s'] for p in s]):,.0f} | {med([p['p50_us'] for p in s]):,.0f} "
           f"| {med([p['calls_per_s'] for p in f]):,.0f} | {med([p['p50_us'] for p in f]):,.0f} |")
-print(f"\n{len(runs['redis'])} rounds of {sys.argv[1]}")
+print(f"\nMedians of {len(runs['redis'])} rounds (`bash benches/scaleout/run.sh`).")
 PY

@@ -842,6 +842,7 @@ module.exports.NativeHttpHandler = nativeBinding.NativeHttpHandler
 module.exports.NativeHttpListener = nativeBinding.NativeHttpListener
 module.exports.NativeHttpResponse = nativeBinding.NativeHttpResponse
 module.exports.NativePort = nativeBinding.NativePort
+module.exports.NativeRedisStore = nativeBinding.NativeRedisStore
 module.exports.NativeReply = nativeBinding.NativeReply
 module.exports.NativeServer = nativeBinding.NativeServer
 module.exports.childEnvironment = nativeBinding.childEnvironment

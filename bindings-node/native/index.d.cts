@@ -87,7 +87,7 @@ export declare class NativeContext {
 }
 
 export declare class NativeHttpHandler {
-  constructor(server: NativeServer, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null)
+  constructor(server: NativeServer, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null, redis?: NativeRedisStore | undefined | null)
   /**
    * The largest body core accepts here; JS reads at most one byte more, so that core
    * answers 413 without JS knowing the default.
@@ -149,6 +149,12 @@ export declare class NativePort {
    * side and `onClose` runs.
    */
   close(): void
+}
+
+export declare class NativeRedisStore {
+  constructor(url: string, config: RedisConfig)
+  /** The URL, its password masked. */
+  get url(): string
 }
 
 /** How JS answers one request from the server. */
@@ -329,7 +335,7 @@ export interface HttpHeader {
 }
 
 /** Binds `host:port` (port 0: the OS picks) and serves `server` there at `config.endpoint`. */
-export declare function listenHttp(server: NativeServer, host: string, port: number, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null): Promise<NativeHttpListener>
+export declare function listenHttp(server: NativeServer, host: string, port: number, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null, redis?: NativeRedisStore | undefined | null): Promise<NativeHttpListener>
 
 /** The `_meta` keys MCP reserves. */
 export interface MetaKeys {
@@ -340,6 +346,14 @@ export interface MetaKeys {
   serverInfo: string
   subscriptionId: string
   relatedTask: string
+}
+
+/** How a `RedisStore` keeps things; every field has core's default. */
+export interface RedisConfig {
+  prefix?: string
+  eventsPerStream?: number
+  eventsMaxAgeMs?: number
+  timeoutMs?: number
 }
 
 export interface RequestConfig {

@@ -16,13 +16,15 @@
  * | `retryInterval` | the `retry` of SSE priming events (ms) |
  * | `keepAliveMs` | the SSE keep-alive comment interval (must be positive) |
  * | `maxRequestBodySize` | the body limit (413 above it) |
- * | `eventStore`, `onsessioninitialized`, `onsessionclosed`, `supportedProtocolVersions` | refused: core keeps events and sessions itself and decides the versions |
+ * | `eventStore` | a ferrymcp `RedisStore`: sessions, resumable events and the bus between replicas in Redis, so several replicas behind a load balancer serve one set of sessions; an official `EventStore` object is refused (core keeps events itself) |
+ * | `onsessioninitialized`, `onsessionclosed`, `supportedProtocolVersions` | refused: core keeps sessions itself and decides the versions |
  *
  * ferrymcp adds `auth` (bearer tokens: a JS verifier says what a token is, core applies
  * the required scopes and expiry, answers 401/403 with `WWW-Authenticate` and serves the
  * protected resource metadata; handlers get the token as `extra.authInfo`),
  * `maxSessions` and `sessionIdleMs`.
  */
+import { NativeRedisStore } from './native.js';
 import type { AuthConfig, HttpConfig } from './native.js';
 
 /** A verified token, as the official SDK's `AuthInfo`. */
@@ -61,7 +63,50 @@ export interface BearerAuthOptions {
   verifyTimeoutMs?: number;
 }
 
-/** An event store of the official API; refused by ferrymcp (core keeps events itself). */
+/** How a {@link RedisStore} keeps things; each has core's default. */
+export interface RedisStoreOptions {
+  /** The first part of every key (`ferrymcp`). */
+  prefix?: string;
+  /** Events kept per SSE stream (about 1,024). */
+  eventsPerStream?: number;
+  /** A stream's events are dropped this long after its last one (an hour). */
+  eventsMaxAgeMs?: number;
+  /** A Redis command not answered in this time fails, and the request with a 503 (1 s). */
+  timeoutMs?: number;
+}
+
+/**
+ * Sessions, resumable events and the bus between replicas on one Redis server
+ * (`redis://[user:password@]host[:port][/db]`, `rediss://` for TLS), given to a transport as
+ * `eventStore`: several replicas of a server behind a load balancer (no sticky sessions)
+ * then serve the same legacy sessions, resume each other's SSE streams and reach each
+ * other's clients. The connection is made on first use and remade when lost.
+ */
+export class RedisStore {
+  /** @internal */
+  readonly native: InstanceType<typeof NativeRedisStore>;
+
+  constructor(url: string, options: RedisStoreOptions = {}) {
+    if (typeof url !== 'string') throw new TypeError('RedisStore: url must be a string');
+    const { prefix, eventsPerStream, eventsMaxAgeMs, timeoutMs, ...unknown } = options;
+    const extra = Object.keys(unknown);
+    if (extra.length > 0) throw new TypeError(`RedisStore does not take the option ${JSON.stringify(extra[0])}`);
+    if (prefix !== undefined && (typeof prefix !== 'string' || prefix === '')) throw new TypeError('RedisStore: prefix must be a non-empty string');
+    this.native = new NativeRedisStore(url, {
+      prefix,
+      eventsPerStream: positive('eventsPerStream', eventsPerStream),
+      eventsMaxAgeMs: positive('eventsMaxAgeMs', eventsMaxAgeMs),
+      timeoutMs: positive('timeoutMs', timeoutMs),
+    });
+  }
+
+  /** The URL, its password masked. */
+  get url(): string {
+    return this.native.url;
+  }
+}
+
+/** An event store of the official API; refused by ferrymcp (core keeps events itself: pass a {@link RedisStore}). */
 export interface EventStore {
   storeEvent(streamId: string, message: unknown): Promise<string>;
   replayEventsAfter(lastEventId: string, options: { send: (eventId: string, message: unknown) => Promise<void> }): Promise<string>;
@@ -72,7 +117,7 @@ export interface StreamableHTTPServerTransportOptions {
   onsessioninitialized?: (sessionId: string) => void | Promise<void>;
   onsessionclosed?: (sessionId: string) => void | Promise<void>;
   enableJsonResponse?: boolean;
-  eventStore?: EventStore;
+  eventStore?: EventStore | RedisStore;
   allowedHosts?: string[];
   allowedOrigins?: string[];
   enableDnsRebindingProtection?: boolean;
@@ -93,13 +138,12 @@ export type WebStandardStreamableHTTPServerTransportOptions = StreamableHTTPServ
 const REFUSED: Record<string, string> = {
   onsessioninitialized: 'ferrymcp keeps legacy sessions in core and has no per-session hooks',
   onsessionclosed: 'ferrymcp keeps legacy sessions in core and has no per-session hooks',
-  eventStore: 'core keeps resumable events itself (in memory)',
   supportedProtocolVersions: 'core decides the protocol versions it serves (2024-11-05 to 2026-07-28)',
 };
 
 const ACCEPTED = new Set([
   'sessionIdGenerator', 'enableJsonResponse', 'allowedHosts', 'allowedOrigins', 'enableDnsRebindingProtection',
-  'retryInterval', 'keepAliveMs', 'maxRequestBodySize', 'auth', 'maxSessions', 'sessionIdleMs', ...Object.keys(REFUSED),
+  'retryInterval', 'keepAliveMs', 'maxRequestBodySize', 'auth', 'maxSessions', 'sessionIdleMs', 'eventStore', ...Object.keys(REFUSED),
 ]);
 
 let warnedGenerator = false;
@@ -127,6 +171,7 @@ function strings(name: string, value: unknown): string[] | undefined {
 export interface NativeHttpSettings {
   config: HttpConfig;
   verifier?: (token: string) => Promise<string>;
+  redis?: InstanceType<typeof NativeRedisStore>;
 }
 
 /** Checks the official options and maps them onto core's; throws `TypeError` on the refused ones. */
@@ -164,9 +209,16 @@ export function httpSettings(options: object, where: string, extra: readonly str
     stateless: 'sessionIdGenerator' in o && o.sessionIdGenerator === undefined,
     jsonResponse: o.enableJsonResponse === true,
   };
-  if (o.auth === undefined) return { config };
+  if (o.eventStore !== undefined && !(o.eventStore instanceof RedisStore)) {
+    throw new TypeError(
+      `${where}: eventStore is not supported: core keeps resumable events itself, not in an EventStore object; ` +
+        "leave it out (this process's memory) or pass ferrymcp's RedisStore to share sessions and events between replicas",
+    );
+  }
+  const redis = o.eventStore?.native;
+  if (o.auth === undefined) return { config, redis };
   const { auth, verifier } = bearer(o.auth, where);
-  return { config: { ...config, auth }, verifier };
+  return { config: { ...config, auth }, verifier, redis };
 }
 
 function bearer(options: BearerAuthOptions, where: string): { auth: AuthConfig; verifier: (token: string) => Promise<string> } {

@@ -18,6 +18,8 @@ use std::time::Duration;
 use bytes::Bytes;
 use ferrymcp_core::protocol::ErrorCode;
 use ferrymcp_core::server::http::{BearerAuth, HttpHandler, HttpOptions, HttpSettings, METADATA_PATH, ResponseBody};
+
+use crate::redis::NativeRedisStore;
 use http::header::CONTENT_TYPE;
 use http::{Method, Request, Uri};
 use http_body_util::{BodyExt, Full};
@@ -80,6 +82,7 @@ fn millis(ms: Option<u32>) -> Option<Duration> {
 pub(crate) fn options(
     config: HttpConfig,
     verifier: Option<JsVerifierFn>,
+    redis: Option<&NativeRedisStore>,
     bound_to: Option<&str>,
 ) -> napi::Result<HttpOptions> {
     let auth = match (config.auth, verifier) {
@@ -104,7 +107,7 @@ pub(crate) fn options(
             ));
         }
     };
-    let settings = HttpSettings {
+    let mut settings = HttpSettings {
         endpoint: config.endpoint,
         allowed_hosts: config.allowed_hosts,
         allowed_origins: config.allowed_origins,
@@ -119,6 +122,9 @@ pub(crate) fn options(
         json_response: config.json_response.unwrap_or(false),
         ..HttpSettings::default()
     };
+    if let Some(redis) = redis {
+        redis.store.configure(&mut settings);
+    }
     settings.resolve(bound_to).map_err(|e| mcp_error(ErrorCode::INVALID_PARAMS, &e.to_string(), None))
 }
 
@@ -139,9 +145,10 @@ impl NativeHttpHandler {
         server: &NativeServer,
         config: HttpConfig,
         #[napi(ts_arg_type = "((token: string) => Promise<string>) | undefined | null")] verifier: Option<JsVerifierFn>,
+        redis: Option<&NativeRedisStore>,
     ) -> napi::Result<Self> {
         let mounted = config.endpoint.is_none();
-        let options = options(config, verifier, None)?;
+        let options = options(config, verifier, redis, None)?;
         let mounted_at = mounted.then(|| options.endpoint.clone());
         let max_body = options.max_body;
         Ok(Self { handler: HttpHandler::new(server.core(), options), mounted_at, max_body })

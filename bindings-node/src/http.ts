@@ -53,7 +53,7 @@ export abstract class HttpServerTransport {
   /** @internal Called by `McpServer.connect()`; resolves when the transport closes. */
   ferrymcpServe(server: NativeServerHandle): Promise<void> {
     if (this.#handler !== undefined) throw new Error('this transport is already connected to a server');
-    this.#handler = new NativeHttpHandler(server, this.#settings.config, this.#settings.verifier);
+    this.#handler = new NativeHttpHandler(server, this.#settings.config, this.#settings.verifier, this.#settings.redis);
     return new Promise((resolve) => (this.#closed = resolve));
   }
 
@@ -269,7 +269,7 @@ export class ListeningTransport {
   async ferrymcpServe(server: NativeServerHandle): Promise<void> {
     let listener: NativeHttpListener;
     try {
-      listener = await listenHttp(server, this.#host, this.#port, this.#settings.config, this.#settings.verifier);
+      listener = await listenHttp(server, this.#host, this.#port, this.#settings.config, this.#settings.verifier, this.#settings.redis);
     } catch (error) {
       const failure = fromNative(error);
       this.#failed?.(failure);

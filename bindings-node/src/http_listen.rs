@@ -18,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 use crate::error::{internal, mcp_error, no_panic};
 use crate::http::{HttpConfig, options};
 use crate::http_bearer::JsVerifierFn;
+use crate::redis::NativeRedisStore;
 use crate::server::NativeServer;
 
 /// A listening server.
@@ -46,9 +47,10 @@ pub async fn listen_http(
     port: u16,
     config: HttpConfig,
     #[napi(ts_arg_type = "((token: string) => Promise<string>) | undefined | null")] verifier: Option<JsVerifierFn>,
+    redis: Option<&NativeRedisStore>,
 ) -> napi::Result<NativeHttpListener> {
     let addr = address(&host, port)?;
-    let options = options(config, verifier, Some(&host))?;
+    let options = options(config, verifier, redis, Some(&host))?;
     let endpoint = options.endpoint.clone();
     let handler = HttpHandler::new(server.core(), options);
     no_panic(async move {

@@ -27,6 +27,7 @@ mod http;
 mod http_bearer;
 mod http_listen;
 mod port;
+mod redis;
 mod reply;
 mod server;
 mod vocabulary;

@@ -19,7 +19,8 @@ export const connectPort = native.connectPort;
 export const childEnvironment = native.childEnvironment;
 export const childEnvironmentVars = native.childEnvironmentVars;
 
-export type { HttpConfig, AuthConfig, NativeHttpResponse, NativeHttpListener } from '../native/index.cjs';
+export type { HttpConfig, AuthConfig, NativeHttpResponse, NativeHttpListener, RedisConfig } from '../native/index.cjs';
+export const NativeRedisStore = native.NativeRedisStore;
 export const NativeHttpHandler = native.NativeHttpHandler;
 export const listenHttp = native.listenHttp;
 export const connectHttpClient = native.connectHttpClient;

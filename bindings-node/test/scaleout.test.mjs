@@ -1,8 +1,9 @@
 // The official TypeScript clients (v2 in both eras, v1) through a real haproxy doing plain
-// round robin in front of three replicas of the Rust fixture (FERRYMCP_EVERYTHING), with
-// sessions, events and the replicas' bus in a real Redis: the requests of one session land
-// on every replica in turn, and the server asks the client (sampling, elicitation) with the
-// answers POSTed to whichever replica the balancer picks.
+// round robin in front of three replicas, with sessions, events and the replicas' bus in a
+// real Redis: the requests of one session land on every replica in turn, and the server
+// asks the client (sampling, elicitation) with the answers POSTed to whichever replica the
+// balancer picks. The replicas are the Rust fixture (FERRYMCP_EVERYTHING, `--redis`) or the
+// Node one (a ferrymcp server given `eventStore: new RedisStore(url)`).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,10 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { answers, textOf } from './helpers.mjs';
+import { RedisStore } from 'ferrymcp';
+import { StreamableHTTPServerTransport } from 'ferrymcp/server/streamableHttp.js';
+
+import { answers, fixture, textOf } from './helpers.mjs';
 
 const EVERYTHING = process.env.FERRYMCP_EVERYTHING;
 const REPLICAS = 3;
@@ -32,6 +36,10 @@ function program(name) {
 const redisServer = program('redis-server');
 const haproxy = program('haproxy');
 const skip = !EVERYTHING || !redisServer || !haproxy ? 'needs FERRYMCP_EVERYTHING, redis-server and haproxy' : false;
+const REPLICAS_OF = {
+  rust: [EVERYTHING],
+  node: [process.execPath, fixture('everything.mjs')],
+};
 
 async function freePort() {
   const server = createServer();
@@ -54,17 +62,17 @@ async function listening(child, port) {
   }
 }
 
-const processes = [];
-let url;
-let dir;
+for (const [kind, replica] of Object.entries(REPLICAS_OF)) describe(`official clients through a load balancer in front of three ${kind} replicas`, { skip }, () => {
+  const processes = [];
+  let url;
+  let dir;
 
-async function started(command, args, port) {
-  const child = spawn(command, args, { stdio: 'ignore' });
-  processes.push(child);
-  await listening(child, port);
-}
+  async function started(command, args, port) {
+    const child = spawn(command, args, { stdio: 'ignore' });
+    processes.push(child);
+    await listening(child, port);
+  }
 
-describe('official clients through a load balancer in front of three replicas', { skip }, () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ferrymcp-scaleout-'));
     const redisPort = await freePort();
@@ -73,7 +81,7 @@ describe('official clients through a load balancer in front of three replicas', 
     for (let i = 0; i < REPLICAS; i++) {
       const port = await freePort();
       const args = ['--transport', 'http', '--port', `${port}`, '--redis', `redis://127.0.0.1:${redisPort}`];
-      await started(EVERYTHING, [...args, '--state-key', 'shared by the replicas'], port);
+      await started(replica[0], [...replica.slice(1), ...args, '--state-key', 'shared by the replicas'], port);
       servers += `  server r${i} 127.0.0.1:${port}\n`;
     }
     const port = await freePort();
@@ -135,4 +143,16 @@ describe('official clients through a load balancer in front of three replicas', 
       await client.close();
     }
   });
+});
+
+test('RedisStore checks its options, and an official EventStore is still refused', () => {
+  assert.throws(() => new RedisStore('not a url'), /invalid Redis URL/);
+  assert.throws(() => new RedisStore('redis://127.0.0.1', { prefix: '' }), /prefix must be a non-empty string/);
+  assert.throws(() => new RedisStore('redis://127.0.0.1', { shards: 3 }), /does not take the option "shards"/);
+  assert.equal(new RedisStore('redis://:secret@127.0.0.1:6379').url, 'redis://***@127.0.0.1:6379');
+  assert.throws(
+    () => new StreamableHTTPServerTransport({ eventStore: { storeEvent() {}, replayEventsAfter() {} } }),
+    /eventStore is not supported.*RedisStore/,
+  );
+  assert.doesNotThrow(() => new StreamableHTTPServerTransport({ eventStore: new RedisStore('redis://127.0.0.1') }));
 });

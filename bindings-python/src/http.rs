@@ -117,7 +117,8 @@ fn bearer(auth: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<BearerAut
 
 /// The endpoint's options from the dict the Python layer builds (`endpoint`, `host`,
 /// `max_body`, `max_sessions`, `session_idle` and `retry` in seconds, `allowed_hosts`,
-/// `allowed_origins`, `dns_rebinding_protection`, `stateless`, `json_response`, `auth` (see `bearer`)): only what the
+/// `allowed_origins`, `dns_rebinding_protection`, `stateless`, `json_response`, `auth` (see `bearer`),
+/// `event_store` (a `RedisStore`: the endpoint is one of several replicas)): only what the
 /// author set; core checks it and decides the rest, the Host and Origin defaults from
 /// `host` (the address served on). A token verifier runs on `event_loop`.
 pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<HttpOptions> {
@@ -129,12 +130,19 @@ pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<
     if settings.contains("auth")? {
         settings.del_item("auth")?;
     }
+    let redis = match settings.get_item("event_store")? {
+        Some(store) if !store.is_none() => Some(store.cast::<crate::redis::NativeRedisStore>()?.get().store.clone()),
+        _ => None,
+    };
+    if settings.contains("event_store")? {
+        settings.del_item("event_store")?;
+    }
     let settings = from_py(settings.as_any())?;
     let number = |key: &str| settings.get(key).and_then(Value::as_f64);
     let seconds = |key: &str| number(key).map(Duration::try_from_secs_f64).transpose();
     let seconds = |key: &str| seconds(key).map_err(|e| PyValueError::new_err(format!("{key}: {e}")));
     let host = settings.get("host").and_then(Value::as_str);
-    HttpSettings {
+    let mut settings = HttpSettings {
         endpoint: settings.get("endpoint").and_then(Value::as_str).map(str::to_owned),
         allowed_hosts: strings(&settings, "allowed_hosts")?,
         allowed_origins: strings(&settings, "allowed_origins")?,
@@ -147,9 +155,11 @@ pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<
         stateless: settings.get("stateless").and_then(Value::as_bool).unwrap_or(false),
         json_response: settings.get("json_response").and_then(Value::as_bool).unwrap_or(false),
         ..HttpSettings::default()
+    };
+    if let Some(redis) = redis {
+        redis.configure(&mut settings);
     }
-    .resolve(host)
-    .map_err(|e| PyValueError::new_err(e.to_string()))
+    settings.resolve(host).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// Binds `host:port` and serves `handler`; the awaitable gives the running

@@ -14,6 +14,7 @@ mod errors;
 mod http;
 mod middleware;
 mod port;
+mod redis;
 mod runtime;
 mod server;
 mod template;
@@ -32,6 +33,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<client::NativeClient>()?;
     module.add_class::<port::NativePort>()?;
     module.add_class::<middleware::NativeNext>()?;
+    module.add_class::<redis::NativeRedisStore>()?;
     module.add_function(wrap_pyfunction!(template::uri_template_variables, module)?)?;
     module.add_function(wrap_pyfunction!(client::default_environment, module)?)?;
     vocabulary::add(module)?;

@@ -57,7 +57,9 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use ferrymcp_core::peer::BoxFuture;
-use ferrymcp_core::server::http::{Bus, EventStore, Followed, Replay, SessionRecord, SessionStore, StoreError};
+use ferrymcp_core::server::http::{
+    Bus, EventStore, Followed, HttpSettings, Replay, SessionRecord, SessionStore, StoreError,
+};
 use ferrymcp_core::wire::RequestId;
 use futures_util::StreamExt;
 use redis::AsyncCommands;
@@ -111,6 +113,8 @@ pub struct RedisStore {
 }
 
 struct Inner {
+    /// The URL, its password masked.
+    url: String,
     client: redis::Client,
     connection: ConnectionManager,
     options: RedisOptions,
@@ -128,7 +132,24 @@ impl RedisStore {
             .set_response_timeout(Some(options.command_timeout))
             .set_max_delay(Duration::from_secs(2));
         let connection = ConnectionManager::new_lazy_with_config(client.clone(), config).map_err(bad)?;
-        Ok(Self { inner: Arc::new(Inner { client, connection, options }) })
+        Ok(Self { inner: Arc::new(Inner { url: redacted(url), client, connection, options }) })
+    }
+
+    /// The Redis URL, its password masked (for messages and `repr`).
+    pub fn url(&self) -> &str {
+        &self.inner.url
+    }
+
+    /// Makes an endpoint one of several replicas on this store: its resumable events here,
+    /// and (unless it is stateless, when there are no sessions) its legacy sessions and the
+    /// bus between replicas.
+    pub fn configure(&self, settings: &mut HttpSettings) {
+        let store = Arc::new(self.clone());
+        settings.event_store = Some(store.clone());
+        if !settings.stateless {
+            settings.session_store = Some(store.clone());
+            settings.bus = Some(store);
+        }
     }
 
     fn key(&self, kind: &str, name: impl std::fmt::Display) -> String {

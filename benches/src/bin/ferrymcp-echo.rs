@@ -6,10 +6,9 @@
 //! `ferrymcp-echo http PORT REDIS_URL` (the scale-out benchmark, `benches/scaleout`).
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 use ferrymcp_core::server::Server;
-use ferrymcp_core::server::http::{HttpHandler, HttpOptions, ServeOptions, serve};
+use ferrymcp_core::server::http::{HttpHandler, HttpSettings, ServeOptions, serve};
 use ferrymcp_redis::{RedisOptions, RedisStore};
 use serde_json::{Map, Value, json};
 
@@ -32,13 +31,11 @@ async fn main() -> std::io::Result<()> {
         [mode, port, redis @ ..] if mode == "http" && redis.len() <= 1 => {
             let port = port.parse().map_err(|_| std::io::Error::other(format!("not a port: {port}")))?;
             let options = ServeOptions { addr: SocketAddr::from(([127, 0, 0, 1], port)), ..ServeOptions::default() };
-            let mut http = HttpOptions::default();
+            let mut settings = HttpSettings::default();
             if let [url] = redis {
-                let store = Arc::new(RedisStore::new(url, RedisOptions::default()).map_err(std::io::Error::other)?);
-                http.event_store = store.clone();
-                http.session_store = Some(store.clone());
-                http.bus = Some(store);
+                RedisStore::new(url, RedisOptions::default()).map_err(std::io::Error::other)?.configure(&mut settings);
             }
+            let http = settings.resolve(Some("127.0.0.1")).map_err(std::io::Error::other)?;
             serve(HttpHandler::new(server, http), options).await?.wait().await;
             Ok(())
         }

@@ -134,6 +134,7 @@ _LAZY = {
     "ClientSession": "ferrymcp.client.session",
     "ClientSessionGroup": "ferrymcp.client.session_group",
     "stdio_client": "ferrymcp.client.stdio",
+    "RedisStore": "ferrymcp._native",
 }
 
 
@@ -224,6 +225,7 @@ __all__ = [
     "ReadResourceResult",
     "RequestCancelled",
     "RequestTimeout",
+    "RedisStore",
     "Resource",
     "ResourceLink",
     "ResourceNotFound",

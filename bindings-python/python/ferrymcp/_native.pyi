@@ -20,6 +20,7 @@ __all__ = [
     "NativeClient",
     "NativePort",
     "NativeNext",
+    "RedisStore",
     "uri_template_variables",
     "default_environment",
     "PROTOCOL_VERSIONS",
@@ -141,6 +142,24 @@ class HttpOptions(TypedDict, total=False):
     auth: BearerOptions
     stateless: bool
     json_response: bool
+    event_store: RedisStore
+
+@final
+class RedisStore:
+    """Sessions, resumable events and the replicas' bus on one Redis server
+    (`redis://[user:password@]host[:port][/db]`, `rediss://` for TLS), so several replicas
+    of a server behind a load balancer serve the same legacy sessions. The connection is
+    made on first use and remade when lost."""
+
+    def __new__(
+        cls,
+        url: str,
+        *,
+        prefix: str = ...,
+        events_per_stream: int = 1024,
+        events_max_age: float = 3600.0,
+        timeout: float = 1.0,
+    ) -> RedisStore: ...
 
 class BearerOptions(TypedDict, total=False):
     """Bearer tokens required on the endpoint: `verify` says what a token is (an AuthInfo

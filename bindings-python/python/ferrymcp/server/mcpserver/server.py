@@ -22,8 +22,10 @@ endpoint require bearer tokens (the engine applies the required scopes, expiry a
 protected resource metadata; and `get_access_token()` gives a handler its request's
 token); `auth_server_provider=` raises `NotImplementedError` (no authorization-server
 routes: use an external one and a `TokenVerifier`); options of things the engine does
-itself or does not serve (`tools=`/`resources=` objects, `middleware`, `subscriptions`,
-`event_store`, the HTTP+SSE paths) raise `TypeError` unless left at their default. The
+itself or does not serve (`tools=`/`resources=` objects, `subscriptions`, the HTTP+SSE
+paths) raise `TypeError` unless left at their default; `event_store=` takes a
+`ferrymcp.RedisStore` (sessions, events and the replicas' bus in Redis, so several
+replicas serve one set of sessions) and refuses an official `EventStore`. The
 `warn_on_duplicate_*` flags work as there: a name declared twice keeps the first
 declaration, the second is dropped, with a logged warning unless the flag is off.
 An unknown keyword is a `TypeError`, as for any Python function.
@@ -108,10 +110,23 @@ _HTTP_DEFAULTS: dict[str, Any] = {
     "stateless_http": False,
     "event_store": None,
 }
-# Official options the engine has no counterpart for: refused unless left at their default.
-_HTTP_UNSUPPORTED = {
-    "event_store": "resumable events are kept by the engine (in memory), not by a Python EventStore",
-}
+_EVENT_STORE_REFUSED = (
+    "the engine keeps resumable events itself, not in a Python EventStore: leave it None (in this "
+    "process's memory) or pass ferrymcp.RedisStore(url) to keep sessions and events in Redis, shared "
+    "by every replica of the server"
+)
+
+
+def _check_event_store(value: Any, where: str) -> None:
+    """`event_store=` takes None or a `ferrymcp.RedisStore`; an official EventStore is refused."""
+    if value is None:
+        return
+    from ferrymcp._native import RedisStore
+
+    if not isinstance(value, RedisStore):
+        raise TypeError(f"{where}: event_store={value!r} is not supported: {_EVENT_STORE_REFUSED}")
+
+
 _CACHEABLE = (
     "server/discover",
     "tools/list",
@@ -129,7 +144,6 @@ _UNSUPPORTED: dict[str, tuple[Any, str]] = {
     "tools": (None, "pass functions to @mcp.tool() or mcp.add_tool() instead of prebuilt Tool objects"),
     "resources": (None, "declare resources with @mcp.resource() or mcp.add_resource()"),
     "subscriptions": (None, "the engine fans subscriptions/listen events out itself (in process)"),
-    "event_store": (None, _HTTP_UNSUPPORTED["event_store"]),
     "mount_path": ("/", _SSE_REFUSED),
     "sse_path": ("/sse", _SSE_REFUSED),
     "message_path": ("/messages/", _SSE_REFUSED),
@@ -238,12 +252,12 @@ class MCPServer(Generic[LifespanResultT]):
             "tools": tools,
             "resources": resources,
             "subscriptions": subscriptions,
-            "event_store": event_store,
             "mount_path": mount_path,
             "sse_path": sse_path,
             "message_path": message_path,
         }
         _refuse_unsupported(given)
+        _check_event_store(event_store, "MCPServer()")
         _check_auth(auth, token_verifier, auth_server_provider)
         self._name = name or "mcp-server"
         self._title = title
@@ -819,9 +833,7 @@ class MCPServer(Generic[LifespanResultT]):
         if unknown:
             raise TypeError(f"{method} does not take {unknown}; it takes {sorted(_HTTP_DEFAULTS)}")
         chosen = {key: kwargs.get(key, getattr(self.settings, key, default)) for key, default in _HTTP_DEFAULTS.items()}
-        for key, reason in _HTTP_UNSUPPORTED.items():
-            if chosen[key] != _HTTP_DEFAULTS[key]:
-                raise TypeError(f"{method}: {key}={chosen[key]!r} is not supported: {reason}")
+        _check_event_store(chosen["event_store"], method)
         return chosen
 
     async def run_streamable_http_async(self, **kwargs: Any) -> None:
@@ -975,6 +987,8 @@ def _endpoint_options(chosen: dict[str, Any], bearer: dict[str, Any] | None = No
         # one JSON body per request.
         "stateless": bool(chosen["stateless_http"]) or None,
         "json_response": bool(chosen["json_response"]) or None,
+        # A RedisStore makes the endpoint one of several replicas (sessions, events, bus).
+        "event_store": chosen["event_store"],
     }
     security = chosen["transport_security"]
     if security is not None:

@@ -1,8 +1,10 @@
 """The official Python SDK's client through a real haproxy doing plain round robin in front
-of three replicas of ferrymcp's Rust fixture, with sessions, events and the replicas' bus
-in a real Redis: the client's requests land on every replica in turn, and it cannot tell.
-Both eras; in the legacy one the server asks the client (sampling, elicitation) and the
-client's answers are POSTed to whichever replica the balancer picks."""
+of three replicas of a ferrymcp server, with sessions, events and the replicas' bus in a
+real Redis: the client's requests land on every replica in turn, and it cannot tell. The
+replicas are the Rust fixture (`--redis`) or the Python one (an `MCPServer` given
+`event_store=RedisStore(url)`). Both eras; in the legacy one the server asks the client
+(sampling, elicitation) and the client's answers are POSTed to whichever replica the
+balancer picks."""
 
 from __future__ import annotations
 
@@ -10,13 +12,16 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import PYTHON_EVERYTHING
 from mcp import Client, types
+from serving import RUST_EVERYTHING_BIN
 
 REPLICAS = 3
 
@@ -27,7 +32,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def program(name: str) -> str | None:
+def program(name: str) -> str:
     found = shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/local/sbin")
     if found is None:
         assert "CI" not in os.environ, f"CI must install {name}: run scripts/test.sh"
@@ -50,8 +55,17 @@ def started(command: list[str], port: int) -> subprocess.Popen[bytes]:
     raise AssertionError(f"{command[0]} did not listen on {port}")
 
 
-@pytest.fixture(scope="module")
-def balancer(everything: str) -> Iterator[str]:
+FIXTURES = {
+    "rust": [str(RUST_EVERYTHING_BIN)],
+    "python": [sys.executable, str(PYTHON_EVERYTHING)],
+}
+
+
+@pytest.fixture(scope="module", params=sorted(FIXTURES))
+def balancer(request: pytest.FixtureRequest) -> Iterator[str]:
+    fixture = FIXTURES[request.param]
+    if not Path(fixture[-1]).exists():
+        pytest.skip(f"{fixture[-1]} is not built")
     redis_server, haproxy = program("redis-server"), program("haproxy")
     processes: list[subprocess.Popen[bytes]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -62,7 +76,7 @@ def balancer(everything: str) -> Iterator[str]:
             servers = ""
             for i in range(REPLICAS):
                 port = free_port()
-                replica = [everything, "--transport", "http", "--port", str(port)]
+                replica = [*fixture, "--transport", "http", "--port", str(port)]
                 replica += ["--redis", f"redis://127.0.0.1:{redis_port}", "--state-key", "shared by the replicas"]
                 processes.append(started(replica, port))
                 servers += f"  server r{i} 127.0.0.1:{port}\n"
@@ -121,3 +135,21 @@ async def test_the_official_client_runs_multi_round_tools_through_the_balancer(b
         for _ in range(REPLICAS):
             result = await c.call_tool("test_input_required_result_elicitation", {})
             assert result.content[0].text == "Hello, Ada!"
+
+
+def test_redis_store_checks_its_options_and_an_official_event_store_is_refused() -> None:
+    from ferrymcp import MCPServer, RedisStore
+
+    with pytest.raises(ValueError, match="invalid Redis URL"):
+        RedisStore("not a url")
+    with pytest.raises(ValueError, match="prefix"):
+        RedisStore("redis://127.0.0.1", prefix="")
+    with pytest.raises(ValueError, match="timeout"):
+        RedisStore("redis://127.0.0.1", timeout=0)
+    assert repr(RedisStore("redis://:secret@127.0.0.1:6379")) == 'RedisStore("redis://***@127.0.0.1:6379")'
+    server = MCPServer("s", event_store=RedisStore("redis://127.0.0.1"))
+    assert isinstance(server.settings.event_store, RedisStore)
+    with pytest.raises(TypeError, match="event_store=.*RedisStore"):
+        MCPServer("s", event_store=object())
+    with pytest.raises(TypeError, match="event_store=.*RedisStore"):
+        MCPServer("s").streamable_http_app(event_store=object())
