@@ -143,10 +143,15 @@ fn section(title: &str, header: &[&str], rows: impl Iterator<Item = Vec<String>>
     if rows.is_empty() {
         return format!("\n{title}: none\n");
     }
+    // A column no item fills (titles, often) is left out.
+    let used: Vec<usize> = (0..header.len()).filter(|&i| rows.iter().any(|row| !row[i].is_empty())).collect();
     let mut table = Table::new();
-    table.load_preset(UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Dynamic).set_header(header);
+    table
+        .load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_header(used.iter().map(|&i| header[i]));
     for row in rows.iter() {
-        table.add_row(row);
+        table.add_row(used.iter().map(|&i| row[i].as_str()));
     }
     format!("\n{title} ({})\n{table}\n", rows.len())
 }

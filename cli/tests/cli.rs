@@ -11,6 +11,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 
@@ -31,20 +32,33 @@ fn fixture_command() -> String {
     fixture().to_str().expect("a UTF-8 path").to_owned()
 }
 
-/// Runs `ferrymcp` in `dir` (a temporary directory unless given, so no stray mcp.json is
-/// read) and returns its output.
+/// Runs `ferrymcp` in `dir` and returns its output.
 fn ferrymcp_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(FERRYMCP).args(args).current_dir(dir).stdin(Stdio::null()).output().expect("ferrymcp runs")
 }
 
+/// Runs `ferrymcp` in an empty directory of its own, so no stray `mcp.json` is read.
 fn ferrymcp(args: &[&str]) -> Output {
-    ferrymcp_in(&scratch_dir("run"), args)
+    ferrymcp_in(&Scratch::new().0, args)
 }
 
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ferrymcp-cli-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh temporary directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Self {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("ferrymcp-cli-test-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 fn stdout(output: &Output) -> String {
@@ -202,13 +216,14 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn a_server_named_in_mcp_json() {
-    let dir = scratch_dir("config");
+    let scratch = Scratch::new();
+    let dir = &scratch.0;
     let config = serde_json::json!({"mcpServers": {
         "everything": {"command": fixture_command(), "args": [], "env": {"RUST_LOG": "off"}},
     }});
     std::fs::write(dir.join("mcp.json"), config.to_string()).unwrap();
     // ./mcp.json by default...
-    let output = ferrymcp_in(&dir, &["call", "everything", "greet", "name=Config"]);
+    let output = ferrymcp_in(dir, &["call", "everything", "greet", "name=Config"]);
     assert_eq!((code(&output), stdout(&output).as_str()), (0, "Hello, Config!\n"), "{}", stderr(&output));
     // ...or --config FILE from anywhere; a name it does not have lists those it has.
     let path = dir.join("mcp.json");
@@ -239,8 +254,8 @@ fn read_and_prompt() {
 
 #[test]
 fn bench_counts_every_call_and_writes_a_report() {
-    let dir = scratch_dir("bench");
-    let report = dir.join("bench.html");
+    let scratch = Scratch::new();
+    let report = scratch.0.join("bench.html");
     let output = ferrymcp(&[
         "bench",
         "--tool",
