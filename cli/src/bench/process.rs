@@ -1,6 +1,9 @@
 //! The server process's own cost, when the bench started it: CPU time (user + system) and
 //! peak resident memory, read from `/proc/<pid>/stat` and `/proc/<pid>/status`.
 //!
+//! The kernel counts CPU time in clock ticks (usually 10 ms), so a short run's CPU time per
+//! call is coarse: measure for seconds, not milliseconds, to compare servers.
+//!
 //! Linux only; elsewhere there is no sample and the report says "n/a". The figures are of
 //! the process the bench started: a server behind a wrapper (`npx`, `sh -c`) is measured
 //! as that wrapper, which the report cannot know.
