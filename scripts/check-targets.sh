@@ -15,5 +15,5 @@ targets=(x86_64-apple-darwin x86_64-pc-windows-msvc)
 command -v rustup >/dev/null || fail "rustup is required to add the targets ${targets[*]}"
 rustup target add "${targets[@]}" >/dev/null 2>&1 || fail "rustup could not add the targets ${targets[*]}"
 for target in "${targets[@]}"; do
-  cargo clippy --release --quiet --target "$target" -p ferrymcp-core -p ferrymcp-python -p ferrymcp-node -- -D warnings
+  cargo clippy --release --quiet --target "$target" -p ferrymcp-core -p ferrymcp-cli -p ferrymcp-python -p ferrymcp-node -- -D warnings
 done

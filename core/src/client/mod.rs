@@ -178,6 +178,12 @@ impl Client {
         &self.peer
     }
 
+    /// The server process this client started ([`spawn`](Self::spawn) only): its pid, for
+    /// a host that measures or supervises it.
+    pub fn child(&self) -> Option<&ChildProcess> {
+        self.child.as_ref()
+    }
+
     /// The HTTP session (over HTTP only): its id, and ending it.
     pub fn http_session(&self) -> Option<&HttpSession> {
         self.http.as_ref()

@@ -1,0 +1,166 @@
+//! `ferrymcp bench`: load-tests a tool of any MCP server over one connection.
+//!
+//! A warm-up phase (its figures discarded) lets the server and the connection reach a
+//! steady state; then the measured phase runs for a duration or a number of calls. The
+//! figures are calls per second, latency percentiles from an HDR histogram, failures by
+//! kind and, for a server this command started, its CPU time per call and peak RSS. They
+//! are printed as a table, as JSON (`--json`), and optionally as an HTML page with a
+//! latency chart (`--report`).
+
+mod load;
+mod process;
+mod report;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
+use ferrymcp_core::client::Client;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::{Value, json};
+
+use crate::arguments::{self, Typing};
+use crate::call::unknown;
+use crate::exit::{Failure, Kind, Outcome, TOOL_ERROR};
+pub use load::Stop;
+use load::{Load, Tally};
+
+pub struct BenchRequest {
+    pub tool: String,
+    pub args: Option<String>,
+    pub concurrency: usize,
+    pub stop: Stop,
+    pub warmup: Duration,
+    pub timeout: Duration,
+    pub json: bool,
+    pub report: Option<PathBuf>,
+}
+
+pub async fn run(client: &Client, server: &str, request: BenchRequest) -> Outcome<u8> {
+    let tools = client.list_tools().await.map_err(|e| Failure::request("tools/list", e))?;
+    let Some(tool) = tools.iter().find(|t| t.name == request.tool) else {
+        return Err(unknown("tool", &request.tool, tools.iter().map(|t| t.name.as_str())));
+    };
+    let arguments = Value::Object(arguments::build(&[], request.args.as_deref(), Typing::Schema(&tool.input_schema))?);
+    let load = Load {
+        client,
+        tool: &request.tool,
+        arguments: &arguments,
+        concurrency: request.concurrency,
+        timeout: request.timeout,
+    };
+    if !request.warmup.is_zero() {
+        load.run(Stop::After(request.warmup), &progress_bar("warm-up")).await;
+    }
+    let pid = client.child().map(|child| child.id());
+    let before = pid.and_then(process::sample);
+    let tally = load.run(request.stop, &progress_bar("bench")).await;
+    let after = pid.and_then(process::sample);
+    let figures = figures(server, &request, &tally, before.zip(after));
+    if let Some(path) = &request.report {
+        std::fs::write(path, report::html(&rows(&figures), &tally.latency))
+            .map_err(|e| Failure::usage(format!("cannot write the report {}: {e}", path.display())))?;
+    }
+    if request.json {
+        println!("{}", serde_json::to_string_pretty(&figures).unwrap_or_default());
+    } else {
+        print!("{}", table(&figures));
+    }
+    if let Some(why) = &tally.lost {
+        return Err(Failure::new(Kind::Connect, anyhow::anyhow!("the connection was lost during the bench: {why}")));
+    }
+    Ok(if tally.failed() > 0 { TOOL_ERROR } else { 0 })
+}
+
+/// A bar on stderr, drawn only when stderr is a terminal.
+fn progress_bar(phase: &str) -> ProgressBar {
+    let target =
+        if std::io::stderr().is_terminal() { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() };
+    let bar = ProgressBar::with_draw_target(None, target);
+    let style =
+        ProgressStyle::with_template("{prefix:>8} [{elapsed_precise}] {wide_bar} {msg}").expect("a valid template");
+    bar.set_style(style);
+    bar.set_prefix(phase.to_owned());
+    bar
+}
+
+fn figures(
+    server: &str,
+    request: &BenchRequest,
+    tally: &Tally,
+    usage: Option<(process::Sample, process::Sample)>,
+) -> Value {
+    let latency = &tally.latency;
+    let ms = |micros: u64| micros as f64 / 1000.0;
+    let answered = tally.ok > 0;
+    let percentile = |q: f64| answered.then(|| ms(latency.value_at_quantile(q)));
+    let seconds = tally.elapsed.as_secs_f64();
+    let calls = tally.calls();
+    let cpu_per_call = usage
+        .filter(|_| calls > 0)
+        .map(|(before, after)| (after.cpu.saturating_sub(before.cpu)).as_secs_f64() * 1000.0 / calls as f64);
+    json!({
+        "server": server,
+        "tool": request.tool,
+        "concurrency": request.concurrency,
+        "calls": calls,
+        "ok": tally.ok,
+        "errors": tally.failed(),
+        "errorsByKind": tally.errors,
+        "seconds": seconds,
+        "callsPerSecond": if seconds > 0.0 { calls as f64 / seconds } else { 0.0 },
+        "latencyMs": {
+            "min": answered.then(|| ms(latency.min())),
+            "mean": answered.then(|| latency.mean() / 1000.0),
+            "p50": percentile(0.50),
+            "p90": percentile(0.90),
+            "p99": percentile(0.99),
+            "max": answered.then(|| ms(latency.max())),
+        },
+        "serverProcess": {
+            "cpuMsPerCall": cpu_per_call,
+            "peakRssKib": usage.map(|(_, after)| after.peak_rss_kib),
+        },
+        "connectionLost": tally.lost,
+    })
+}
+
+/// The figures as rows for a person; what could not be measured reads "n/a".
+fn rows(figures: &Value) -> Vec<(&'static str, String)> {
+    let number = |value: &Value, digits: usize, unit: &str| match value.as_f64() {
+        Some(n) => format!("{n:.digits$}{unit}"),
+        None => "n/a".to_owned(),
+    };
+    let latency = &figures["latencyMs"];
+    let errors = match figures["errorsByKind"].as_object() {
+        Some(kinds) if !kinds.is_empty() => {
+            kinds.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join(", ")
+        }
+        _ => "none".to_owned(),
+    };
+    let rss = figures["serverProcess"]["peakRssKib"].as_f64().map(|kib| json!(kib / 1024.0)).unwrap_or_default();
+    vec![
+        ("server", figures["server"].as_str().unwrap_or_default().to_owned()),
+        ("tool", figures["tool"].as_str().unwrap_or_default().to_owned()),
+        ("concurrency", figures["concurrency"].to_string()),
+        ("calls", format!("{} in {}", figures["calls"], number(&figures["seconds"], 2, " s"))),
+        ("calls/s", number(&figures["callsPerSecond"], 0, "")),
+        ("latency p50", number(&latency["p50"], 3, " ms")),
+        ("latency p90", number(&latency["p90"], 3, " ms")),
+        ("latency p99", number(&latency["p99"], 3, " ms")),
+        ("latency max", number(&latency["max"], 3, " ms")),
+        ("errors", errors),
+        ("server CPU per call", number(&figures["serverProcess"]["cpuMsPerCall"], 4, " ms")),
+        ("server peak RSS", number(&rss, 1, " MiB")),
+    ]
+}
+
+fn table(figures: &Value) -> String {
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED);
+    for (name, value) in rows(figures) {
+        table.add_row([name.to_owned(), value]);
+    }
+    format!("{table}\n")
+}

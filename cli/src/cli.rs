@@ -1,0 +1,268 @@
+//! The command line: subcommands, their options and their `--help` (with examples).
+//!
+//! Every command names its server the same way (see [`crate::server`]): as the first
+//! positional word, or as a command after `--`, in which case the positional words start
+//! with what follows SERVER (`ferrymcp call greet name=Ada -- python server.py`).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::exit::{Failure, Outcome};
+use crate::exit_codes;
+use crate::server::ServerSpec;
+
+/// How SERVER is named, a literal so `concat!` can put it in every `--help`.
+macro_rules! server_help {
+    () => {
+        "SERVER is one of:
+  an http:// or https:// URL   Streamable HTTP (or the older HTTP+SSE)
+  a name from mcp.json         --config FILE, default ./mcp.json when it exists
+  a command line               one quoted string, or the words after --, run over stdio
+
+"
+    };
+}
+
+#[derive(Parser)]
+#[command(
+    name = "ferrymcp",
+    version,
+    about = "Inspect, call and load-test any MCP server (over stdio or Streamable HTTP).",
+    after_help = concat!(
+        server_help!(),
+        "Examples:\n",
+        "  ferrymcp inspect -- python server.py\n",
+        "  ferrymcp call http://127.0.0.1:8000/mcp add a=1 b=2\n",
+        "  ferrymcp bench weather --tool forecast --args '{\"city\":\"Oslo\"}' --concurrency 16\n\n",
+        exit_codes!()
+    )
+)]
+pub struct Cli {
+    /// The mcp.json file SERVER names are looked up in [default: ./mcp.json when it exists].
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// The server's identity, protocol era, capabilities, and all its tools, resources,
+    /// resource templates and prompts.
+    #[command(
+        override_usage = "ferrymcp inspect [OPTIONS] SERVER\n       ferrymcp inspect [OPTIONS] -- COMMAND...",
+        after_help = concat!(
+            server_help!(),
+            "Examples:\n",
+            "  ferrymcp inspect -- python server.py\n",
+            "  ferrymcp inspect \"npx -y @modelcontextprotocol/server-everything\"\n",
+            "  ferrymcp inspect http://127.0.0.1:8000/mcp --json | jq '.tools[].name'\n",
+            "  ferrymcp inspect --config ~/mcp.json filesystem\n\n",
+            exit_codes!()
+        )
+    )]
+    Inspect(InspectArgs),
+    /// Calls a tool and prints its result.
+    #[command(
+        override_usage = "ferrymcp call [OPTIONS] SERVER TOOL [KEY=VALUE]...\n       \
+                          ferrymcp call [OPTIONS] TOOL [KEY=VALUE]... -- COMMAND...",
+        after_help = concat!(
+            server_help!(),
+            "KEY=VALUE values are read as JSON when they parse (n=3, ok=true, tags='[\"a\"]'), else as\n",
+            "strings; a property the tool's inputSchema types as string always gets the string.\n",
+            "Pairs are laid over the --args object.\n\n",
+            "Examples:\n",
+            "  ferrymcp call greet name=Ada -- python server.py\n",
+            "  ferrymcp call http://127.0.0.1:8000/mcp add a=1 b=2\n",
+            "  ferrymcp call weather forecast --args '{\"city\": \"Oslo\", \"days\": 3}' --json\n\n",
+            exit_codes!()
+        )
+    )]
+    Call(CallArgs),
+    /// Reads a resource and prints its contents.
+    #[command(
+        override_usage = "ferrymcp read [OPTIONS] SERVER URI\n       ferrymcp read [OPTIONS] URI -- COMMAND...",
+        after_help = concat!(
+            server_help!(),
+            "Examples:\n",
+            "  ferrymcp read file:///etc/hosts -- python server.py\n",
+            "  ferrymcp read http://127.0.0.1:8000/mcp config://app --json\n\n",
+            exit_codes!()
+        )
+    )]
+    Read(ReadArgs),
+    /// Gets a prompt with its arguments and prints its messages.
+    #[command(
+        override_usage = "ferrymcp prompt [OPTIONS] SERVER NAME [KEY=VALUE]...\n       \
+                          ferrymcp prompt [OPTIONS] NAME [KEY=VALUE]... -- COMMAND...",
+        after_help = concat!(
+            server_help!(),
+            "Prompt arguments are always strings.\n\n",
+            "Examples:\n",
+            "  ferrymcp prompt review code='fn main() {}' -- python server.py\n",
+            "  ferrymcp prompt http://127.0.0.1:8000/mcp summarize topic=MCP --json\n\n",
+            exit_codes!()
+        )
+    )]
+    Prompt(PromptArgs),
+    /// Load-tests a tool over one connection with many calls in flight: calls/s, latency
+    /// percentiles, errors by kind, and the server process's CPU and memory.
+    #[command(
+        override_usage = "ferrymcp bench [OPTIONS] --tool NAME SERVER\n       \
+                          ferrymcp bench [OPTIONS] --tool NAME -- COMMAND...",
+        after_help = concat!(
+            server_help!(),
+            "The progress bar is drawn on stderr when it is a terminal. The server's CPU time per call\n",
+            "and peak RSS are measured (Linux) when bench started it; otherwise they read n/a.\n",
+            "Errors are counted by kind: JSON-RPC <code>, isError, timeout, transport.\n\n",
+            "Examples:\n",
+            "  ferrymcp bench --tool echo --args '{\"text\":\"hi\"}' -- python server.py\n",
+            "  ferrymcp bench http://127.0.0.1:8000/mcp --tool add --args '{\"a\":1,\"b\":2}' -c 32 -d 30s\n",
+            "  ferrymcp bench --tool echo --calls 10000 --json --report bench.html -- ./server\n\n",
+            "Exit codes: 0 every call succeeded, 1 some calls failed, 2 usage error,\n",
+            "3 the server could not be started or the connection was lost, 4 protocol error."
+        )
+    )]
+    Bench(BenchArgs),
+}
+
+/// SERVER as the first positional word, or a command after `--`.
+#[derive(Args)]
+pub struct ServerWords {
+    /// SERVER (unless given after --), then the command's own words.
+    #[arg(value_name = "WORDS")]
+    pub words: Vec<String>,
+    /// The server's command line, started over stdio.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
+
+impl ServerWords {
+    /// The server and the words that follow it; `names` are what the command expects after
+    /// SERVER (for messages), `at_least` how many of them are required.
+    pub fn split(self, names: &str, at_least: usize) -> Outcome<(ServerSpec, Vec<String>)> {
+        let (spec, rest) = if self.command.is_empty() {
+            let mut words = self.words.into_iter();
+            let Some(first) = words.next() else {
+                return Err(Failure::usage(format!("missing SERVER (expected SERVER {names}, or {names} -- COMMAND)")));
+            };
+            (ServerSpec::Word(first), words.collect::<Vec<_>>())
+        } else {
+            (ServerSpec::Command(self.command), self.words)
+        };
+        if rest.len() < at_least {
+            return Err(Failure::usage(format!("missing arguments: expected SERVER {names}")));
+        }
+        Ok((spec, rest))
+    }
+}
+
+#[derive(Args)]
+pub struct InspectArgs {
+    #[command(flatten)]
+    pub server: ServerWords,
+    /// Print one JSON object with everything (every page of every list).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct CallArgs {
+    #[command(flatten)]
+    pub server: ServerWords,
+    /// The arguments as a JSON object; KEY=VALUE pairs are laid over it.
+    #[arg(long, value_name = "JSON")]
+    pub args: Option<String>,
+    /// Print the raw result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct ReadArgs {
+    #[command(flatten)]
+    pub server: ServerWords,
+    /// Print the raw result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct PromptArgs {
+    #[command(flatten)]
+    pub server: ServerWords,
+    /// Print the raw result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    pub server: ServerWords,
+    /// The tool to call.
+    #[arg(long, value_name = "NAME")]
+    pub tool: String,
+    /// The tool's arguments as a JSON object.
+    #[arg(long, value_name = "JSON")]
+    pub args: Option<String>,
+    /// Calls in flight at once, over the one connection.
+    #[arg(short, long, default_value_t = 8, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub concurrency: u16,
+    /// How long to measure (e.g. 10s, 500ms, 2m).
+    #[arg(short, long, default_value = "10s", value_parser = parse_duration, conflicts_with = "calls")]
+    pub duration: Duration,
+    /// Measure this many calls instead of a duration.
+    #[arg(short = 'n', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub calls: Option<u64>,
+    /// Load before measuring, figures discarded (0s for none).
+    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    pub warmup: Duration,
+    /// A call not answered within this long counts as a timeout.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Print the figures as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write a self-contained HTML page with the figures and a latency chart.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+}
+
+/// `10s`, `500ms`, `2m`, `1.5s`; a bare number is seconds.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number.parse().map_err(|_| format!("{text:?} is not a duration such as 10s or 500ms"))?;
+    let seconds = match unit {
+        "" | "s" => number,
+        "ms" => number / 1000.0,
+        "m" | "min" => number * 60.0,
+        "h" => number * 3600.0,
+        _ => return Err(format!("unknown unit {unit:?} in {text:?} (use ms, s, m or h)")),
+    };
+    Duration::try_from_secs_f64(seconds).map_err(|e| format!("{text:?}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("10s"), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1.5"), Ok(Duration::from_millis(1500)));
+        assert!(parse_duration("ten").is_err() && parse_duration("3d").is_err());
+    }
+}
