@@ -467,3 +467,102 @@ async fn an_answer_posted_to_another_replica_reaches_the_waiting_request() {
     let text = result["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("action=accept") && text.contains("Ada"), "{text}");
 }
+
+/// A CA and a server certificate for 127.0.0.1, made with the openssl command.
+fn certificates(dir: &std::path::Path, openssl: &std::path::Path) {
+    let run = |args: &[&str]| {
+        let status = Command::new(openssl).args(args).current_dir(dir).stderr(std::process::Stdio::null()).status();
+        assert!(status.unwrap().success(), "openssl {args:?}");
+    };
+    run(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=ferrymcp test CA",
+    ]);
+    run(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=127.0.0.1",
+    ]);
+    std::fs::write(dir.join("ext.cnf"), "subjectAltName=IP:127.0.0.1\n").unwrap();
+    run(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "1",
+        "-extfile",
+        "ext.cnf",
+    ]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_password_protected_redis_over_tls_works_and_a_wrong_password_is_a_clear_503() {
+    let (Some(redis_server), Some(openssl)) = (listening::program("redis-server"), listening::program("openssl"))
+    else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("ferrymcp-scaleout-tls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    certificates(&dir, &openssl);
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let (cert, key, ca) = (path("server.pem"), path("server.key"), path("ca.pem"));
+    let _redis = Server::start(Command::new(redis_server), |c, port| {
+        let tls = ["--port", "0", "--tls-port", &port.to_string(), "--tls-cert-file", &cert, "--tls-key-file", &key];
+        c.args(tls).args(["--tls-ca-cert-file", &ca, "--tls-auth-clients", "no", "--bind", "127.0.0.1"]);
+        c.args(["--save", "", "--appendonly", "no", "--requirepass", "s3cret"]);
+    })
+    .await;
+    let redis_port = _redis.port;
+    let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    for (password, served) in [("s3cret", true), ("wrong", false)] {
+        let url = format!("rediss://:{password}@127.0.0.1:{redis_port}");
+        let replica = Server::start(Command::new(env!("CARGO_BIN_EXE_ferrymcp-everything")), |c, port| {
+            c.args(["--transport", "http", "--port", &port.to_string(), "--redis", &url]);
+            // The platform's trust store, as a deployment would extend it.
+            c.env("SSL_CERT_FILE", &ca);
+        })
+        .await;
+        let request = Request::post(replica.url("/mcp"))
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(Full::new(Bytes::from(initialize().to_string())))
+            .unwrap();
+        let response = tokio::time::timeout(HANG_GUARD, client.request(request)).await.unwrap().unwrap();
+        let status = response.status();
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        let body = String::from_utf8_lossy(&body).into_owned();
+        if served {
+            assert_eq!(status, StatusCode::OK, "{body}");
+        } else {
+            assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+            assert!(body.contains("session store is unavailable") && !body.contains("wrong"), "{body}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
