@@ -371,6 +371,13 @@ export interface ServerConfig {
   requestTimeoutMs?: number
   /** The official `cacheHints` option as JSON text: `{method: {ttlMs, cacheScope}}`. */
   cacheHintsJson?: string
+  /**
+   * The keys that seal 2026-07-28 request state: the first seals, every one opens
+   * (rotation); replicas share them. Absent: `FERRYMCP_STATE_KEY`, else random.
+   */
+  stateKeys?: Array<Buffer>
+  /** How long sealed request state stays valid, in milliseconds. */
+  stateTtlMs?: number
 }
 
 /** Starts a server process and connects to it (era probe, then handshake). */

@@ -52,7 +52,26 @@ export interface McpServerOptions {
   requestTimeoutMs?: number;
   /** 2026-07-28 cache hints per cacheable method (`tools/list`, `resources/read`, ...). */
   cacheHints?: Partial<Record<CacheableMethod, CacheHint>>;
+  /**
+   * The keys that seal the state of 2026-07-28 multi-round requests (ferrymcp): the first
+   * seals, every one opens, so replicas behind a load balancer given the same keys take
+   * each other's retries, and a rotation runs `[old, new]`, `[new, old]`, then `[new]`.
+   * Strings are UTF-8. Absent: the `FERRYMCP_STATE_KEY` environment variable, else a
+   * random key per process.
+   */
+  requestStateKeys?: (string | Uint8Array)[];
+  /** How long sealed request state stays valid (ferrymcp; core's default when absent). */
+  requestStateTtlMs?: number;
   [option: string]: unknown;
+}
+
+/** `requestStateKeys` as bytes (core checks that there is one and none is empty). */
+function stateKeys(keys: unknown): Buffer[] | undefined {
+  if (keys === undefined) return undefined;
+  if (!Array.isArray(keys) || keys.some((key) => typeof key !== 'string' && !(key instanceof Uint8Array))) {
+    throw new TypeError('requestStateKeys must be an array of strings or Uint8Arrays');
+  }
+  return keys.map((key) => (typeof key === 'string' ? Buffer.from(key, 'utf8') : Buffer.from(key)));
 }
 
 /** The methods whose 2026-07-28 results carry `ttlMs` and `cacheScope`. */
@@ -178,6 +197,8 @@ export class McpServer {
         handlerTimeoutMs: options.handlerTimeoutMs,
         requestTimeoutMs: options.requestTimeoutMs,
         cacheHintsJson: options.cacheHints === undefined ? undefined : JSON.stringify(options.cacheHints),
+        stateKeys: stateKeys(options.requestStateKeys),
+        stateTtlMs: options.requestStateTtlMs,
       });
     });
     this.#native = native!;

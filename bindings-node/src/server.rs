@@ -53,6 +53,11 @@ pub struct ServerConfig {
     pub request_timeout_ms: Option<u32>,
     /// The official `cacheHints` option as JSON text: `{method: {ttlMs, cacheScope}}`.
     pub cache_hints_json: Option<String>,
+    /// The keys that seal 2026-07-28 request state: the first seals, every one opens
+    /// (rotation); replicas share them. Absent: `FERRYMCP_STATE_KEY`, else random.
+    pub state_keys: Option<Vec<napi::bindgen_prelude::Buffer>>,
+    /// How long sealed request state stays valid, in milliseconds.
+    pub state_ttl_ms: Option<u32>,
 }
 
 /// The `cacheHints` entries as core's hints: `ttlMs` a whole number of milliseconds >= 0
@@ -109,12 +114,27 @@ impl NativeServer {
             handler_timeout_ms: None,
             request_timeout_ms: None,
             cache_hints_json: None,
+            state_keys: None,
+            state_ttl_ms: None,
         });
         let mut options = ServerOptions { page_size: config.page_size.map(|n| n as usize), ..ServerOptions::default() };
         if let Some(text) = &config.cache_hints_json {
             options
                 .set_cache_hints(cache_hints(&parse(text, "cacheHints")?)?)
                 .map_err(|e| invalid(format!("cacheHints: {e}")))?;
+        }
+        if let Some(keys) = config.state_keys {
+            let mut keys = keys.into_iter().map(|key| key.to_vec());
+            options.state_key = keys.next();
+            options.previous_state_keys = keys.collect();
+            if options.state_key.is_none()
+                || options.previous_state_keys.iter().chain(&options.state_key).any(Vec::is_empty)
+            {
+                return Err(invalid("requestStateKeys needs at least one key, and no empty one".to_owned()));
+            }
+        }
+        if let Some(ms) = config.state_ttl_ms {
+            options.state_ttl = Duration::from_millis(ms.into());
         }
         if let Some(ms) = config.request_timeout_ms {
             options.peer.request_timeout = Duration::from_millis(ms.into());

@@ -17,7 +17,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { RedisStore } from 'ferrymcp';
+import { McpServer, RedisStore } from 'ferrymcp';
 import { StreamableHTTPServerTransport } from 'ferrymcp/server/streamableHttp.js';
 
 import { answers, fixture, textOf } from './helpers.mjs';
@@ -155,4 +155,47 @@ test('RedisStore checks its options, and an official EventStore is still refused
     /eventStore is not supported.*RedisStore/,
   );
   assert.doesNotThrow(() => new StreamableHTTPServerTransport({ eventStore: new RedisStore('redis://127.0.0.1') }));
+});
+
+test('servers given the same requestStateKeys take each other\'s 2026-07-28 retries; another key is refused', async () => {
+  const ask = { mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } };
+  const serve = async (keys) => {
+    const server = new McpServer({ name: 'replica', version: '1.0.0' }, { requestStateKeys: keys });
+    server.registerTool('hello', { description: 'asks a name' }, async (ctx) => {
+      const answer = await ctx.input('elicitation/create', ask, 'user_name');
+      return { content: [{ type: 'text', text: `Hello, ${answer?.content?.name}!` }] };
+    });
+    return { server, listener: await server.listen({ port: 0 }) };
+  };
+  const shared = ['an old key that still opens state'];
+  const [first, second, stranger] = await Promise.all([
+    serve(['a key shared by the replicas, 32+ bytes', ...shared]),
+    serve([new TextEncoder().encode('a key shared by the replicas, 32+ bytes')]),
+    serve(['a key of some other deployment']),
+  ]);
+  try {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+      'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+    };
+    const call = async (url, id, extra = {}) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'hello' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'hello', arguments: {}, _meta: meta, ...extra } }),
+      });
+      return response.json();
+    };
+    const asked = await call(first.listener.url, 1);
+    assert.equal(asked.result.resultType, 'input_required');
+    const retry = { requestState: asked.result.requestState, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } } };
+    assert.equal(textOf((await call(second.listener.url, 2, retry)).result), 'Hello, Ada!');
+    const refused = await call(stranger.listener.url, 3, retry);
+    assert.equal(refused.error?.code, -32602, JSON.stringify(refused));
+  } finally {
+    await Promise.all([first, second, stranger].map(({ server }) => server.close()));
+  }
+  assert.throws(() => new McpServer({ name: 's', version: '1' }, { requestStateKeys: [] }), /requestStateKeys needs at least one key/);
+  assert.throws(() => new McpServer({ name: 's', version: '1' }, { requestStateKeys: [42] }), /requestStateKeys must be an array/);
 });
