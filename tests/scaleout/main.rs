@@ -144,6 +144,11 @@ impl Cluster {
     /// POSTs a legacy tool call whose answer streams.
     async fn stream_call(&self, session: &str, id: i64, tool: &str, arguments: Value) -> Events {
         let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
+        self.stream_request(session, message).await
+    }
+
+    /// POSTs a legacy request whose answer streams.
+    async fn stream_request(&self, session: &str, message: Value) -> Events {
         let headers = [
             ("content-type", "application/json"),
             ("accept", "application/json, text/event-stream"),
@@ -565,4 +570,120 @@ async fn a_password_protected_redis_over_tls_works_and_a_wrong_password_is_a_cle
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_killed_replica_s_stored_events_reach_the_client_once_then_an_error() {
+    let Some(mut cluster) = Cluster::start().await else { return };
+    let session = cluster.initialize().await;
+    let message = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+        "name": "test_tool_with_progress", "arguments": {}, "_meta": {"progressToken": "p"}}});
+    let mut call = cluster.stream_request(&session, message).await;
+    let _priming = call.next().await.unwrap();
+    let (seen, progress) = call.next().await.unwrap();
+    assert_eq!(progress.unwrap()["method"], "notifications/progress");
+    let writer = call.replica.clone();
+    drop(call);
+    cluster.replica(&writer).kill(); // while the tool is still reporting
+
+    // What the writer stored after the client's last event: the client must get exactly that.
+    let (stream, seq) = seen.split_once('/').unwrap();
+    let redis = redis::Client::open(format!("redis://127.0.0.1:{}", cluster.redis_port)).unwrap();
+    let mut redis = redis.get_multiplexed_async_connection().await.unwrap();
+    let stored: redis::streams::StreamRangeReply =
+        redis::AsyncCommands::xrange(&mut redis, format!("ferrymcp:events:{stream}"), format!("({seq}-0"), "+")
+            .await
+            .unwrap();
+    let stored: Vec<(String, Value)> = stored
+        .ids
+        .iter()
+        .map(|entry| {
+            let data: Vec<u8> = entry.get("d").unwrap();
+            let seq = entry.id.split_once('-').unwrap().0;
+            (format!("{stream}/{seq}"), serde_json::from_slice(&data).unwrap())
+        })
+        .collect();
+
+    let mut resumed = cluster.resume(&session, &seen).await;
+    assert_ne!(resumed.replica, writer);
+    let _priming = resumed.next().await.unwrap();
+    let mut rest = resumed.rest().await;
+    let last = rest.last().map(|(_, m)| m.clone()).unwrap();
+    if last.get("result").is_none() {
+        // The writer died before its answer: an error stands in for it, after every event.
+        assert_eq!(last["id"], 5);
+        assert_eq!(last["error"]["code"], -32603, "{last}");
+        rest.pop();
+    }
+    assert_eq!(rest, stored, "every stored event after the last one seen, in order, once");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn resource_updates_and_logs_raised_on_one_replica_reach_the_subscriber_on_another_filtered() {
+    use ferrymcp_core::server::http::{HttpHandler, HttpSettings, ServeOptions, serve};
+    use ferrymcp_redis::{RedisOptions, RedisStore};
+
+    let Some(_) = listening::program("redis-server") else { return };
+    let redis = redis(free_port()).await;
+    let url = format!("redis://127.0.0.1:{}", redis.port);
+    // Two replicas in this process, each its own server, endpoint and socket.
+    let mut replicas = Vec::new();
+    for _ in 0..2 {
+        let server = ferrymcp_core::server::Server::new("replica", "1.0.0");
+        let mut settings = HttpSettings::default();
+        RedisStore::new(&url, RedisOptions::default()).unwrap().configure(&mut settings);
+        let handler = HttpHandler::new(server.clone(), settings.resolve(Some("127.0.0.1")).unwrap());
+        let http = serve(handler, ServeOptions::default()).await.unwrap();
+        replicas.push((server, format!("http://{}/mcp", http.local_addr()), http));
+    }
+    let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    let post = |url: &str, session: Option<&str>, message: Value| {
+        let mut request = Request::post(url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        if let Some(session) = session {
+            request = request.header("mcp-session-id", session).header("mcp-protocol-version", LEGACY);
+        }
+        client.request(request.body(Full::new(Bytes::from(message.to_string()))).unwrap())
+    };
+    let (a, b) = (&replicas[0].1, &replicas[1].1);
+    let opened = post(a, None, initialize()).await.unwrap();
+    let session = opened.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    let ask =
+        |id: i64, method: &str, params: Value| json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    // Subscribed and level set through replica A; the stream is read from replica B.
+    for (id, method, params) in [
+        (1, "resources/subscribe", json!({"uri": "test://watched"})),
+        (2, "logging/setLevel", json!({"level": "error"})),
+    ] {
+        let reply = post(a, Some(&session), ask(id, method, params)).await.unwrap();
+        assert_eq!(reply.status(), StatusCode::OK);
+    }
+    let get = Request::get(b.as_str())
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", LEGACY)
+        .header("accept", "text/event-stream")
+        .body(Full::new(Bytes::new()))
+        .unwrap();
+    let response = client.request(get).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut stream = Events { replica: "b".into(), body: response.into_body(), buffer: String::new() };
+    let _priming = stream.next().await.unwrap();
+
+    // Raised on replica A: what the session did not ask for, then what it did.
+    let raising = &replicas[0].0;
+    raising.notify_resource_updated("test://elsewhere").await;
+    raising.notify_log("info", json!("below the session's level"), None).await;
+    raising.notify_log("error", json!("at the session's level"), None).await;
+    raising.notify_resource_updated("test://watched").await;
+    let mut received = Vec::new();
+    while received.len() < 2 {
+        let (_, message) = stream.next().await.expect("the stream stays open");
+        received.extend(message);
+    }
+    assert_eq!(received[0]["method"], "notifications/message");
+    assert_eq!(received[0]["params"]["data"], "at the session's level");
+    assert_eq!(received[1]["method"], "notifications/resources/updated");
+    assert_eq!(received[1]["params"]["uri"], "test://watched");
+    drop(redis);
 }

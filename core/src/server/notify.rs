@@ -217,7 +217,7 @@ impl Server {
         let sessions = self.sessions(|session| session_wants(session, method, &params));
         let session_params = if params.is_null() { Value::Null } else { params.clone() };
         for outbound in sessions {
-            let _ = outbound.notify(method, session_params.clone()).await;
+            let _ = outbound.notify_server_wide(method, session_params.clone()).await;
         }
         to_listeners(&self.shared, method, params).await;
     }

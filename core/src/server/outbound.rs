@@ -18,6 +18,13 @@ pub trait Outbound: Send + Sync + 'static {
     fn close_stream(&self) -> bool {
         false
     }
+
+    /// A server-wide notification (a list change, a resource update, a log message) for
+    /// this connection. The same as [`Outbound::notify`], except where other replicas
+    /// deliver such notifications to their own readers themselves.
+    fn notify_server_wide(&self, method: &str, params: Value) -> BoxFuture<Result<(), PeerError>> {
+        self.notify(method, params)
+    }
 }
 
 impl Outbound for Peer {

@@ -15,7 +15,7 @@
 //! Delivery is at most once: a replica that is not listening when a message passes misses
 //! it, as a client that holds no stream misses a notification on one process.
 
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, OnceLock, Weak};
 
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
@@ -64,21 +64,23 @@ pub(crate) struct Link {
     bus: Arc<dyn Bus>,
     /// Tells this replica's messages from the others'.
     me: u32,
+    /// Messages go out in the order they were sent, from one task (started on first use).
+    outbox: OnceLock<mpsc::UnboundedSender<Bytes>>,
 }
 
 impl Link {
     pub fn new(bus: Arc<dyn Bus>, me: u32) -> Arc<Self> {
-        Arc::new(Self { bus, me })
+        Arc::new(Self { bus, me, outbox: OnceLock::new() })
     }
 
     fn send(&self, envelope: &Envelope) {
         let message = Bytes::from(serde_json::to_vec(envelope).expect("an envelope serialises"));
-        let publish = self.bus.publish(message);
-        tokio::spawn(async move {
-            if let Err(e) = publish.await {
-                tracing::warn!("a message for the other replicas was lost: {e}");
-            }
+        let outbox = self.outbox.get_or_init(|| {
+            let (tx, rx) = mpsc::unbounded_channel();
+            tokio::spawn(publish_in_order(self.bus.clone(), rx));
+            tx
         });
+        let _ = outbox.send(message);
     }
 
     /// A message for `session`, whose standalone stream another replica may hold.
@@ -101,6 +103,16 @@ impl Link {
 impl Fanout for Link {
     fn publish(&self, method: &str, params: &Value) {
         self.send(&Envelope::Broadcast { from: self.me, method: method.to_owned(), params: params.clone() });
+    }
+}
+
+/// Publishes what `outbox` receives, one message after the other (so in order, whatever
+/// the bus does with concurrent commands; messages on the bus are rare: notifications).
+async fn publish_in_order(bus: Arc<dyn Bus>, mut outbox: mpsc::UnboundedReceiver<Bytes>) {
+    while let Some(message) = outbox.recv().await {
+        if let Err(e) = bus.publish(message).await {
+            tracing::warn!("a message for the other replicas was lost: {e}");
+        }
     }
 }
 

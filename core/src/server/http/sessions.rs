@@ -194,6 +194,20 @@ impl Outbound for StandaloneOutbound {
         })
     }
 
+    /// With replicas, a server-wide notification reaches a session from the replica that
+    /// holds its stream (each raises it there from the bus): not routed from here too.
+    fn notify_server_wide(&self, method: &str, params: Value) -> BoxFuture<Result<(), PeerError>> {
+        let session = self.0.upgrade();
+        let data = notification(method, &params);
+        Box::pin(async move {
+            let session = session.ok_or_else(closed)?;
+            if session.bus.is_none() || session.standalone.is_read().await {
+                session.standalone.emit(data).await;
+            }
+            Ok(())
+        })
+    }
+
     fn request(&self, method: &str, params: Value) -> BoxFuture<Result<Value, PeerError>> {
         let session = self.0.upgrade();
         let method = method.to_owned();
