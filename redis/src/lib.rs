@@ -11,8 +11,9 @@
 //!   endpoint's idle time; every request of the session reads it with `GETEX`, which also
 //!   extends it, and DELETE removes it.
 //! - `{prefix}:events:{stream}`: the events of one SSE stream, a Redis Stream whose entry
-//!   ids are the events' sequence numbers (`{seq}-0`). Bounded by count (`MAXLEN ~`) and by
-//!   age (the key expires that long after its last event). A replay that would miss an
+//!   ids are the events' sequence numbers (`{seq}-0`). Bounded by count (`MAXLEN`, exact:
+//!   streams are short, and a bound that holds is worth the trimming) and by age (the key
+//!   expires that long after its last event). A replay that would miss an
 //!   event trimmed away is refused, as by the in-memory store: never a partial replay.
 //! - `{prefix}:stream:{stream}`: the request a stream answers (`null` for a session's
 //!   standalone stream), written when the stream opens; a stream unknown here cannot be
@@ -78,7 +79,7 @@ const FOLLOW_BLOCK: Duration = Duration::from_secs(1);
 pub struct RedisOptions {
     /// The first part of every key.
     pub prefix: String,
-    /// Events kept per stream (about: Redis trims in whole nodes).
+    /// Events kept per stream.
     pub events_per_stream: usize,
     /// A stream's events are dropped this long after its last one.
     pub events_age: Duration,
@@ -216,7 +217,7 @@ impl EventStore for RedisStore {
         let mut redis = self.redis();
         Box::pin(async move {
             let mut pipe = redis::pipe();
-            pipe.xadd_maxlen(&key, StreamMaxlen::Approx(count), format!("{seq}-0"), &[("d", data.as_ref())])
+            pipe.xadd_maxlen(&key, StreamMaxlen::Equals(count), format!("{seq}-0"), &[("d", data.as_ref())])
                 .ignore()
                 .expire(&key, age.as_secs().max(1) as i64)
                 .ignore();

@@ -687,3 +687,33 @@ async fn resource_updates_and_logs_raised_on_one_replica_reach_the_subscriber_on
     assert_eq!(received[1]["params"]["uri"], "test://watched");
     drop(redis);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_redis_stores_bound_events_by_count_and_age_and_expire_idle_sessions() {
+    use ferrymcp_core::server::http::{EventStore, SessionRecord, SessionStore};
+    use ferrymcp_redis::{RedisOptions, RedisStore};
+
+    let Some(_) = listening::program("redis-server") else { return };
+    let redis = redis(free_port()).await;
+    let options = RedisOptions { events_per_stream: 2, events_age: Duration::from_secs(1), ..RedisOptions::default() };
+    let store = RedisStore::new(&format!("redis://127.0.0.1:{}", redis.port), options).unwrap();
+    for seq in 1..=5 {
+        store.append(7, seq, Bytes::from(format!("{{\"n\":{seq}}}"))).await;
+    }
+    assert!(store.after(7, 1).await.is_none(), "events 2 and 3 were trimmed: no partial replay");
+    let replay = store.after(7, 3).await.expect("4 and 5 are kept");
+    assert_eq!(replay.iter().map(|(seq, _)| *seq).collect::<Vec<_>>(), [4, 5]);
+
+    let record = SessionRecord { protocol_version: LEGACY.into(), ..SessionRecord::default() };
+    store.save("s1", &record, Duration::from_secs(1)).await.unwrap();
+    assert_eq!(store.load("s1", Duration::from_secs(1)).await.unwrap(), Some(record));
+    // Redis expires keys on its own clock: wait for both (bounded), the events' age and the
+    // session's idle time.
+    let deadline = tokio::time::Instant::now() + HANG_GUARD;
+    while store.after(7, 3).await.is_some() || store.load("s1", Duration::from_secs(1)).await.unwrap().is_some() {
+        // Reading a session extends it: read only after it is due.
+        assert!(tokio::time::Instant::now() < deadline, "nothing expired");
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+    }
+    assert!(!store.remove("s1").await.unwrap(), "an expired session is gone");
+}
