@@ -14,6 +14,7 @@ use ferrymcp_tests::listening::{self, Server, free_port};
 use ferrymcp_tests::schema;
 use http::{HeaderMap, Method, Request, StatusCode};
 use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
@@ -105,26 +106,25 @@ impl Cluster {
         Some(Cluster { redis: Some(redis), redis_port, replicas, balancer, config, client })
     }
 
-    async fn send(&self, method: Method, headers: &[(&str, &str)], body: String) -> Reply {
+    /// Sends a request through the balancer; the response's body is still to be read.
+    async fn request(&self, method: Method, headers: &[(&str, &str)], body: String) -> http::Response<Incoming> {
         let mut request = Request::builder().method(method).uri(self.balancer.url("/mcp"));
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
         let request = request.body(Full::new(Bytes::from(body))).unwrap();
-        let response = tokio::time::timeout(HANG_GUARD, self.client.request(request)).await.expect("no hang").unwrap();
-        let (parts, body) = response.into_parts();
+        tokio::time::timeout(HANG_GUARD, self.client.request(request)).await.expect("no hang").unwrap()
+    }
+
+    async fn send(&self, method: Method, headers: &[(&str, &str)], body: String) -> Reply {
+        let (parts, body) = self.request(method, headers, body).await.into_parts();
         let body = tokio::time::timeout(HANG_GUARD, body.collect()).await.expect("no hang").unwrap().to_bytes();
         Reply { status: parts.status, headers: parts.headers, text: String::from_utf8(body.to_vec()).unwrap() }
     }
 
     /// Starts a request and returns its response as it streams.
     async fn open(&self, method: Method, headers: &[(&str, &str)], body: String) -> Events {
-        let mut request = Request::builder().method(method).uri(self.balancer.url("/mcp"));
-        for (name, value) in headers {
-            request = request.header(*name, *value);
-        }
-        let request = request.body(Full::new(Bytes::from(body))).unwrap();
-        let response = tokio::time::timeout(HANG_GUARD, self.client.request(request)).await.expect("no hang").unwrap();
+        let response = self.request(method, headers, body).await;
         let replica = response.headers().get("x-replica").unwrap().to_str().unwrap().to_owned();
         assert_eq!(response.headers().get("content-type").unwrap(), "text/event-stream");
         Events { replica, body: response.into_body(), buffer: String::new() }
@@ -200,7 +200,7 @@ impl Drop for Cluster {
 /// An SSE response read event by event.
 struct Events {
     replica: String,
-    body: hyper::body::Incoming,
+    body: Incoming,
     buffer: String,
 }
 
