@@ -25,5 +25,6 @@ pub mod framing;
 pub mod peer;
 pub mod protocol;
 pub mod server;
+pub mod tls;
 pub mod transport;
 pub mod wire;

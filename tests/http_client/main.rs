@@ -8,3 +8,4 @@ mod gone;
 mod hostile;
 mod python;
 mod reference;
+mod tls;

@@ -1,5 +1,5 @@
 """The official Python SDK (PyPI `mcp`) serving streamable-http, for the Rust client's
-HTTP tests: `python official_python_server.py PORT`.
+HTTP tests: `python official_python_server.py PORT` (`PORT CERT KEY`: https:// under uvicorn).
 
 It keeps every SSE event in memory (an `EventStore`, which the SDK needs before it will
 resume a stream or let a handler close one) and suggests a short `retry`, so the tool
@@ -67,10 +67,17 @@ async def interrupted(steps: int, ctx: Context) -> str:
 
 
 if __name__ == "__main__":
-    mcp.run(
-        "streamable-http",
-        host="127.0.0.1",
-        port=int(sys.argv[1]),
-        event_store=MemoryEventStore(),
-        retry_interval=100,
-    )
+    if len(sys.argv) == 4:
+        # PORT CERT KEY: https:// under uvicorn, which the SDK's run() does not offer.
+        import uvicorn
+
+        app = mcp.streamable_http_app(event_store=MemoryEventStore(), retry_interval=100)
+        uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), ssl_certfile=sys.argv[2], ssl_keyfile=sys.argv[3])
+    else:
+        mcp.run(
+            "streamable-http",
+            host="127.0.0.1",
+            port=int(sys.argv[1]),
+            event_store=MemoryEventStore(),
+            retry_interval=100,
+        )

@@ -10,6 +10,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use bytes::Bytes;
+use ferrymcp_tests::certs::Certificates;
 use ferrymcp_tests::listening::{self, Server, free_port};
 use ferrymcp_tests::schema;
 use http::{HeaderMap, Method, Request, StatusCode};
@@ -473,70 +474,14 @@ async fn an_answer_posted_to_another_replica_reaches_the_waiting_request() {
     assert!(text.contains("action=accept") && text.contains("Ada"), "{text}");
 }
 
-/// A CA and a server certificate for 127.0.0.1, made with the openssl command.
-fn certificates(dir: &std::path::Path, openssl: &std::path::Path) {
-    let run = |args: &[&str]| {
-        let status = Command::new(openssl).args(args).current_dir(dir).stderr(std::process::Stdio::null()).status();
-        assert!(status.unwrap().success(), "openssl {args:?}");
-    };
-    run(&[
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.pem",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=ferrymcp test CA",
-    ]);
-    run(&[
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "server.key",
-        "-out",
-        "server.csr",
-        "-subj",
-        "/CN=127.0.0.1",
-    ]);
-    std::fs::write(dir.join("ext.cnf"), "subjectAltName=IP:127.0.0.1\n").unwrap();
-    run(&[
-        "x509",
-        "-req",
-        "-in",
-        "server.csr",
-        "-CA",
-        "ca.pem",
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-out",
-        "server.pem",
-        "-days",
-        "1",
-        "-extfile",
-        "ext.cnf",
-    ]);
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn a_password_protected_redis_over_tls_works_and_a_wrong_password_is_a_clear_503() {
-    let (Some(redis_server), Some(openssl)) = (listening::program("redis-server"), listening::program("openssl"))
+    let (Some(redis_server), Some(certs)) = (listening::program("redis-server"), Certificates::make("scaleout-tls"))
     else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("ferrymcp-scaleout-tls-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    certificates(&dir, &openssl);
-    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
-    let (cert, key, ca) = (path("server.pem"), path("server.key"), path("ca.pem"));
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let (cert, key, ca) = (path(&certs.cert), path(&certs.key), path(&certs.ca));
     let _redis = Server::start(Command::new(redis_server), |c, port| {
         let tls = ["--port", "0", "--tls-port", &port.to_string(), "--tls-cert-file", &cert, "--tls-key-file", &key];
         c.args(tls).args(["--tls-ca-cert-file", &ca, "--tls-auth-clients", "no", "--bind", "127.0.0.1"]);
@@ -569,7 +514,6 @@ async fn a_password_protected_redis_over_tls_works_and_a_wrong_password_is_a_cle
             assert!(body.contains("session store is unavailable") && !body.contains("wrong"), "{body}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test(flavor = "multi_thread")]

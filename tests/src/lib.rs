@@ -2,6 +2,7 @@
 //! validators, a raw line-level driver for a server process, and server processes
 //! listening on a local port.
 
+pub mod certs;
 pub mod listening;
 pub mod raw;
 pub mod schema;

@@ -27,6 +27,7 @@ use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::param_headers::{ParamHeader, tool_param_headers};
 use super::session::Handshake;
 use crate::framing::SourceEvent;
+use crate::tls::ClientTls;
 use crate::wire::{ErrorCode, ErrorObject, RequestId, SharedStr, encode};
 
 pub(crate) const EVENT_STREAM: &str = "text/event-stream";
@@ -68,6 +69,7 @@ pub(crate) struct Connection {
     pub http: reqwest::Client,
     pub url: Url,
     pub connect_timeout: Duration,
+    pub tls: ClientTls,
     /// The user's headers and the bearer token, sent with every request.
     pub fixed: HeaderMap,
     pub state: Mutex<State>,
@@ -89,6 +91,7 @@ impl Connection {
         http: reqwest::Client,
         url: Url,
         connect_timeout: Duration,
+        tls: ClientTls,
         fixed: HeaderMap,
         frames: mpsc::Sender<io::Result<SourceEvent>>,
     ) -> Self {
@@ -107,6 +110,7 @@ impl Connection {
             http,
             url,
             connect_timeout,
+            tls,
             fixed,
             state: Mutex::new(state),
             frames,
@@ -262,11 +266,9 @@ impl Connection {
     /// killed server's listening socket is being torn down). Any status means it is there,
     /// and so does a slow answer (a busy server is no gone server).
     async fn reachable(&self) -> bool {
-        let probe = reqwest::Client::builder()
-            .pool_max_idle_per_host(0)
-            .connect_timeout(self.connect_timeout)
-            .timeout(self.connect_timeout)
-            .build();
+        let Ok(probe) = super::http_client(&self.tls) else { return true };
+        let probe =
+            probe.pool_max_idle_per_host(0).connect_timeout(self.connect_timeout).timeout(self.connect_timeout).build();
         let Ok(probe) = probe else { return true };
         match probe.head(self.url.clone()).send().await {
             Ok(_) => true,

@@ -28,7 +28,7 @@ pub(crate) async fn open(conn: &Arc<Connection>) -> Result<(), String> {
         .header(ACCEPT, EVENT_STREAM)
         .send()
         .await
-        .map_err(|e| format!("GET {url} failed: {e}"))?;
+        .map_err(|e| format!("GET {url} failed: {}", super::chain(&e)))?;
     if !response.status().is_success() {
         return Err(format!("GET {url} answered HTTP {}", response.status()));
     }

@@ -37,6 +37,7 @@ use reqwest::{Method, StatusCode, Url};
 use tokio::sync::mpsc;
 
 use crate::framing::{FrameSink, FrameSource, SourceEvent};
+pub use crate::tls::ClientTls;
 use connection::{Connection, Mode};
 
 /// Incoming messages buffered before the readers of HTTP responses wait for the peer.
@@ -53,11 +54,20 @@ pub struct HttpClientOptions {
     /// Sent as `Authorization: Bearer <token>`.
     pub bearer_token: Option<String>,
     pub connect_timeout: Duration,
+    /// How `https://` servers are checked (the platform's trust store by default), and
+    /// the client certificate, if any.
+    pub tls: ClientTls,
 }
 
 impl HttpClientOptions {
     pub fn new(url: impl Into<String>) -> Self {
-        Self { url: url.into(), headers: Vec::new(), bearer_token: None, connect_timeout: Duration::from_secs(10) }
+        Self {
+            url: url.into(),
+            headers: Vec::new(),
+            bearer_token: None,
+            connect_timeout: Duration::from_secs(10),
+            tls: ClientTls::default(),
+        }
     }
 
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
@@ -118,7 +128,7 @@ async fn delete_session(conn: &Connection) -> Result<Option<StatusCode>, String>
     conn.state.lock().unwrap().session = None;
     match answer {
         Ok(Ok(response)) => Ok(Some(response.status())),
-        Ok(Err(e)) => Err(format!("DELETE {} failed: {e}", conn.url)),
+        Ok(Err(e)) => Err(format!("DELETE {} failed: {}", conn.url, chain(&e))),
         Err(_) => Err(format!("DELETE {} got no answer in {DELETE_WAIT:?}", conn.url)),
     }
 }
@@ -128,8 +138,13 @@ async fn delete_session(conn: &Connection) -> Result<Option<StatusCode>, String>
 pub fn connect(options: &HttpClientOptions) -> io::Result<(HttpSource, HttpSink)> {
     let invalid = |what: String| io::Error::new(io::ErrorKind::InvalidInput, what);
     let url = Url::parse(&options.url).map_err(|e| invalid(format!("bad URL {:?}: {e}", options.url)))?;
-    if url.scheme() != "http" {
-        return Err(invalid(format!("{url}: only http:// URLs are supported (no TLS is built in)")));
+    match url.scheme() {
+        "http" => {}
+        "https" if crate::tls::AVAILABLE => {}
+        "https" => {
+            return Err(invalid(format!("{url}: TLS is not built into this ferrymcp (its `tls` feature is off)")));
+        }
+        other => return Err(invalid(format!("{url}: {other}:// is not HTTP (http:// or https://)"))),
     }
     let mut fixed = HeaderMap::new();
     for (name, value) in &options.headers {
@@ -144,14 +159,40 @@ pub fn connect(options: &HttpClientOptions) -> io::Result<(HttpSource, HttpSink)
         value.set_sensitive(true);
         fixed.insert(AUTHORIZATION, value);
     }
-    let http = reqwest::Client::builder()
-        .tcp_nodelay(true)
-        .connect_timeout(options.connect_timeout)
-        .build()
-        .map_err(io::Error::other)?;
+    let http = http_client(&options.tls)?.tcp_nodelay(true).connect_timeout(options.connect_timeout);
+    let http = http.build().map_err(io::Error::other)?;
     let (tx, frames) = mpsc::channel(QUEUE);
-    let conn = Arc::new(Connection::new(http, url, options.connect_timeout, fixed, tx));
+    let conn = Arc::new(Connection::new(http, url, options.connect_timeout, options.tls.clone(), fixed, tx));
     Ok((HttpSource { frames, conn: conn.clone() }, HttpSink { conn }))
+}
+
+/// An error with its causes (`error sending request: ...: invalid peer certificate:
+/// UnknownIssuer`): reqwest's own message alone says only that a request failed.
+pub(crate) fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// An HTTP client that checks servers as `tls` says.
+pub(crate) fn http_client(tls: &ClientTls) -> io::Result<reqwest::ClientBuilder> {
+    let builder = reqwest::Client::builder();
+    #[cfg(feature = "tls")]
+    {
+        Ok(builder.tls_backend_preconfigured(crate::tls::client_config(tls)?))
+    }
+    #[cfg(not(feature = "tls"))]
+    {
+        tls.check().map(|()| builder)
+    }
 }
 
 impl FrameSource for HttpSource {

@@ -96,7 +96,7 @@ async fn one_way(conn: &Connection, frame: Bytes, headers: HeaderMap) {
     match conn.post(url.clone(), frame, headers).send().await {
         Ok(response) if response.status().is_success() => {}
         Ok(response) => tracing::warn!("POST {url} of a notification or response answered HTTP {}", response.status()),
-        Err(e) => tracing::warn!("POST {url} of a notification or response failed: {e}"),
+        Err(e) => tracing::warn!("POST {url} of a notification or response failed: {}", super::chain(&e)),
     }
 }
 
@@ -122,7 +122,7 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
     };
     let response = match sent {
         Ok(response) => response,
-        Err(e) => return conn.lost(id, format!("POST {url} failed: {e}")).await,
+        Err(e) => return conn.lost(id, format!("POST {url} failed: {}", super::chain(&e))).await,
     };
     let status = response.status();
     if !status.is_success() {
@@ -168,7 +168,7 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
             }
         }
         Ok(Err(e)) => conn.fail(id, format!("POST {url} answered with a body that is not UTF-8: {e}")).await,
-        Err(e) => conn.lost(id, format!("reading the answer of POST {url} failed: {e}")).await,
+        Err(e) => conn.lost(id, format!("reading the answer of POST {url} failed: {}", super::chain(&e))).await,
     }
 }
 

@@ -48,7 +48,7 @@ async fn run(conn: Arc<Connection>, mut opened: reqwest::Result<Response>) {
             }
             Err(e) => {
                 tracing::debug!("the standalone SSE stream could not be opened: {e}");
-                if !conn.alive(&format!("GET {} failed: {e}", conn.url)).await {
+                if !conn.alive(&format!("GET {} failed: {}", conn.url, super::chain(&e))).await {
                     return;
                 }
                 failures += 1;

@@ -6,6 +6,7 @@
 //! byte is closed gracefully (a request still running is answered first; SSE streams stay
 //! alive through their keep-alive comments). Shutdown stops accepting, ends long-lived
 //! streams and sessions, lets requests in flight finish, and gives up after a grace period.
+//! With a certificate ([`ServeOptions::tls`]) it serves `https://` (see [`crate::tls`]).
 
 use std::convert::Infallible;
 use std::io;
@@ -15,7 +16,8 @@ use std::time::Duration;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -33,6 +35,8 @@ pub struct ServeOptions {
     pub idle_timeout: Duration,
     /// How long shutdown waits for requests in flight.
     pub shutdown_grace: Duration,
+    /// Serve `https://` with this certificate (none: plain HTTP).
+    pub tls: Option<crate::tls::ServerTls>,
 }
 
 impl Default for ServeOptions {
@@ -42,6 +46,7 @@ impl Default for ServeOptions {
             header_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(120),
             shutdown_grace: Duration::from_secs(30),
+            tls: None,
         }
     }
 }
@@ -73,14 +78,40 @@ impl HttpServer {
 
 /// Binds and starts serving `handler`.
 pub async fn serve(handler: HttpHandler, options: ServeOptions) -> io::Result<HttpServer> {
+    // The certificate is read before binding: a bad one fails the start, not each client.
+    let tls = match &options.tls {
+        Some(tls) => Some(acceptor(tls)?),
+        None => None,
+    };
     let listener = TcpListener::bind(options.addr).await?;
     let local_addr = listener.local_addr()?;
     let stop = CancellationToken::new();
-    let task = tokio::spawn(accept_loop(listener, handler, options, stop.clone()));
+    let task = tokio::spawn(accept_loop(listener, handler, options, tls, stop.clone()));
     Ok(HttpServer { local_addr, stop, task })
 }
 
-async fn accept_loop(listener: TcpListener, handler: HttpHandler, options: ServeOptions, stop: CancellationToken) {
+#[cfg(feature = "tls")]
+type Acceptor = tokio_rustls::TlsAcceptor;
+#[cfg(not(feature = "tls"))]
+type Acceptor = std::convert::Infallible;
+
+#[cfg(feature = "tls")]
+fn acceptor(tls: &crate::tls::ServerTls) -> io::Result<Acceptor> {
+    Ok(tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(crate::tls::server_config(tls)?)))
+}
+
+#[cfg(not(feature = "tls"))]
+fn acceptor(_: &crate::tls::ServerTls) -> io::Result<Acceptor> {
+    Err(crate::tls::unavailable())
+}
+
+async fn accept_loop(
+    listener: TcpListener,
+    handler: HttpHandler,
+    options: ServeOptions,
+    tls: Option<Acceptor>,
+    stop: CancellationToken,
+) {
     // Every connection task holds a clone of `alive`; when the last one ends, `done` closes.
     let (alive, mut done) = mpsc::channel::<()>(1);
     loop {
@@ -90,7 +121,27 @@ async fn accept_loop(listener: TcpListener, handler: HttpHandler, options: Serve
         };
         match accepted {
             Ok((tcp, _)) => {
-                tokio::spawn(connection(tcp, handler.clone(), options.clone(), stop.clone(), alive.clone()));
+                let _ = tcp.set_nodelay(true);
+                let (handler, options, stop, alive) = (handler.clone(), options.clone(), stop.clone(), alive.clone());
+                match &tls {
+                    None => {
+                        tokio::spawn(connection(tcp, handler, options, stop, alive));
+                    }
+                    #[cfg(feature = "tls")]
+                    Some(acceptor) => {
+                        let accepting = acceptor.accept(tcp);
+                        tokio::spawn(async move {
+                            // The handshake within the time a client has to send its headers.
+                            match tokio::time::timeout(options.header_timeout, accepting).await {
+                                Ok(Ok(tls)) => connection(tls, handler, options, stop, alive).await,
+                                Ok(Err(e)) => tracing::debug!("TLS handshake failed: {e}"),
+                                Err(_) => tracing::debug!("TLS handshake timed out"),
+                            }
+                        });
+                    }
+                    #[cfg(not(feature = "tls"))]
+                    Some(never) => match *never {},
+                }
             }
             Err(e) => {
                 tracing::warn!("accept failed: {e}");
@@ -108,15 +159,16 @@ async fn accept_loop(listener: TcpListener, handler: HttpHandler, options: Serve
 
 /// Serves one connection until the client closes it, or it idles, or the server stops:
 /// then it is shut down gracefully (a response in progress is finished first).
-async fn connection(
-    tcp: TcpStream,
+async fn connection<S>(
+    stream: S,
     handler: HttpHandler,
     options: ServeOptions,
     stop: CancellationToken,
     _alive: mpsc::Sender<()>,
-) {
-    let _ = tcp.set_nodelay(true);
-    let (io, activity) = Tracked::new(tcp);
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let (io, activity) = Tracked::new(stream);
     let service = service_fn(move |request| {
         let handler = handler.clone();
         async move { Ok::<_, Infallible>(handler.handle(request).await) }
