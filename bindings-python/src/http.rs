@@ -162,12 +162,19 @@ pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<
     settings.resolve(host).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// Binds `host:port` and serves `handler`; the awaitable gives the running
-/// `NativeHttpServer`.
-pub fn start<'py>(py: Python<'py>, handler: HttpHandler, host: &str, port: u16) -> PyResult<Bound<'py, PyAny>> {
+/// Binds `host:port` and serves `handler` (over TLS with `tls`: certificate chain and key
+/// files); the awaitable gives the running `NativeHttpServer`.
+pub fn start<'py>(
+    py: Python<'py>,
+    handler: HttpHandler,
+    host: &str,
+    port: u16,
+    tls: Option<(std::path::PathBuf, std::path::PathBuf)>,
+) -> PyResult<Bound<'py, PyAny>> {
     let addr = address(host, port)?;
+    let tls = tls.map(|(cert_file, key_file)| ferrymcp_core::tls::ServerTls { cert_file, key_file });
     awaitable(py, async move {
-        match serve(handler, ServeOptions { addr, ..ServeOptions::default() }).await {
+        match serve(handler, ServeOptions { addr, tls, ..ServeOptions::default() }).await {
             Ok(server) => ok(NativeHttpServer { local_addr: server.local_addr(), running: Mutex::new(Some(server)) }),
             Err(e) => fail(move |_| PyOSError::new_err(format!("cannot listen on {addr}: {e}"))),
         }

@@ -303,17 +303,20 @@ impl NativeServer {
     }
 
     /// Serves Streamable HTTP (both eras) at `host:port` with the endpoint `options` (see
-    /// `http::options`); the awaitable gives the running `NativeHttpServer` once it listens.
+    /// `http::options`), over TLS when given `tls` (certificate chain file, key file, PEM);
+    /// the awaitable gives the running `NativeHttpServer` once it listens.
+    #[pyo3(signature = (host, port, options, tls = None))]
     fn serve_http<'py>(
         &self,
         py: Python<'py>,
         host: String,
         port: u16,
         options: &Bound<'py, PyDict>,
+        tls: Option<(std::path::PathBuf, std::path::PathBuf)>,
     ) -> PyResult<Bound<'py, PyAny>> {
         self.capture_loop(py)?;
         let handler = HttpHandler::new(self.server.clone(), http::options(options, &self.event_loop)?);
-        http::start(py, handler, &host, port)
+        http::start(py, handler, &host, port, tls)
     }
 
     /// The Streamable HTTP endpoint for an ASGI app; handlers run on the calling loop.

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import os
 import sys
 from collections.abc import (
     AsyncIterator,
@@ -839,17 +840,23 @@ class MCPServer(Generic[LifespanResultT]):
     async def run_streamable_http_async(self, **kwargs: Any) -> None:
         """Serves Streamable HTTP (both eras) on the engine's server until cancelled, then
         shuts it down gracefully (requests in flight are answered). Announces the URL on
-        stderr once listening."""
+        stderr once listening. `ssl_certfile=` and `ssl_keyfile=` (PEM files, uvicorn's
+        names; ferrymcp's own) serve https:// without a proxy in front."""
         import asyncio
 
+        certfile, keyfile = kwargs.pop("ssl_certfile", None), kwargs.pop("ssl_keyfile", None)
+        if (certfile is None) != (keyfile is None):
+            raise TypeError("run('streamable-http'): ssl_certfile= and ssl_keyfile= go together")
+        tls = None if certfile is None else (os.fspath(certfile), os.fspath(keyfile))
         chosen = self._http_settings(kwargs, "run('streamable-http')")
         options = _endpoint_options(chosen, self._bearer())
         async with self._serving() as native:
-            server = await native.serve_http(chosen["host"], int(chosen["port"]), options)
+            server = await native.serve_http(chosen["host"], int(chosen["port"]), options, tls)
             try:
                 host, port = server.address
                 host = f"[{host}]" if ":" in host else host
-                print(f"listening on http://{host}:{port}{options['endpoint']}", file=sys.stderr, flush=True)
+                scheme = "http" if tls is None else "https"
+                print(f"listening on {scheme}://{host}:{port}{options['endpoint']}", file=sys.stderr, flush=True)
                 await asyncio.get_running_loop().create_future()
             finally:
                 await server.shutdown()
