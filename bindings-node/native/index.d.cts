@@ -334,8 +334,11 @@ export interface HttpHeader {
   value: string
 }
 
-/** Binds `host:port` (port 0: the OS picks) and serves `server` there at `config.endpoint`. */
-export declare function listenHttp(server: NativeServer, host: string, port: number, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null, redis?: NativeRedisStore | undefined | null): Promise<NativeHttpListener>
+/**
+ * Binds `host:port` (port 0: the OS picks) and serves `server` there at `config.endpoint`,
+ * over TLS when given `tls`.
+ */
+export declare function listenHttp(server: NativeServer, host: string, port: number, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null, redis?: NativeRedisStore | undefined | null, tls?: TlsFiles | undefined | null): Promise<NativeHttpListener>
 
 /** The `_meta` keys MCP reserves. */
 export interface MetaKeys {
@@ -395,6 +398,12 @@ export interface SpawnConfig {
   cwd?: string
   /** `"inherit"` (default), `"ignore"`, or `"lines"` (each line to `onStderr`). */
   stderr?: string
+}
+
+/** The certificate chain and key files (PEM) of an `https://` listener. */
+export interface TlsFiles {
+  certFile: string
+  keyFile: string
 }
 
 /** The protocol's constants, from core. */

@@ -227,6 +227,8 @@ export interface ListenOptions extends StreamableHTTPServerTransportOptions {
   port?: number;
   /** The endpoint's path, `/mcp` by default. */
   path?: string;
+  /** Serve `https://` (ferrymcp): the certificate chain and its private key, PEM files. */
+  tls?: { cert: string; key: string };
 }
 
 /** A server listening on core's built-in HTTP server. */
@@ -248,6 +250,7 @@ export class ListeningTransport {
   readonly #settings: NativeHttpSettings;
   readonly #host: string;
   readonly #port: number;
+  readonly #tls?: { certFile: string; keyFile: string };
   #listener?: NativeHttpListener;
   #ready?: (listener: HttpListener) => void;
   #failed?: (error: unknown) => void;
@@ -258,7 +261,12 @@ export class ListeningTransport {
     if (typeof host !== 'string') throw new TypeError('listen: host must be a string');
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`listen: port must be an integer from 0 to 65535, got ${String(port)}`);
     if (path !== undefined && typeof path !== 'string') throw new TypeError(`listen: path must be a string, got ${String(path)}`);
-    this.#settings = httpSettings(options, 'listen', ['host', 'port', 'path']);
+    const { tls } = options;
+    if (tls !== undefined && (typeof tls?.cert !== 'string' || typeof tls?.key !== 'string')) {
+      throw new TypeError('listen: tls must be { cert, key }, the paths of PEM files');
+    }
+    this.#tls = tls === undefined ? undefined : { certFile: tls.cert, keyFile: tls.key };
+    this.#settings = httpSettings(options, 'listen', ['host', 'port', 'path', 'tls']);
     // Core checks the path and holds its default (`/mcp`), as for a Python server.
     this.#settings.config.endpoint = path;
     [this.#host, this.#port] = [host, port];
@@ -269,7 +277,7 @@ export class ListeningTransport {
   async ferrymcpServe(server: NativeServerHandle): Promise<void> {
     let listener: NativeHttpListener;
     try {
-      listener = await listenHttp(server, this.#host, this.#port, this.#settings.config, this.#settings.verifier, this.#settings.redis);
+      listener = await listenHttp(server, this.#host, this.#port, this.#settings.config, this.#settings.verifier, this.#settings.redis, this.#tls);
     } catch (error) {
       const failure = fromNative(error);
       this.#failed?.(failure);
@@ -279,7 +287,7 @@ export class ListeningTransport {
     const closed = listener.closed();
     const host = listener.host.includes(':') ? `[${listener.host}]` : listener.host;
     this.#ready?.({
-      url: new URL(`http://${host}:${listener.port}${listener.endpoint}`),
+      url: new URL(`${this.#tls === undefined ? 'http' : 'https'}://${host}:${listener.port}${listener.endpoint}`),
       host: listener.host,
       port: listener.port,
       closed,

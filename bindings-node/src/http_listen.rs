@@ -12,6 +12,7 @@ use std::sync::Mutex;
 
 use ferrymcp_core::protocol::ErrorCode;
 use ferrymcp_core::server::http::{HttpHandler, HttpServer, ServeOptions, serve};
+use ferrymcp_core::tls::ServerTls;
 use napi_derive::napi;
 use tokio_util::sync::CancellationToken;
 
@@ -39,7 +40,15 @@ fn address(host: &str, port: u16) -> napi::Result<SocketAddr> {
         .ok_or_else(|| invalid(format!("host {host:?} has no address")))
 }
 
-/// Binds `host:port` (port 0: the OS picks) and serves `server` there at `config.endpoint`.
+/// The certificate chain and key files (PEM) of an `https://` listener.
+#[napi(object)]
+pub struct TlsFiles {
+    pub cert_file: String,
+    pub key_file: String,
+}
+
+/// Binds `host:port` (port 0: the OS picks) and serves `server` there at `config.endpoint`,
+/// over TLS when given `tls`.
 #[napi]
 pub async fn listen_http(
     server: &NativeServer,
@@ -48,13 +57,15 @@ pub async fn listen_http(
     config: HttpConfig,
     #[napi(ts_arg_type = "((token: string) => Promise<string>) | undefined | null")] verifier: Option<JsVerifierFn>,
     redis: Option<&NativeRedisStore>,
+    tls: Option<TlsFiles>,
 ) -> napi::Result<NativeHttpListener> {
     let addr = address(&host, port)?;
     let options = options(config, verifier, redis, Some(&host))?;
     let endpoint = options.endpoint.clone();
     let handler = HttpHandler::new(server.core(), options);
     no_panic(async move {
-        let running = serve(handler, ServeOptions { addr, ..ServeOptions::default() })
+        let tls = tls.map(|files| ServerTls { cert_file: files.cert_file.into(), key_file: files.key_file.into() });
+        let running = serve(handler, ServeOptions { addr, tls, ..ServeOptions::default() })
             .await
             .map_err(|e| internal(format!("cannot listen on {addr}: {e}")))?;
         Ok(NativeHttpListener {
