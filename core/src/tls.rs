@@ -100,7 +100,7 @@ mod rustls_config {
         let mut config = match &tls.client_cert {
             Some((cert, key_file)) => builder
                 .with_client_auth_cert(certificates(cert)?, key(key_file)?)
-                .map_err(|e| invalid(key_file, "the key does not go with the certificate", e))?,
+                .map_err(|e| invalid(key_file, "this client certificate and key cannot be used", e))?,
             None => builder.with_no_client_auth(),
         };
         // The HTTP client speaks HTTP/1.1 (one connection per stream, reused).

@@ -1,5 +1,6 @@
 """The official Python SDK (PyPI `mcp`) serving streamable-http, for the Rust client's
-HTTP tests: `python official_python_server.py PORT` (`PORT CERT KEY`: https:// under uvicorn).
+HTTP tests: `python official_python_server.py PORT` (`PORT CERT KEY [CLIENT_CA]`: https://
+under uvicorn, with client certificates required when CLIENT_CA is given).
 
 It keeps every SSE event in memory (an `EventStore`, which the SDK needs before it will
 resume a stream or let a handler close one) and suggests a short `retry`, so the tool
@@ -67,12 +68,18 @@ async def interrupted(steps: int, ctx: Context) -> str:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4:
-        # PORT CERT KEY: https:// under uvicorn, which the SDK's run() does not offer.
+    if len(sys.argv) >= 4:
+        # PORT CERT KEY [CLIENT_CA]: https:// under uvicorn, which the SDK's run() does not
+        # offer; with CLIENT_CA, clients must present a certificate that CA signed.
+        import ssl
+
         import uvicorn
 
         app = mcp.streamable_http_app(event_store=MemoryEventStore(), retry_interval=100)
-        uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), ssl_certfile=sys.argv[2], ssl_keyfile=sys.argv[3])
+        mutual = {"ssl_ca_certs": sys.argv[4], "ssl_cert_reqs": ssl.CERT_REQUIRED} if len(sys.argv) == 5 else {}
+        uvicorn.run(
+            app, host="127.0.0.1", port=int(sys.argv[1]), ssl_certfile=sys.argv[2], ssl_keyfile=sys.argv[3], **mutual
+        )
     else:
         mcp.run(
             "streamable-http",

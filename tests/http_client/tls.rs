@@ -17,8 +17,12 @@ use ferrymcp_tests::listening::{self, installed};
 use serde_json::{Map, Value, json};
 
 async fn connect(url: &str, ca: Option<PathBuf>, era: EraPreference) -> Result<Client, ClientError> {
+    connect_as(url, ClientTls { ca_file: ca, client_cert: None }, era).await
+}
+
+async fn connect_as(url: &str, tls: ClientTls, era: EraPreference) -> Result<Client, ClientError> {
     let mut http = HttpClientOptions::new(url);
-    http.tls = ClientTls { ca_file: ca, client_cert: None };
+    http.tls = tls;
     Client::connect_http(http, ClientOptions { era, ..ClientOptions::default() }, ClientCallbacks::default()).await
 }
 
@@ -99,4 +103,35 @@ async fn the_official_python_server_under_uvicorn_with_tls() {
     }
     let refused = refused(&url, None).await;
     assert!(refused.contains("certificate"), "{refused}");
+}
+
+#[tokio::test]
+async fn a_client_certificate_opens_a_server_that_requires_one() {
+    let Some(certs) = Certificates::make("tls-mutual") else { return };
+    let Some(python) = installed("../.venv/bin/python") else { return };
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/http_client/official_python_server.py");
+    let mut command = Command::new(python);
+    command.arg(script);
+    let (cert, key, ca) = (certs.cert.clone(), certs.key.clone(), certs.ca.clone());
+    let server = listening::Server::start(command, |command, port| {
+        command.arg(port.to_string()).arg(&cert).arg(&key).arg(&ca);
+    })
+    .await;
+    let url = format!("https://127.0.0.1:{}/mcp", server.port);
+    let identified = ClientTls {
+        ca_file: Some(certs.ca.clone()),
+        client_cert: Some((certs.client_cert.clone(), certs.client_key.clone())),
+    };
+    let client = connect_as(&url, identified, EraPreference::Legacy).await.unwrap();
+    assert_eq!(echo(&client, "echo", "message").await, "über TLS");
+    client.close().await;
+    let anonymous = refused(&url, Some(certs.ca.clone())).await;
+    assert!(!anonymous.is_empty());
+    // A key that is not the certificate's is refused before any connection.
+    let mismatched = ClientTls {
+        ca_file: Some(certs.ca.clone()),
+        client_cert: Some((certs.client_cert.clone(), certs.key.clone())),
+    };
+    let error = connect_as(&url, mismatched, EraPreference::Legacy).await.err().expect("a mismatched key is refused");
+    assert!(error.to_string().contains("server.key"), "{error}");
 }

@@ -1,5 +1,5 @@
-//! Certificates made for a test by the `openssl` command: a CA, and a server certificate it
-//! signed for 127.0.0.1 and localhost.
+//! Certificates made for a test by the `openssl` command: a CA, a server certificate it
+//! signed for 127.0.0.1 and localhost, and a client certificate it signed.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -11,6 +11,9 @@ pub struct Certificates {
     pub ca: PathBuf,
     pub cert: PathBuf,
     pub key: PathBuf,
+    /// A client certificate the same CA signed, and its key.
+    pub client_cert: PathBuf,
+    pub client_key: PathBuf,
 }
 
 impl Certificates {
@@ -31,8 +34,20 @@ impl Certificates {
         std::fs::write(dir.join("ext.cnf"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n").unwrap();
         let sign = ["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial"];
         run(&[&sign[..], &["-out", "server.pem", "-days", "1", "-extfile", "ext.cnf"]].concat());
+        let client = ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "client.key", "-out", "client.csr"];
+        run(&[&client[..], &["-subj", "/CN=ferrymcp test client"]].concat());
+        let sign = ["x509", "-req", "-in", "client.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial"];
+        std::fs::write(dir.join("client.cnf"), "extendedKeyUsage=clientAuth\n").unwrap();
+        run(&[&sign[..], &["-out", "client.pem", "-days", "1", "-extfile", "client.cnf"]].concat());
         let at = |file: &str| dir.join(file);
-        Some(Certificates { ca: at("ca.pem"), cert: at("server.pem"), key: at("server.key"), dir })
+        Some(Certificates {
+            ca: at("ca.pem"),
+            cert: at("server.pem"),
+            key: at("server.key"),
+            client_cert: at("client.pem"),
+            client_key: at("client.key"),
+            dir,
+        })
     }
 }
 
