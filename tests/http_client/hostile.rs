@@ -150,7 +150,7 @@ async fn each_broken_answer_fails_only_its_call_and_says_why() {
 async fn what_cannot_work_is_refused_before_anything_is_sent() {
     for (http, says) in [
         (HttpClientOptions::new("not a url"), "bad URL"),
-        (HttpClientOptions::new("https://127.0.0.1:1/mcp"), "only http:// URLs"),
+        (HttpClientOptions::new("ftp://127.0.0.1:1/mcp"), "ftp:// is not HTTP"),
         (HttpClientOptions::new("http://127.0.0.1:1/mcp").header("X-Bad", "line\nbreak"), "bad value for header x-bad"),
         (HttpClientOptions::new("http://127.0.0.1:1/mcp").header("Bad Name", "v"), "bad header name"),
     ] {
