@@ -34,7 +34,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<port::NativePort>()?;
     module.add_class::<middleware::NativeNext>()?;
     module.add_class::<redis::NativeRedisStore>()?;
-    module.add_function(wrap_pyfunction!(template::uri_template_variables, module)?)?;
+    module.add_class::<template::NativeUriTemplate>()?;
     module.add_function(wrap_pyfunction!(client::default_environment, module)?)?;
     vocabulary::add(module)?;
     Ok(())

@@ -21,7 +21,7 @@ __all__ = [
     "NativePort",
     "NativeNext",
     "RedisStore",
-    "uri_template_variables",
+    "NativeUriTemplate",
     "default_environment",
     "PROTOCOL_VERSIONS",
     "LATEST_PROTOCOL_VERSION",
@@ -206,9 +206,20 @@ class NativeHttpServer:
 def default_environment() -> dict[str, str]:
     """The environment a child server inherits by default (core's list)."""
 
-def uri_template_variables(template: str) -> tuple[list[str], list[str]]:
-    """The variables and the query variables of an RFC 6570 URI template (core's
-    parser); `ValueError` when it does not parse."""
+@final
+class NativeUriTemplate:
+    """An RFC 6570 URI template parsed by core (the parser that matches `resources/read`);
+    `ValueError(message, position)` when it does not parse."""
+
+    def __new__(cls, template: str, max_length: int = ..., max_variables: int = ...) -> NativeUriTemplate: ...
+    def variables(self) -> list[tuple[str, str, bool]]:
+        """`(name, operator, explode)` of every variable, in order."""
+    def query_variables(self) -> list[str]:
+        """The variables a URI may leave out (a trailing `{?...}` run)."""
+    def expand(self, values: dict[str, str | list[str]]) -> str:
+        """The URI for these values; `TypeError` names a value that is not str or list[str]."""
+    def match(self, uri: str, max_uri_length: int = ...) -> dict[str, str | list[str]] | None:
+        """The variables if `uri` fits, else None."""
 
 @final
 class NativeClient:

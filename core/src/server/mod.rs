@@ -32,7 +32,7 @@ mod router;
 mod session;
 mod session_handle;
 mod tasks;
-mod template;
+pub mod template;
 
 pub use auth_info::AuthInfo;
 pub use capabilities::Features;
@@ -51,7 +51,7 @@ pub use session::Connection;
 pub(crate) use session::Incoming;
 pub use session_handle::ServerSession;
 pub use tasks::{EXTENSION as TASKS_EXTENSION, TaskOptions, TaskStart, TaskSupport};
-pub use template::UriTemplate;
+pub use template::{ExpandError, Operator, TemplateError, UriTemplate, Variable};
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;

@@ -182,7 +182,8 @@ impl Registry {
         if self.templates.contains_key(&text) {
             return Err(RegistryError::DuplicateTemplate(text));
         }
-        let template = UriTemplate::parse(&text).map_err(|e| invalid(format!("resource template {text:?}"), e))?;
+        let template =
+            UriTemplate::parse(&text).map_err(|e| invalid(format!("resource template {text:?}"), e.to_string()))?;
         let definition = Value::Object(definition);
         let entry = TemplateEntry { listed: listed(&definition), definition, template, handler, lister, cache_hint };
         self.templates.insert(text, Arc::new(entry));

@@ -44,35 +44,34 @@ def build_resource(
     resource_name = name or function_name(fn)
     if resource_name == "<lambda>":
         raise ValueError("You must provide a name for lambda functions")
-    from ferrymcp._native import uri_template_variables
+    from ferrymcp.shared.uri_template import UriTemplate
 
-    try:
-        variables, query_variables = uri_template_variables(uri)
-    except ValueError as error:
-        raise ValueError(f"resource {uri!r} (function {function_name(fn)!r}): {error}") from None
+    parsed = UriTemplate.parse(uri)
+    variables = parsed.variable_names
     context_param = find_context_parameter(fn)
     signature = read_signature(fn, skip=[context_param] if context_param else [])
     params = {param.name for param in signature.parameters}
-    where = f"resource {uri!r} (function {signature.name!r})"
     if variables:
         if set(variables) != params:
+            raise ValueError(f"Mismatch between URI parameters {set(variables)} and function parameters {params}")
+        defaults = {p.name: p.default for p in signature.parameters}
+        missing = sorted(name for name in parsed.query_variable_names if defaults[name] is EMPTY)
+        if missing:
             raise ValueError(
-                f"{where}: the URI template variables {sorted(variables)} do not match "
-                f"the function parameters {sorted(params)}"
-            )
-        optional = [p.name for p in signature.parameters if p.name in query_variables and p.default is EMPTY]
-        if optional:
-            raise ValueError(
-                f"{where}: query parameter(s) {optional} have no default value; a client may omit a "
-                "{?...}/{&...} variable, so the parameter must declare a default"
+                f"Resource {uri!r}: query parameter(s) {missing} have no default value. A client may omit a "
+                "{?...}/{&...} query parameter, so the matching handler parameter must declare a default."
             )
     elif params:
         raise ValueError(
-            f"{where} has no URI template variables, but the function declares parameters {sorted(params)}; "
-            "add matching {...} variables to the URI or remove the parameters"
+            f"Resource {uri!r} has no URI template variables, but the handler declares parameters {params}. "
+            "Add matching {...} variables to the URI or remove the parameters."
         )
     elif context_param is not None:
-        raise ValueError(f"{where} has no URI template variables, so it cannot take a Context parameter")
+        raise ValueError(
+            f"Resource {uri!r} has no URI template variables, but the handler declares a Context parameter. "
+            "Context injection for static resources is not supported. Add a template variable to the URI or "
+            "remove the Context parameter."
+        )
 
     mime = mime_type or "text/plain"
     definition: dict[str, Any] = {"uriTemplate" if variables else "uri": uri, "name": resource_name}

@@ -73,6 +73,7 @@ from ferrymcp.server.auth.settings import AuthSettings
 from ferrymcp.server.extension import Extension, validate_extension_identifier
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
 from ferrymcp.server.streamable_http_manager import StreamableHTTPApp, StreamableHTTPSessionManager, custom_routes
+from ferrymcp.shared.uri_template import UriTemplate
 from ferrymcp.types import (
     CallToolResult,
     GetPromptResult,
@@ -494,6 +495,8 @@ class MCPServer(Generic[LifespanResultT]):
                 "The @resource decorator was used incorrectly. Did you forget to call it? "
                 "Use @resource('uri') instead of @resource"
             )
+        # Parsed now, so a malformed template fails here with its position.
+        UriTemplate.parse(uri)
 
         def decorator(fn: _CallableT) -> _CallableT:
             self._registry.add(
