@@ -6,12 +6,12 @@ use std::time::Duration;
 use ferrymcp_core::peer::BoxFuture;
 use ferrymcp_core::server::{
     APPLICATION_ANSWERED, CacheHint, CompletionHandler, Context, Features, HandlerFuture, NotificationHandler,
-    PromptHandler, RequestHandler, ResourceHandler, Server, ServerOptions, ServerSession, TaskStart, ToolHandler,
-    input_batch,
+    PromptHandler, RequestHandler, ResourceHandler, Server, ServerOptions, ServerSession, StateCodec, StateCodecHandle,
+    TaskStart, ToolHandler, input_batch,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyTuple};
 use serde_json::{Map, Value};
 
 use crate::asgi::NativeHttpHandler;
@@ -96,9 +96,38 @@ impl NotificationHandler for PyNotificationHandler {
     }
 }
 
+/// `RequestStateSecurity(codec=...)`: the application's object with `seal(bytes) -> str`
+/// and `unseal(str) -> bytes`, called with the GIL taken on the request's thread (core
+/// calls a codec synchronously; the official SDK's codecs are synchronous too). Whatever
+/// `unseal` raises fails the retry as an integrity failure, as core fails any bad token.
+struct PyStateCodec(Py<PyAny>);
+
+impl StateCodec for PyStateCodec {
+    fn seal(&self, payload: &[u8]) -> Result<String, String> {
+        Python::attach(|py| {
+            let token = self.0.bind(py).call_method1("seal", (PyBytes::new(py, payload),))?;
+            token.extract::<String>()
+        })
+        .map_err(|e| e.to_string())
+    }
+
+    fn unseal(&self, token: &str) -> Result<Vec<u8>, String> {
+        Python::attach(|py| {
+            let payload = self.0.bind(py).call_method1("unseal", (token,))?;
+            Ok::<_, PyErr>(payload.cast::<PyBytes>()?.as_bytes().to_vec())
+        })
+        .map_err(|e| e.to_string())
+    }
+}
+
 fn options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ServerOptions> {
     let mut parsed = ServerOptions::default();
     let Some(options) = options else { return Ok(parsed) };
+    let options = options.copy()?;
+    if let Some(codec) = options.get_item("state_codec")? {
+        options.del_item("state_codec")?;
+        parsed.state_codec = Some(StateCodecHandle(Arc::new(PyStateCodec(codec.unbind()))));
+    }
     let Value::Object(map) = from_py(options.as_any())? else { unreachable!("a dict is an object") };
     parsed.page_size = map.get("page_size").and_then(Value::as_u64).map(|n| n as usize);
     if let Some(Value::Object(hints)) = map.get("cache_hints") {

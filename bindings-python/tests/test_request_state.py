@@ -18,12 +18,39 @@ from raw_stdio import MODERN, RawServer, check, modern_meta
 pytest.importorskip("ferrymcp._native")
 
 SERVER = """
+import os
 import sys
 from ferrymcp import Context, MCPServer
 from ferrymcp.server.mcpserver import RequestStateSecurity
 
-keys = [key for key in sys.argv[1:]]
-security = RequestStateSecurity(keys=keys, ttl=60) if keys else None
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from ferrymcp.server.mcpserver import InvalidRequestState
+
+
+class Sealed:
+    # An application codec: AES-GCM under its own key, hex tokens with a prefix.
+
+    def __init__(self, key: bytes) -> None:
+        self.aead = AESGCM(key)
+
+    def seal(self, payload: bytes) -> str:
+        if b"explode" in payload:
+            raise RuntimeError("the KMS is down")
+        nonce = os.urandom(12)
+        return "app1." + (nonce + self.aead.encrypt(nonce, payload, None)).hex()
+
+    def unseal(self, token: str) -> bytes:
+        if not token.startswith("app1."):
+            raise InvalidRequestState("not ours")
+        raw = bytes.fromhex(token[5:])
+        return self.aead.decrypt(raw[:12], raw[12:], None)
+
+
+args = sys.argv[1:]
+if args and args[0] == "codec":
+    security = RequestStateSecurity(codec=Sealed(bytes.fromhex(args[1]) * 2), ttl=60)
+else:
+    security = RequestStateSecurity(keys=args, ttl=60) if args else None
 mcp = MCPServer("replica", request_state_security=security)
 
 
@@ -32,6 +59,12 @@ async def keyed(ctx: Context) -> str:
     params = {"message": "Name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}
     answer = await ctx.request_input("elicitation/create", params, key="user_name")
     return answer["content"]["name"]
+
+
+@mcp.tool()
+async def explode(ctx: Context) -> str:
+    await ctx.request_input("elicitation/create", {"message": "?", "requestedSchema": {"type": "object"}})
+    return "unreachable"
 
 
 mcp.run()
@@ -96,12 +129,39 @@ def test_a_key_ring_rotates_and_the_environment_gives_the_key(script: Path) -> N
             assert server.close() == 0
 
 
+def test_an_application_codec_seals_and_the_engine_still_checks_the_envelope(script: Path) -> None:
+    key, other_key = "11" * 16, "22" * 16
+    a, b, other = replica(script, "codec", key), replica(script, "codec", key), replica(script, "codec", other_key)
+    try:
+        retry = first_round(a)
+        # The codec's token, opaque: the engine's envelope (method, target) is encrypted in it.
+        assert retry["requestState"].startswith("app1.")
+        assert "keyed" not in bytes.fromhex(retry["requestState"][5:]).decode("latin-1")
+        assert retry_on(b, retry)["result"]["content"] == [{"type": "text", "text": "Zoe"}]
+        for state in [retry["requestState"], "app1.00", "forged"]:
+            refused = retry_on(other if state == retry["requestState"] else b, {**retry, "requestState": state})
+            assert (refused["error"]["code"], refused["error"]["message"]) == (
+                -32602,
+                "requestState integrity check failed",
+            )
+        # The envelope is still the engine's: the state of one tool does not retry another.
+        moved = retry_on(b, {**retry, "name": "explode"})["error"]
+        assert moved["code"] == -32602
+        # A codec that fails to seal fails the request with its reason, and the server goes on.
+        failed = a.request("r3", "CallToolRequest", "tools/call", {**PARAMS, "name": "explode"})["error"]
+        assert failed["code"] == -32603 and "the KMS is down" in failed["message"]
+        assert "result" in retry_on(b, first_round(a))
+    finally:
+        for server in (a, b, other):
+            assert server.close() == 0
+
+
 def test_what_the_engine_does_not_do_is_refused_by_name() -> None:
     from ferrymcp.server.mcpserver import MCPServer, RequestStateSecurity
 
     with pytest.raises(ValueError, match="exactly one of keys= or codec="):
         RequestStateSecurity()
-    with pytest.raises(NotImplementedError, match="codec"):
+    with pytest.raises(TypeError, match=r"seal\(payload: bytes\) -> str and unseal"):
         RequestStateSecurity(codec=object())  # type: ignore[arg-type]
     with pytest.raises(NotImplementedError, match="bind_principal"):
         RequestStateSecurity(keys=["k"], bind_principal=lambda ctx: "me")

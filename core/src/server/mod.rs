@@ -44,6 +44,7 @@ pub use handlers::{
 };
 pub use input_batch::{BatchedHandler, InputAnswer, InputBatch, input_batch};
 pub use middleware::{Answer, Inbound, Middleware, Next};
+pub use mrtr::{StateCodec, StateCodecHandle};
 pub(crate) use notify::Fanout;
 pub use outbound::Outbound;
 pub use registry::RegistryError;
@@ -101,6 +102,8 @@ pub struct ServerOptions {
     /// Keys that no longer seal `requestState` but still open it, for rotation: put the
     /// new key in `state_key` and the old one here for one `state_ttl`.
     pub previous_state_keys: Vec<Vec<u8>>,
+    /// The application's own sealing of `requestState`, used instead of the keys.
+    pub state_codec: Option<mrtr::StateCodecHandle>,
     /// How long a sealed `requestState` stays valid.
     pub state_ttl: Duration,
     /// Settings of each connection's RPC engine.
@@ -124,6 +127,7 @@ impl Default for ServerOptions {
             cache_hints: CacheHints::default(),
             state_key: None,
             previous_state_keys: Vec::new(),
+            state_codec: None,
             state_ttl: Duration::from_secs(600),
             peer: PeerConfig::default(),
             tasks: TaskOptions::default(),
@@ -216,8 +220,12 @@ impl Server {
 
     /// A server from a full `Implementation` object (name, version, title, icons, ...).
     pub fn with_info(info: Value, instructions: Option<String>, options: ServerOptions) -> Self {
-        let sealer =
-            mrtr::Sealer::new(options.state_key.clone(), options.previous_state_keys.clone(), options.state_ttl);
+        let sealer = mrtr::Sealer::new(
+            options.state_key.clone(),
+            options.previous_state_keys.clone(),
+            options.state_codec.clone(),
+            options.state_ttl,
+        );
         let tasks = tasks::TaskStore::new(options.tasks.clone());
         Self {
             shared: Arc::new(ServerShared {

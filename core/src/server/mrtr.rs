@@ -19,8 +19,8 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context as TaskContext, Poll, Waker};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -37,10 +37,34 @@ use crate::wire::ErrorObject;
 
 type HmacSha256 = Hmac<Sha256>;
 
+/// An application's own protection of `requestState` (a key held by a KMS, encryption):
+/// core still writes and checks the envelope inside (method, target, principal, expiry);
+/// the codec only turns its bytes into a token and back. `unseal` must fail for any token
+/// it did not mint unmodified. Both are called on the request's thread, so keep them
+/// fast (cache key material rather than calling a KMS per token).
+pub trait StateCodec: Send + Sync {
+    /// An opaque, URL-safe token protecting `payload`.
+    fn seal(&self, payload: &[u8]) -> Result<String, String>;
+    /// The payload `token` protects; an error for any token this codec did not mint.
+    fn unseal(&self, token: &str) -> Result<Vec<u8>, String>;
+}
+
+/// A [`StateCodec`] in [`ServerOptions::state_codec`](super::ServerOptions::state_codec).
+#[derive(Clone)]
+pub struct StateCodecHandle(pub Arc<dyn StateCodec>);
+
+impl std::fmt::Debug for StateCodecHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StateCodec")
+    }
+}
+
 /// Seals and opens `requestState`.
 pub(crate) struct Sealer {
     /// Seals and opens; then the previous keys, which only open.
     keys: Vec<Vec<u8>>,
+    /// The application's codec, used instead of the keys when given.
+    codec: Option<Arc<dyn StateCodec>>,
     ttl: Duration,
 }
 
@@ -48,7 +72,7 @@ pub(crate) struct Sealer {
 pub const STATE_KEY_ENV: &str = "FERRYMCP_STATE_KEY";
 
 impl Sealer {
-    pub fn new(key: Option<Vec<u8>>, previous: Vec<Vec<u8>>, ttl: Duration) -> Self {
+    pub fn new(key: Option<Vec<u8>>, previous: Vec<Vec<u8>>, codec: Option<StateCodecHandle>, ttl: Duration) -> Self {
         let key = key
             .or_else(|| std::env::var(STATE_KEY_ENV).ok().filter(|k| !k.is_empty()).map(String::into_bytes))
             .unwrap_or_else(|| {
@@ -58,21 +82,33 @@ impl Sealer {
             });
         let mut keys = vec![key];
         keys.extend(previous);
-        Self { keys, ttl }
+        Self { keys, codec: codec.map(|c| c.0), ttl }
     }
 
     fn mac(key: &[u8]) -> HmacSha256 {
         <HmacSha256 as KeyInit>::new_from_slice(key).expect("HMAC takes any key length")
     }
 
-    /// Seals the answers gathered so far for one request target and principal.
-    pub fn seal(&self, method: &str, target: &str, principal: Option<&str>, responses: &Map<String, Value>) -> String {
+    /// Seals the answers gathered so far for one request target and principal; an error
+    /// only when the application's codec fails.
+    pub fn seal(
+        &self,
+        method: &str,
+        target: &str,
+        principal: Option<&str>,
+        responses: &Map<String, Value>,
+    ) -> Result<String, ErrorObject> {
         let expires = now() + self.ttl.as_secs();
         let body = json!({"m": method, "t": target, "p": principal, "r": responses, "x": expires}).to_string();
+        if let Some(codec) = &self.codec {
+            return codec
+                .seal(body.as_bytes())
+                .map_err(|e| ErrorObject::internal(format!("the request-state codec failed to seal: {e}")));
+        }
         let mut mac = Self::mac(&self.keys[0]);
         mac.update(body.as_bytes());
         let tag = mac.finalize().into_bytes();
-        format!("{}.{}", B64.encode(body), B64.encode(tag))
+        Ok(format!("{}.{}", B64.encode(body), B64.encode(tag)))
     }
 
     /// Opens a state sealed for this method, target and principal under any of the keys;
@@ -85,17 +121,23 @@ impl Sealer {
         principal: Option<&str>,
     ) -> Result<Map<String, Value>, ErrorObject> {
         let fail = || ErrorObject::invalid_params("requestState integrity check failed");
-        let (body, tag) = state.split_once('.').ok_or_else(fail)?;
-        let body = B64.decode(body).map_err(|_| fail())?;
-        let tag = B64.decode(tag).map_err(|_| fail())?;
-        let sealed_here = self.keys.iter().any(|key| {
-            let mut mac = Self::mac(key);
-            mac.update(&body);
-            mac.verify_slice(&tag).is_ok()
-        });
-        if !sealed_here {
-            return Err(fail());
-        }
+        let body = match &self.codec {
+            Some(codec) => codec.unseal(state).map_err(|_| fail())?,
+            None => {
+                let (body, tag) = state.split_once('.').ok_or_else(fail)?;
+                let body = B64.decode(body).map_err(|_| fail())?;
+                let tag = B64.decode(tag).map_err(|_| fail())?;
+                let sealed_here = self.keys.iter().any(|key| {
+                    let mut mac = Self::mac(key);
+                    mac.update(&body);
+                    mac.verify_slice(&tag).is_ok()
+                });
+                if !sealed_here {
+                    return Err(fail());
+                }
+                body
+            }
+        };
         let state: Value = serde_json::from_slice(&body).map_err(|_| fail())?;
         let bound = state["m"] == method && state["t"] == target && state["p"] == json!(principal);
         let fresh = state["x"].as_u64().is_some_and(|x| x >= now());
@@ -163,13 +205,19 @@ impl Inputs {
     }
 
     /// The `input_required` result: every missing input and the sealed state.
-    pub fn input_required(&self, sealer: &Sealer, method: &str, target: &str, principal: Option<&str>) -> Value {
+    pub fn input_required(
+        &self,
+        sealer: &Sealer,
+        method: &str,
+        target: &str,
+        principal: Option<&str>,
+    ) -> Result<Value, ErrorObject> {
         let requests: Map<String, Value> = self.missing.lock().unwrap().drain(..).collect();
-        json!({
+        Ok(json!({
             "resultType": "input_required",
             "inputRequests": requests,
-            "requestState": sealer.seal(method, target, principal, &self.responses),
-        })
+            "requestState": sealer.seal(method, target, principal, &self.responses)?,
+        }))
     }
 }
 
@@ -284,26 +332,70 @@ mod tests {
 
     #[test]
     fn state_round_trips_and_tampering_fails() {
-        let sealer = Sealer::new(None, Vec::new(), Duration::from_secs(60));
+        let sealer = Sealer::new(None, Vec::new(), None, Duration::from_secs(60));
         let mut responses = Map::new();
         responses.insert("a".into(), json!({"action": "accept"}));
-        let state = sealer.seal("tools/call", "t", None, &responses);
+        let state = sealer.seal("tools/call", "t", None, &responses).unwrap();
         assert_eq!(sealer.open(&state, "tools/call", "t", None).unwrap(), responses);
         assert!(sealer.open(&format!("{state}-TAMPERED"), "tools/call", "t", None).is_err());
         assert!(sealer.open(&state, "tools/call", "other", None).is_err());
-        let other = Sealer::new(None, Vec::new(), Duration::from_secs(60));
+        let other = Sealer::new(None, Vec::new(), None, Duration::from_secs(60));
         assert!(other.open(&state, "tools/call", "t", None).is_err());
         // Bound to the principal: another client's token cannot take the retry.
-        let alices = sealer.seal("tools/call", "t", Some("alice"), &responses);
+        let alices = sealer.seal("tools/call", "t", Some("alice"), &responses).unwrap();
         assert!(sealer.open(&alices, "tools/call", "t", Some("alice")).is_ok());
         assert!(sealer.open(&alices, "tools/call", "t", Some("bob")).is_err());
         assert!(sealer.open(&alices, "tools/call", "t", None).is_err());
         // Rotation: a state sealed under the old key opens while it is a previous key.
-        let old = Sealer::new(Some(b"old".to_vec()), Vec::new(), Duration::from_secs(60));
-        let rotated = Sealer::new(Some(b"new".to_vec()), vec![b"old".to_vec()], Duration::from_secs(60));
-        let sealed = old.seal("tools/call", "t", None, &responses);
+        let old = Sealer::new(Some(b"old".to_vec()), Vec::new(), None, Duration::from_secs(60));
+        let rotated = Sealer::new(Some(b"new".to_vec()), vec![b"old".to_vec()], None, Duration::from_secs(60));
+        let sealed = old.seal("tools/call", "t", None, &responses).unwrap();
         assert!(rotated.open(&sealed, "tools/call", "t", None).is_ok());
-        let retired = Sealer::new(Some(b"new".to_vec()), Vec::new(), Duration::from_secs(60));
+        let retired = Sealer::new(Some(b"new".to_vec()), Vec::new(), None, Duration::from_secs(60));
         assert!(retired.open(&sealed, "tools/call", "t", None).is_err());
+    }
+
+    /// A codec that "protects" by reversing the bytes and marking them: enough to see that
+    /// core seals through it, still checks the envelope, and fails what it cannot unseal.
+    struct Reversing;
+
+    impl StateCodec for Reversing {
+        fn seal(&self, payload: &[u8]) -> Result<String, String> {
+            Ok(format!("rev.{}", B64.encode(payload.iter().rev().copied().collect::<Vec<_>>())))
+        }
+
+        fn unseal(&self, token: &str) -> Result<Vec<u8>, String> {
+            let body = token.strip_prefix("rev.").ok_or("not ours")?;
+            Ok(B64.decode(body).map_err(|e| e.to_string())?.into_iter().rev().collect())
+        }
+    }
+
+    struct Broken;
+
+    impl StateCodec for Broken {
+        fn seal(&self, _: &[u8]) -> Result<String, String> {
+            Err("the KMS is down".into())
+        }
+
+        fn unseal(&self, _: &str) -> Result<Vec<u8>, String> {
+            Err("the KMS is down".into())
+        }
+    }
+
+    #[test]
+    fn an_application_codec_seals_and_core_still_checks_the_envelope() {
+        let codec = Some(StateCodecHandle(Arc::new(Reversing)));
+        let sealer = Sealer::new(None, Vec::new(), codec, Duration::from_secs(60));
+        let mut responses = Map::new();
+        responses.insert("a".into(), json!(1));
+        let state = sealer.seal("tools/call", "t", Some("alice"), &responses).unwrap();
+        assert!(state.starts_with("rev."));
+        assert_eq!(sealer.open(&state, "tools/call", "t", Some("alice")).unwrap(), responses);
+        assert!(sealer.open(&state, "tools/call", "other", Some("alice")).is_err());
+        assert!(sealer.open(&state, "tools/call", "t", Some("bob")).is_err());
+        assert!(sealer.open("forged", "tools/call", "t", Some("alice")).is_err());
+        let broken = Sealer::new(None, Vec::new(), Some(StateCodecHandle(Arc::new(Broken))), Duration::from_secs(60));
+        let error = broken.seal("tools/call", "t", None, &responses).unwrap_err();
+        assert!(error.message.contains("the KMS is down"), "{}", error.message);
     }
 }

@@ -7,8 +7,12 @@ replica given the same keys can take a retry; it binds the state to the request'
 and target and, when the request carried a bearer token, to that token's client, issuer
 and subject, and lets it expire after `ttl`. Without `request_state_security=` the key is
 `FERRYMCP_STATE_KEY` from the environment, else one drawn for this process
-(`RequestStateSecurity.ephemeral()`). What the engine does not do is refused by name: a
-custom `codec`, a custom `bind_principal`, an `audience`.
+(`RequestStateSecurity.ephemeral()`). `codec=` replaces the keys with the application's
+own sealing (a KMS-held key, encryption): the engine still writes and checks the envelope
+inside (method, target, principal, expiry) and calls `codec.seal(bytes) -> str` and
+`codec.unseal(str) -> bytes` (which must raise, `InvalidRequestState` by convention, for
+any token it did not mint). What the engine does not do is refused by name: a custom
+`bind_principal`, an `audience`.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ class InvalidRequestState(Exception):
 
 
 class RequestStateCodec(Protocol):
-    """The official interface of a custom sealing codec (not taken by ferrymcp)."""
+    """An application's sealing of request state: `unseal(seal(payload)) == payload`, and
+    `unseal` raises for any token it did not mint unmodified. Both are synchronous and run
+    on the request's path: cache key material rather than calling a KMS per token."""
 
     def seal(self, payload: bytes) -> str: ...
 
@@ -51,10 +57,12 @@ class RequestStateSecurity:
     ) -> None:
         if (keys is None) == (codec is None):
             raise ValueError("RequestStateSecurity takes exactly one of keys= or codec=")
-        if codec is not None:
-            raise NotImplementedError(
-                "RequestStateSecurity(codec=...) is not supported by ferrymcp: the engine seals request state "
-                "itself (HMAC-SHA256); give keys=[...] (shared by every replica) instead"
+        if codec is not None and not (
+            callable(getattr(codec, "seal", None)) and callable(getattr(codec, "unseal", None))
+        ):
+            raise TypeError(
+                f"RequestStateSecurity(codec=...) needs seal(payload: bytes) -> str and unseal(token: str) -> bytes; "
+                f"{type(codec).__name__} has not both"
             )
         if not (math.isfinite(ttl) and ttl > 0):
             raise ValueError(f"request-state ttl must be a positive finite number, got {ttl!r}")
@@ -66,9 +74,10 @@ class RequestStateSecurity:
         if audience is not None:
             raise NotImplementedError("RequestStateSecurity(audience=...) is not supported by ferrymcp yet")
         ring = [key.encode() if isinstance(key, str) else bytes(key) for key in keys or []]
-        if not ring or any(not key for key in ring):
+        if codec is None and (not ring or any(not key for key in ring)):
             raise ValueError("RequestStateSecurity(keys=...) needs at least one non-empty key")
         self.keys = ring
+        self.codec = codec
         self.ttl = ttl
         self.bind_principal = bind_principal
         self.audience = audience
@@ -80,6 +89,8 @@ class RequestStateSecurity:
         return cls(keys=[os.urandom(32)], ttl=ttl, audience=audience)
 
     def _engine_options(self) -> dict[str, Any]:
+        if self.codec is not None:
+            return {"state_codec": self.codec, "state_ttl": float(self.ttl)}
         return {"state_keys_hex": [key.hex() for key in self.keys], "state_ttl": float(self.ttl)}
 
 

@@ -108,7 +108,10 @@ async fn run(server: &ServerShared, cx: &Context, method: &str, target: &str, mu
                 server.tasks.discard(&task.id);
             }
             let principal = cx.inner.auth.as_deref().map(crate::server::AuthInfo::principal);
-            Ran::InputRequired(inputs.input_required(&server.sealer, method, target, principal.as_deref()))
+            match inputs.input_required(&server.sealer, method, target, principal.as_deref()) {
+                Ok(result) => Ran::InputRequired(result),
+                Err(error) => Ran::Done(Err(HandlerError::Rpc(error))),
+            }
         }
         Stop::Task => Ran::Task(future),
     }
