@@ -169,6 +169,8 @@ def main() -> int:
     )
     parser.add_argument("--show", type=int, default=25, help="failure kinds to list")
     parser.add_argument("--only", help="comma-separated test modules to run (e.g. test_apps,test_mrtr)")
+    parser.add_argument("--list", action="store_true", help="also list each failing test with its first error")
+    parser.add_argument("--keep", help="copy the ported tree here, to run its tests by hand")
     args = parser.parse_args()
     only = set(args.only.split(",")) if args.only else None
     with tempfile.TemporaryDirectory(prefix="port-check-") as tmp:
@@ -177,6 +179,8 @@ def main() -> int:
         export(args.sdk, args.ref, official)
         shutil.copytree(official, ported)
         rewrite(ported)
+        if args.keep:
+            shutil.copytree(ported, args.keep, dirs_exist_ok=True)
         baseline = run(args.python, official, "official", only)
         result = run(args.python, ported, "ported", only)
     passing = {name for name, seen in baseline.items() if seen == "passed"}
@@ -187,6 +191,9 @@ def main() -> int:
     kinds = collections.Counter(outcome(result, name) for name in passing - kept)
     for message, count in kinds.most_common(args.show):
         print(f"  {count:4}  {message}")
+    if args.list:
+        for name in sorted(passing - kept):
+            print(f"{name}\n    {outcome(result, name)}")
     return 0
 
 

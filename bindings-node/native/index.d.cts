@@ -168,9 +168,10 @@ export declare class NativeServer {
   /**
    * Registers a tool from its `Tool` definition (JSON text). `taskStart`: where a
    * task-supporting tool's task starts, `"atCall"` (the default) or `"onRequest"` (when
-   * the handler calls `startTask`).
+   * the handler calls `startTask`). `handlerChecksArguments`: the handler checks the
+   * arguments itself (a schema library's parse), so core does not check them first.
    */
-  addTool(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, taskStart?: string | undefined | null): void
+  addTool(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, taskStart?: string | undefined | null, handlerChecksArguments?: boolean | undefined | null): void
   /**
    * Registers a resource; `cacheHintJson` is its own `cacheHint` (`{ttlMs?, cacheScope?}`)
    * for its `resources/read` results, which core puts over the server's hint.

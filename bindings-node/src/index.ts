@@ -29,7 +29,8 @@ export type {
 } from './mcp-server.js';
 export { ResourceTemplate, UriTemplate } from './template.js';
 export type { CompleteResourceTemplateCallback, ListResourcesCallback } from './template.js';
-export { completable } from './schema.js';
+export { completable, fromJsonSchema } from './schema.js';
+export type { StandardSchemaWithJSON } from './schema.js';
 export { HandlerContext } from './context.js';
 export type { InputOptions, McpRequestContext, RequestHandlerExtra, ServerContext } from './context.js';
 export { NodeStreamableHTTPServerTransport, WebStandardStreamableHTTPServerTransport } from './http.js';

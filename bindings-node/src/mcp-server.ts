@@ -21,8 +21,8 @@ import type { Transport } from './transport.js';
 import type { HttpListener, ListenOptions } from './http.js';
 import { NativeServer } from './native.js';
 import { warnIfStdinRead } from './stdio.js';
-import { asZod, completerOf, objectShape, parseArguments, promptArguments, toJsonSchema } from './schema.js';
-import type { AnySchema } from './schema.js';
+import { completerOf, prepare, promptArguments } from './schema.js';
+import type { AnySchema, Flavour, Prepared } from './schema.js';
 import { ResourceTemplate } from './template.js';
 import type {
   CallToolResult,
@@ -183,11 +183,22 @@ export class McpServer {
   onclose?: () => void;
   readonly #native: InstanceType<typeof NativeServer>;
   readonly #prompts = new Map<string, RegisteredPrompt>();
+  readonly #promptArgs = new Map<string, Prepared | undefined>();
   readonly #templates = new Map<string, RegisteredResourceTemplate>();
   readonly #resources = new Map<string, RegisteredResource>();
   #completions = false;
   #connected = false;
   #http?: ServerTransport;
+
+  /**
+   * The JSON Schema dialect of the definitions: draft 2020-12 as the v2 SDK lists it;
+   * the v1 path's subclass (`ferrymcp/server/mcp.js`) says draft-07, as the v1 SDK.
+   */
+  protected static readonly schemaFlavour: Flavour = 'v2';
+
+  #flavour(): Flavour {
+    return (this.constructor as typeof McpServer).schemaFlavour;
+  }
 
   constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
     let native: InstanceType<typeof NativeServer> | undefined;
@@ -212,24 +223,34 @@ export class McpServer {
     const tool = { ...config, handler: callback, enabled: true } as RegisteredTool;
     let currentName = name;
     const add = () => {
-      const input = asZod(tool.inputSchema);
-      const takesArgs = tool.inputSchema !== undefined;
+      const input = prepare(tool.inputSchema, 'input', this.#flavour());
+      const output = prepare(tool.outputSchema, 'output', this.#flavour());
+      const v1 = this.#flavour() === 'v1';
       const run = async (args: Record<string, unknown>, ctx: HandlerContext) => {
-        const parsed = await parseArguments(input, args, `tool ${currentName}`);
-        return takesArgs ? tool.handler(parsed, ctx) : tool.handler(ctx);
+        if (input === undefined) return tool.handler(ctx);
+        let parsed: unknown;
+        try {
+          parsed = await input.parse(args, `tool ${currentName}`);
+        } catch (error) {
+          // The tool's error text: the v1 SDK writes its McpError's message (`MCP error
+          // -32602: ...`), the v2 SDK the bare message.
+          throw !v1 && error instanceof McpError ? new Error(error.rawMessage) : error;
+        }
+        return tool.handler(parsed, ctx);
       };
       const def = definition({
         name: currentName,
         title: tool.title,
         description: tool.description,
-        inputSchema: toJsonSchema(tool.inputSchema, 'input') ?? { type: 'object', properties: {} },
-        outputSchema: toJsonSchema(tool.outputSchema, 'output'),
+        inputSchema: input?.json ?? { type: 'object', properties: {} },
+        outputSchema: output?.json,
         annotations: tool.annotations,
-        execution: tool.execution,
+        // The v1 SDK lists every tool's task support, `forbidden` unless given.
+        execution: tool.execution ?? (v1 ? { taskSupport: 'forbidden' } : undefined),
         icons: tool.icons,
         _meta: tool._meta,
       });
-      this.#call(() => this.#native.addTool(def, nativeHandler('tools/call', 'tool', run), tool.taskStart));
+      this.#call(() => this.#native.addTool(def, nativeHandler('tools/call', 'tool', run), tool.taskStart, input?.checksArguments));
     };
     const drop = () => this.#native.removeTool(currentName);
     Object.assign(tool, this.#lifecycle('tools', tool, add, drop), {
@@ -363,10 +384,10 @@ export class McpServer {
     const prompt = { ...config, handler: callback, enabled: true } as RegisteredPrompt;
     let currentName = name;
     const add = () => {
-      const args = asZod(prompt.argsSchema);
+      const args = prepare(prompt.argsSchema, 'input', this.#flavour());
       const run = async (payload: Record<string, unknown>, ctx: HandlerContext) => {
-        if (prompt.argsSchema === undefined) return prompt.handler(ctx);
-        return prompt.handler(await parseArguments(args, payload, `prompt ${currentName}`), ctx);
+        if (args === undefined) return prompt.handler(ctx);
+        return prompt.handler(await args.parse(payload, `prompt ${currentName}`), ctx);
       };
       const def = definition({
         name: currentName,
@@ -378,11 +399,13 @@ export class McpServer {
       });
       this.#call(() => this.#native.addPrompt(def, nativeHandler('prompts/get', 'other', run)));
       this.#prompts.set(currentName, prompt);
-      if (Object.values(objectShape(args) ?? {}).some((field) => completerOf(field))) this.#enableCompletions();
+      this.#promptArgs.set(currentName, args);
+      if (Object.values(args?.shape ?? {}).some((field) => completerOf(field))) this.#enableCompletions();
     };
     const drop = () => {
       this.#native.removePrompt(currentName);
       this.#prompts.delete(currentName);
+      this.#promptArgs.delete(currentName);
     };
     Object.assign(prompt, this.#lifecycle('prompts', prompt, add, drop), {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the official SDK's signature
@@ -425,7 +448,7 @@ export class McpServer {
     if (ref.type === 'ref/prompt') {
       const prompt = this.#prompts.get(ref.name);
       if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
-      complete = completerOf(objectShape(asZod(prompt.argsSchema))?.[argument.name]);
+      complete = completerOf(this.#promptArgs.get(ref.name)?.shape?.[argument.name]);
     } else if (ref.type === 'ref/resource') {
       const template = this.#templates.get(ref.uri);
       if (template === undefined && !this.#resources.has(ref.uri)) {

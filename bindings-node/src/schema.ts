@@ -1,72 +1,201 @@
 /**
- * Schemas as the official SDK accepts them: a zod v4 schema, a zod raw shape
- * (`{ city: z.string() }`, the v1 style), or a plain JSON Schema object.
+ * Schemas as the official SDKs accept them, turned into what core needs: the JSON Schema
+ * a definition lists (core validates arguments and structured output against it) and a
+ * parse step that gives the handler what the schema library makes of the arguments
+ * (defaults, transforms), before the handler runs.
  *
- * zod schemas are turned into JSON Schema by zod's own `z.toJSONSchema` (for the
- * definition core validates against and lists), and arguments are parsed by the zod
- * schema before the handler runs, as the official SDK does, so defaults and transforms
- * apply. A plain JSON Schema is handed to core as it is; core validates arguments with it.
+ * - zod 4 schemas and raw shapes (`{ city: z.string() }`): zod's own `z.toJSONSchema`.
+ * - zod 3 schemas and raw shapes (zod 3.25's root `zod`, or `zod/v3`), which the v1 SDK
+ *   takes: `zod-to-json-schema`, the converter the v1 SDK uses.
+ * - Any Standard Schema library with JSON Schema output (`~standard.validate` and
+ *   `~standard.jsonSchema`: ArkType, Valibot through `toStandardJsonSchema`, ...), as the
+ *   v2 SDK takes them; a library without JSON Schema output is refused by name.
+ * - `fromJsonSchema(schema)` and plain JSON Schema objects: listed as given.
+ *
+ * The JSON Schema dialect follows the import path, as the official SDKs differ: the v2
+ * paths (`ferrymcp`, `ferrymcp/server`) list draft 2020-12 with its `$schema`, an input
+ * schema always `type: "object"` first; the v1 path (`ferrymcp/server/mcp.js`) lists
+ * draft-07, as `@modelcontextprotocol/sdk` 1.x does.
  */
 import * as z from 'zod';
+import { z as z3 } from 'zod/v3';
+import { zodToJsonSchema } from 'zod-to-json-schema';
 
 import { ErrorCode, McpError } from './errors.js';
 
 type JsonObject = Record<string, unknown>;
 export type ZodRawShape = Record<string, z.ZodType>;
-export type AnySchema = z.ZodType | ZodRawShape | JsonObject;
+export type AnySchema = z.ZodType | ZodRawShape | StandardSchemaWithJSON | JsonObject;
+export type Flavour = 'v1' | 'v2';
+
+/** The Standard Schema interfaces (https://standardschema.dev), the parts used here. */
+export interface StandardIssue {
+  readonly message: string;
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+}
+export type StandardResult = { readonly value: unknown; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
+export interface StandardSchemaWithJSON {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult | Promise<StandardResult>;
+    readonly jsonSchema?: {
+      readonly input: (options: { target: string }) => JsonObject;
+      readonly output: (options: { target: string }) => JsonObject;
+    };
+  };
+}
+
+/** A schema ready for a definition: its JSON Schema, and how arguments are parsed. */
+export interface Prepared {
+  readonly json: JsonObject;
+  /** What the handler receives; a failure is the official InvalidParams error. */
+  parse(args: unknown, what: string): Promise<unknown>;
+  /** The fields of an object schema (zod), for prompt arguments and completions. */
+  readonly shape: Record<string, unknown> | undefined;
+  /**
+   * Whether `parse` checks the arguments (a schema library does, with the messages its
+   * users know); a plain JSON Schema is checked by the engine instead.
+   */
+  readonly checksArguments: boolean;
+}
+
+const FROM_JSON_SCHEMA = Symbol.for('ferrymcp.fromJsonSchema');
+
+/**
+ * A JSON Schema given as it is (the v2 SDK's `fromJsonSchema`): listed unchanged, and
+ * arguments are checked against it by the engine.
+ */
+export function fromJsonSchema<T = unknown>(schema: JsonObject): JsonObject & { readonly __type?: T } {
+  return Object.defineProperty({ ...schema }, FROM_JSON_SCHEMA, { value: true, enumerable: false });
+}
+
+function hasKey(value: unknown, key: string): boolean {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && key in value;
+}
 
 export function isZodSchema(value: unknown): value is z.ZodType {
-  return typeof value === 'object' && value !== null && '_zod' in value;
+  return hasKey(value, '_zod');
+}
+
+/** A zod 3 schema: `_def` and zod's parse methods, no `_zod`. */
+function isZod3Schema(value: unknown): value is z3.ZodTypeAny {
+  return hasKey(value, '_def') && !hasKey(value, '_zod') && typeof (value as { safeParseAsync?: unknown }).safeParseAsync === 'function';
+}
+
+function isStandardSchema(value: unknown): value is StandardSchemaWithJSON {
+  return hasKey(value, '~standard') && typeof (value as StandardSchemaWithJSON)['~standard']?.validate === 'function';
 }
 
 /** A raw shape: an object whose values are zod schemas (an empty object counts). */
 export function isZodRawShape(value: unknown): value is ZodRawShape {
-  if (typeof value !== 'object' || value === null || isZodSchema(value)) return false;
+  if (typeof value !== 'object' || value === null || isZodSchema(value) || isZod3Schema(value)) return false;
   const values = Object.values(value);
-  return values.length === 0 || values.some(isZodSchema);
+  return values.length === 0 || values.some((field) => isZodSchema(field) || isZod3Schema(field));
 }
 
-/** The zod schema behind a zod schema or raw shape; `undefined` for plain JSON Schema. */
-export function asZod(schema: AnySchema | undefined): z.ZodType | undefined {
+function issueText(issue: StandardIssue): string {
+  if (!issue.path?.length) return issue.message;
+  const path = issue.path.map((p) => String(typeof p === 'object' && p !== null ? p.key : p)).join('.');
+  return `${path}: ${issue.message}`;
+}
+
+function invalid(what: string, issues: ReadonlyArray<StandardIssue>): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Input validation error: Invalid arguments for ${what}: ${issues.map(issueText).join(', ')}`);
+}
+
+/** MCP's rule for input schemas (v2): the root is an object, `type` first. */
+function objectRoot(json: JsonObject, io: 'input' | 'output', flavour: Flavour): JsonObject {
+  if (io === 'output' || flavour === 'v1') return json;
+  if (json.type !== undefined && json.type !== 'object') {
+    throw new Error(
+      `MCP tool and prompt schemas must describe objects (got type: ${JSON.stringify(json.type)}). ` +
+        'Wrap your schema in z.object({...}) or equivalent.',
+    );
+  }
+  return { type: 'object', ...json };
+}
+
+/** `schema` prepared for a definition; `undefined` when there is none. */
+export function prepare(schema: unknown, io: 'input' | 'output', flavour: Flavour): Prepared | undefined {
   if (schema === undefined) return undefined;
-  if (isZodSchema(schema)) return schema;
-  if (isZodRawShape(schema)) return z.object(schema);
-  return undefined;
+  if (isZodRawShape(schema)) {
+    const fields = Object.values(schema);
+    const zod3 = fields.length > 0 && fields.every(isZod3Schema);
+    if (!zod3 && fields.some(isZod3Schema)) {
+      throw new Error('a raw shape mixes zod 3 and zod 4 schemas; use one zod version per shape');
+    }
+    return prepare(zod3 ? z3.object(schema as unknown as z3.ZodRawShape) : z.object(schema), io, flavour);
+  }
+  if (isZodSchema(schema)) {
+    const target = flavour === 'v1' ? 'draft-7' : 'draft-2020-12';
+    const json = z.toJSONSchema(schema, { io, target, unrepresentable: 'any' }) as JsonObject;
+    return zodPrepared(schema, objectRoot(json, io, flavour), (schema as { shape?: Record<string, unknown> }).shape);
+  }
+  if (isZod3Schema(schema)) {
+    const json = zodToJsonSchema(schema, { strictUnions: true, pipeStrategy: io }) as JsonObject;
+    return zodPrepared(schema, objectRoot(json, io, flavour), (schema as { shape?: Record<string, unknown> }).shape);
+  }
+  if (isStandardSchema(schema)) {
+    const std = schema['~standard'];
+    if (typeof std.jsonSchema?.[io] !== 'function') {
+      throw new Error(
+        `Schema library "${std.vendor}" does not implement StandardJSONSchemaV1 (\`~standard.jsonSchema\`). ` +
+          'Upgrade to a version that does, or wrap your JSON Schema with fromJsonSchema().',
+      );
+    }
+    const json = std.jsonSchema[io]({ target: flavour === 'v1' ? 'draft-07' : 'draft-2020-12' });
+    return {
+      json: objectRoot(json, io, flavour),
+      shape: undefined,
+      checksArguments: true,
+      async parse(args, what) {
+        const result = await std.validate(args ?? {});
+        if (result.issues !== undefined && result.issues.length > 0) throw invalid(what, result.issues);
+        return (result as { value: unknown }).value;
+      },
+    };
+  }
+  if (typeof schema === 'object' && schema !== null && !Array.isArray(schema)) {
+    const json = { ...(schema as JsonObject) };
+    return { json, shape: undefined, checksArguments: false, parse: async (args) => args };
+  }
+  throw new TypeError(`a schema must be a zod schema, a zod raw shape, a Standard Schema with JSON Schema output, or a JSON Schema object; got ${typeof schema}`);
 }
 
-/** The JSON Schema for a definition: zod's own conversion, or the object as given. */
-export function toJsonSchema(schema: AnySchema | undefined, io: 'input' | 'output'): JsonObject | undefined {
-  if (schema === undefined) return undefined;
-  const zod = asZod(schema);
-  if (zod === undefined) return schema as JsonObject;
-  const json = z.toJSONSchema(zod, { io, unrepresentable: 'any' }) as JsonObject;
-  delete json.$schema;
-  return json;
-}
-
-/** Parses arguments with a zod schema; a failure is the official SDK's InvalidParams error. */
-export async function parseArguments(schema: z.ZodType | undefined, args: unknown, what: string): Promise<unknown> {
-  if (schema === undefined) return args;
-  const result = await schema.safeParseAsync(args ?? {});
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => issue.message).join('; ');
-  throw new McpError(ErrorCode.InvalidParams, `Input validation error: Invalid arguments for ${what}: ${problems}`);
-}
-
-/** The fields of an object schema, for prompt arguments and completions. */
-export function objectShape(schema: z.ZodType | undefined): ZodRawShape | undefined {
-  const shape = (schema as { shape?: unknown } | undefined)?.shape;
-  return typeof shape === 'object' && shape !== null ? (shape as ZodRawShape) : undefined;
+function zodPrepared(
+  schema: { safeParseAsync(value: unknown): Promise<{ success: true; data: unknown } | { success: false; error: { issues: StandardIssue[] } }> },
+  json: JsonObject,
+  shape: Record<string, unknown> | undefined,
+): Prepared {
+  return {
+    json,
+    shape,
+    checksArguments: true,
+    async parse(args, what) {
+      const result = await schema.safeParseAsync(args ?? {});
+      if (result.success) return result.data;
+      throw invalid(what, result.error.issues);
+    },
+  };
 }
 
 /** A prompt's `arguments` list from its args schema (name, description, required). */
-export function promptArguments(schema: z.ZodType | undefined): { name: string; description?: string; required: boolean }[] | undefined {
-  const shape = objectShape(schema);
-  if (shape === undefined) return undefined;
-  return Object.entries(shape).map(([name, field]) => {
-    const description = field.description;
-    const required = !field.safeParse(undefined).success;
-    return description === undefined ? { name, required } : { name, description, required };
+export function promptArguments(prepared: Prepared | undefined): { name: string; description?: string; required: boolean }[] | undefined {
+  if (prepared === undefined) return undefined;
+  if (prepared.shape !== undefined) {
+    return Object.entries(prepared.shape).map(([name, field]) => {
+      const zod = field as { description?: string; safeParse(value: unknown): { success: boolean } };
+      const description = zod.description;
+      const required = !zod.safeParse(undefined).success;
+      return description === undefined ? { name, required } : { name, description, required };
+    });
+  }
+  const properties = (prepared.json.properties ?? {}) as Record<string, { description?: unknown }>;
+  const required = new Set(Array.isArray(prepared.json.required) ? (prepared.json.required as string[]) : []);
+  return Object.entries(properties).map(([name, property]) => {
+    const description = typeof property?.description === 'string' ? property.description : undefined;
+    return description === undefined ? { name, required: required.has(name) } : { name, description, required: required.has(name) };
   });
 }
 

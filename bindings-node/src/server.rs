@@ -13,7 +13,7 @@ use ferrymcp_core::peer::{BoxFuture, Peer, PeerConfig};
 use ferrymcp_core::protocol::ServerCapabilities;
 use ferrymcp_core::server::{
     APPLICATION_ANSWERED, CacheHint, NotificationHandler, ResourceCacheHint, ResourceLister, Server, ServerOptions,
-    ServerSession, TaskStart,
+    ServerSession, TaskStart, ToolOptions,
 };
 use napi::Status;
 use napi::bindgen_prelude::Unknown;
@@ -161,13 +161,15 @@ impl NativeServer {
 
     /// Registers a tool from its `Tool` definition (JSON text). `taskStart`: where a
     /// task-supporting tool's task starts, `"atCall"` (the default) or `"onRequest"` (when
-    /// the handler calls `startTask`).
+    /// the handler calls `startTask`). `handlerChecksArguments`: the handler checks the
+    /// arguments itself (a schema library's parse), so core does not check them first.
     #[napi]
     pub fn add_tool(
         &self,
         definition_json: String,
         #[napi(ts_arg_type = "(payloadJson: string, ctx: NativeContext) => void")] handler: JsHandlerFn,
         task_start: Option<String>,
+        handler_checks_arguments: Option<bool>,
     ) -> napi::Result<()> {
         let definition = parse(&definition_json, "the tool definition")?;
         let task_start = match task_start.as_deref() {
@@ -180,7 +182,8 @@ impl NativeServer {
             }
         };
         let what = format!("tool {}", definition["name"]);
-        self.server.add_tool_with_task_start(definition, self.handler(handler, what), task_start).map_err(from_registry)
+        let options = ToolOptions { task_start, handler_checks_arguments: handler_checks_arguments.unwrap_or(false) };
+        self.server.add_tool_with(definition, self.handler(handler, what), options).map_err(from_registry)
     }
 
     /// Registers a resource; `cacheHintJson` is its own `cacheHint` (`{ttlMs?, cacheScope?}`)

@@ -192,7 +192,7 @@ describe('process behaviour', () => {
       "const { StdioServerTransport } = require('ferrymcp/server/stdio.js');",
       "const { StdioClientTransport } = require('ferrymcp/client/stdio.js');",
       "const { serveStdio } = require('ferrymcp/stdio');",
-      "if (V1 !== McpServer || !Client || !StdioServerTransport || !StdioClientTransport || !serveStdio) process.exit(1);",
+      "if (!(V1.prototype instanceof McpServer) || !Client || !StdioServerTransport || !StdioClientTransport || !serveStdio) process.exit(1);",
       "new McpServer({ name: 'cjs', version: '1' }).registerTool('t', {}, () => ({ content: [] }));",
       "console.log(new McpError(-32602, 'x').code);",
     ].join('\n');

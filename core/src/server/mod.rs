@@ -47,7 +47,7 @@ pub use middleware::{Answer, Inbound, Middleware, Next};
 pub use mrtr::{StateCodec, StateCodecHandle};
 pub(crate) use notify::Fanout;
 pub use outbound::Outbound;
-pub use registry::RegistryError;
+pub use registry::{RegistryError, ToolOptions};
 pub use session::Connection;
 pub(crate) use session::Incoming;
 pub use session_handle::ServerSession;
@@ -256,7 +256,17 @@ impl Server {
     /// Adds a tool. One whose definition declares `execution.taskSupport` runs as a task
     /// for clients that accept tasks, the task starting as the call arrives.
     pub fn add_tool(&self, definition: Value, handler: impl ToolHandler) -> Result<(), RegistryError> {
-        self.shared.registry.write().unwrap().add_tool(definition, Arc::new(handler), TaskStart::AtCall)
+        self.add_tool_with(definition, handler, ToolOptions::default())
+    }
+
+    /// Adds a tool registered with [`ToolOptions`].
+    pub fn add_tool_with(
+        &self,
+        definition: Value,
+        handler: impl ToolHandler,
+        options: ToolOptions,
+    ) -> Result<(), RegistryError> {
+        self.shared.registry.write().unwrap().add_tool(definition, Arc::new(handler), options)
     }
 
     /// Adds a tool whose task starts where `task_start` says: with
@@ -268,7 +278,7 @@ impl Server {
         handler: impl ToolHandler,
         task_start: TaskStart,
     ) -> Result<(), RegistryError> {
-        self.shared.registry.write().unwrap().add_tool(definition, Arc::new(handler), task_start)
+        self.add_tool_with(definition, handler, ToolOptions { task_start, ..ToolOptions::default() })
     }
 
     pub fn add_resource(&self, definition: Value, handler: impl ResourceHandler) -> Result<(), RegistryError> {

@@ -44,11 +44,23 @@ fn invalid(what: impl Into<String>, problem: impl Into<String>) -> RegistryError
     RegistryError::Invalid { what: what.into(), problem: problem.into() }
 }
 
+/// How a tool is registered besides its definition and handler.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ToolOptions {
+    /// Where its task starts, when it runs as one.
+    pub task_start: TaskStart,
+    /// The handler checks the arguments itself (with the schema library the input schema
+    /// was made from, whose messages the application's users expect), so core does not
+    /// check them against the listed input schema first.
+    pub handler_checks_arguments: bool,
+}
+
 pub(crate) struct ToolEntry {
     pub name: String,
     pub definition: Value,
     pub listed: RawJson,
-    pub input: Arc<jsonschema::Validator>,
+    /// The arguments' check; `None` when the handler checks them itself.
+    pub input: Option<Arc<jsonschema::Validator>>,
     pub output: Option<Arc<jsonschema::Validator>>,
     pub handler: Arc<dyn ToolHandler>,
     /// `execution.taskSupport` (tasks extension).
@@ -107,8 +119,9 @@ impl Registry {
         &mut self,
         definition: Value,
         handler: Arc<dyn ToolHandler>,
-        task_start: TaskStart,
+        options: ToolOptions,
     ) -> Result<(), RegistryError> {
+        let ToolOptions { task_start, handler_checks_arguments } = options;
         let Value::Object(mut definition) = definition else {
             return Err(invalid("tool", "the definition must be a JSON object"));
         };
@@ -122,7 +135,10 @@ impl Registry {
         if input.get("type") != Some(&json!("object")) {
             return Err(invalid(&what, "inputSchema must have \"type\": \"object\""));
         }
+        // Compiled even when the handler checks the arguments: a schema that does not
+        // compile is the application's mistake either way.
         let input = compile(input, &format!("{what} inputSchema"))?;
+        let input = (!handler_checks_arguments).then_some(input);
         let output = match definition.get("outputSchema") {
             Some(schema) if schema.get("type") != Some(&json!("object")) => {
                 return Err(invalid(&what, "outputSchema must have \"type\": \"object\""));

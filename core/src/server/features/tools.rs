@@ -23,7 +23,8 @@ pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String
     let as_task = tasks::plan(entry.task_support, entry.task_start, &cx)?;
     let arguments = object_param(&mut params, "arguments", CallTool::METHOD)?;
     let arguments = Value::Object(arguments);
-    let problems: Vec<String> = entry.input.iter_errors(&arguments).map(|e| describe(&e)).collect();
+    let problems: Vec<String> =
+        entry.input.iter().flat_map(|input| input.iter_errors(&arguments)).map(|e| describe(&e)).collect();
     if !problems.is_empty() {
         return Ok(error_result(format!("Invalid arguments for tool {name}: {}", problems.join("; "))));
     }
