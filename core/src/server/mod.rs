@@ -45,6 +45,7 @@ pub use handlers::{
 pub use input_batch::{BatchedHandler, InputAnswer, InputBatch, input_batch};
 pub use middleware::{Answer, Inbound, Middleware, Next};
 pub(crate) use notify::Fanout;
+pub(crate) use router::is_builtin_request;
 pub use outbound::Outbound;
 pub use registry::RegistryError;
 pub use session::Connection;
