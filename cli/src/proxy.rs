@@ -75,6 +75,8 @@ fn report(name: &str, event: UpstreamEvent) {
         UpstreamEvent::Failed { error, retry_in } => {
             eprintln!("ferrymcp gateway: {name}: {error} (left out; retrying in {retry_in:?})")
         }
-        UpstreamEvent::Lost => eprintln!("ferrymcp gateway: {name}: connection lost, reconnecting"),
+        UpstreamEvent::Lost { retry_in } => {
+            eprintln!("ferrymcp gateway: {name}: connection lost (reconnecting in {retry_in:?})")
+        }
     }
 }

@@ -5,7 +5,8 @@
 //! Lists are gathered when asked, every page of every connected upstream at once, so
 //! they are never stale; calls go to the upstream their prefix names. Each upstream is
 //! kept by a supervisor task: connected with a timeout, and when it fails or its
-//! connection ends, connected again after a backoff (1 s doubling to 30 s), the front's
+//! connection ends, connected again after a backoff (1 s doubling to 30 s, started over
+//! once a connection held longer than that), the front's
 //! clients told that the lists changed each time it comes or goes. A list change an
 //! upstream announces is passed on as the front's. An upstream that is down is simply
 //! left out; it is never fatal to the others.
@@ -40,8 +41,8 @@ pub enum UpstreamEvent {
     Connected { pid: Option<u32> },
     /// An attempt failed (or timed out); retried after `retry_in`.
     Failed { error: String, retry_in: Duration },
-    /// The connection ended; reconnected after a backoff.
-    Lost,
+    /// The connection ended; reconnected after `retry_in`.
+    Lost { retry_in: Duration },
 }
 
 /// Receives each upstream's events: its name and the event.
@@ -147,7 +148,7 @@ impl Supervisor {
             };
             match outcome {
                 Ok(client) => {
-                    backoff = self.options.min_backoff;
+                    let since = tokio::time::Instant::now();
                     events(&self.slot.name, UpstreamEvent::Connected { pid: client.child().map(|c| c.id()) });
                     *self.slot.client.write().unwrap() = Some(client.clone());
                     ready.take().map(|r| r.send(()));
@@ -155,8 +156,15 @@ impl Supervisor {
                     client.peer().closed().await;
                     self.slot.client.write().unwrap().take();
                     client.close().await;
-                    events(&self.slot.name, UpstreamEvent::Lost);
                     self.lists_changed().await;
+                    // A connection that held a while starts the backoff over; one that
+                    // keeps dying at once waits longer each time.
+                    if since.elapsed() > self.options.max_backoff {
+                        backoff = self.options.min_backoff;
+                    }
+                    events(&self.slot.name, UpstreamEvent::Lost { retry_in: backoff });
+                    tokio::time::sleep(backoff).await;
+                    backoff = (backoff * 2).min(self.options.max_backoff);
                 }
                 Err(error) => {
                     ready.take().map(|r| r.send(()));

@@ -24,8 +24,10 @@
 //! carries no trace of the call that caused it (over stdio nothing links them), so it is
 //! asked of the client whose forwarded request started last and is still waiting; with no
 //! request waiting, of the newest legacy session. A 2026-07-28 front client answers input
-//! by retrying its request (MRTR), which a forwarder cannot pause across: such a client
-//! gets the upstream's requests to it only when it holds a legacy session.
+//! by retrying its request (MRTR): the front answers `input_required`, the forwarded
+//! request is abandoned, and the retry forwards it again, the upstream's question then
+//! answered from the retry's `inputResponses`. So the upstream runs such a call once per
+//! round, as MRTR runs any handler again on each retry.
 
 mod bridge;
 pub mod gateway;
@@ -36,6 +38,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
 
 use crate::client::{Client, ClientCallbacks, ClientError, InputCallback, NotificationCallback};
 use crate::peer::{BoxFuture, Progress, RequestOptions};
@@ -52,7 +55,7 @@ pub type Connector = Arc<dyn Fn(ClientCallbacks) -> BoxFuture<Result<Client, Cli
 pub struct Relay {
     front: OnceLock<Server>,
     /// The front requests forwarded to this upstream and not yet answered, oldest first.
-    waiting: Mutex<Vec<(u64, Context)>>,
+    waiting: Mutex<Vec<Waiter>>,
     next: AtomicU64,
 }
 
@@ -88,19 +91,19 @@ impl Relay {
     }
 
     fn newest_waiting(&self) -> Option<Context> {
-        self.waiting.lock().unwrap().last().map(|(_, cx)| cx.clone())
-    }
-
-    /// The newest waiting request that can be asked for input while it waits (a legacy
-    /// session's; a 2026-07-28 request would have to be retried).
-    fn newest_askable(&self) -> Option<Context> {
-        self.waiting.lock().unwrap().iter().rev().find(|(_, cx)| !cx.is_modern()).map(|(_, cx)| cx.clone())
+        self.waiting.lock().unwrap().last().map(|w| w.cx.clone())
     }
 
     fn ask(self: Arc<Self>, method: &'static str, params: Value) -> BoxFuture<Result<Value, ErrorObject>> {
         Box::pin(async move {
-            let answer = match (self.newest_askable(), self.front.get()) {
-                (Some(cx), _) => cx.input(None, method, params).await,
+            let newest = self.waiting.lock().unwrap().last().map(|w| (w.cx.clone(), w.gone.clone()));
+            let answer = match (newest, self.front.get()) {
+                // A 2026-07-28 request answers by a retry, which runs the forwarding
+                // again: this round's question then ends with the request.
+                (Some((cx, gone)), _) => tokio::select! {
+                    answer = cx.input(None, method, params) => answer,
+                    () = gone.cancelled() => Err(HandlerError::Failed("the client's request ended".into())),
+                },
                 (None, Some(front)) => match front.legacy_sessions().into_iter().max_by_key(|s| s.id()) {
                     Some(session) => session.request(method, params).await,
                     None => Err(HandlerError::Failed(format!("no client to send {method} to"))),
@@ -149,9 +152,16 @@ impl Relay {
     /// Counts `cx` as waiting on the upstream until the guard is dropped.
     fn wait(&self, cx: &Context) -> Waiting<'_> {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
-        self.waiting.lock().unwrap().push((id, cx.clone()));
+        self.waiting.lock().unwrap().push(Waiter { id, cx: cx.clone(), gone: CancellationToken::new() });
         Waiting { relay: self, id }
     }
+}
+
+/// A front request waiting on the upstream; `gone` fires when it stops waiting.
+struct Waiter {
+    id: u64,
+    cx: Context,
+    gone: CancellationToken,
 }
 
 struct Waiting<'a> {
@@ -161,7 +171,10 @@ struct Waiting<'a> {
 
 impl Drop for Waiting<'_> {
     fn drop(&mut self) {
-        self.relay.waiting.lock().unwrap().retain(|(id, _)| *id != self.id);
+        let mut waiting = self.relay.waiting.lock().unwrap();
+        if let Some(index) = waiting.iter().position(|w| w.id == self.id) {
+            waiting.remove(index).gone.cancel();
+        }
     }
 }
 
