@@ -10,8 +10,8 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 
 use crate::exit::{Failure, Outcome};
-use crate::front::HttpFrontArgs;
 use crate::exit_codes;
+use crate::front::HttpFrontArgs;
 use crate::server::ServerSpec;
 
 /// How SERVER is named, a literal so `concat!` can put it in every `--help`.

@@ -79,9 +79,8 @@ impl HttpFrontArgs {
 
 async fn resolve_addr(host: &str, port: u16) -> Outcome<SocketAddr> {
     let bare = host.trim_start_matches('[').trim_end_matches(']');
-    let mut addrs = tokio::net::lookup_host((bare, port))
-        .await
-        .map_err(|e| Failure::usage(format!("--host {host}: {e}")))?;
+    let mut addrs =
+        tokio::net::lookup_host((bare, port)).await.map_err(|e| Failure::usage(format!("--host {host}: {e}")))?;
     addrs.next().ok_or_else(|| Failure::usage(format!("--host {host}: no address")))
 }
 

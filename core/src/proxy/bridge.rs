@@ -85,7 +85,11 @@ impl Middleware for Forwarder {
 }
 
 /// A request forwarded without a front context (no progress or input to relay).
-pub(super) async fn forward_plain(client: &Client, method: &str, params: Value) -> Result<Value, crate::wire::ErrorObject> {
+pub(super) async fn forward_plain(
+    client: &Client,
+    method: &str,
+    params: Value,
+) -> Result<Value, crate::wire::ErrorObject> {
     client.request(method, params, Default::default()).await.map_err(|e| match upstream_error(e) {
         crate::server::HandlerError::Rpc(error) => error,
         other => crate::wire::ErrorObject::internal(other.to_string()),

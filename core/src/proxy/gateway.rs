@@ -118,7 +118,8 @@ impl Gateway {
         let mut first = Vec::new();
         for (spec, slot) in specs.into_iter().zip(slots) {
             let (ready, connected) = tokio::sync::oneshot::channel();
-            let supervisor = Supervisor { slot, connect: spec.connect, server: server.clone(), options: options.clone() };
+            let supervisor =
+                Supervisor { slot, connect: spec.connect, server: server.clone(), options: options.clone() };
             tokio::spawn(supervisor.run(ready, events.clone()));
             first.push(connected);
         }
@@ -140,7 +141,8 @@ impl Supervisor {
         let mut ready = Some(ready);
         let mut backoff = self.options.min_backoff;
         loop {
-            let attempt = tokio::time::timeout(self.options.connect_timeout, (self.connect)(self.slot.relay.callbacks()));
+            let attempt =
+                tokio::time::timeout(self.options.connect_timeout, (self.connect)(self.slot.relay.callbacks()));
             let outcome = match attempt.await {
                 Ok(Ok(client)) => Ok(client),
                 Ok(Err(e)) => Err(e.to_string()),
@@ -195,9 +197,9 @@ fn declare(server: &Server, upstreams: &Arc<Upstreams>) {
             Box::pin(async move { u.merged("resources/list", "resources", "resources", &p, false).await })
         }),
         ("resources/templates/list", |u, p, _| {
-            Box::pin(async move {
-                u.merged("resources/templates/list", "resourceTemplates", "resources", &p, false).await
-            })
+            Box::pin(
+                async move { u.merged("resources/templates/list", "resourceTemplates", "resources", &p, false).await },
+            )
         }),
         ("tools/call", |u, p, cx| Box::pin(async move { u.by_name("tools/call", p, cx).await })),
         ("prompts/get", |u, p, cx| Box::pin(async move { u.by_name("prompts/get", p, cx).await })),
@@ -300,11 +302,25 @@ impl Upstreams {
         index.map(|i| self.slots[i].clone())
     }
 
+    /// Sends a request about `params.uri` to the upstream that listed it; a URI no list
+    /// has shown yet is tried on each upstream offering resources, in order, and
+    /// remembered with the first that answers.
     async fn by_uri(&self, method: &str, params: Map<String, Value>, cx: Context) -> Result<Value, HandlerError> {
         let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default().to_owned();
-        let slot = self.owner(&uri).ok_or_else(|| HandlerError::ResourceNotFound(uri.clone()))?;
-        let client = slot.client().ok_or_else(|| down(&slot))?;
-        forward(&client, &slot.relay, method, params, &cx).await
+        if let Some(slot) = self.owner(&uri) {
+            let client = slot.client().ok_or_else(|| down(&slot))?;
+            return forward(&client, &slot.relay, method, params, &cx).await;
+        }
+        for (index, slot, client) in self.connected() {
+            if !Slot::offers(&client, "resources") {
+                continue;
+            }
+            if let Ok(result) = forward(&client, &slot.relay, method, params.clone(), &cx).await {
+                self.resources.lock().unwrap().insert(uri, index);
+                return Ok(result);
+            }
+        }
+        Err(HandlerError::ResourceNotFound(uri))
     }
 
     async fn complete(&self, mut params: Map<String, Value>, cx: Context) -> Result<Value, HandlerError> {

@@ -200,19 +200,35 @@ pub async fn forward(
         }
     }
     let mut options = RequestOptions { cancel: Some(cx.cancellation().clone()), ..RequestOptions::default() };
+    let mut progress = None;
     if cx.progress_token().is_some() {
-        // One task per request reports in arrival order (the front drops what goes back).
+        // One task per request reports in arrival order, and is drained before the result
+        // goes back (the sender is taken back, whoever still holds the callback).
         let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<Progress>();
+        let sender = Arc::new(Mutex::new(Some(sender)));
         let front = cx.clone();
-        tokio::spawn(async move {
+        let reporter = tokio::spawn(async move {
             while let Some(p) = receiver.recv().await {
                 front.report_progress(p.progress, p.total, p.message).await;
             }
         });
-        options = options.on_progress(Arc::new(move |p| drop(sender.send(p)))).reset_timeout_on_progress(None);
+        let callback = sender.clone();
+        let on_progress = Arc::new(move |p| {
+            if let Some(sender) = &*callback.lock().unwrap() {
+                let _ = sender.send(p);
+            }
+        });
+        options = options.on_progress(on_progress).reset_timeout_on_progress(None);
+        progress = Some((sender, reporter));
     }
-    let _waiting = relay.wait(cx);
-    client.request(method, Value::Object(params), options).await.map_err(upstream_error)
+    let waiting = relay.wait(cx);
+    let result = client.request(method, Value::Object(params), options).await;
+    drop(waiting);
+    if let Some((sender, reporter)) = progress {
+        sender.lock().unwrap().take();
+        let _ = reporter.await;
+    }
+    result.map_err(upstream_error)
 }
 
 /// An upstream failure as the front answers it: the upstream's own JSON-RPC error as it

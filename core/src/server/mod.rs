@@ -45,9 +45,9 @@ pub use handlers::{
 pub use input_batch::{BatchedHandler, InputAnswer, InputBatch, input_batch};
 pub use middleware::{Answer, Inbound, Middleware, Next};
 pub(crate) use notify::Fanout;
-pub(crate) use router::is_builtin_request;
 pub use outbound::Outbound;
 pub use registry::RegistryError;
+pub(crate) use router::is_builtin_request;
 pub use session::Connection;
 pub(crate) use session::Incoming;
 pub use session_handle::ServerSession;
