@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::{Relay, forward, upstream_error};
 use crate::client::Client;
 use crate::peer::BoxFuture;
-use crate::protocol::ServerCapabilities;
+use crate::protocol::{ServerCapabilities, TASKS_EXTENSION};
 use crate::server::{Answer, Inbound, Middleware, Next, Server, ServerOptions};
 
 /// Which upstream capability makes which feature methods forwarded.
@@ -26,7 +26,8 @@ pub(super) const SESSION_METHODS: [&str; 3] = ["logging/setLevel", "resources/su
 /// A front server for `client`'s upstream: what it declared, and every request and
 /// notification forwarded to it. `relay` must be the one whose callbacks `client` was
 /// connected with; it is attached to the returned server. The front declares `logging`
-/// whatever the upstream does (core serves `logging/setLevel` on every session).
+/// whatever the upstream does (core serves `logging/setLevel` on every session), and not
+/// the tasks extension (a task lives on the server that runs it; see below).
 pub fn bridge(client: &Client, relay: &Arc<Relay>, options: ServerOptions) -> Result<Server, String> {
     let details = client.server();
     let front = Server::with_info(details.info.clone(), details.instructions.clone(), options);
@@ -43,8 +44,14 @@ pub fn bridge(client: &Client, relay: &Arc<Relay>, options: ServerOptions) -> Re
             front.set_feature_handler(method, handler).map_err(|e| e.to_string())?;
         }
     }
-    let capabilities: ServerCapabilities = serde_json::from_value(details.capabilities.clone())
-        .map_err(|e| format!("the upstream's capabilities are malformed: {e}"))?;
+    // Tasks are kept by the server that runs them, and `tasks/*` are the front engine's
+    // own methods, so the tasks extension is not passed on: clients call without tasks.
+    let mut declared = details.capabilities.clone();
+    if let Some(Value::Object(extensions)) = declared.get_mut("extensions") {
+        extensions.remove(TASKS_EXTENSION);
+    }
+    let capabilities: ServerCapabilities =
+        serde_json::from_value(declared).map_err(|e| format!("the upstream's capabilities are malformed: {e}"))?;
     front.register_capabilities(&capabilities)?;
     front.set_middleware(Some(Arc::new(Forwarder { client: client.clone() })));
     relay.attach(&front);

@@ -386,3 +386,38 @@ impl Middleware for SessionForwarder {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn upstreams(names: &[&str]) -> Upstreams {
+        let slots = names
+            .iter()
+            .map(|name| Arc::new(Slot { name: (*name).to_owned(), relay: Relay::new(), client: RwLock::new(None) }))
+            .collect();
+        Upstreams { slots, resources: Default::default(), templates: Default::default() }
+    }
+
+    #[test]
+    fn a_name_goes_to_the_upstream_its_whole_prefix_names() {
+        let upstreams = upstreams(&["a", "ab", "b"]);
+        let route = |name| upstreams.named(name).map(|(slot, rest)| (slot.name.clone(), rest)).ok();
+        assert_eq!(route("ab__tool"), Some(("ab".into(), "tool".into())));
+        assert_eq!(route("a__b__tool"), Some(("a".into(), "b__tool".into())));
+        assert_eq!(route("b__"), Some(("b".into(), String::new())));
+        assert_eq!(route("c__tool"), None);
+        assert_eq!(route("abtool"), None);
+    }
+
+    #[test]
+    fn a_uri_goes_to_the_upstream_that_listed_it_or_its_template() {
+        let upstreams = upstreams(&["a", "b"]);
+        upstreams.remember(&json!({"uri": "file:///x"}), 1);
+        upstreams.remember(&json!({"uriTemplate": "docs://{id}"}), 0);
+        let owner = |uri| upstreams.owner(uri).map(|slot| slot.name.clone());
+        assert_eq!(owner("file:///x").as_deref(), Some("b"));
+        assert_eq!(owner("docs://42").as_deref(), Some("a"));
+        assert_eq!(owner("file:///y"), None);
+    }
+}

@@ -28,6 +28,9 @@
 //! request is abandoned, and the retry forwards it again, the upstream's question then
 //! answered from the retry's `inputResponses`. So the upstream runs such a call once per
 //! round, as MRTR runs any handler again on each retry.
+//!
+//! Not forwarded: the tasks extension (a task lives on the server that runs it, and the
+//! front's `tasks/*` are its own engine's), and `ping`, which each hop answers itself.
 
 mod bridge;
 pub mod gateway;
