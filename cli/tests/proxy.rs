@@ -290,3 +290,124 @@ async fn the_gateway_namespaces_routes_and_reconnects() {
     client.close().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `node` with the official TypeScript SDKs installed in tests/interop (scripts/test.sh
+/// installs them with npm); `None` (with the reason printed) when missing, a failure under CI.
+fn node_with_official_sdks() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let modules = root.join("tests/interop/node_modules/@modelcontextprotocol");
+    if modules.join("client").exists() && modules.join("sdk").exists() {
+        return Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node/proxy_client.mjs"));
+    }
+    let reason = format!("{modules:?} lacks client and sdk (`npm install --prefix tests/interop`)");
+    assert!(std::env::var_os("CI").is_none(), "{reason}");
+    eprintln!("skipped: {reason}");
+    None
+}
+
+/// The official TypeScript clients (v1; v2 in both eras) against an HTTP front, the
+/// upstream's tools under `prefix`: tools, a call, progress and elicitation.
+fn check_the_official_typescript_clients(script: &Path, url: &str, prefix: &str) {
+    for (kind, era) in [("v1", "legacy"), ("v2-legacy", "legacy"), ("v2-modern", "modern")] {
+        let output = Command::new("node").arg(script).args([url, kind, prefix]).output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{kind}: {stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+        let seen: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default()).unwrap();
+        assert_eq!(seen["era"], era, "{kind}");
+        assert!(seen["tools"].as_array().unwrap().iter().any(|t| *t == format!("{prefix}test_simple_text")), "{kind}");
+        assert_eq!(seen["simple"], "This is a simple text response for testing.", "{kind}");
+        assert_eq!(seen["progress"], json!([0, 50, 100]), "{kind}");
+        assert_eq!(seen["asked"], json!(["Your answer?"]), "{kind}");
+        assert_eq!(seen["elicited"], r#"User response: action=accept, content={"response":"from typescript"}"#, "{kind}");
+    }
+}
+
+#[test]
+fn the_http_bridge_serves_the_official_typescript_clients_in_both_eras() {
+    let Some(script) = node_with_official_sdks() else { return };
+    let bridge = Listening::bridge(&[]);
+    check_the_official_typescript_clients(&script, &bridge.url, "");
+}
+
+#[test]
+fn the_gateway_serves_the_official_typescript_and_python_clients_in_both_eras() {
+    let dir = std::env::temp_dir().join(format!("ferrymcp-gateway-clients-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mcp.json");
+    std::fs::write(&config, json!({"mcpServers": {"alpha": {"command": fixture()}}}).to_string()).unwrap();
+    let gateway = Listening::start(Path::new(FERRYMCP), &["gateway", config.to_str().unwrap(), "--port", "0"]);
+    if let Some(script) = node_with_official_sdks() {
+        check_the_official_typescript_clients(&script, &gateway.url, "alpha__");
+    }
+    if let Some(python) = python_with_mcp() {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/bridge_client.py");
+        for mode in ["legacy", "auto"] {
+            let output = Command::new(&python).arg(&script).args([gateway.url.as_str(), mode, "alpha__"]).output().unwrap();
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert!(output.status.success(), "{mode}: {stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+            let seen: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default()).unwrap();
+            assert_eq!(seen["server"], "ferrymcp-gateway");
+            assert_eq!(seen["protocol"], if mode == "legacy" { "2025-11-25" } else { "2026-07-28" });
+            assert_eq!(seen["simple"], "This is a simple text response for testing.");
+            assert_eq!(seen["progress"], json!([0.0, 50.0, 100.0]));
+            assert_eq!(seen["elicited"], r#"User response: action=accept, content={"response":"from python"}"#);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The official reference server (`@modelcontextprotocol/server-everything`, installed in
+/// tests/interop by scripts/test.sh): its path, or `None` (a failure under CI).
+fn reference_server() -> Option<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/interop/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    if path.exists() {
+        return Some(path.to_str().unwrap().to_owned());
+    }
+    assert!(std::env::var_os("CI").is_none(), "CI must install {path:?}: run scripts/test.sh");
+    eprintln!("skipped: {path:?} is not installed (scripts/test.sh installs it with npm)");
+    None
+}
+
+/// Finds the reference server's echo tool (under whatever prefix), calls it, returns its name.
+async fn echo(client: &Client) -> String {
+    let tools = client.list_tools().await.unwrap();
+    let name = tools.iter().map(|t| t.name.clone()).find(|n| n.ends_with("echo")).expect("an echo tool");
+    let result = client.call_tool(&name, json!({"message": "through"}), RequestOptions::default()).await.unwrap();
+    assert!(text(&result).contains("through"), "{}", text(&result));
+    name
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bridge_and_gateway_in_front_of_the_official_reference_server() {
+    let Some(server) = reference_server() else { return };
+    // bridge: the stdio reference server over HTTP, both eras on the front.
+    let bridge =
+        Listening::start(Path::new(FERRYMCP), &["bridge", "--port", "0", "--", "node", server.as_str(), "stdio"]);
+    for era in [EraPreference::Legacy, EraPreference::Auto] {
+        let http = HttpClientOptions::new(bridge.url.as_str());
+        let client = Client::connect_http(http, options(era), ClientCallbacks::default()).await.unwrap();
+        assert_eq!(echo(&client).await, "echo");
+        client.close().await;
+    }
+    // gateway: the reference server and the fixture behind one endpoint.
+    let dir = std::env::temp_dir().join(format!("ferrymcp-gateway-reference-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mcp.json");
+    let servers = json!({"mcpServers": {
+        "reference": {"command": "node", "args": [server, "stdio"]},
+        "fixture": {"command": fixture()},
+    }});
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let mut gateway = Listening::start(Path::new(FERRYMCP), &["gateway", config.to_str().unwrap(), "--port", "0"]);
+    let stderr = lines(gateway.stderr.take().unwrap());
+    wait_for(&stderr, |l| connected_pid(l, "reference")).await;
+    wait_for(&stderr, |l| connected_pid(l, "fixture")).await;
+    for era in [EraPreference::Legacy, EraPreference::Auto] {
+        let http = HttpClientOptions::new(gateway.url.as_str());
+        let client = Client::connect_http(http, options(era), ClientCallbacks::default()).await.unwrap();
+        assert_eq!(echo(&client).await, "reference__echo");
+        client.close().await;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
