@@ -318,7 +318,10 @@ fn check_the_official_typescript_clients(script: &Path, url: &str, prefix: &str)
         assert_eq!(seen["simple"], "This is a simple text response for testing.", "{kind}");
         assert_eq!(seen["progress"], json!([0, 50, 100]), "{kind}");
         assert_eq!(seen["asked"], json!(["Your answer?"]), "{kind}");
-        assert_eq!(seen["elicited"], r#"User response: action=accept, content={"response":"from typescript"}"#, "{kind}");
+        assert_eq!(
+            seen["elicited"], r#"User response: action=accept, content={"response":"from typescript"}"#,
+            "{kind}"
+        );
     }
 }
 
@@ -342,7 +345,8 @@ fn the_gateway_serves_the_official_typescript_and_python_clients_in_both_eras() 
     if let Some(python) = python_with_mcp() {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/bridge_client.py");
         for mode in ["legacy", "auto"] {
-            let output = Command::new(&python).arg(&script).args([gateway.url.as_str(), mode, "alpha__"]).output().unwrap();
+            let output =
+                Command::new(&python).arg(&script).args([gateway.url.as_str(), mode, "alpha__"]).output().unwrap();
             let stdout = String::from_utf8_lossy(&output.stdout);
             assert!(output.status.success(), "{mode}: {stdout}\n{}", String::from_utf8_lossy(&output.stderr));
             let seen: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default()).unwrap();
