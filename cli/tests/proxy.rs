@@ -273,6 +273,19 @@ async fn the_gateway_namespaces_routes_and_reconnects() {
     let read = client.read_resource("test://static-text").await.unwrap();
     assert!(serde_json::to_string(&read).unwrap().contains("static text resource"));
 
+    // A list change an upstream announces reaches the front's clients.
+    *changes.lock().unwrap() = 0;
+    let triggered = client.call_tool("beta__test_trigger_tool_change", json!({}), RequestOptions::default()).await;
+    assert_eq!(text(&triggered.unwrap()), "Mutation triggered");
+    for _ in 0..100 {
+        if *changes.lock().unwrap() >= 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(*changes.lock().unwrap() >= 1, "the upstream's tools/list_changed was not passed on");
+    *changes.lock().unwrap() = 0;
+
     // alpha dies: its tools leave, then come back with the new process.
     Command::new("kill").args(["-9", &alpha.to_string()]).status().unwrap();
     let again = wait_for(&stderr, |l| connected_pid(l, "alpha").filter(|pid| *pid != alpha)).await;
@@ -414,4 +427,75 @@ async fn bridge_and_gateway_in_front_of_the_official_reference_server() {
         client.close().await;
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether process `pid` still runs (a zombie does not count).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z')))
+}
+
+/// Sends `signal` to `child` and waits (up to 20 s) for its exit code.
+fn stop_with(child: &mut Child, signal: &str) -> Option<i32> {
+    Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
+    for _ in 0..200 {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code();
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("still running 20 s after SIG{signal}");
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_gateway_stops_on_sigint_and_sigterm_and_ends_its_upstreams() {
+    let dir = std::env::temp_dir().join(format!("ferrymcp-gateway-signals-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mcp.json");
+    std::fs::write(
+        &config,
+        json!({"mcpServers": {"a": {"command": fixture()}, "b": {"command": fixture()}}}).to_string(),
+    )
+    .unwrap();
+    for (signal, expected) in [("INT", 130), ("TERM", 0)] {
+        let mut gateway = Listening::start(Path::new(FERRYMCP), &["gateway", config.to_str().unwrap(), "--port", "0"]);
+        let stderr = lines(gateway.stderr.take().unwrap());
+        let a = wait_for(&stderr, |l| connected_pid(l, "a")).await;
+        let b = wait_for(&stderr, |l| connected_pid(l, "b")).await;
+        // A client connected (a legacy session with its SSE stream open) does not hold it up.
+        let http = HttpClientOptions::new(gateway.url.as_str());
+        let client =
+            Client::connect_http(http, options(EraPreference::Legacy), ClientCallbacks::default()).await.unwrap();
+        assert!(!client.list_tools().await.unwrap().is_empty());
+        assert!(running(a) && running(b));
+        assert_eq!(stop_with(&mut gateway.child, signal), Some(expected), "SIG{signal}");
+        assert!(!running(a) && !running(b), "SIG{signal}: the upstream processes were not ended");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_bridge_stops_on_sigint_and_sigterm() {
+    for (signal, expected) in [("INT", 130), ("TERM", 0)] {
+        let mut bridge = Listening::bridge(&[]);
+        assert_eq!(stop_with(&mut bridge.child, signal), Some(expected), "SIG{signal}");
+    }
+    let upstream = Listening::start(&fixture(), &["--transport", "http", "--port", "0"]);
+    for (signal, expected) in [("INT", 130), ("TERM", 0)] {
+        let mut child = Command::new(FERRYMCP)
+            .args(["bridge", "--stdio", upstream.url.as_str()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+        writeln!(child.stdin.as_mut().unwrap(), "{ping}").unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        assert!(line.contains(r#""id":1"#), "{line}");
+        assert_eq!(stop_with(&mut child, signal), Some(expected), "--stdio, SIG{signal}");
+    }
 }

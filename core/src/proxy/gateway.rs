@@ -97,6 +97,8 @@ struct Upstreams {
 /// The front server of a gateway (serve it on any transport) and its upstreams.
 pub struct Gateway {
     pub server: Server,
+    upstreams: Arc<Upstreams>,
+    supervisors: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Gateway {
@@ -116,15 +118,31 @@ impl Gateway {
             Arc::new(Upstreams { slots: slots.clone(), resources: Default::default(), templates: Default::default() });
         declare(&server, &upstreams);
         let mut first = Vec::new();
+        let mut supervisors = Vec::new();
         for (spec, slot) in specs.into_iter().zip(slots) {
             let (ready, connected) = tokio::sync::oneshot::channel();
             let supervisor =
                 Supervisor { slot, connect: spec.connect, server: server.clone(), options: options.clone() };
-            tokio::spawn(supervisor.run(ready, events.clone()));
+            supervisors.push(tokio::spawn(supervisor.run(ready, events.clone())));
             first.push(connected);
         }
         join_all(first).await;
-        Gateway { server }
+        Gateway { server, upstreams, supervisors }
+    }
+
+    /// Stops for good: no more reconnecting, and every upstream connection closed, the
+    /// processes it started ended (asked to stop by closing their stdin, killed if they
+    /// do not; one still starting is killed as its supervisor is dropped).
+    pub async fn shutdown(self) {
+        for supervisor in &self.supervisors {
+            supervisor.abort();
+        }
+        for supervisor in self.supervisors {
+            let _ = supervisor.await;
+        }
+        let clients: Vec<Client> =
+            self.upstreams.slots.iter().filter_map(|slot| slot.client.write().unwrap().take()).collect();
+        join_all(clients.iter().map(Client::close)).await;
     }
 }
 
@@ -154,8 +172,12 @@ impl Supervisor {
                     events(&self.slot.name, UpstreamEvent::Connected { pid: client.child().map(|c| c.id()) });
                     *self.slot.client.write().unwrap() = Some(client.clone());
                     ready.take().map(|r| r.send(()));
+                    let listening = super::listen_for_changes(&client);
                     self.lists_changed().await;
                     client.peer().closed().await;
+                    if let Some(listening) = listening {
+                        listening.abort();
+                    }
                     self.slot.client.write().unwrap().take();
                     client.close().await;
                     self.lists_changed().await;
