@@ -7,6 +7,7 @@
 /// The exit code after SIGINT.
 pub const INTERRUPTED: u8 = 130;
 /// The exit code after SIGTERM.
+#[cfg(unix)]
 pub const TERMINATED: u8 = 0;
 
 /// The handlers, installed by [`Stop::install`] (before the command announces itself, so
