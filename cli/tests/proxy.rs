@@ -499,3 +499,30 @@ fn the_bridge_stops_on_sigint_and_sigterm() {
         assert_eq!(stop_with(&mut child, signal), Some(expected), "--stdio, SIG{signal}");
     }
 }
+
+/// A server named in an mcp.json works in `bridge` as in every other command: by URL
+/// (`bridge --stdio NAME`) and by command (`bridge --port 0 NAME`).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_bridge_takes_a_server_named_in_mcp_json() {
+    let upstream = Listening::start(&fixture(), &["--transport", "http", "--port", "0"]);
+    let dir = std::env::temp_dir().join(format!("ferrymcp-bridge-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mcp.json");
+    let servers = json!({"mcpServers": {"remote": {"url": upstream.url}, "local": {"command": fixture()}}});
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let config = config.to_str().unwrap();
+
+    let command = ChildCommand::new(FERRYMCP).args(["--config", config, "bridge", "--stdio", "remote"]);
+    let client = Client::spawn(command, options(EraPreference::Auto), ClientCallbacks::default()).await.unwrap();
+    let called = client.call_tool("test_simple_text", json!({}), RequestOptions::default()).await.unwrap();
+    assert_eq!(text(&called), "This is a simple text response for testing.");
+    client.close().await;
+
+    let bridge = Listening::start(Path::new(FERRYMCP), &["--config", config, "bridge", "--port", "0", "local"]);
+    let http = HttpClientOptions::new(bridge.url.as_str());
+    let client = Client::connect_http(http, options(EraPreference::Auto), ClientCallbacks::default()).await.unwrap();
+    let called = client.call_tool("test_simple_text", json!({}), RequestOptions::default()).await.unwrap();
+    assert_eq!(text(&called), "This is a simple text response for testing.");
+    client.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
