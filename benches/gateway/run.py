@@ -1,5 +1,6 @@
 """What a gateway adds to each call: `ferrymcp gateway` against FastMCP's proxy
-(`fastmcp.server.create_proxy`, formerly `FastMCP.as_proxy`), both in front of the same upstream, measured with `ferrymcp bench`.
+(`fastmcp.server.create_proxy`, formerly `FastMCP.as_proxy`), both in front of the same
+upstream, measured with `ferrymcp bench`.
 
     python3 benches/gateway/run.py [--runs 3] [--concurrency 1 64] [--json FILE]
 
