@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::exit::{Failure, Outcome};
 use crate::exit_codes;
+use crate::front::HttpFrontArgs;
 use crate::server::ServerSpec;
 
 /// How SERVER is named, a literal so `concat!` can put it in every `--help`.
@@ -126,6 +127,45 @@ pub enum Command {
         )
     )]
     Bench(BenchArgs),
+    /// Serves a server on another transport, forwarding everything both ways: a stdio
+    /// server over Streamable HTTP, or (--stdio) a remote HTTP server on this process's
+    /// stdio.
+    #[command(
+        override_usage = "ferrymcp bridge [OPTIONS] --port N SERVER\n       \
+                          ferrymcp bridge [OPTIONS] --port N -- COMMAND...\n       \
+                          ferrymcp bridge --stdio URL",
+        after_help = concat!(
+            server_help!(),
+            "The clients see the server's own serverInfo, capabilities and instructions; requests,\n",
+            "notifications, progress, cancellation, and the server's requests to the client\n",
+            "(sampling, elicitation, roots) pass through. Over HTTP both protocol eras are served\n",
+            "on the one endpoint, whose URL is printed on stdout once listening.\n\n",
+            "Examples:\n",
+            "  ferrymcp bridge --port 8000 -- python server.py\n",
+            "  ferrymcp bridge --port 8000 --bearer-token-env MCP_TOKEN \"npx -y @modelcontextprotocol/server-everything\"\n",
+            "  ferrymcp bridge --stdio https://example.com/mcp      (in a stdio-only host's config)\n\n",
+            "Exit codes: 0 the stdio client went away, 2 usage error, 3 the server could not be\n",
+            "reached or closed the connection, 4 the server's handshake was malformed."
+        )
+    )]
+    Bridge(BridgeArgs),
+    /// Serves every server of an mcp.json file behind one Streamable HTTP endpoint, their
+    /// tools and prompts named SERVER__NAME.
+    #[command(
+        override_usage = "ferrymcp gateway [OPTIONS] --port N CONFIG.json",
+        after_help = concat!(
+            "Tools and prompts are offered as SERVER__NAME (the server's name in the file, two\n",
+            "underscores, the upstream's name); resource URIs are left as they are and routed to the\n",
+            "server that listed them. Lists are gathered from every connected server (every page).\n",
+            "Servers are connected at once, each within --connect-timeout; one that fails is reported\n",
+            "on stderr and left out, and retried with backoff (1s doubling to 30s), as is one whose\n",
+            "connection ends; clients are told the lists changed when a server comes or goes.\n\n",
+            "Examples:\n",
+            "  ferrymcp gateway ~/mcp.json --port 8000\n",
+            "  ferrymcp gateway servers.json --port 0 --bearer-token-env MCP_TOKEN\n"
+        )
+    )]
+    Gateway(GatewayArgs),
 }
 
 /// SERVER as the first positional word, or a command after `--`.
@@ -229,6 +269,29 @@ pub struct BenchArgs {
     /// Also write a self-contained HTML page with the figures and a latency chart.
     #[arg(long, value_name = "FILE.html")]
     pub report: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct BridgeArgs {
+    #[command(flatten)]
+    pub server: ServerWords,
+    /// Serve on this process's stdin/stdout instead of HTTP.
+    #[arg(long)]
+    pub stdio: bool,
+    #[command(flatten)]
+    pub front: HttpFrontArgs,
+}
+
+#[derive(Args)]
+pub struct GatewayArgs {
+    /// The mcp.json file of the servers ({"mcpServers": {NAME: {command, args, env, cwd} | {url, headers}}}).
+    #[arg(value_name = "CONFIG.json")]
+    pub file: PathBuf,
+    /// How long connecting to one server may take.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub connect_timeout: Duration,
+    #[command(flatten)]
+    pub front: HttpFrontArgs,
 }
 
 /// `10s`, `500ms`, `2m`, `1.5s`; a bare number is seconds.

@@ -1,4 +1,5 @@
-//! `ferrymcp`: inspect, call and load-test any MCP server from a terminal or a script.
+//! `ferrymcp`: inspect, call and load-test any MCP server from a terminal or a script, and
+//! bridge or gateway servers onto other transports.
 //!
 //! Everything MCP is ferrymcp-core's client (`Client::spawn`, `Client::connect_http`, the
 //! `list_*` helpers that gather every page, `call_tool`...); this crate only parses the
@@ -12,9 +13,12 @@ mod call;
 mod cli;
 mod config;
 mod exit;
+mod front;
 mod inspect;
+mod proxy;
 mod render;
 mod server;
+mod signals;
 
 use std::process::ExitCode;
 
@@ -81,6 +85,12 @@ async fn run(cli: Cli) -> Outcome<u8> {
             };
             with_client(&spec, config, async |client| bench::run(client, &shown, request).await).await
         }
+        Command::Bridge(args) => {
+            let (spec, rest) = args.server.split("", 0)?;
+            no_extra_words(&rest)?;
+            proxy::bridge(&spec, config, &args.front, args.stdio).await
+        }
+        Command::Gateway(args) => proxy::gateway(&args.file, &args.front, args.connect_timeout).await,
     }
 }
 

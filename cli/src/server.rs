@@ -27,6 +27,7 @@ pub enum ServerSpec {
 }
 
 /// Where the server is.
+#[derive(Clone)]
 pub enum Target {
     Http(HttpClientOptions),
     Process { command: ChildCommand, shown: String },
@@ -73,7 +74,7 @@ fn command_target(words: &[String], inheritance: EnvInheritance) -> Target {
     Target::Process { command, shown }
 }
 
-fn from_entry(name: &str, entry: &ServerEntry) -> Outcome<Target> {
+pub fn from_entry(name: &str, entry: &ServerEntry) -> Outcome<Target> {
     if let Some(url) = &entry.url {
         let mut http = HttpClientOptions::new(url.as_str());
         http.headers.extend(entry.headers.iter().map(|(k, v)| (k.clone(), v.clone())));
@@ -114,12 +115,17 @@ pub async fn open(spec: &ServerSpec, config: Option<&ConfigFile>) -> Outcome<Cli
 }
 
 async fn connect(target: Target) -> Result<Client, ClientError> {
+    connect_with(target, ClientCallbacks::default()).await
+}
+
+/// Connects to `target` with `callbacks` answering its requests and notifications.
+pub async fn connect_with(target: Target, callbacks: ClientCallbacks) -> Result<Client, ClientError> {
     let options = ClientOptions {
         info: json!({"name": "ferrymcp-cli", "version": env!("CARGO_PKG_VERSION")}),
         ..ClientOptions::default()
     };
     match target {
-        Target::Http(http) => Client::connect_http(http, options, ClientCallbacks::default()).await,
-        Target::Process { command, .. } => Client::spawn(command, options, ClientCallbacks::default()).await,
+        Target::Http(http) => Client::connect_http(http, options, callbacks).await,
+        Target::Process { command, .. } => Client::spawn(command, options, callbacks).await,
     }
 }

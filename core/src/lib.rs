@@ -17,6 +17,8 @@
 //! - [`server`] and [`client`], side by side on top, each with its own transports: the
 //!   Streamable HTTP endpoint in [`server::http`]; the child process and the Streamable
 //!   HTTP client in [`client::child`] and [`client::http`].
+//! - [`proxy`], on top of both: a front server answering from upstream clients (the
+//!   `ferrymcp bridge` and `gateway` commands).
 //!
 //! Everything that is protocol lives here, so every binding behaves the same.
 
@@ -24,6 +26,7 @@ pub mod client;
 pub mod framing;
 pub mod peer;
 pub mod protocol;
+pub mod proxy;
 pub mod server;
 pub mod tls;
 pub mod transport;

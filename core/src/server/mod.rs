@@ -48,6 +48,7 @@ pub use mrtr::{StateCodec, StateCodecHandle};
 pub(crate) use notify::Fanout;
 pub use outbound::Outbound;
 pub use registry::{RegistryError, ToolOptions};
+pub(crate) use router::is_builtin_request;
 pub use session::Connection;
 pub(crate) use session::Incoming;
 pub use session_handle::ServerSession;

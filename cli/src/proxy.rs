@@ -1,0 +1,106 @@
+//! `ferrymcp bridge` and `ferrymcp gateway`: this crate only names the upstreams and the
+//! front's endpoint; the forwarding is ferrymcp-core's ([`ferrymcp_core::proxy`]).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferrymcp_core::proxy::gateway::{Gateway, GatewayOptions, UpstreamEvent, UpstreamSpec};
+use ferrymcp_core::proxy::{Connector, Relay};
+use ferrymcp_core::server::ServerOptions;
+
+use crate::config::{self, ConfigFile};
+use crate::exit::{Failure, Kind, Outcome};
+use crate::front::HttpFrontArgs;
+use crate::server::{self, ServerSpec};
+use crate::signals::Stop;
+
+/// Serves `spec`'s server on HTTP (or, `stdio`, on this process's stdio) until the
+/// upstream goes away (exit 3), on stdio the client does (exit 0), or a stop signal
+/// comes ([`crate::signals`]: exit 130 after SIGINT, 0 after SIGTERM).
+pub async fn bridge(spec: &ServerSpec, config: Option<&ConfigFile>, front: &HttpFrontArgs, stdio: bool) -> Outcome<u8> {
+    if stdio && front.port.is_some() {
+        return Err(Failure::usage("--stdio and --port exclude each other"));
+    }
+    let mut stop = Stop::install();
+    let target = server::resolve(spec, config)?;
+    let shown = target.describe();
+    let relay = Relay::new();
+    let client = server::connect_with(target, relay.callbacks())
+        .await
+        .map_err(|e| Failure::new(Kind::Connect, anyhow::anyhow!("cannot connect to {shown}: {e}")))?;
+    let server = ferrymcp_core::proxy::bridge(&client, &relay, ServerOptions::default())
+        .map_err(|e| Failure::new(Kind::Protocol, anyhow::anyhow!("{shown}: {e}")))?;
+    let upstream = client.clone();
+    let lost = async move {
+        upstream.peer().closed().await;
+        Err(Failure::new(Kind::Connect, anyhow::anyhow!("the upstream server {shown} closed the connection")))
+    };
+    let outcome = if stdio {
+        let served = async {
+            server.serve_stdio().await.map_err(|e| Failure::new(Kind::Connect, e))?;
+            Ok(0)
+        };
+        tokio::select! {
+            outcome = served => outcome,
+            outcome = lost => outcome,
+            code = stop.requested() => Ok(code),
+        }
+    } else {
+        let http = front.serve(server).await?;
+        let outcome = tokio::select! {
+            outcome = lost => outcome,
+            code = stop.requested() => Ok(code),
+        };
+        http.shutdown().await;
+        outcome
+    };
+    client.close().await;
+    outcome
+}
+
+/// Serves every server of `file` behind one endpoint until a stop signal ([`crate::signals`]):
+/// then the front stops, every upstream is closed (its process ended), and the exit code
+/// is 130 after SIGINT, 0 after SIGTERM.
+pub async fn gateway(file: &Path, front: &HttpFrontArgs, connect_timeout: Duration) -> Outcome<u8> {
+    let mut stop = Stop::install();
+    let Some(config) = config::load(Some(file))? else { unreachable!("an explicit file is read or refused") };
+    if config.servers.is_empty() {
+        return Err(Failure::usage(format!("{} names no servers", file.display())));
+    }
+    let mut specs = Vec::new();
+    for (name, entry) in &config.servers {
+        if name.contains(ferrymcp_core::proxy::gateway::SEPARATOR) {
+            return Err(Failure::usage(format!("server name {name:?} contains the separator \"__\"")));
+        }
+        let target = server::from_entry(name, entry)?;
+        let connect: Connector = Arc::new(move |callbacks| Box::pin(server::connect_with(target.clone(), callbacks)));
+        specs.push(UpstreamSpec { name: name.clone(), connect });
+    }
+    let options = GatewayOptions { connect_timeout, ..GatewayOptions::default() };
+    let gateway = Gateway::start(specs, options, Arc::new(report)).await;
+    let http = match front.serve(gateway.server.clone()).await {
+        Ok(http) => http,
+        Err(failure) => {
+            gateway.shutdown().await;
+            return Err(failure);
+        }
+    };
+    let code = stop.requested().await;
+    http.shutdown().await;
+    gateway.shutdown().await;
+    Ok(code)
+}
+
+fn report(name: &str, event: UpstreamEvent) {
+    match event {
+        UpstreamEvent::Connected { pid: Some(pid) } => eprintln!("ferrymcp gateway: {name}: connected (pid {pid})"),
+        UpstreamEvent::Connected { pid: None } => eprintln!("ferrymcp gateway: {name}: connected"),
+        UpstreamEvent::Failed { error, retry_in } => {
+            eprintln!("ferrymcp gateway: {name}: {error} (left out; retrying in {retry_in:?})")
+        }
+        UpstreamEvent::Lost { retry_in } => {
+            eprintln!("ferrymcp gateway: {name}: connection lost (reconnecting in {retry_in:?})")
+        }
+    }
+}
