@@ -216,3 +216,16 @@ async def test_stdio_server_parameters_with_env_and_cwd_and_a_server_that_dies(t
         assert (await client.call_tool("where", {})).content[0].text == f"set in {workdir}"
         with pytest.raises(ConnectionClosed):
             await client.call_tool("die", {})
+
+
+@pytest.mark.parametrize("mode", ["2025-06-18", "2024-11-05", "not-a-version"])
+def test_a_mode_that_is_not_a_pin_is_refused_as_the_official_client_refuses_it(mode: str) -> None:
+    import mcp
+
+    import ferrymcp
+
+    with pytest.raises(ValueError) as theirs:
+        mcp.Client(mcp.server.MCPServer("s"), mode=mode)
+    with pytest.raises(ValueError) as ours:
+        ferrymcp.Client(ferrymcp.MCPServer("s"), mode=mode)
+    assert str(ours.value) == str(theirs.value)

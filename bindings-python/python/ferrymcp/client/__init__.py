@@ -115,6 +115,7 @@ class Client:
         bearer_token: str | None = None,
         extensions: Sequence[ClientExtension] | None = None,
     ) -> None:
+        _check_mode(mode)
         self.server = server
         self._extensions = declared_extensions(extensions)
         self.read_timeout_seconds = read_timeout_seconds
@@ -478,3 +479,16 @@ def _command(target: Any) -> tuple[str, list[str], dict[str, str] | None, str | 
     if not parts:
         raise ValueError("Client needs a command to run")
     return parts[0], parts[1:], None, None
+
+
+def _check_mode(mode: str) -> None:
+    """`mode` as the official `Client` takes it: "legacy", "auto" or a 2026-era revision to
+    pin ("modern" too, ferrymcp's name for the newest); a handshake-era revision is refused
+    with the official message, which points at mode="legacy". The revisions are core's."""
+    from ferrymcp._native import MODERN_PROTOCOL_VERSION, PROTOCOL_VERSIONS
+
+    modern = [v for v in PROTOCOL_VERSIONS if v >= MODERN_PROTOCOL_VERSION]
+    if mode in ("legacy", "auto", "modern") or mode in modern:
+        return
+    hint = f" ({mode!r} is a handshake-era version; use mode='legacy')" if mode in PROTOCOL_VERSIONS else ""
+    raise ValueError(f"mode must be 'legacy', 'auto', or one of {modern}; got {mode!r}{hint}")
