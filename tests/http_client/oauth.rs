@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use ferrymcp_core::client::auth::{OAuth, OAuthOptions};
 use ferrymcp_core::client::http::HttpClientOptions;
-use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions};
+use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions};
 use ferrymcp_core::peer::RequestOptions;
 use reqwest::Url;
 use serde_json::{Value, json};
@@ -32,7 +32,7 @@ async fn official_python_oauth(token_seconds: u64) -> Option<Server> {
     )
 }
 
-async fn connect(server: &Server, handler: Arc<Headless>) -> Client {
+fn oauth(handler: Arc<Headless>) -> Arc<OAuth> {
     let metadata = json!({
         "client_name": "ferrymcp-test",
         "redirect_uris": ["http://127.0.0.1:1/callback"],
@@ -41,9 +41,16 @@ async fn connect(server: &Server, handler: Arc<Headless>) -> Client {
         // What registration allows; an authorization asks for what the server needs.
         "scope": "mcp notes:write",
     });
-    let oauth = OAuth::new(OAuthOptions::new(metadata, handler)).expect("oauth");
+    OAuth::new(OAuthOptions::new(metadata, handler)).expect("oauth")
+}
+
+async fn connect_with(server: &Server, oauth: Arc<OAuth>) -> Result<Client, ClientError> {
     let http = HttpClientOptions { oauth: Some(oauth), ..HttpClientOptions::new(server.url("/mcp")) };
-    Client::connect_http(http, ClientOptions::default(), ClientCallbacks::default()).await.expect("connect")
+    Client::connect_http(http, ClientOptions::default(), ClientCallbacks::default()).await
+}
+
+async fn connect(server: &Server, handler: Arc<Headless>) -> Client {
+    connect_with(server, oauth(handler)).await.expect("connect")
 }
 
 async fn text(client: &Client, tool: &str, arguments: Value) -> String {
@@ -104,5 +111,24 @@ async fn short_lived_tokens_are_refreshed_not_reauthorized() {
     let seen = stats(&client).await;
     assert_eq!(seen["authorizations"], 1, "{seen}");
     assert!(seen["refreshes"].as_u64() >= Some(2), "{seen}");
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_host_that_finishes_the_authorization_itself() {
+    let Some(server) = official_python_oauth(3600).await else { return };
+    let handler = Arc::new(Headless { deferred: true, ..Headless::default() });
+    let oauth = oauth(handler.clone());
+    let refused = connect_with(&server, oauth.clone()).await.err().expect("no token yet");
+    let data = refused.rpc().and_then(|e| e.data.as_ref()).map(|d| d.get().to_owned()).unwrap_or_default();
+    assert_eq!(data, r#"{"oauth":{"redirected":true}}"#, "{refused}");
+
+    // The user approves in a browser; the redirect reaches the host, which hands it over.
+    let url = handler.authorizations.lock().unwrap()[0].clone();
+    let redirect = ferrymcp_tests::oauth::follow_authorization(&url).await.unwrap();
+    oauth.finish_auth(&redirect).await.expect("finish_auth");
+    let client = connect_with(&server, oauth).await.expect("connect with the token");
+    assert_eq!(text(&client, "whoami", json!({})).await, "mcp");
+    assert_eq!(handler.authorizations.lock().unwrap().len(), 1);
     client.close().await;
 }

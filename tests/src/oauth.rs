@@ -16,6 +16,9 @@ pub struct Headless {
     pub client: Mutex<Option<OAuthClientInformation>>,
     /// Every authorization URL the user was sent to.
     pub authorizations: Mutex<Vec<String>>,
+    /// The host finishes authorizations itself (`OAuth::finish_auth`), as a TypeScript
+    /// host does: `authorize` only records the URL.
+    pub deferred: bool,
 }
 
 impl OAuthHandler for Headless {
@@ -51,6 +54,9 @@ impl OAuthHandler for Headless {
 
     fn authorize(&self, url: String) -> BoxFuture<Result<Option<AuthorizationResponse>, AuthError>> {
         self.authorizations.lock().unwrap().push(url.clone());
+        if self.deferred {
+            return Box::pin(async { Ok(None) });
+        }
         Box::pin(async move {
             let location = follow_authorization(&url).await.map_err(AuthError::new)?;
             AuthorizationResponse::from_redirect(&location).map(Some)

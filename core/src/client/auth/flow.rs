@@ -153,15 +153,16 @@ impl OAuth {
         state.scope = scope.clone();
         let pending = Pending { verifier, state: nonce, redirect_uri: redirect, scope };
         state.pending = Some(pending.clone());
-        match self.options.handler.authorize(url.to_string()).await? {
+        let answer = self.options.handler.authorize(url.to_string()).await;
+        if answer.is_err() {
+            state.pending = None;
+        }
+        match answer? {
             Some(response) => {
                 state.pending = None;
                 self.exchange(state, pending, response, true).await
             }
-            None => Err(AuthError {
-                message: "authorization needs the user: finish it with the code the redirect carries".into(),
-                redirected: true,
-            }),
+            None => Err(AuthError { message: super::WAITING.into(), redirected: true }),
         }
     }
 

@@ -31,6 +31,9 @@ use serde_json::{Map, Value};
 use crate::peer::BoxFuture;
 pub use discovery::Challenge;
 
+/// Why a request fails while the host has yet to call [`OAuth::finish_auth`].
+pub(crate) const WAITING: &str = "authorization needs the user: finish it with the code the redirect carries";
+
 /// Authorization failed, or needs the host to finish it ([`OAuth::finish_auth`]).
 #[derive(Clone, Debug, thiserror::Error)]
 #[error("{message}")]
@@ -280,6 +283,11 @@ impl OAuth {
         if current.is_some() && current != sent {
             // Another request already got a new token.
             return Ok(());
+        }
+        if state.pending.is_some() {
+            // The user is already on their way to the authorization server (a request
+            // that followed the first one, such as the era probe's fallback): one trip.
+            return Err(AuthError { message: WAITING.into(), redirected: true });
         }
         if challenge.resource_metadata.is_some() || state.discovered.is_none() {
             state.discovered = Some(self.discover(&state, &challenge).await?);
