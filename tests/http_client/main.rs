@@ -6,6 +6,7 @@
 
 mod gone;
 mod hostile;
+mod oauth;
 mod python;
 mod reference;
 mod tls;

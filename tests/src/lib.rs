@@ -4,5 +4,6 @@
 
 pub mod certs;
 pub mod listening;
+pub mod oauth;
 pub mod raw;
 pub mod schema;

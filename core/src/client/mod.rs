@@ -12,6 +12,7 @@
 //! The client's own transports live here: a spawned server process ([`child`]) and
 //! Streamable HTTP with the HTTP+SSE fallback ([`http`]).
 
+pub mod auth;
 mod callbacks;
 pub mod child;
 mod error;

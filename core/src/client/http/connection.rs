@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 use std::io;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue};
@@ -26,6 +26,7 @@ use tokio_util::sync::CancellationToken;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::param_headers::{ParamHeader, tool_param_headers};
 use super::session::Handshake;
+use crate::client::auth::{AuthError, OAuth};
 use crate::framing::SourceEvent;
 use crate::tls::ClientTls;
 use crate::wire::{ErrorCode, ErrorObject, RequestId, SharedStr, encode};
@@ -78,6 +79,10 @@ pub(crate) struct Connection {
     pub stop: CancellationToken,
     /// Held while a forgotten session is replaced, so only one request replaces it.
     pub renewing: tokio::sync::Mutex<()>,
+    /// The OAuth client, when the server is reached with OAuth.
+    pub oauth: Option<Arc<OAuth>>,
+    /// The access token last handed out by [`Self::oauth`], sent with every request.
+    token: Mutex<Option<String>>,
 }
 
 #[derive(Deserialize)]
@@ -94,6 +99,7 @@ impl Connection {
         tls: ClientTls,
         fixed: HeaderMap,
         frames: mpsc::Sender<io::Result<SourceEvent>>,
+        oauth: Option<Arc<OAuth>>,
     ) -> Self {
         let state = State {
             mode: Mode::Streamable,
@@ -116,7 +122,18 @@ impl Connection {
             frames,
             stop: CancellationToken::new(),
             renewing,
+            oauth,
+            token: Mutex::new(None),
         }
+    }
+
+    /// The access token for the next request (refreshed when about to expire), which
+    /// [`Self::request`] then sends; `None` without OAuth or before any authorization.
+    pub async fn bearer(&self) -> Result<Option<String>, AuthError> {
+        let Some(oauth) = &self.oauth else { return Ok(None) };
+        let token = oauth.bearer().await?;
+        self.token.lock().unwrap().clone_from(&token);
+        Ok(token)
     }
 
     pub fn session(&self) -> Option<HeaderValue> {
@@ -130,6 +147,9 @@ impl Connection {
     /// A request to `url` with the fixed headers, the session and the negotiated version.
     pub fn request(&self, method: Method, url: Url) -> RequestBuilder {
         let mut builder = self.http.request(method, url).headers(self.fixed.clone());
+        if let Some(token) = &*self.token.lock().unwrap() {
+            builder = builder.bearer_auth(token);
+        }
         let state = self.state.lock().unwrap();
         if let Some(session) = &state.session {
             builder = builder.header(SESSION_ID, session.clone());

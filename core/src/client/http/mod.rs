@@ -13,7 +13,7 @@
 //! `initialize` makes the transport try HTTP+SSE ([`legacy_sse`]).
 //!
 //! HTTP is reqwest's: one pooled client per connection (keep-alive reuse, `TCP_NODELAY`),
-//! plain `http://` only (no TLS stack is compiled in).
+//! `https://` with rustls (see `crate::tls`), OAuth from [`crate::client::auth`].
 
 mod connection;
 mod headers;
@@ -36,6 +36,7 @@ use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Method, StatusCode, Url};
 use tokio::sync::mpsc;
 
+use crate::client::auth::OAuth;
 use crate::framing::{FrameSink, FrameSource, SourceEvent};
 pub use crate::tls::ClientTls;
 use connection::{Connection, Mode};
@@ -57,6 +58,9 @@ pub struct HttpClientOptions {
     /// How `https://` servers are checked (the platform's trust store by default), and
     /// the client certificate, if any.
     pub tls: ClientTls,
+    /// OAuth 2.1 as the MCP authorization specification describes it: tokens on every
+    /// request, authorization on a 401, step-up on a 403 `insufficient_scope`.
+    pub oauth: Option<Arc<OAuth>>,
 }
 
 impl HttpClientOptions {
@@ -67,6 +71,7 @@ impl HttpClientOptions {
             bearer_token: None,
             connect_timeout: Duration::from_secs(10),
             tls: ClientTls::default(),
+            oauth: None,
         }
     }
 
@@ -161,8 +166,12 @@ pub fn connect(options: &HttpClientOptions) -> io::Result<(HttpSource, HttpSink)
     }
     let http = http_client(&options.tls)?.tcp_nodelay(true).connect_timeout(options.connect_timeout);
     let http = http.build().map_err(io::Error::other)?;
+    if let Some(oauth) = &options.oauth {
+        oauth.bind(&url, &options.tls)?;
+    }
     let (tx, frames) = mpsc::channel(QUEUE);
-    let conn = Arc::new(Connection::new(http, url, options.connect_timeout, options.tls.clone(), fixed, tx));
+    let (timeout, tls, oauth) = (options.connect_timeout, options.tls.clone(), options.oauth.clone());
+    let conn = Arc::new(Connection::new(http, url, timeout, tls, fixed, tx, oauth));
     Ok((HttpSource { frames, conn: conn.clone() }, HttpSink { conn }))
 }
 
@@ -183,7 +192,7 @@ pub(crate) fn chain(error: &(dyn std::error::Error + 'static)) -> String {
 }
 
 /// An HTTP client that checks servers as `tls` says.
-pub(crate) fn http_client(tls: &ClientTls) -> io::Result<reqwest::ClientBuilder> {
+pub fn http_client(tls: &ClientTls) -> io::Result<reqwest::ClientBuilder> {
     let builder = reqwest::Client::builder();
     #[cfg(feature = "tls")]
     {

@@ -14,16 +14,20 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use reqwest::StatusCode;
-use reqwest::header::HeaderMap;
-use serde_json::Value;
+use reqwest::header::{HeaderMap, WWW_AUTHENTICATE};
+use serde_json::{Value, json};
 
 use super::connection::{Connection, Hook, Mode};
 use super::headers::{SESSION_ID, message_headers, meta_version};
 use super::{legacy_sse, resume, session, sse, standalone};
-use crate::wire::{ErrorCode, ErrorObject, SharedStr};
+use crate::client::auth::{AuthError, Challenge};
+use crate::wire::{ErrorCode, ErrorObject, RawJson, SharedStr};
 
 /// Longest piece of an error body quoted in a message.
 const QUOTE: usize = 300;
+/// How many times one request may be sent again after a new authorization (a 401, then a
+/// 403 `insufficient_scope`): a server that keeps refusing ends the loop.
+const AUTH_TRIES: u8 = 2;
 
 /// Sends one frame (a whole JSON-RPC message, as the peer encoded it).
 pub(crate) async fn send(conn: &Arc<Connection>, frame: Bytes) {
@@ -43,7 +47,7 @@ pub(crate) async fn send(conn: &Arc<Connection>, frame: Bytes) {
             let conn = conn.clone();
             tokio::spawn(async move {
                 tokio::select! {
-                    () = request(conn.clone(), Outgoing { frame, headers, id, initialize }, true) => {}
+                    () = request(conn.clone(), Outgoing { frame, headers, id, initialize, auth_tries: AUTH_TRIES }, true) => {}
                     () = cancelled.cancelled() => {}
                 }
                 conn.forget(id);
@@ -93,7 +97,20 @@ fn target(conn: &Connection) -> reqwest::Url {
 /// A notification or a response: the server acknowledges it, nothing comes back.
 async fn one_way(conn: &Connection, frame: Bytes, headers: HeaderMap) {
     let url = target(conn);
-    match conn.post(url.clone(), frame, headers).send().await {
+    let token = match conn.bearer().await {
+        Ok(token) => token,
+        Err(e) => return tracing::warn!("no token for a notification or response: {e}"),
+    };
+    let mut sent = conn.post(url.clone(), frame.clone(), headers.clone()).send().await;
+    if let (Ok(response), Some(oauth)) = (&sent, &conn.oauth)
+        && response.status() == StatusCode::UNAUTHORIZED
+    {
+        let challenge = Challenge::parse(www_authenticate(response.headers()));
+        if oauth.unauthorized(challenge, token.as_deref()).await.is_ok() && conn.bearer().await.is_ok() {
+            sent = conn.post(url.clone(), frame, headers).send().await;
+        }
+    }
+    match sent {
         Ok(response) if response.status().is_success() => {}
         Ok(response) => tracing::warn!("POST {url} of a notification or response answered HTTP {}", response.status()),
         Err(e) => tracing::warn!("POST {url} of a notification or response failed: {}", super::chain(&e)),
@@ -106,16 +123,22 @@ struct Outgoing {
     headers: HeaderMap,
     id: i64,
     initialize: bool,
+    /// How many more times a new authorization may send it again.
+    auth_tries: u8,
 }
 
 /// Sends a request and routes its answer; `may_renew` allows one new session when the
 /// server has forgotten ours.
 async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
-    let Outgoing { frame, headers, id, initialize } = &outgoing;
+    let Outgoing { frame, headers, id, initialize, .. } = &outgoing;
     let (id, initialize) = (*id, *initialize);
     let url = target(&conn);
     let legacy_sse = matches!(conn.mode(), Mode::LegacySse(_));
     let session = conn.session();
+    let token = match conn.bearer().await {
+        Ok(token) => token,
+        Err(e) => return conn.fail_with(id, &auth_error(&e)).await,
+    };
     let sent = tokio::select! {
         sent = conn.post(url.clone(), frame.clone(), headers.clone()).send() => sent,
         () = conn.stop.cancelled() => return,
@@ -125,6 +148,24 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
         Err(e) => return conn.lost(id, format!("POST {url} failed: {}", super::chain(&e))).await,
     };
     let status = response.status();
+    if let Some(oauth) = conn.oauth.clone().filter(|_| outgoing.auth_tries > 0) {
+        let challenge = Challenge::parse(www_authenticate(response.headers()));
+        let step_up = status == StatusCode::FORBIDDEN && challenge.error.as_deref() == Some("insufficient_scope");
+        if status == StatusCode::UNAUTHORIZED || step_up {
+            let authorized = if step_up {
+                oauth.forbidden(challenge, token.as_deref()).await
+            } else {
+                oauth.unauthorized(challenge, token.as_deref()).await
+            };
+            return match authorized {
+                Ok(()) => {
+                    let outgoing = Outgoing { auth_tries: outgoing.auth_tries - 1, ..outgoing };
+                    Box::pin(request(conn, outgoing, may_renew)).await
+                }
+                Err(e) => conn.fail_with(id, &auth_error(&e)).await,
+            };
+        }
+    }
     if !status.is_success() {
         let body = response.text().await.unwrap_or_default();
         let refused =
@@ -170,6 +211,18 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
         Ok(Err(e)) => conn.fail(id, format!("POST {url} answered with a body that is not UTF-8: {e}")).await,
         Err(e) => conn.lost(id, format!("reading the answer of POST {url} failed: {}", super::chain(&e))).await,
     }
+}
+
+fn www_authenticate(headers: &HeaderMap) -> &str {
+    headers.get(WWW_AUTHENTICATE).and_then(|v| v.to_str().ok()).unwrap_or_default()
+}
+
+/// A failed authorization, as the error of the request that needed it: `data.oauth` says
+/// so (and whether the host must finish the authorization), for the bindings' own
+/// `UnauthorizedError`.
+fn auth_error(error: &AuthError) -> ErrorObject {
+    ErrorObject::new(ErrorCode::CONNECTION_CLOSED, format!("unauthorized: {}", error.message))
+        .with_data(RawJson::from_value(&json!({"oauth": {"redirected": error.redirected}})))
 }
 
 /// The JSON-RPC error object in an error body, if it holds one.

@@ -1,0 +1,397 @@
+//! The OAuth 2.1 client of the MCP authorization specification, for Streamable HTTP (and
+//! the HTTP+SSE fallback): what a host needs to reach a protected MCP server.
+//!
+//! The HTTP transport asks [`OAuth`] for the bearer token of each request
+//! ([`OAuth::bearer`], which refreshes a token about to expire), and hands it a 401
+//! ([`OAuth::unauthorized`]: refresh, else discovery and a new authorization) or a 403
+//! `insufficient_scope` ([`OAuth::forbidden`]: authorization again with the union of the
+//! scopes), then sends the request once more. The protocol decisions are all here, once:
+//! discovery order ([`discovery`]), client registration (pre-registered, client ID
+//! metadata document, dynamic registration), PKCE S256, the `resource` parameter (RFC
+//! 8707), scope selection, refresh timing, the `iss` check (RFC 9207), the
+//! client-credentials grant ([`flow`]). What belongs to the host stays the host's, behind
+//! [`OAuthHandler`]: where tokens and the client registration are stored, and how the
+//! user is sent to the authorization URL and the redirect is caught.
+//!
+//! Written on reqwest and serde rather than the `oauth2` crate: `oauth2` covers the token
+//! requests only (no RFC 9728 discovery, no client ID metadata documents, no step-up), its
+//! type-state client wants the endpoints known when it is built while MCP learns them
+//! from a 401 at run time, and it would bring a second HTTP stack beside the transport's.
+
+pub mod discovery;
+mod flow;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use reqwest::Url;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::peer::BoxFuture;
+pub use discovery::Challenge;
+
+/// Why a request fails while the host has yet to call [`OAuth::finish_auth`].
+pub(crate) const WAITING: &str = "authorization needs the user: finish it with the code the redirect carries";
+
+/// Authorization failed, or needs the host to finish it ([`OAuth::finish_auth`]).
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct AuthError {
+    pub message: String,
+    /// The user was sent to the authorization URL and the flow waits for
+    /// [`OAuth::finish_auth`] (the official SDKs' `UnauthorizedError`).
+    pub redirected: bool,
+}
+
+impl AuthError {
+    pub fn new(message: impl Into<String>) -> Self {
+        Self { message: message.into(), redirected: false }
+    }
+}
+
+/// An OAuth token response (RFC 6749 section 5.1), as stored.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct OAuthTokens {
+    pub access_token: String,
+    #[serde(default = "bearer")]
+    pub token_type: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_in: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refresh_token: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+}
+
+fn bearer() -> String {
+    "Bearer".into()
+}
+
+/// A client registration: pre-registered, from dynamic registration (the whole RFC 7591
+/// response, in `extra`), or a client ID metadata document URL as the `client_id`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct OAuthClientInformation {
+    pub client_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_endpoint_auth_method: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// What the authorization server's redirect carried back (RFC 6749 section 4.1.2, RFC
+/// 9207's `iss`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AuthorizationResponse {
+    pub code: String,
+    pub state: Option<String>,
+    pub iss: Option<String>,
+}
+
+impl AuthorizationResponse {
+    /// Reads `code`, `state` and `iss` from the redirect URL (or its query alone).
+    pub fn from_redirect(url: &str) -> Result<Self, AuthError> {
+        let query = match Url::parse(url) {
+            Ok(url) => url.query().unwrap_or_default().to_owned(),
+            Err(_) => url.trim_start_matches('?').to_owned(),
+        };
+        let mut response = AuthorizationResponse::default();
+        let mut error = None;
+        for (name, value) in form_urlencoded::parse(query.as_bytes()) {
+            match &*name {
+                "code" => response.code = value.into_owned(),
+                "state" => response.state = Some(value.into_owned()),
+                "iss" => response.iss = Some(value.into_owned()),
+                "error" => error = Some(value.into_owned()),
+                _ => {}
+            }
+        }
+        if let Some(error) = error {
+            return Err(AuthError::new(format!("the authorization server refused: {error}")));
+        }
+        if response.code.is_empty() {
+            return Err(AuthError::new("the redirect carries no authorization code"));
+        }
+        Ok(response)
+    }
+}
+
+/// The host's side: storage, and sending the user to the authorization server.
+pub trait OAuthHandler: Send + Sync {
+    fn tokens(&self) -> BoxFuture<Result<Option<OAuthTokens>, AuthError>>;
+    fn save_tokens(&self, tokens: OAuthTokens) -> BoxFuture<Result<(), AuthError>>;
+    fn client_information(&self) -> BoxFuture<Result<Option<OAuthClientInformation>, AuthError>>;
+    fn save_client_information(&self, info: OAuthClientInformation) -> BoxFuture<Result<(), AuthError>>;
+    /// Sends the user to `url`. `Some` with what the redirect carried when the host caught
+    /// it (the official Python SDK's redirect and callback handlers); `None` when the host
+    /// finishes later with [`OAuth::finish_auth`] (the TypeScript SDK's way).
+    fn authorize(&self, url: String) -> BoxFuture<Result<Option<AuthorizationResponse>, AuthError>>;
+    /// The stored tokens (`"tokens"`), registration (`"client"`) or everything (`"all"`)
+    /// are no good any more.
+    fn invalidate(&self, _what: &'static str) -> BoxFuture<Result<(), AuthError>> {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+/// Which grant gets the tokens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Grant {
+    /// Authorization code with PKCE, the user in the loop.
+    AuthorizationCode,
+    /// Machine to machine (the `io.modelcontextprotocol/oauth-client-credentials`
+    /// extension): the registration's own credentials, no user.
+    ClientCredentials,
+}
+
+/// How a client authorizes.
+#[derive(Clone)]
+pub struct OAuthOptions {
+    /// The client's metadata (RFC 7591: `redirect_uris`, `client_name`, `grant_types`,
+    /// `token_endpoint_auth_method`, `scope`...), sent for dynamic registration.
+    pub client_metadata: Value,
+    /// The HTTPS URL of this client's metadata document, used as its `client_id` where
+    /// the authorization server supports client ID metadata documents.
+    pub client_metadata_url: Option<String>,
+    pub grant: Grant,
+    /// How long before expiry a token is refreshed (at most half its lifetime).
+    pub refresh_margin: Duration,
+    pub handler: Arc<dyn OAuthHandler>,
+}
+
+impl OAuthOptions {
+    pub fn new(client_metadata: Value, handler: Arc<dyn OAuthHandler>) -> Self {
+        Self {
+            client_metadata,
+            client_metadata_url: None,
+            grant: Grant::AuthorizationCode,
+            refresh_margin: Duration::from_secs(30),
+            handler,
+        }
+    }
+}
+
+/// What was learnt about the server and its authorization server.
+#[derive(Clone, Debug, Default)]
+struct Discovered {
+    /// The `resource` parameter (RFC 8707).
+    resource: Option<String>,
+    /// `scopes_supported` of the protected resource metadata.
+    resource_scopes: Option<String>,
+    issuer: Option<String>,
+    metadata: Value,
+}
+
+impl std::fmt::Debug for OAuth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OAuth").field("grant", &self.options.grant).finish_non_exhaustive()
+    }
+}
+
+/// A flow waiting for the host's [`OAuth::finish_auth`].
+#[derive(Clone, Debug)]
+struct Pending {
+    verifier: String,
+    state: String,
+    redirect_uri: String,
+    scope: Option<String>,
+}
+
+#[derive(Default)]
+struct State {
+    discovered: Option<Discovered>,
+    tokens: Option<OAuthTokens>,
+    /// When the current tokens expire.
+    expires_at: Option<Instant>,
+    /// The scopes the last authorization asked for.
+    scope: Option<String>,
+    pending: Option<Pending>,
+    loaded: bool,
+}
+
+/// One client's OAuth state for one MCP server; shared by every request of a connection.
+pub struct OAuth {
+    options: OAuthOptions,
+    /// For the authorization requests: the connection's TLS settings, no redirects.
+    http: std::sync::Mutex<reqwest::Client>,
+    server: std::sync::Mutex<Option<Url>>,
+    /// The authorization server that issued the registration this client made.
+    registered_at: std::sync::Mutex<Option<String>>,
+    state: tokio::sync::Mutex<State>,
+}
+
+impl OAuth {
+    pub fn new(options: OAuthOptions) -> Result<Arc<Self>, AuthError> {
+        if options.grant == Grant::AuthorizationCode && redirect_uri(&options.client_metadata).is_none() {
+            return Err(AuthError::new("client_metadata.redirect_uris must name the redirect URI"));
+        }
+        let http = crate::client::http::http_client(&crate::tls::ClientTls::default())
+            .map_err(|e| AuthError::new(format!("no HTTP client: {e}")))?
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| AuthError::new(format!("no HTTP client: {e}")))?;
+        Ok(Arc::new(Self {
+            options,
+            http: std::sync::Mutex::new(http),
+            server: std::sync::Mutex::new(None),
+            registered_at: std::sync::Mutex::new(None),
+            state: tokio::sync::Mutex::new(State::default()),
+        }))
+    }
+
+    /// Ties this state to the MCP server at `server`, reached with `tls`.
+    pub(crate) fn bind(&self, server: &Url, tls: &crate::tls::ClientTls) -> std::io::Result<()> {
+        let http = crate::client::http::http_client(tls)?.redirect(reqwest::redirect::Policy::none());
+        *self.http.lock().unwrap() = http.build().map_err(std::io::Error::other)?;
+        *self.server.lock().unwrap() = Some(server.clone());
+        Ok(())
+    }
+
+    fn http(&self) -> reqwest::Client {
+        self.http.lock().unwrap().clone()
+    }
+
+    fn server(&self) -> Result<Url, AuthError> {
+        self.server.lock().unwrap().clone().ok_or_else(|| AuthError::new("OAuth is not tied to a server yet"))
+    }
+
+    /// The access token for the next request, refreshed first when it is about to expire;
+    /// `None` before any authorization (the server's 401 starts it).
+    pub async fn bearer(&self) -> Result<Option<String>, AuthError> {
+        let mut state = self.state.lock().await;
+        self.load(&mut state).await?;
+        let Some(tokens) = state.tokens.clone() else { return Ok(None) };
+        if self.expiring(&state) {
+            if tokens.refresh_token.is_some() && self.refresh(&mut state).await.is_ok() {
+                return Ok(state.tokens.as_ref().map(|t| t.access_token.clone()));
+            }
+            if self.options.grant == Grant::ClientCredentials {
+                self.authorize(&mut state, Challenge::default()).await?;
+                return Ok(state.tokens.as_ref().map(|t| t.access_token.clone()));
+            }
+        }
+        Ok(Some(tokens.access_token))
+    }
+
+    /// The server answered 401 to a request sent with `sent` (the token, if any): refresh,
+    /// else authorize anew. Returns when a new token is ready.
+    pub async fn unauthorized(&self, challenge: Challenge, sent: Option<&str>) -> Result<(), AuthError> {
+        let mut state = self.state.lock().await;
+        self.load(&mut state).await?;
+        let current = state.tokens.as_ref().map(|t| t.access_token.as_str());
+        if current.is_some() && current != sent {
+            // Another request already got a new token.
+            return Ok(());
+        }
+        if state.pending.is_some() {
+            // The user is already on their way to the authorization server (a request
+            // that followed the first one, such as the era probe's fallback): one trip.
+            return Err(AuthError { message: WAITING.into(), redirected: true });
+        }
+        if challenge.resource_metadata.is_some() || state.discovered.is_none() {
+            state.discovered = Some(self.discover(&state, &challenge).await?);
+        }
+        let refreshable = state.tokens.as_ref().is_some_and(|t| t.refresh_token.is_some());
+        if sent.is_some() && refreshable && self.refresh(&mut state).await.is_ok() {
+            return Ok(());
+        }
+        self.authorize(&mut state, challenge).await
+    }
+
+    /// The server answered 403: with `insufficient_scope`, authorize again asking for the
+    /// scopes already granted and those the challenge names. Anything else is final.
+    pub async fn forbidden(&self, challenge: Challenge, sent: Option<&str>) -> Result<(), AuthError> {
+        if challenge.error.as_deref() != Some("insufficient_scope") {
+            return Err(AuthError::new("the server refused the request (HTTP 403)"));
+        }
+        let mut state = self.state.lock().await;
+        let current = state.tokens.as_ref().map(|t| t.access_token.as_str());
+        if current.is_some() && current != sent {
+            return Ok(());
+        }
+        if challenge.resource_metadata.is_some() || state.discovered.is_none() {
+            state.discovered = Some(self.discover(&state, &challenge).await?);
+        }
+        let granted = state.tokens.as_ref().and_then(|t| t.scope.clone()).or_else(|| state.scope.clone());
+        let scope = union(granted.as_deref(), challenge.scope.as_deref());
+        let challenge = Challenge { scope, ..challenge };
+        self.authorize(&mut state, challenge).await
+    }
+
+    /// Completes an authorization the host finished itself: the code (or the whole
+    /// redirect URL) the authorization server sent back.
+    pub async fn finish_auth(&self, code_or_redirect: &str) -> Result<(), AuthError> {
+        let response = if code_or_redirect.contains("code=") {
+            AuthorizationResponse::from_redirect(code_or_redirect)?
+        } else {
+            AuthorizationResponse { code: code_or_redirect.to_owned(), ..AuthorizationResponse::default() }
+        };
+        let mut state = self.state.lock().await;
+        let pending =
+            state.pending.take().ok_or_else(|| AuthError::new("no authorization is waiting to be finished"))?;
+        self.exchange(&mut state, pending, response, false).await
+    }
+
+    async fn load(&self, state: &mut State) -> Result<(), AuthError> {
+        if state.loaded {
+            return Ok(());
+        }
+        let tokens = self.options.handler.tokens().await?;
+        state.expires_at = tokens.as_ref().and_then(|t| t.expires_in).map(|s| Instant::now() + Duration::from_secs(s));
+        state.tokens = tokens;
+        state.loaded = true;
+        Ok(())
+    }
+
+    fn expiring(&self, state: &State) -> bool {
+        let (Some(at), Some(tokens)) = (state.expires_at, &state.tokens) else { return false };
+        let lifetime = Duration::from_secs(tokens.expires_in.unwrap_or_default());
+        let margin = self.options.refresh_margin.min(lifetime / 2);
+        at.saturating_duration_since(Instant::now()) <= margin
+    }
+
+    async fn store(&self, state: &mut State, mut tokens: OAuthTokens) -> Result<(), AuthError> {
+        if tokens.refresh_token.is_none() {
+            tokens.refresh_token = state.tokens.as_ref().and_then(|t| t.refresh_token.clone());
+        }
+        state.expires_at = tokens.expires_in.map(|s| Instant::now() + Duration::from_secs(s));
+        self.options.handler.save_tokens(tokens.clone()).await?;
+        state.tokens = Some(tokens);
+        Ok(())
+    }
+}
+
+/// The first redirect URI of the client metadata.
+fn redirect_uri(metadata: &Value) -> Option<&str> {
+    metadata.get("redirect_uris")?.as_array()?.first()?.as_str()
+}
+
+/// The scopes of `a` and then those of `b` not in `a`, space-separated.
+fn union(a: Option<&str>, b: Option<&str>) -> Option<String> {
+    let mut scopes: Vec<&str> = Vec::new();
+    for scope in a.into_iter().chain(b).flat_map(str::split_whitespace) {
+        if !scopes.contains(&scope) {
+            scopes.push(scope);
+        }
+    }
+    (!scopes.is_empty()).then(|| scopes.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scope_union_keeps_order_once() {
+        assert_eq!(union(Some("a b"), Some("b c")).as_deref(), Some("a b c"));
+        assert_eq!(union(None, None), None);
+    }
+
+    #[test]
+    fn redirect_carries_code_state_and_issuer() {
+        let r = AuthorizationResponse::from_redirect("http://localhost/cb?code=x&state=s&iss=http%3A%2F%2Fa").unwrap();
+        assert_eq!((r.code.as_str(), r.state.as_deref(), r.iss.as_deref()), ("x", Some("s"), Some("http://a")));
+        assert!(AuthorizationResponse::from_redirect("http://localhost/cb?error=access_denied").is_err());
+    }
+}
