@@ -20,6 +20,9 @@ __all__ = [
     "NativeClient",
     "NativePort",
     "NativeNext",
+    "NativeGroup",
+    "llm_tool_definitions",
+    "llm_tool_result",
     "RedisStore",
     "uri_template_variables",
     "default_environment",
@@ -209,6 +212,33 @@ def default_environment() -> dict[str, str]:
 def uri_template_variables(template: str) -> tuple[list[str], list[str]]:
     """The variables and the query variables of an RFC 6570 URI template (core's
     parser); `ValueError` when it does not parse."""
+
+def llm_tool_definitions(api: str, tools: list[JsonObject]) -> list[JsonObject]:
+    """MCP tools as an LLM API's `tools` parameter (core's conversion)."""
+
+def llm_tool_result(api: str, call_id: str, result: JsonObject) -> list[JsonObject]:
+    """A tool result as the items an LLM API takes for one call (core's conversion)."""
+
+@final
+class NativeGroup:
+    """Core's client group: many servers from an mcp.json file, one set of tool names."""
+
+    @staticmethod
+    def connect(
+        config: object,
+        connect_timeout: float,
+        min_backoff: float,
+        max_backoff: float,
+        options: JsonObject | None = None,
+        callbacks: JsonObject | None = None,
+        events: Callable[[str, str, str | None], None] | None = None,
+    ) -> Awaitable[NativeGroup]: ...
+    def servers(self) -> list[JsonObject]: ...
+    def list_tools(self) -> Awaitable[list[JsonObject]]: ...
+    def call_tool(
+        self, name: str, arguments: object | None = None, timeout: float | None = None
+    ) -> Awaitable[JsonObject]: ...
+    def close(self) -> Awaitable[None]: ...
 
 @final
 class NativeClient:
