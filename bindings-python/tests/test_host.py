@@ -167,3 +167,68 @@ def test_the_chatbot_example_completes_a_multi_tool_conversation(tmp_path: Path)
     out = run.stdout
     assert "create_entities" in out and "read_text_file" in out and "get-sum" in out
     assert "the ferry leaves at noon" in out and "42" in out
+
+
+def test_the_chatbot_example_speaks_chat_completions_over_http(tmp_path: Path) -> None:
+    """With OPENAI_API_KEY set, the example posts to OPENAI_BASE_URL/chat/completions: here
+    an endpoint of this test that answers as a model would (one tool call, then text)."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    bodies: list[dict[str, Any]] = []
+    keys: list[str | None] = []
+
+    class Endpoint(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            bodies.append(body)
+            keys.append(self.headers.get("Authorization"))
+            last = body["messages"][-1]
+            if last["role"] == "tool":
+                message = {"role": "assistant", "content": f"The sum: {last['content']}"}
+            else:
+                call = {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "get-sum", "arguments": '{"a": 2, "b": 40}'},
+                }
+                message = {"role": "assistant", "content": None, "tool_calls": [call]}
+            answer = json.dumps({"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Endpoint)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        config = {"mcpServers": {"everything": {"command": "node", "args": [reference("server-everything"), "stdio"]}}}
+        path = tmp_path / "mcp.json"
+        path.write_text(json.dumps(config))
+        env = {
+            **os.environ,
+            "OPENAI_API_KEY": "test-key",
+            "OPENAI_BASE_URL": f"http://127.0.0.1:{server.server_port}/v1",
+        }
+        run = subprocess.run(
+            [sys.executable, str(REPO / "examples" / "python" / "chatbot.py"), "--config", str(path)],
+            input="add 2 and 40\nquit\n",
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        server.shutdown()
+    assert run.returncode == 0, run.stderr
+    assert "assistant: The sum: " in run.stdout and "42" in run.stdout
+    assert keys == ["Bearer test-key", "Bearer test-key"]
+    first, second = bodies
+    assert first["model"] == "gpt-4o-mini"
+    assert any(t["type"] == "function" and t["function"]["name"] == "get-sum" for t in first["tools"])
+    assert second["messages"][-1]["tool_call_id"] == "c1" and "42" in second["messages"][-1]["content"]
