@@ -146,22 +146,27 @@ async def test_results_in_the_llm_apis_shapes() -> None:
             tool_definitions("gemini", group.tools)  # type: ignore[arg-type]
 
 
-def test_the_chatbot_example_completes_a_multi_tool_conversation(tmp_path: Path) -> None:
-    config = mcp_json(tmp_path)
-    del config["mcpServers"]["ferry2"]
-    path = tmp_path / "mcp.json"
-    path.write_text(json.dumps(config))
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
+def chatbot(args: list[str], line: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Runs examples/python/chatbot.py with one line of input, then `quit`."""
     script = REPO / "examples" / "python" / "chatbot.py"
-    run = subprocess.run(
-        [sys.executable, str(script), "--config", str(path), "--scripted"],
-        input="Remember the ferry, read my note, then add 2 and 40\nquit\n",
+    return subprocess.run(
+        [sys.executable, str(script), *args],
+        input=f"{line}\nquit\n",
         capture_output=True,
         text=True,
         env=env,
         timeout=120,
         check=False,
     )
+
+
+def test_the_chatbot_example_completes_a_multi_tool_conversation(tmp_path: Path) -> None:
+    config = mcp_json(tmp_path)
+    del config["mcpServers"]["ferry2"]
+    path = tmp_path / "mcp.json"
+    path.write_text(json.dumps(config))
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
+    run = chatbot(["--config", str(path), "--scripted"], "Remember the ferry, read my note, then add 2 and 40", env)
     assert run.returncode == 0, run.stderr
     assert "broken" in run.stderr and "failed" in run.stderr
     out = run.stdout
@@ -214,15 +219,7 @@ def test_the_chatbot_example_speaks_chat_completions_over_http(tmp_path: Path) -
             "OPENAI_API_KEY": "test-key",
             "OPENAI_BASE_URL": f"http://127.0.0.1:{server.server_port}/v1",
         }
-        run = subprocess.run(
-            [sys.executable, str(REPO / "examples" / "python" / "chatbot.py"), "--config", str(path)],
-            input="add 2 and 40\nquit\n",
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=120,
-            check=False,
-        )
+        run = chatbot(["--config", str(path)], "add 2 and 40", env)
     finally:
         server.shutdown()
     assert run.returncode == 0, run.stderr
