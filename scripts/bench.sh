@@ -2,7 +2,8 @@
 # The end-to-end benchmark against the official SDKs (issue 7; benches/README.md explains
 # it). Installs every peer by package name into benches/.deps/ (ignored by git), builds
 # ferrymcp's Rust, Python and Node servers, runs the matrix with benches/e2e/run.py, and
-# writes benches/results/latest.md and latest.png with benches/e2e/report.py.
+# writes benches/results/latest.md and latest.png with benches/e2e/report.py; then the
+# gateway comparison (benches/gateway/run.py) into benches/results/gateway-latest.md.
 #   scripts/bench.sh [--rounds 5] [--seconds 2] [--only KEY,KEY]   (arguments go to run.py)
 # BENCH_NOTE="..." adds a note to latest.md. Not part of the test command.
 set -euo pipefail
@@ -52,3 +53,8 @@ CARGO_TARGET_DIR="$deps/rmcp-target" cargo build --release --manifest-path bench
 
 runs="$(cd benches/e2e && "../../$deps/official/bin/python" run.py "$@")"
 (cd benches/e2e && "../../$deps/official/bin/python" report.py "$runs" --note "${BENCH_NOTE:-}")
+
+# What a gateway adds per call: `ferrymcp gateway` against FastMCP's proxy (installed above),
+# in front of the same upstream, measured with `ferrymcp bench` (benches/gateway/run.py).
+cargo build --release -p ferrymcp-cli -p ferrymcp-tests --bin ferrymcp --bin ferrymcp-everything
+python3 benches/gateway/run.py --json benches/results/gateway-latest.json > benches/results/gateway-latest.md

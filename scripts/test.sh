@@ -40,6 +40,11 @@ tests/conformance/run-client.sh target/release/conformance-client
 # the test venv the way a user installs it; then its tests (over HTTP too: the ASGI app
 # under uvicorn, the client against the official server and the Rust fixture built
 # above), and the official Python SDK's client against the Rust fixture.
+# The wheel carries the `ferrymcp` command: the executable cargo built above (cli/),
+# stripped, as a script of the wheel (maturin's data directory ferrymcp._native.data/scripts/,
+# which pip installs into the environment's bin/), the same binary npm's package runs.
+mkdir -p bindings-python/ferrymcp._native.data/scripts
+strip --strip-unneeded -o bindings-python/ferrymcp._native.data/scripts/ferrymcp target/release/ferrymcp
 (cd bindings-python && ../.venv/bin/maturin build --release --quiet -o ../target/wheels --interpreter ../.venv/bin/python)
 .venv/bin/pip install --quiet --force-reinstall --no-deps target/wheels/ferrymcp-*.whl
 # The package as it ships: that wheel's manylinux tag checked by auditwheel, and the sdist

@@ -39,8 +39,15 @@ node scripts/mark-cjs.mjs
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 npm pack --pack-destination "$work" --loglevel=error >/dev/null
-# The binary goes into its platform package (napi-rs's layout, npm/<platform>), packed too.
+# The Rust fixture the HTTP client tests also run against, and the `ferrymcp` executable
+# (both built already by scripts/test.sh's `cargo test --workspace --release --all-targets`:
+# this is a no-op there, and the same build when this script runs alone).
+(cd "$root" && cargo test --release --quiet --workspace --all-targets --no-run)
+# The binary goes into its platform package (napi-rs's layout, npm/<platform>), packed too,
+# and so does the `ferrymcp` command's executable (cli/), which the main package's `bin`
+# launcher (bin/ferrymcp.cjs) runs: the same binary as `cargo install` and the wheel give.
 cp native/ferrymcp.linux-x64-gnu.node npm/linux-x64-gnu/
+strip --strip-unneeded -o npm/linux-x64-gnu/ferrymcp "$root/target/release/ferrymcp"
 npm pack ./npm/linux-x64-gnu --pack-destination "$work" --loglevel=error >/dev/null
 cp test/package.json "$work/package.json"
 mkdir -p "$work/test"
@@ -48,8 +55,6 @@ cp test/*.mjs "$work/test/"
 cp -r test/fixtures "$work/test/fixtures"
 cp "$root/tests/fixtures/node/everything.mjs" "$work/test/fixtures/everything.mjs"
 cp "$root/tests/fixtures/node/conformance_client.mjs" "$work/conformance_client.mjs"
-# The Rust fixture the HTTP client tests also run against (built already by scripts/test.sh).
-(cd "$root" && cargo test --release --quiet --workspace --all-targets --no-run)
 export FERRYMCP_EVERYTHING="$root/target/release/ferrymcp-everything"
 # The repository, for the parity test that runs a Python twin on its venv (input-rounds.test.mjs).
 export FERRYMCP_ROOT="$root"
@@ -65,6 +70,8 @@ export FERRYMCP_ROOT="$root"
     || { echo "bindings-node: the main package must not ship a binary" >&2; exit 1; }
   [ -f node_modules/ferrymcp-linux-x64-gnu/ferrymcp.linux-x64-gnu.node ] \
     || { echo "bindings-node: ferrymcp-linux-x64-gnu was not installed with its binary" >&2; exit 1; }
+  [ -x node_modules/ferrymcp-linux-x64-gnu/ferrymcp ] && [ -x node_modules/.bin/ferrymcp ] \
+    || { echo "bindings-node: the ferrymcp command (bin launcher, platform executable) was not installed" >&2; exit 1; }
   node --test --test-concurrency=2 test/*.test.mjs
   # The protocol suite (its test binary built already by scripts/test.sh) against the Node
   # fixture importing the package installed here: every message schema-checked, the

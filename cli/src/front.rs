@@ -4,6 +4,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
 use ferrymcp_core::peer::BoxFuture;
@@ -69,7 +70,10 @@ impl HttpFrontArgs {
         };
         let options = settings.resolve(Some(&self.host)).map_err(|e| Failure::usage(e.0))?;
         let addr = resolve_addr(&self.host, port).await?;
-        let served = serve(HttpHandler::new(server, options), ServeOptions { addr, ..ServeOptions::default() }).await;
+        // On SIGINT/SIGTERM, requests in flight get a few seconds to finish (a terminal's
+        // Ctrl-C must not wait out the default half minute).
+        let serve_options = ServeOptions { addr, shutdown_grace: Duration::from_secs(5), ..ServeOptions::default() };
+        let served = serve(HttpHandler::new(server, options), serve_options).await;
         let served =
             served.map_err(|e| Failure::new(Kind::Connect, anyhow::anyhow!("cannot listen on {addr}: {e}")))?;
         println!("listening on http://{}{}", served.local_addr(), self.path);

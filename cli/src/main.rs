@@ -18,6 +18,7 @@ mod inspect;
 mod proxy;
 mod render;
 mod server;
+mod signals;
 
 use std::process::ExitCode;
 

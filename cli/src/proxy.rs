@@ -13,13 +13,16 @@ use crate::config::{self, ConfigFile};
 use crate::exit::{Failure, Kind, Outcome};
 use crate::front::HttpFrontArgs;
 use crate::server::{self, ServerSpec};
+use crate::signals::Stop;
 
 /// Serves `spec`'s server on HTTP (or, `stdio`, on this process's stdio) until the
-/// upstream goes away (exit 3) or, on stdio, the client does (exit 0).
+/// upstream goes away (exit 3), on stdio the client does (exit 0), or a stop signal
+/// comes ([`crate::signals`]: exit 130 after SIGINT, 0 after SIGTERM).
 pub async fn bridge(spec: &ServerSpec, config: Option<&ConfigFile>, front: &HttpFrontArgs, stdio: bool) -> Outcome<u8> {
     if stdio && front.port.is_some() {
         return Err(Failure::usage("--stdio and --port exclude each other"));
     }
+    let mut stop = Stop::install();
     let target = server::resolve(spec, config)?;
     let shown = target.describe();
     let relay = Relay::new();
@@ -38,17 +41,29 @@ pub async fn bridge(spec: &ServerSpec, config: Option<&ConfigFile>, front: &Http
             server.serve_stdio().await.map_err(|e| Failure::new(Kind::Connect, e))?;
             Ok(0)
         };
-        tokio::select! { outcome = served => outcome, outcome = lost => outcome }
+        tokio::select! {
+            outcome = served => outcome,
+            outcome = lost => outcome,
+            code = stop.requested() => Ok(code),
+        }
     } else {
         let http = front.serve(server).await?;
-        tokio::select! { () = http.wait() => Ok(0), outcome = lost => outcome }
+        let outcome = tokio::select! {
+            outcome = lost => outcome,
+            code = stop.requested() => Ok(code),
+        };
+        http.shutdown().await;
+        outcome
     };
     client.close().await;
     outcome
 }
 
-/// Serves every server of `file` behind one endpoint until killed.
+/// Serves every server of `file` behind one endpoint until a stop signal ([`crate::signals`]):
+/// then the front stops, every upstream is closed (its process ended), and the exit code
+/// is 130 after SIGINT, 0 after SIGTERM.
 pub async fn gateway(file: &Path, front: &HttpFrontArgs, connect_timeout: Duration) -> Outcome<u8> {
+    let mut stop = Stop::install();
     let Some(config) = config::load(Some(file))? else { unreachable!("an explicit file is read or refused") };
     if config.servers.is_empty() {
         return Err(Failure::usage(format!("{} names no servers", file.display())));
@@ -64,8 +79,17 @@ pub async fn gateway(file: &Path, front: &HttpFrontArgs, connect_timeout: Durati
     }
     let options = GatewayOptions { connect_timeout, ..GatewayOptions::default() };
     let gateway = Gateway::start(specs, options, Arc::new(report)).await;
-    front.serve(gateway.server).await?.wait().await;
-    Ok(0)
+    let http = match front.serve(gateway.server.clone()).await {
+        Ok(http) => http,
+        Err(failure) => {
+            gateway.shutdown().await;
+            return Err(failure);
+        }
+    };
+    let code = stop.requested().await;
+    http.shutdown().await;
+    gateway.shutdown().await;
+    Ok(code)
 }
 
 fn report(name: &str, event: UpstreamEvent) {

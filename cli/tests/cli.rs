@@ -316,7 +316,7 @@ fn bench_counts_tool_errors_by_kind() {
 
 /// The official reference server, installed by scripts/test.sh (npm) before the tests.
 #[test]
-fn inspect_the_official_reference_server() {
+fn inspect_call_and_bench_the_official_reference_server() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/interop/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     if !path.exists() {
@@ -332,4 +332,15 @@ fn inspect_the_official_reference_server() {
     let text = ferrymcp(&["call", "echo", "message=hi", "--", "node", path.to_str().unwrap(), "stdio"]);
     assert_eq!(code(&text), 0, "{}", stderr(&text));
     assert!(stdout(&text).contains("hi"), "{}", stdout(&text));
+
+    // bench: every call counted, the local server process measured.
+    let server = ["--", "node", path.to_str().unwrap(), "stdio"];
+    let mut args = vec!["bench", "--tool", "echo", "--args", r#"{"message":"load"}"#, "--calls", "100", "-c", "8"];
+    args.extend_from_slice(&["--warmup", "0s", "--json"]);
+    args.extend_from_slice(&server);
+    let output = ferrymcp(&args);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let figures = json(&output);
+    assert_eq!((figures["calls"].as_u64(), figures["ok"].as_u64()), (Some(100), Some(100)), "{figures}");
+    assert!(figures["serverProcess"]["peakRssKib"].as_u64().unwrap_or(0) > 0, "{figures}");
 }

@@ -273,6 +273,19 @@ async fn the_gateway_namespaces_routes_and_reconnects() {
     let read = client.read_resource("test://static-text").await.unwrap();
     assert!(serde_json::to_string(&read).unwrap().contains("static text resource"));
 
+    // A list change an upstream announces reaches the front's clients.
+    *changes.lock().unwrap() = 0;
+    let triggered = client.call_tool("beta__test_trigger_tool_change", json!({}), RequestOptions::default()).await;
+    assert_eq!(text(&triggered.unwrap()), "Mutation triggered");
+    for _ in 0..100 {
+        if *changes.lock().unwrap() >= 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(*changes.lock().unwrap() >= 1, "the upstream's tools/list_changed was not passed on");
+    *changes.lock().unwrap() = 0;
+
     // alpha dies: its tools leave, then come back with the new process.
     Command::new("kill").args(["-9", &alpha.to_string()]).status().unwrap();
     let again = wait_for(&stderr, |l| connected_pid(l, "alpha").filter(|pid| *pid != alpha)).await;
@@ -287,6 +300,229 @@ async fn the_gateway_namespaces_routes_and_reconnects() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(*changes.lock().unwrap() >= 2, "tools/list_changed when alpha left and came back");
+    client.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `node` with the official TypeScript SDKs installed in tests/interop (scripts/test.sh
+/// installs them with npm); `None` (with the reason printed) when missing, a failure under CI.
+fn node_with_official_sdks() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let modules = root.join("tests/interop/node_modules/@modelcontextprotocol");
+    if modules.join("client").exists() && modules.join("sdk").exists() {
+        return Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node/proxy_client.mjs"));
+    }
+    let reason = format!("{modules:?} lacks client and sdk (`npm install --prefix tests/interop`)");
+    assert!(std::env::var_os("CI").is_none(), "{reason}");
+    eprintln!("skipped: {reason}");
+    None
+}
+
+/// The official TypeScript clients (v1; v2 in both eras) against an HTTP front, the
+/// upstream's tools under `prefix`: tools, a call, progress and elicitation.
+fn check_the_official_typescript_clients(script: &Path, url: &str, prefix: &str) {
+    for (kind, era) in [("v1", "legacy"), ("v2-legacy", "legacy"), ("v2-modern", "modern")] {
+        let output = Command::new("node").arg(script).args([url, kind, prefix]).output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{kind}: {stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+        let seen: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default()).unwrap();
+        assert_eq!(seen["era"], era, "{kind}");
+        assert!(seen["tools"].as_array().unwrap().iter().any(|t| *t == format!("{prefix}test_simple_text")), "{kind}");
+        assert_eq!(seen["simple"], "This is a simple text response for testing.", "{kind}");
+        assert_eq!(seen["progress"], json!([0, 50, 100]), "{kind}");
+        assert_eq!(seen["asked"], json!(["Your answer?"]), "{kind}");
+        assert_eq!(
+            seen["elicited"], r#"User response: action=accept, content={"response":"from typescript"}"#,
+            "{kind}"
+        );
+    }
+}
+
+#[test]
+fn the_http_bridge_serves_the_official_typescript_clients_in_both_eras() {
+    let Some(script) = node_with_official_sdks() else { return };
+    let bridge = Listening::bridge(&[]);
+    check_the_official_typescript_clients(&script, &bridge.url, "");
+}
+
+#[test]
+fn the_gateway_serves_the_official_typescript_and_python_clients_in_both_eras() {
+    let dir = std::env::temp_dir().join(format!("ferrymcp-gateway-clients-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mcp.json");
+    std::fs::write(&config, json!({"mcpServers": {"alpha": {"command": fixture()}}}).to_string()).unwrap();
+    let gateway = Listening::start(Path::new(FERRYMCP), &["gateway", config.to_str().unwrap(), "--port", "0"]);
+    if let Some(script) = node_with_official_sdks() {
+        check_the_official_typescript_clients(&script, &gateway.url, "alpha__");
+    }
+    if let Some(python) = python_with_mcp() {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/bridge_client.py");
+        for mode in ["legacy", "auto"] {
+            let output =
+                Command::new(&python).arg(&script).args([gateway.url.as_str(), mode, "alpha__"]).output().unwrap();
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert!(output.status.success(), "{mode}: {stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+            let seen: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default()).unwrap();
+            assert_eq!(seen["server"], "ferrymcp-gateway");
+            assert_eq!(seen["protocol"], if mode == "legacy" { "2025-11-25" } else { "2026-07-28" });
+            assert_eq!(seen["simple"], "This is a simple text response for testing.");
+            assert_eq!(seen["progress"], json!([0.0, 50.0, 100.0]));
+            assert_eq!(seen["elicited"], r#"User response: action=accept, content={"response":"from python"}"#);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The official reference server (`@modelcontextprotocol/server-everything`, installed in
+/// tests/interop by scripts/test.sh): its path, or `None` (a failure under CI).
+fn reference_server() -> Option<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/interop/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    if path.exists() {
+        return Some(path.to_str().unwrap().to_owned());
+    }
+    assert!(std::env::var_os("CI").is_none(), "CI must install {path:?}: run scripts/test.sh");
+    eprintln!("skipped: {path:?} is not installed (scripts/test.sh installs it with npm)");
+    None
+}
+
+/// Finds the reference server's echo tool (under whatever prefix), calls it, returns its name.
+async fn echo(client: &Client) -> String {
+    let tools = client.list_tools().await.unwrap();
+    let name = tools.iter().map(|t| t.name.clone()).find(|n| n.ends_with("echo")).expect("an echo tool");
+    let result = client.call_tool(&name, json!({"message": "through"}), RequestOptions::default()).await.unwrap();
+    assert!(text(&result).contains("through"), "{}", text(&result));
+    name
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bridge_and_gateway_in_front_of_the_official_reference_server() {
+    let Some(server) = reference_server() else { return };
+    // bridge: the stdio reference server over HTTP, both eras on the front.
+    let bridge =
+        Listening::start(Path::new(FERRYMCP), &["bridge", "--port", "0", "--", "node", server.as_str(), "stdio"]);
+    for era in [EraPreference::Legacy, EraPreference::Auto] {
+        let http = HttpClientOptions::new(bridge.url.as_str());
+        let client = Client::connect_http(http, options(era), ClientCallbacks::default()).await.unwrap();
+        assert_eq!(echo(&client).await, "echo");
+        client.close().await;
+    }
+    // gateway: the reference server and the fixture behind one endpoint.
+    let dir = std::env::temp_dir().join(format!("ferrymcp-gateway-reference-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mcp.json");
+    let servers = json!({"mcpServers": {
+        "reference": {"command": "node", "args": [server, "stdio"]},
+        "fixture": {"command": fixture()},
+    }});
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let mut gateway = Listening::start(Path::new(FERRYMCP), &["gateway", config.to_str().unwrap(), "--port", "0"]);
+    let stderr = lines(gateway.stderr.take().unwrap());
+    wait_for(&stderr, |l| connected_pid(l, "reference")).await;
+    wait_for(&stderr, |l| connected_pid(l, "fixture")).await;
+    for era in [EraPreference::Legacy, EraPreference::Auto] {
+        let http = HttpClientOptions::new(gateway.url.as_str());
+        let client = Client::connect_http(http, options(era), ClientCallbacks::default()).await.unwrap();
+        assert_eq!(echo(&client).await, "reference__echo");
+        client.close().await;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether process `pid` still runs (a zombie does not count).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z')))
+}
+
+/// Sends `signal` to `child` and waits (up to 20 s) for its exit code.
+fn stop_with(child: &mut Child, signal: &str) -> Option<i32> {
+    Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
+    for _ in 0..200 {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code();
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("still running 20 s after SIG{signal}");
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_gateway_stops_on_sigint_and_sigterm_and_ends_its_upstreams() {
+    let dir = std::env::temp_dir().join(format!("ferrymcp-gateway-signals-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mcp.json");
+    std::fs::write(
+        &config,
+        json!({"mcpServers": {"a": {"command": fixture()}, "b": {"command": fixture()}}}).to_string(),
+    )
+    .unwrap();
+    for (signal, expected) in [("INT", 130), ("TERM", 0)] {
+        let mut gateway = Listening::start(Path::new(FERRYMCP), &["gateway", config.to_str().unwrap(), "--port", "0"]);
+        let stderr = lines(gateway.stderr.take().unwrap());
+        let a = wait_for(&stderr, |l| connected_pid(l, "a")).await;
+        let b = wait_for(&stderr, |l| connected_pid(l, "b")).await;
+        // A client connected (a legacy session with its SSE stream open) does not hold it up.
+        let http = HttpClientOptions::new(gateway.url.as_str());
+        let client =
+            Client::connect_http(http, options(EraPreference::Legacy), ClientCallbacks::default()).await.unwrap();
+        assert!(!client.list_tools().await.unwrap().is_empty());
+        assert!(running(a) && running(b));
+        assert_eq!(stop_with(&mut gateway.child, signal), Some(expected), "SIG{signal}");
+        assert!(!running(a) && !running(b), "SIG{signal}: the upstream processes were not ended");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_bridge_stops_on_sigint_and_sigterm() {
+    for (signal, expected) in [("INT", 130), ("TERM", 0)] {
+        let mut bridge = Listening::bridge(&[]);
+        assert_eq!(stop_with(&mut bridge.child, signal), Some(expected), "SIG{signal}");
+    }
+    let upstream = Listening::start(&fixture(), &["--transport", "http", "--port", "0"]);
+    for (signal, expected) in [("INT", 130), ("TERM", 0)] {
+        let mut child = Command::new(FERRYMCP)
+            .args(["bridge", "--stdio", upstream.url.as_str()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+        writeln!(child.stdin.as_mut().unwrap(), "{ping}").unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        assert!(line.contains(r#""id":1"#), "{line}");
+        assert_eq!(stop_with(&mut child, signal), Some(expected), "--stdio, SIG{signal}");
+    }
+}
+
+/// A server named in an mcp.json works in `bridge` as in every other command: by URL
+/// (`bridge --stdio NAME`) and by command (`bridge --port 0 NAME`).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_bridge_takes_a_server_named_in_mcp_json() {
+    let upstream = Listening::start(&fixture(), &["--transport", "http", "--port", "0"]);
+    let dir = std::env::temp_dir().join(format!("ferrymcp-bridge-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mcp.json");
+    let servers = json!({"mcpServers": {"remote": {"url": upstream.url}, "local": {"command": fixture()}}});
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let config = config.to_str().unwrap();
+
+    let command = ChildCommand::new(FERRYMCP).args(["--config", config, "bridge", "--stdio", "remote"]);
+    let client = Client::spawn(command, options(EraPreference::Auto), ClientCallbacks::default()).await.unwrap();
+    let called = client.call_tool("test_simple_text", json!({}), RequestOptions::default()).await.unwrap();
+    assert_eq!(text(&called), "This is a simple text response for testing.");
+    client.close().await;
+
+    let bridge = Listening::start(Path::new(FERRYMCP), &["--config", config, "bridge", "--port", "0", "local"]);
+    let http = HttpClientOptions::new(bridge.url.as_str());
+    let client = Client::connect_http(http, options(EraPreference::Auto), ClientCallbacks::default()).await.unwrap();
+    let called = client.call_tool("test_simple_text", json!({}), RequestOptions::default()).await.unwrap();
+    assert_eq!(text(&called), "This is a simple text response for testing.");
     client.close().await;
     let _ = std::fs::remove_dir_all(&dir);
 }

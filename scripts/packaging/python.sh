@@ -23,6 +23,10 @@ case "$(basename "$wheel")" in
   *-cp310-abi3-manylinux_*) ;;
   *) fail "$(basename "$wheel"): expected an abi3 manylinux wheel (cp310-abi3-manylinux_*)" ;;
 esac
+# The `ferrymcp` command rides in the wheel as a script (scripts/test.sh put the executable
+# into ferrymcp._native.data/scripts/); bindings-python/tests/test_command.py runs it installed.
+python3 -c 'import sys, zipfile; names = zipfile.ZipFile(sys.argv[1]).namelist(); sys.exit(not any(n.endswith(".data/scripts/ferrymcp") for n in names))' "$wheel" \
+  || fail "$(basename "$wheel") does not carry the ferrymcp command (.data/scripts/ferrymcp)"
 report="$(.venv/bin/auditwheel show "$wheel" | tr -s '[:space:]' ' ')"
 echo "auditwheel:$report"
 # auditwheel derives the most compatible tag the wheel's symbols allow; the file's own tag

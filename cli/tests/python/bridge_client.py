@@ -1,7 +1,8 @@
 """Drives a `ferrymcp bridge` HTTP endpoint with the official Python SDK's client.
 
-Run by cli/tests/proxy.rs: `python bridge_client.py URL MODE` (MODE `legacy` or `auto`,
-the latter 2026-07-28 against a modern upstream). Lists the tools, calls one, one that
+Run by cli/tests/proxy.rs: `python bridge_client.py URL MODE [PREFIX]` (MODE `legacy` or
+`auto`, the latter 2026-07-28 against a modern upstream; PREFIX the gateway's namespace of
+the upstream, e.g. `alpha__`). Lists the tools, calls one, one that
 reports progress, and one that asks for elicitation (answered here); prints one JSON
 object with what it saw, which the Rust test checks.
 """
@@ -15,7 +16,7 @@ from mcp import types
 from mcp.client.streamable_http import streamable_http_client
 
 
-async def main(url: str, mode: str) -> None:
+async def main(url: str, mode: str, prefix: str) -> None:
     progress: list[float] = []
     asked: list[str] = []
 
@@ -28,9 +29,9 @@ async def main(url: str, mode: str) -> None:
 
     async with mcp.Client(streamable_http_client(url), mode=mode, elicitation_callback=on_elicit) as client:
         tools = await client.list_tools()
-        simple = await client.call_tool("test_simple_text", {})
-        progressed = await client.call_tool("test_tool_with_progress", {}, progress_callback=on_progress)
-        elicited = await client.call_tool("test_elicitation", {"message": "Your answer?"})
+        simple = await client.call_tool(prefix + "test_simple_text", {})
+        progressed = await client.call_tool(prefix + "test_tool_with_progress", {}, progress_callback=on_progress)
+        elicited = await client.call_tool(prefix + "test_elicitation", {"message": "Your answer?"})
         print(
             json.dumps(
                 {
@@ -48,4 +49,4 @@ async def main(url: str, mode: str) -> None:
 
 
 if __name__ == "__main__":
-    anyio.run(main, sys.argv[1], sys.argv[2])
+    anyio.run(main, sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "")

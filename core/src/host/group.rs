@@ -207,7 +207,7 @@ impl ClientGroup {
                 options: gateway.clone(),
                 stop: inner.stop.clone(),
             };
-            supervisor.spawn(record.clone())
+            supervisor.spawn(record.clone()).0
         });
         join_all(first).await;
         Ok(Self { inner })

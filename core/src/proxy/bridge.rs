@@ -55,6 +55,8 @@ pub fn bridge(client: &Client, relay: &Arc<Relay>, options: ServerOptions) -> Re
     front.register_capabilities(&capabilities)?;
     front.set_middleware(Some(Arc::new(Forwarder { client: client.clone() })));
     relay.attach(&front);
+    // Ends by itself with the upstream connection.
+    drop(super::listen_for_changes(client));
     Ok(front)
 }
 

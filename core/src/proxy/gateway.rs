@@ -103,6 +103,8 @@ struct Upstreams {
 /// The front server of a gateway (serve it on any transport) and its upstreams.
 pub struct Gateway {
     pub server: Server,
+    upstreams: Arc<Upstreams>,
+    supervisors: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Gateway {
@@ -130,18 +132,37 @@ impl Gateway {
                 server.notify_resources_changed().await;
             })
         });
-        let first = specs.into_iter().zip(slots).map(|(spec, slot)| {
-            let supervisor = Supervisor {
-                slot,
-                connect: spec.connect,
-                changed: changed.clone(),
-                options: options.clone(),
-                stop: tokio_util::sync::CancellationToken::new(),
-            };
-            supervisor.spawn(events.clone())
-        });
+        let (first, supervisors): (Vec<_>, Vec<_>) = specs
+            .into_iter()
+            .zip(slots)
+            .map(|(spec, slot)| {
+                let supervisor = Supervisor {
+                    slot,
+                    connect: spec.connect,
+                    changed: changed.clone(),
+                    options: options.clone(),
+                    stop: tokio_util::sync::CancellationToken::new(),
+                };
+                supervisor.spawn(events.clone())
+            })
+            .unzip();
         join_all(first).await;
-        Gateway { server }
+        Gateway { server, upstreams, supervisors }
+    }
+
+    /// Stops for good: no more reconnecting, and every upstream connection closed, the
+    /// processes it started ended (asked to stop by closing their stdin, killed if they
+    /// do not; one still starting is killed as its supervisor is dropped).
+    pub async fn shutdown(self) {
+        for supervisor in &self.supervisors {
+            supervisor.abort();
+        }
+        for supervisor in self.supervisors {
+            let _ = supervisor.await;
+        }
+        let clients: Vec<Client> =
+            self.upstreams.slots.iter().filter_map(|slot| slot.client.write().unwrap().take()).collect();
+        join_all(clients.iter().map(Client::close)).await;
     }
 }
 
@@ -159,16 +180,20 @@ pub(crate) struct Supervisor {
 
 impl Supervisor {
     /// Starts supervising; the receiver fires once the first attempt connected or failed.
-    pub(crate) fn spawn(self, events: EventCallback) -> tokio::sync::oneshot::Receiver<()> {
+    /// The task ends when `stop` is cancelled (or when aborted).
+    pub(crate) fn spawn(
+        self,
+        events: EventCallback,
+    ) -> (tokio::sync::oneshot::Receiver<()>, tokio::task::JoinHandle<()>) {
         let (ready, first) = tokio::sync::oneshot::channel();
         let stop = self.stop.clone();
-        tokio::spawn(async move {
+        let task = tokio::spawn(async move {
             tokio::select! {
                 () = self.run(ready, events) => {}
                 () = stop.cancelled() => {}
             }
         });
-        first
+        (first, task)
     }
 
     async fn run(&self, ready: tokio::sync::oneshot::Sender<()>, events: EventCallback) {
@@ -189,14 +214,19 @@ impl Supervisor {
                     *self.slot.client.write().unwrap() = Some(client.clone());
                     self.slot.connected.notify_waiters();
                     ready.take().map(|r| r.send(()));
+                    let listening = super::listen_for_changes(&client);
                     (self.changed)().await;
-                    tokio::select! {
-                        _ = client.peer().closed() => {}
-                        () = self.stop.cancelled() => {
-                            self.slot.client.write().unwrap().take();
-                            client.close().await;
-                            return;
-                        }
+                    let stopped = tokio::select! {
+                        _ = client.peer().closed() => false,
+                        () = self.stop.cancelled() => true,
+                    };
+                    if let Some(listening) = listening {
+                        listening.abort();
+                    }
+                    if stopped {
+                        self.slot.client.write().unwrap().take();
+                        client.close().await;
+                        return;
                     }
                     self.slot.client.write().unwrap().take();
                     client.close().await;

@@ -181,6 +181,27 @@ impl Drop for Waiting<'_> {
     }
 }
 
+/// Keeps a `subscriptions/listen` stream open on a 2026-07-28 upstream, for its list
+/// changes (a modern server sends them only on such a stream; a legacy one sends them on
+/// its session unasked); they arrive as notifications, which the [`Relay`] passes on like
+/// a legacy upstream's. The task ends with the connection. `None` for a legacy upstream.
+pub fn listen_for_changes(client: &Client) -> Option<tokio::task::JoinHandle<()>> {
+    if !client.server().modern {
+        return None;
+    }
+    let client = client.clone();
+    Some(tokio::spawn(async move {
+        let filter = serde_json::json!({"notifications": {
+            "toolsListChanged": true, "promptsListChanged": true, "resourcesListChanged": true,
+        }});
+        // The stream lasts as long as the connection: no timeout worth the name.
+        let options = RequestOptions::default().timeout(std::time::Duration::from_secs(365 * 24 * 3600));
+        if let Err(e) = client.request("subscriptions/listen", filter, options).await {
+            tracing::debug!("subscriptions/listen on the upstream ended: {e}");
+        }
+    }))
+}
+
 /// The `_meta` keys that belong to the front hop (the upstream client sets its own).
 const HOP_META: [&str; 5] =
     [meta::PROTOCOL_VERSION, meta::CLIENT_CAPABILITIES, meta::CLIENT_INFO, meta::LOG_LEVEL, meta::PROGRESS_TOKEN];
