@@ -86,6 +86,20 @@ export declare class NativeContext {
   readResource(uri: string): Promise<string>
 }
 
+export declare class NativeGroup {
+  /** Each server: `[{"name", "state", "error"?, "connections", "pid"?}]` as JSON text. */
+  serversJson(): string
+  /**
+   * Gathers every connected server's tools: `[{"name", "server", "tool"}]` as JSON
+   * text, `tool` under the group's name.
+   */
+  listTools(): Promise<string>
+  /** Calls the tool the group calls `name`; resolves the result as JSON text. */
+  callTool(name: string, argumentsJson: string, timeoutMs?: number | undefined | null): Promise<string>
+  /** Stops reconnecting and closes every connection. */
+  close(): Promise<void>
+}
+
 export declare class NativeHttpHandler {
   constructor(server: NativeServer, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null, redis?: NativeRedisStore | undefined | null)
   /**
@@ -266,6 +280,13 @@ export interface ClientConfig {
   roots: boolean
 }
 
+/**
+ * Connects to every server of an `mcp.json` content (JSON text) at once; resolves once
+ * each has connected or failed its first attempt. `onEvent(name, eventJson)` hears each
+ * `{"event": "connected"|"failed"|"lost", "error"?}` as it happens.
+ */
+export declare function connectGroup(configJson: string, config: GroupConfig, onEvent?: ((name: string, eventJson: string) => void) | undefined | null): Promise<NativeGroup>
+
 /** Connects to the MCP endpoint at `http.url` (era probe, then handshake). */
 export declare function connectHttpClient(http: HttpClientConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null): Promise<NativeClient>
 
@@ -290,6 +311,14 @@ export interface ErrorCodes {
   unsupportedProtocolVersion: number
   urlElicitationRequired: number
   requestCancelled: number
+}
+
+export interface GroupConfig {
+  connectTimeoutMs?: number
+  minBackoffMs?: number
+  maxBackoffMs?: number
+  /** `clientInfo` as JSON text. */
+  infoJson?: string
 }
 
 /** Where the server is and what to send it besides the protocol's own headers. */
@@ -340,6 +369,12 @@ export interface HttpHeader {
  * over TLS when given `tls`.
  */
 export declare function listenHttp(server: NativeServer, host: string, port: number, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null, redis?: NativeRedisStore | undefined | null, tls?: TlsFiles | undefined | null): Promise<NativeHttpListener>
+
+/** MCP tools (JSON text of a list) as `api`'s `tools` parameter (JSON text). */
+export declare function llmToolDefinitions(api: string, toolsJson: string): string
+
+/** A tool result (JSON text) as the items `api` takes for call `callId` (JSON text). */
+export declare function llmToolResult(api: string, callId: string, resultJson: string): string
 
 /** The `_meta` keys MCP reserves. */
 export interface MetaKeys {

@@ -40,6 +40,8 @@ export type { CreateMcpHandlerOptions, McpHttpHandler, McpServerFactory } from '
 export type { AuthInfo, BearerAuthOptions, OAuthTokenVerifier, RedisStoreOptions, StreamableHTTPServerTransportOptions, TokenVerifier, WebStandardStreamableHTTPServerTransportOptions } from './http-options.js';
 export { RedisStore } from './http-options.js';
 export { Client } from './mcp-client.js';
+export { ClientGroup, toolDefinitions, toolResult } from './group.js';
+export type { ClientGroupOptions, GroupTool, LlmApi, ServerEvent, ServerStatus } from './group.js';
 export type { ClientOptions, RequestOptions } from './mcp-client.js';
 export { SSEClientTransport, StreamableHTTPClientTransport } from './http-client.js';
 export type { AuthProvider, SSEClientTransportOptions, StreamableHTTPClientTransportOptions } from './http-client.js';

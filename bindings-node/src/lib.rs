@@ -22,6 +22,7 @@ mod client_callbacks;
 mod client_http;
 mod context;
 mod error;
+mod group;
 mod handlers;
 mod http;
 mod http_bearer;

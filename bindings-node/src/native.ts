@@ -19,6 +19,11 @@ export const connectPort = native.connectPort;
 export const childEnvironment = native.childEnvironment;
 export const childEnvironmentVars = native.childEnvironmentVars;
 
+export type { NativeGroup, GroupConfig } from '../native/index.cjs';
+export const connectGroup = native.connectGroup;
+export const llmToolDefinitions = native.llmToolDefinitions;
+export const llmToolResult = native.llmToolResult;
+
 export type { HttpConfig, AuthConfig, NativeHttpResponse, NativeHttpListener, RedisConfig } from '../native/index.cjs';
 export const NativeRedisStore = native.NativeRedisStore;
 export const NativeHttpHandler = native.NativeHttpHandler;

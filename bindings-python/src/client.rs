@@ -97,7 +97,7 @@ fn callbacks(
 }
 
 /// What every way of connecting starts from: the loop's inbox, the options, the callbacks.
-fn prepare(
+pub(crate) fn prepare(
     py: Python<'_>,
     options: Option<&Bound<'_, PyDict>>,
     callbacks: Option<&Bound<'_, PyDict>>,

@@ -11,6 +11,7 @@ mod client;
 mod context;
 mod convert;
 mod errors;
+mod group;
 mod http;
 mod middleware;
 mod port;
@@ -35,6 +36,9 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<middleware::NativeNext>()?;
     module.add_class::<redis::NativeRedisStore>()?;
     module.add_class::<template::NativeUriTemplate>()?;
+    module.add_class::<group::NativeGroup>()?;
+    module.add_function(wrap_pyfunction!(group::llm_tool_definitions, module)?)?;
+    module.add_function(wrap_pyfunction!(group::llm_tool_result, module)?)?;
     module.add_function(wrap_pyfunction!(client::default_environment, module)?)?;
     vocabulary::add(module)?;
     Ok(())

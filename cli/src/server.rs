@@ -12,6 +12,7 @@
 use ferrymcp_core::client::child::{ChildCommand, EnvInheritance};
 use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions};
+use ferrymcp_core::host::config::Transport;
 use serde_json::json;
 
 use crate::config::{ConfigFile, ServerEntry};
@@ -75,25 +76,10 @@ fn command_target(words: &[String], inheritance: EnvInheritance) -> Target {
 }
 
 pub fn from_entry(name: &str, entry: &ServerEntry) -> Outcome<Target> {
-    if let Some(url) = &entry.url {
-        let mut http = HttpClientOptions::new(url.as_str());
-        http.headers.extend(entry.headers.iter().map(|(k, v)| (k.clone(), v.clone())));
-        return Ok(Target::Http(http));
+    match entry.transport(name).map_err(|e| Failure::usage(e.to_string()))? {
+        Transport::Http(http) => Ok(Target::Http(http)),
+        Transport::Stdio(command) => Ok(Target::Process { command, shown: format!("{name} (mcp.json)") }),
     }
-    let Some(program) = &entry.command else {
-        return Err(Failure::usage(format!("mcp.json server {name:?} has neither \"command\" nor \"url\"")));
-    };
-    let words: Vec<String> = std::iter::once(program.clone()).chain(entry.args.iter().cloned()).collect();
-    let Target::Process { mut command, .. } = command_target(&words, EnvInheritance::Default) else {
-        unreachable!("command_target builds a process target")
-    };
-    for (key, value) in &entry.env {
-        command = command.env(key, value);
-    }
-    if let Some(cwd) = &entry.cwd {
-        command = command.current_dir(cwd);
-    }
-    Ok(Target::Process { command, shown: format!("{name} (mcp.json)") })
 }
 
 /// Resolves `spec` and connects, running the handshake. Any failure is exit code 3, with

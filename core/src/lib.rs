@@ -19,11 +19,14 @@
 //!   HTTP client in [`client::child`] and [`client::http`].
 //! - [`proxy`], on top of both: a front server answering from upstream clients (the
 //!   `ferrymcp bridge` and `gateway` commands).
+//! - [`host`], on top of the client and the gateway's supervision: `mcp.json` files, the
+//!   client group (many servers, one set of tool names) and the LLM APIs' tool shapes.
 //!
 //! Everything that is protocol lives here, so every binding behaves the same.
 
 pub mod client;
 pub mod framing;
+pub mod host;
 pub mod peer;
 pub mod protocol;
 pub mod proxy;

@@ -20,6 +20,9 @@ __all__ = [
     "NativeClient",
     "NativePort",
     "NativeNext",
+    "NativeGroup",
+    "llm_tool_definitions",
+    "llm_tool_result",
     "RedisStore",
     "NativeUriTemplate",
     "default_environment",
@@ -220,6 +223,33 @@ class NativeUriTemplate:
         """The URI for these values; `TypeError` names a value that is not str or list[str]."""
     def match(self, uri: str, max_uri_length: int = ...) -> dict[str, str | list[str]] | None:
         """The variables if `uri` fits, else None."""
+
+def llm_tool_definitions(api: str, tools: list[JsonObject]) -> list[JsonObject]:
+    """MCP tools as an LLM API's `tools` parameter (core's conversion)."""
+
+def llm_tool_result(api: str, call_id: str, result: JsonObject) -> list[JsonObject]:
+    """A tool result as the items an LLM API takes for one call (core's conversion)."""
+
+@final
+class NativeGroup:
+    """Core's client group: many servers from an mcp.json file, one set of tool names."""
+
+    @staticmethod
+    def connect(
+        config: object,
+        connect_timeout: float,
+        min_backoff: float,
+        max_backoff: float,
+        options: JsonObject | None = None,
+        callbacks: JsonObject | None = None,
+        events: Callable[[str, str, str | None], None] | None = None,
+    ) -> Awaitable[NativeGroup]: ...
+    def servers(self) -> list[JsonObject]: ...
+    def list_tools(self) -> Awaitable[list[JsonObject]]: ...
+    def call_tool(
+        self, name: str, arguments: object | None = None, timeout: float | None = None
+    ) -> Awaitable[JsonObject]: ...
+    def close(self) -> Awaitable[None]: ...
 
 @final
 class NativeClient:

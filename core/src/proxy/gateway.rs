@@ -70,15 +70,21 @@ impl Default for GatewayOptions {
     }
 }
 
-/// One upstream as the gateway keeps it.
-struct Slot {
-    name: String,
-    relay: Arc<Relay>,
+/// One upstream as the gateway (and core's client group, [`crate::host::group`]) keeps it.
+pub(crate) struct Slot {
+    pub(crate) name: String,
+    pub(crate) relay: Arc<Relay>,
     client: RwLock<Option<Client>>,
+    /// Woken each time the supervisor has a new connection in `client`.
+    pub(crate) connected: tokio::sync::Notify,
 }
 
 impl Slot {
-    fn client(&self) -> Option<Client> {
+    pub(crate) fn new(name: String, relay: Arc<Relay>) -> Self {
+        Self { name, relay, client: RwLock::new(None), connected: tokio::sync::Notify::new() }
+    }
+
+    pub(crate) fn client(&self) -> Option<Client> {
         self.client.read().unwrap().clone()
     }
 
@@ -111,21 +117,35 @@ impl Gateway {
             .map(|spec| {
                 let relay = Relay::new();
                 relay.attach(&server);
-                Arc::new(Slot { name: spec.name.clone(), relay, client: RwLock::new(None) })
+                Arc::new(Slot::new(spec.name.clone(), relay))
             })
             .collect();
         let upstreams =
             Arc::new(Upstreams { slots: slots.clone(), resources: Default::default(), templates: Default::default() });
         declare(&server, &upstreams);
-        let mut first = Vec::new();
-        let mut supervisors = Vec::new();
-        for (spec, slot) in specs.into_iter().zip(slots) {
-            let (ready, connected) = tokio::sync::oneshot::channel();
-            let supervisor =
-                Supervisor { slot, connect: spec.connect, server: server.clone(), options: options.clone() };
-            supervisors.push(tokio::spawn(supervisor.run(ready, events.clone())));
-            first.push(connected);
-        }
+        let front = server.clone();
+        let changed: Changed = Arc::new(move || {
+            let server = front.clone();
+            Box::pin(async move {
+                server.notify_tools_changed().await;
+                server.notify_prompts_changed().await;
+                server.notify_resources_changed().await;
+            })
+        });
+        let (first, supervisors): (Vec<_>, Vec<_>) = specs
+            .into_iter()
+            .zip(slots)
+            .map(|(spec, slot)| {
+                let supervisor = Supervisor {
+                    slot,
+                    connect: spec.connect,
+                    changed: changed.clone(),
+                    options: options.clone(),
+                    stop: tokio_util::sync::CancellationToken::new(),
+                };
+                supervisor.spawn(events.clone())
+            })
+            .unzip();
         join_all(first).await;
         Gateway { server, upstreams, supervisors }
     }
@@ -146,16 +166,37 @@ impl Gateway {
     }
 }
 
-/// Keeps one upstream connected.
-struct Supervisor {
-    slot: Arc<Slot>,
-    connect: Connector,
-    server: Server,
-    options: GatewayOptions,
+/// Told each time an upstream comes or goes.
+pub(crate) type Changed = Arc<dyn Fn() -> BoxFuture<()> + Send + Sync>;
+
+/// Keeps one upstream connected until `stop`.
+pub(crate) struct Supervisor {
+    pub(crate) slot: Arc<Slot>,
+    pub(crate) connect: Connector,
+    pub(crate) changed: Changed,
+    pub(crate) options: GatewayOptions,
+    pub(crate) stop: tokio_util::sync::CancellationToken,
 }
 
 impl Supervisor {
-    async fn run(self, ready: tokio::sync::oneshot::Sender<()>, events: EventCallback) {
+    /// Starts supervising; the receiver fires once the first attempt connected or failed.
+    /// The task ends when `stop` is cancelled (or when aborted).
+    pub(crate) fn spawn(
+        self,
+        events: EventCallback,
+    ) -> (tokio::sync::oneshot::Receiver<()>, tokio::task::JoinHandle<()>) {
+        let (ready, first) = tokio::sync::oneshot::channel();
+        let stop = self.stop.clone();
+        let task = tokio::spawn(async move {
+            tokio::select! {
+                () = self.run(ready, events) => {}
+                () = stop.cancelled() => {}
+            }
+        });
+        (first, task)
+    }
+
+    async fn run(&self, ready: tokio::sync::oneshot::Sender<()>, events: EventCallback) {
         let mut ready = Some(ready);
         let mut backoff = self.options.min_backoff;
         loop {
@@ -171,16 +212,25 @@ impl Supervisor {
                     let since = tokio::time::Instant::now();
                     events(&self.slot.name, UpstreamEvent::Connected { pid: client.child().map(|c| c.id()) });
                     *self.slot.client.write().unwrap() = Some(client.clone());
+                    self.slot.connected.notify_waiters();
                     ready.take().map(|r| r.send(()));
                     let listening = super::listen_for_changes(&client);
-                    self.lists_changed().await;
-                    client.peer().closed().await;
+                    (self.changed)().await;
+                    let stopped = tokio::select! {
+                        _ = client.peer().closed() => false,
+                        () = self.stop.cancelled() => true,
+                    };
                     if let Some(listening) = listening {
                         listening.abort();
                     }
+                    if stopped {
+                        self.slot.client.write().unwrap().take();
+                        client.close().await;
+                        return;
+                    }
                     self.slot.client.write().unwrap().take();
                     client.close().await;
-                    self.lists_changed().await;
+                    (self.changed)().await;
                     // A connection that held a while starts the backoff over; one that
                     // keeps dying at once waits longer each time.
                     if since.elapsed() > self.options.max_backoff {
@@ -198,12 +248,6 @@ impl Supervisor {
                 }
             }
         }
-    }
-
-    async fn lists_changed(&self) {
-        self.server.notify_tools_changed().await;
-        self.server.notify_prompts_changed().await;
-        self.server.notify_resources_changed().await;
     }
 }
 
@@ -297,14 +341,11 @@ impl Upstreams {
 
     /// The upstream whose prefix `name` carries, and the name without it.
     fn named(&self, name: &str) -> Result<(Arc<Slot>, String), HandlerError> {
-        for slot in &self.slots {
-            if let Some(rest) = name.strip_prefix(&slot.name).and_then(|r| r.strip_prefix(SEPARATOR)) {
-                return Ok((slot.clone(), rest.to_owned()));
-            }
-        }
-        Err(HandlerError::Rpc(crate::wire::ErrorObject::invalid_params(format!(
-            "Unknown name {name:?} (names are SERVER{SEPARATOR}NAME)"
-        ))))
+        prefixed(&self.slots, name).ok_or_else(|| {
+            HandlerError::Rpc(crate::wire::ErrorObject::invalid_params(format!(
+                "Unknown name {name:?} (names are SERVER{SEPARATOR}NAME)"
+            )))
+        })
     }
 
     async fn by_name(&self, method: &str, mut params: Map<String, Value>, cx: Context) -> Result<Value, HandlerError> {
@@ -365,6 +406,14 @@ impl Upstreams {
     }
 }
 
+/// The slot whose name `name` starts with, followed by [`SEPARATOR`], and the rest.
+pub(crate) fn prefixed(slots: &[Arc<Slot>], name: &str) -> Option<(Arc<Slot>, String)> {
+    slots.iter().find_map(|slot| {
+        let rest = name.strip_prefix(&slot.name).and_then(|r| r.strip_prefix(SEPARATOR))?;
+        Some((slot.clone(), rest.to_owned()))
+    })
+}
+
 fn down(slot: &Slot) -> HandlerError {
     HandlerError::Failed(format!("the upstream server {:?} is not connected", slot.name))
 }
@@ -414,10 +463,7 @@ mod tests {
     use super::*;
 
     fn upstreams(names: &[&str]) -> Upstreams {
-        let slots = names
-            .iter()
-            .map(|name| Arc::new(Slot { name: (*name).to_owned(), relay: Relay::new(), client: RwLock::new(None) }))
-            .collect();
+        let slots = names.iter().map(|name| Arc::new(Slot::new((*name).to_owned(), Relay::new()))).collect();
         Upstreams { slots, resources: Default::default(), templates: Default::default() }
     }
 

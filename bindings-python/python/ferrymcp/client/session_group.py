@@ -4,18 +4,33 @@ Each server gets its own `ClientSession` (through the engine); the group gathers
 prompts, resources and tools under one namespace, routes `call_tool` to the server that
 offers the tool, and refuses a name two servers share (name them apart with
 `component_name_hook(name, server_info)`). Every page of each list is gathered.
+
+ferrymcp additions (not in the official SDK):
+- `connect_mcp_json(config)` connects to every server of an `mcp.json` file (Claude
+  Desktop / Cursor `mcpServers`, VS Code `servers` with `type`) at once, each with a
+  timeout; a server that fails is reported in the returned statuses (and retried), never
+  fatal. Their tools join `tools`, named as they are unless two of these servers offer
+  the same name (then `SERVER__tool`); `call_tool` routes to the server, and a server
+  whose connection is lost is reconnected. All of this is ferrymcp-core's client group.
+- `mcp_json_servers()` (where each of those servers stands), `refresh_tools()` (gather
+  their tools again), `tools_for(api)` (every tool as an LLM API's `tools`, see
+  `ferrymcp.client.llm`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
+from ferrymcp import _native
 from ferrymcp.client import StdioServerParameters
+from ferrymcp.client.llm import LlmApi, tool_definitions
 from ferrymcp.client.session import ClientSession
 from ferrymcp.client.sse import sse_client
 from ferrymcp.client.stdio import stdio_client
@@ -87,6 +102,8 @@ class ClientSessionGroup:
         self._exit_stack = exit_stack or contextlib.AsyncExitStack()
         self._session_stacks: dict[ClientSession, contextlib.AsyncExitStack] = {}
         self._component_name_hook = component_name_hook
+        self._host: _native.NativeGroup | None = None
+        self._host_tools: dict[str, Tool] = {}
 
     async def __aenter__(self) -> ClientSessionGroup:
         if self._owns_exit_stack:
@@ -100,6 +117,9 @@ class ClientSessionGroup:
             await self._exit_stack.aclose()
         for stack in list(self._session_stacks.values()):
             await stack.aclose()
+        if self._host is not None:
+            host, self._host = self._host, None
+            await host.close()
 
     @property
     def sessions(self) -> list[ClientSession]:
@@ -127,10 +147,70 @@ class ClientSessionGroup:
         meta: dict[str, Any] | None = None,
     ) -> CallToolResult:
         """Calls the tool the group knows as `name` on the server that offers it."""
+        if name not in self._tool_to_session and self._host is not None:
+            if progress_callback is not None or meta is not None:
+                raise ValueError("progress_callback and meta are not supported for mcp.json servers' tools")
+            result = await self._host.call_tool(name, arguments or {}, read_timeout_seconds)
+            return CallToolResult.model_validate(result)
         session = self._tool_to_session[name]
         return await session.call_tool(
             self._tools[name].name, arguments, read_timeout_seconds, progress_callback, meta=meta
         )
+
+    async def connect_mcp_json(
+        self,
+        config: str | os.PathLike[str] | Mapping[str, Any],
+        *,
+        connect_timeout: float = 30.0,
+        min_backoff: float = 1.0,
+        max_backoff: float = 30.0,
+        client_info: Implementation | None = None,
+        on_event: Callable[[str, str, str | None], None] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Connects to every server of an `mcp.json` file (a path, or its content as a
+        dict) at once and adds their tools (ferrymcp; see the module doc). Returns each
+        server's status: `{"name", "state": "connected"|"failed"|"connecting", "error"?,
+        "connections", "pid"?}`. Servers that fail are retried in the background;
+        `on_event(name, event, detail)` hears each `"connected"`, `"failed"` (with the
+        error) and `"lost"` as it happens."""
+        if self._host is not None:
+            raise McpError(INVALID_PARAMS, "this group already has its mcp.json servers")
+        if isinstance(config, Mapping):
+            content: Any = dict(config)
+        else:
+            with open(config, encoding="utf-8") as file:
+                content = json.load(file)
+        options: dict[str, Any] = {}
+        if client_info is not None:
+            options["info"] = client_info.model_dump(by_alias=True, exclude_none=True, mode="json")
+        self._host = await _native.NativeGroup.connect(
+            content, connect_timeout, min_backoff, max_backoff, options, None, on_event
+        )
+        await self.refresh_tools()
+        return self.mcp_json_servers()
+
+    def mcp_json_servers(self) -> list[dict[str, Any]]:
+        """Where each `mcp.json` server stands now (see `connect_mcp_json`)."""
+        return [] if self._host is None else self._host.servers()
+
+    async def refresh_tools(self) -> dict[str, Tool]:
+        """Gathers the `mcp.json` servers' tools again (after a server came back, say)."""
+        if self._host is None:
+            return self._tools
+        found = {entry["name"]: Tool.model_validate(entry["tool"]) for entry in await self._host.list_tools()}
+        taken = set(found) & set(self._tool_to_session)
+        if taken:
+            raise McpError(INVALID_PARAMS, f"{taken} already exist in group tools.")
+        for name in self._host_tools:
+            self._tools.pop(name, None)
+        self._host_tools = found
+        self._tools.update(found)
+        return self._tools
+
+    def tools_for(self, api: LlmApi) -> list[dict[str, Any]]:
+        """Every tool of the group, under its group name, as `api`'s `tools` parameter
+        (`"openai-chat"`, `"openai-responses"`, `"anthropic"`)."""
+        return tool_definitions(api, self._tools)
 
     async def disconnect_from_server(self, session: ClientSession) -> None:
         """Forgets one server's components and closes its session."""
