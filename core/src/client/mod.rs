@@ -16,11 +16,13 @@ mod callbacks;
 pub mod child;
 mod error;
 pub mod http;
+mod listen;
 mod probe;
 
 use callbacks::Router;
 pub use callbacks::{ClientCallbacks, InputCallback, NotificationCallback};
 pub use error::ClientError;
+pub use listen::{ListChangedCallback, ListChangedHandler, ListChangedHandlers, Subscription, SubscriptionEnd};
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -64,6 +66,9 @@ pub struct ClientOptions {
     /// The log level asked for: in `_meta` of every 2026-07-28 request (the only way to get
     /// log messages there), or with `logging/setLevel` after a legacy handshake.
     pub log_level: Option<String>,
+    /// Refresh lists when the server says they changed (the official TypeScript client's
+    /// `listChanged` option); on a modern server this opens a `subscriptions/listen`.
+    pub list_changed: ListChangedHandlers,
     pub peer: PeerConfig,
 }
 
@@ -77,6 +82,7 @@ impl Default for ClientOptions {
             probe_timeout: Duration::from_secs(5),
             max_input_rounds: 16,
             log_level: None,
+            list_changed: ListChangedHandlers::default(),
             peer: PeerConfig::default(),
         }
     }
@@ -104,6 +110,8 @@ pub struct Client {
     /// Over HTTP: the session, and tools with invalid `x-mcp-header` annotations are left
     /// out of lists.
     http: Option<HttpSession>,
+    /// The listen stream the `listChanged` option opened (modern servers).
+    auto_subscription: Option<Subscription>,
 }
 
 impl Client {
@@ -111,9 +119,22 @@ impl Client {
     pub async fn connect<S: FrameSource, K: FrameSink>(
         source: S,
         sink: K,
-        mut options: ClientOptions,
+        options: ClientOptions,
         callbacks: ClientCallbacks,
     ) -> Result<Client, ClientError> {
+        let (mut client, handlers) = Self::handshake(source, sink, options, callbacks).await?;
+        client.install_list_changed(&handlers).await;
+        Ok(client)
+    }
+
+    /// Connects and runs the handshake; the `listChanged` handlers are returned, to be
+    /// installed once the client is complete (its transport's session or child included).
+    async fn handshake<S: FrameSource, K: FrameSink>(
+        source: S,
+        sink: K,
+        mut options: ClientOptions,
+        callbacks: ClientCallbacks,
+    ) -> Result<(Client, ListChangedHandlers), ClientError> {
         callbacks.declare(&mut options.capabilities);
         let router = callbacks.router()?;
         let peer = Peer::spawn(source, sink, router.clone(), options.peer.clone());
@@ -124,7 +145,17 @@ impl Client {
                 return Err(e);
             }
         };
-        Ok(Client { peer, details: Arc::new(details), options: Arc::new(options), router, child: None, http: None })
+        let handlers = std::mem::take(&mut options.list_changed);
+        let client = Client {
+            peer,
+            details: Arc::new(details),
+            options: Arc::new(options),
+            router,
+            child: None,
+            http: None,
+            auto_subscription: None,
+        };
+        Ok((client, handlers))
     }
 
     /// Connects to the MCP endpoint at `http.url` over Streamable HTTP (either era, or the
@@ -136,8 +167,9 @@ impl Client {
     ) -> Result<Client, ClientError> {
         let (source, sink) = self::http::connect(&http).map_err(|e| ClientError::Transport(e.to_string()))?;
         let session = sink.session();
-        let mut client = Self::connect(source, sink, options, callbacks).await?;
+        let (mut client, handlers) = Self::handshake(source, sink, options, callbacks).await?;
         client.http = Some(session);
+        client.install_list_changed(&handlers).await;
         Ok(client)
     }
 
@@ -149,9 +181,10 @@ impl Client {
     ) -> Result<Client, ClientError> {
         let transport = child::spawn(command).map_err(|e| ClientError::Transport(e.to_string()))?;
         let process = transport.process.clone();
-        match Self::connect(transport.source, transport.sink, options, callbacks).await {
-            Ok(mut client) => {
+        match Self::handshake(transport.source, transport.sink, options, callbacks).await {
+            Ok((mut client, handlers)) => {
                 client.child = Some(process);
+                client.install_list_changed(&handlers).await;
                 Ok(client)
             }
             Err(e) => {
@@ -164,6 +197,10 @@ impl Client {
     /// Closes the connection; a spawned server is shut down as the specification says
     /// (stdin closed, then SIGTERM, then SIGKILL).
     pub async fn close(&self) {
+        self.router.hooks.clear();
+        if let Some(subscription) = &self.auto_subscription {
+            subscription.cancel_now();
+        }
         self.peer.close().await;
         if let Some(child) = &self.child {
             let _ = child.shutdown(ShutdownTimeouts::default()).await;
