@@ -102,11 +102,12 @@ async fn explicit_listen(client: &Client, notifications: &mut mpsc::UnboundedRec
         client.listen(json!({"toolsListChanged": true, "promptsListChanged": true}), None).await.unwrap();
     assert_eq!(subscription.honored_filter(), &json!({"toolsListChanged": true, "promptsListChanged": true}));
     assert_eq!(subscription.end(), None);
+    assert!(subscription.id().is_number(), "the listen request's id: {:?}", subscription.id());
     trigger(client).await;
     let (method, params) =
         tokio::time::timeout(Duration::from_secs(20), notifications.recv()).await.expect("a notification").unwrap();
     assert_eq!(method, "notifications/tools/list_changed");
-    assert!(params["_meta"]["io.modelcontextprotocol/subscriptionId"].is_number(), "{params}");
+    assert_eq!(&params["_meta"]["io.modelcontextprotocol/subscriptionId"], subscription.id(), "{params}");
     subscription.close().await;
     assert_eq!(subscription.end(), Some(SubscriptionEnd::Local));
     // Closed: a change no longer arrives; the next call's own traffic is all there is.

@@ -24,7 +24,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Client, ClientError};
 use crate::peer::{PeerError, RequestOptions};
-use crate::protocol::ProtocolVersion;
+use crate::protocol::{ProtocolVersion, meta};
 
 pub(crate) const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
 
@@ -92,11 +92,18 @@ impl SubscriptionEnd {
 #[derive(Clone)]
 pub struct Subscription {
     honored: Value,
+    id: Value,
     cancel: CancellationToken,
     ended: watch::Receiver<Option<SubscriptionEnd>>,
 }
 
 impl Subscription {
+    /// The subscription id (the listen request's id), in `_meta` of every notification
+    /// the stream carries.
+    pub fn id(&self) -> &Value {
+        &self.id
+    }
+
     /// The part of the requested filter the server honours (its acknowledgement).
     pub fn honored_filter(&self) -> &Value {
         &self.honored
@@ -148,7 +155,7 @@ impl Hooks {
     pub(crate) fn notified(&self, method: &str, params: &Value) -> bool {
         if method == ACKNOWLEDGED {
             if let Some(tx) = self.ack.lock().unwrap().take() {
-                let _ = tx.send(params.get("notifications").cloned().unwrap_or_else(|| json!({})));
+                let _ = tx.send(params.clone());
             }
             return false;
         }
@@ -222,9 +229,11 @@ impl Client {
         .await;
         hooks.ack.lock().unwrap().take();
         match outcome {
-            Ok(Ok(honored)) => {
+            Ok(Ok(ack)) => {
                 acked.store(true, Ordering::Release);
-                Ok(Subscription { honored, cancel, ended })
+                let honored = ack.get("notifications").cloned().unwrap_or_else(|| json!({}));
+                let id = ack.pointer(&format!("/_meta/{}", meta::SUBSCRIPTION_ID.replace('/', "~1"))).cloned();
+                Ok(Subscription { honored, id: id.unwrap_or(Value::Null), cancel, ended })
             }
             Ok(Err(e)) => {
                 cancel.cancel();

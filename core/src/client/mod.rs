@@ -261,6 +261,14 @@ impl Client {
         self.peer.notify(method, params.as_ref()).await.map_err(ClientError::from)
     }
 
+    /// Tells the server the client's roots changed (`notifications/roots/list_changed`;
+    /// the official clients' `send_roots_list_changed` / `sendRootsListChanged`). The roots
+    /// capability is deprecated in 2026-07-28, which defines no client notifications: it is
+    /// still sent, as the official clients do, and a modern server ignores it.
+    pub async fn send_roots_list_changed(&self) -> Result<(), ClientError> {
+        self.notify("notifications/roots/list_changed", Value::Null).await
+    }
+
     async fn send(
         &self,
         method: &str,
