@@ -845,6 +845,7 @@ module.exports.NativePort = nativeBinding.NativePort
 module.exports.NativeRedisStore = nativeBinding.NativeRedisStore
 module.exports.NativeReply = nativeBinding.NativeReply
 module.exports.NativeServer = nativeBinding.NativeServer
+module.exports.NativeSubscription = nativeBinding.NativeSubscription
 module.exports.childEnvironment = nativeBinding.childEnvironment
 module.exports.childEnvironmentVars = nativeBinding.childEnvironmentVars
 module.exports.connectHttpClient = nativeBinding.connectHttpClient
