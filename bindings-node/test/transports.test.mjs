@@ -268,6 +268,21 @@ describe('transports JavaScript carries', () => {
     }
   });
 
+  test("ferrymcp's sendRootsListChanged() reaches the official server's handler", async () => {
+    const official = new OfficialServer({ name: 'official-roots', version: '1.0.0' });
+    let arrived;
+    const changed = new Promise((resolve) => (arrived = resolve));
+    official.server.setNotificationHandler(officialTypes.RootsListChangedNotificationSchema, (n) => arrived(n.method));
+    const [clientEnd, serverEnd] = OfficialInMemory.createLinkedPair();
+    await official.connect(serverEnd);
+    const client = new Client({ name: 'c', version: '1.0.0' }, { era: 'legacy', capabilities: { roots: { listChanged: true } } });
+    await client.connect(clientEnd);
+    await client.sendRootsListChanged();
+    assert.equal(await changed, 'notifications/roots/list_changed');
+    await client.close();
+    await official.close();
+  });
+
   test("client notifications reach the low-level server's handlers", async () => {
     const server = new Server({ name: 'notified', version: '1.0.0' }, { capabilities: {} });
     const seen = [];
