@@ -846,6 +846,7 @@ module.exports.NativePort = nativeBinding.NativePort
 module.exports.NativeRedisStore = nativeBinding.NativeRedisStore
 module.exports.NativeReply = nativeBinding.NativeReply
 module.exports.NativeServer = nativeBinding.NativeServer
+module.exports.NativeSubscription = nativeBinding.NativeSubscription
 module.exports.childEnvironment = nativeBinding.childEnvironment
 module.exports.childEnvironmentVars = nativeBinding.childEnvironmentVars
 module.exports.connectGroup = nativeBinding.connectGroup

@@ -21,6 +21,13 @@ export declare class NativeClient {
   get isClosed(): boolean
   /** Sends a request; resolves its result as JSON text. */
   request(method: string, paramsJson: string, config?: RequestConfig | undefined | null, onProgress?: ((progressJson: string) => void) | undefined | null, cancel?: NativeCancel | undefined | null): Promise<string>
+  /** Sends `notifications/roots/list_changed`. */
+  sendRootsListChanged(): Promise<void>
+  /**
+   * Opens a `subscriptions/listen` stream with the filter (JSON); resolves once the
+   * server acknowledges it.
+   */
+  listen(filterJson: string, timeoutMs?: number | undefined | null): Promise<NativeSubscription>
   /**
    * Closes the connection (a spawned server gets stdin closed, then SIGTERM, then
    * SIGKILL; an HTTP session is ended with a DELETE) and drops the JS callbacks.
@@ -244,6 +251,18 @@ export declare class NativeServer {
   close(): Promise<void>
 }
 
+/** One open `subscriptions/listen` stream. */
+export declare class NativeSubscription {
+  /** The filter the server honours (JSON). */
+  get honoredJson(): string
+  /** The listen request's id (JSON), in `_meta` of every notification on the stream. */
+  get idJson(): string
+  /** Ends the subscription (idempotent). */
+  close(): Promise<void>
+  /** Resolves once the subscription has ended: `"local"`, `"graceful"` or `"remote"`. */
+  closed(): Promise<string>
+}
+
 export interface AuthConfig {
   /** Scopes every token must carry (core answers 403 naming the first one missing). */
   requiredScopes?: Array<string>
@@ -278,6 +297,12 @@ export interface ClientConfig {
   sampling: boolean
   elicitation: boolean
   roots: boolean
+  /**
+   * The official `listChanged` option without its functions:
+   * `{"tools": {"autoRefresh": true, "debounceMs": 300}, "prompts": ..., "resources": ...}`;
+   * each outcome goes to `onListChanged`.
+   */
+  listChangedJson?: string
 }
 
 /**
@@ -288,13 +313,13 @@ export interface ClientConfig {
 export declare function connectGroup(configJson: string, config: GroupConfig, onEvent?: ((name: string, eventJson: string) => void) | undefined | null): Promise<NativeGroup>
 
 /** Connects to the MCP endpoint at `http.url` (era probe, then handshake). */
-export declare function connectHttpClient(http: HttpClientConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null): Promise<NativeClient>
+export declare function connectHttpClient(http: HttpClientConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null, onListChanged?: ((list: string, outcomeJson: string) => void) | undefined | null): Promise<NativeClient>
 
 /**
  * Connects over the messages `port` carries (a JavaScript `Transport`): era probe, then
  * handshake, as over a pipe.
  */
-export declare function connectPort(port: NativePort, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null): Promise<NativeClient>
+export declare function connectPort(port: NativePort, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null, onListChanged?: ((list: string, outcomeJson: string) => void) | undefined | null): Promise<NativeClient>
 
 /** Every JSON-RPC and MCP error code the engine uses, by the official SDK's names. */
 export interface ErrorCodes {
@@ -420,7 +445,7 @@ export interface ServerConfig {
 }
 
 /** Starts a server process and connects to it (era probe, then handshake). */
-export declare function spawnClient(spawn: SpawnConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null, onStderr?: ((line: string) => void) | undefined | null): Promise<NativeClient>
+export declare function spawnClient(spawn: SpawnConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null, onStderr?: ((line: string) => void) | undefined | null, onListChanged?: ((list: string, outcomeJson: string) => void) | undefined | null): Promise<NativeClient>
 
 /** The server process to start. */
 export interface SpawnConfig {

@@ -11,6 +11,8 @@ export interface ClientHooks {
   /** A request from the server (sampling, elicitation, roots). */
   onRequest(method: string, paramsJson: string, reply: NativeReply): void;
   onNotification(method: string, paramsJson: string): void;
+  /** A list after a change (the `listChanged` option): `{items}` or `{error}`. */
+  onListChanged(list: string, outcomeJson: string): void;
   /** The server went away by itself. */
   onClose(reason: string): void;
   /** Closes the client that owns the connection (for the transport's own `close()`). */

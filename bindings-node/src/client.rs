@@ -13,10 +13,13 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use ferrymcp_core::client::child::{ChildCommand, StderrMode};
-use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions, EraPreference};
+use ferrymcp_core::client::{
+    Client, ClientCallbacks, ClientError, ClientOptions, EraPreference, ListChangedHandler, ListChangedHandlers,
+    Subscription,
+};
 use ferrymcp_core::peer::{CloseReason, Peer, RequestOptions};
 use ferrymcp_core::protocol::ErrorCode;
-use napi::bindgen_prelude::{PromiseRaw, Unknown};
+use napi::bindgen_prelude::{FnArgs, PromiseRaw, Unknown};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::{Env, Status};
 use napi_derive::napi;
@@ -56,6 +59,10 @@ pub struct ClientConfig {
     pub sampling: bool,
     pub elicitation: bool,
     pub roots: bool,
+    /// The official `listChanged` option without its functions:
+    /// `{"tools": {"autoRefresh": true, "debounceMs": 300}, "prompts": ..., "resources": ...}`;
+    /// each outcome goes to `onListChanged`.
+    pub list_changed_json: Option<String>,
 }
 
 #[napi(object)]
@@ -111,6 +118,52 @@ fn options(config: &ClientConfig) -> napi::Result<ClientOptions> {
     Ok(options)
 }
 
+/// `(list, outcomeJson) => void`, weak: a list after a change, `{"items": [...] | null}`
+/// or `{"error": message}`.
+pub type JsListChangedFn =
+    ThreadsafeFunction<FnArgs<(String, String)>, Unknown<'static>, FnArgs<(String, String)>, Status, false, true>;
+
+/// Reads the `listChanged` option (its values checked as the official client does) into
+/// core's handlers, each outcome going to `on_changed`.
+fn list_changed(json: Option<&str>, on_changed: Option<JsListChangedFn>) -> napi::Result<ListChangedHandlers> {
+    let mut handlers = ListChangedHandlers::default();
+    let (Some(json), Some(on_changed)) = (json, on_changed) else { return Ok(handlers) };
+    let config: serde_json::Value = parse(json, "listChanged")?;
+    let on_changed = std::sync::Arc::new(on_changed);
+    let invalid = |list: &str, why: &str| {
+        mcp_error(ErrorCode::INVALID_PARAMS, &format!("Invalid {list} listChanged options: {why}"), None)
+    };
+    for list in ["tools", "prompts", "resources"] {
+        let Some(options) = config.get(list).filter(|o| !o.is_null()) else { continue };
+        let func = on_changed.clone();
+        let mut handler = ListChangedHandler::new(std::sync::Arc::new(move |outcome| {
+            let outcome = match outcome {
+                Ok(items) => json!({"items": items}),
+                Err(e) => json!({"error": e.to_string()}),
+            };
+            func.call((list.to_owned(), outcome.to_string()).into(), ThreadsafeFunctionCallMode::NonBlocking);
+        }));
+        match options.get("autoRefresh") {
+            None => {}
+            Some(serde_json::Value::Bool(on)) => handler.auto_refresh = *on,
+            Some(_) => return Err(invalid(list, "autoRefresh must be a boolean")),
+        }
+        match options.get("debounceMs") {
+            None => {}
+            Some(ms) => match ms.as_u64() {
+                Some(ms) => handler.debounce = Duration::from_millis(ms),
+                None => return Err(invalid(list, "debounceMs must be a non-negative integer")),
+            },
+        }
+        match list {
+            "tools" => handlers.tools = Some(handler),
+            "prompts" => handlers.prompts = Some(handler),
+            _ => handlers.resources = Some(handler),
+        }
+    }
+    Ok(handlers)
+}
+
 /// Starts a server process and connects to it (era probe, then handshake).
 #[napi]
 pub async fn spawn_client(
@@ -123,10 +176,13 @@ pub async fn spawn_client(
     >,
     #[napi(ts_arg_type = "((reason: string) => void) | undefined | null")] on_close: Option<JsCloseFn>,
     #[napi(ts_arg_type = "((line: string) => void) | undefined | null")] on_stderr: Option<JsStderrFn>,
+    #[napi(ts_arg_type = "((list: string, outcomeJson: string) => void) | undefined | null")] on_list_changed: Option<
+        JsListChangedFn,
+    >,
 ) -> napi::Result<NativeClient> {
     let command = command(spawn, on_stderr)?;
-    open(config, on_request, on_notification, on_close, |options, callbacks| Client::spawn(command, options, callbacks))
-        .await
+    let hooks = Hooks { on_request, on_notification, on_close, on_list_changed };
+    open(config, hooks, |options, callbacks| Client::spawn(command, options, callbacks)).await
 }
 
 /// Connects over the messages `port` carries (a JavaScript `Transport`): era probe, then
@@ -141,27 +197,36 @@ pub async fn connect_port(
         JsNotificationFn,
     >,
     #[napi(ts_arg_type = "((reason: string) => void) | undefined | null")] on_close: Option<JsCloseFn>,
+    #[napi(ts_arg_type = "((list: string, outcomeJson: string) => void) | undefined | null")] on_list_changed: Option<
+        JsListChangedFn,
+    >,
 ) -> napi::Result<NativeClient> {
     let (source, sink) = port.take_engine()?;
-    open(config, on_request, on_notification, on_close, |options, callbacks| {
-        Client::connect(source, sink, options, callbacks)
-    })
-    .await
+    let hooks = Hooks { on_request, on_notification, on_close, on_list_changed };
+    open(config, hooks, |options, callbacks| Client::connect(source, sink, options, callbacks)).await
+}
+
+/// The JS functions a connection calls.
+pub(crate) struct Hooks {
+    pub on_request: Option<JsRequestFn>,
+    pub on_notification: Option<JsNotificationFn>,
+    pub on_close: Option<JsCloseFn>,
+    pub on_list_changed: Option<JsListChangedFn>,
 }
 
 /// Connects with `connect` (given the core options and callbacks `config` and the JS
 /// functions make), and watches for the server going away.
 pub(crate) async fn open<F>(
     config: ClientConfig,
-    on_request: Option<JsRequestFn>,
-    on_notification: Option<JsNotificationFn>,
-    on_close: Option<JsCloseFn>,
+    hooks: Hooks,
     connect: impl FnOnce(ClientOptions, ClientCallbacks) -> F,
 ) -> napi::Result<NativeClient>
 where
     F: Future<Output = Result<Client, ClientError>>,
 {
-    let options = options(&config)?;
+    let Hooks { on_request, on_notification, on_close, on_list_changed } = hooks;
+    let mut options = options(&config)?;
+    options.list_changed = list_changed(config.list_changed_json.as_deref(), on_list_changed)?;
     let timeout = config.callback_timeout_ms.map_or(DEFAULT_CALLBACK_TIMEOUT, |ms| Duration::from_millis(ms.into()));
     let handled = Handled { sampling: config.sampling, elicitation: config.elicitation, roots: config.roots };
     let callbacks = client_callbacks::callbacks(on_request, on_notification, handled, timeout);
@@ -250,6 +315,27 @@ impl NativeClient {
         }))
     }
 
+    /// Sends `notifications/roots/list_changed`.
+    #[napi]
+    pub async fn send_roots_list_changed(&self) -> napi::Result<()> {
+        let client = self.client()?;
+        no_panic(async move { client.send_roots_list_changed().await.map_err(from_client) }).await
+    }
+
+    /// Opens a `subscriptions/listen` stream with the filter (JSON); resolves once the
+    /// server acknowledges it.
+    #[napi]
+    pub async fn listen(&self, filter_json: String, timeout_ms: Option<u32>) -> napi::Result<NativeSubscription> {
+        let client = self.client()?;
+        let filter = parse(&filter_json, "filter")?;
+        let timeout = timeout_ms.map(|ms| Duration::from_millis(ms.into()));
+        no_panic(async move {
+            let subscription = client.listen(filter, timeout).await.map_err(from_client)?;
+            Ok(NativeSubscription { subscription })
+        })
+        .await
+    }
+
     /// Closes the connection (a spawned server gets stdin closed, then SIGTERM, then
     /// SIGKILL; an HTTP session is ended with a DELETE) and drops the JS callbacks.
     #[napi]
@@ -263,6 +349,40 @@ impl NativeClient {
             .await?;
         }
         Ok(())
+    }
+}
+
+/// One open `subscriptions/listen` stream.
+#[napi]
+pub struct NativeSubscription {
+    subscription: Subscription,
+}
+
+#[napi]
+impl NativeSubscription {
+    /// The filter the server honours (JSON).
+    #[napi(getter)]
+    pub fn honored_json(&self) -> String {
+        self.subscription.honored_filter().to_string()
+    }
+
+    /// The listen request's id (JSON), in `_meta` of every notification on the stream.
+    #[napi(getter)]
+    pub fn id_json(&self) -> String {
+        self.subscription.id().to_string()
+    }
+
+    /// Ends the subscription (idempotent).
+    #[napi]
+    pub async fn close(&self) -> napi::Result<()> {
+        self.subscription.close().await;
+        Ok(())
+    }
+
+    /// Resolves once the subscription has ended: `"local"`, `"graceful"` or `"remote"`.
+    #[napi]
+    pub async fn closed(&self) -> napi::Result<String> {
+        Ok(self.subscription.closed().await.as_str().to_owned())
     }
 }
 

@@ -9,7 +9,7 @@ use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_core::protocol::ErrorCode;
 use napi_derive::napi;
 
-use crate::client::{ClientConfig, JsCloseFn, NativeClient, open};
+use crate::client::{ClientConfig, Hooks, JsCloseFn, JsListChangedFn, NativeClient, open};
 use crate::client_callbacks::{JsNotificationFn, JsRequestFn};
 use crate::error::{mcp_error, no_panic};
 
@@ -51,12 +51,13 @@ pub async fn connect_http_client(
         JsNotificationFn,
     >,
     #[napi(ts_arg_type = "((reason: string) => void) | undefined | null")] on_close: Option<JsCloseFn>,
+    #[napi(ts_arg_type = "((list: string, outcomeJson: string) => void) | undefined | null")] on_list_changed: Option<
+        JsListChangedFn,
+    >,
 ) -> napi::Result<NativeClient> {
     let http = http_options(http);
-    open(config, on_request, on_notification, on_close, |options, callbacks| {
-        Client::connect_http(http, options, callbacks)
-    })
-    .await
+    let hooks = Hooks { on_request, on_notification, on_close, on_list_changed };
+    open(config, hooks, |options, callbacks| Client::connect_http(http, options, callbacks)).await
 }
 
 #[napi]

@@ -89,6 +89,7 @@ abstract class HttpClientTransportBase implements ClientTransport {
       hooks.onRequest,
       hooks.onNotification,
       hooks.onClose,
+      hooks.onListChanged,
     );
     this.#hooks = hooks;
     return this.#native;

@@ -31,10 +31,45 @@ import type {
   LoggingLevel,
   Notification,
   Progress,
+  Prompt,
+  Resource,
+  Tool,
   ReadResourceResult,
   Request,
   ServerCapabilities,
 } from './types.js';
+
+export interface ListChangedOptions<T> {
+  onChanged: (error: Error | null, items: T[] | null) => void;
+  autoRefresh?: boolean;
+  debounceMs?: number;
+}
+
+export interface ListChangedHandlers {
+  tools?: ListChangedOptions<Tool>;
+  prompts?: ListChangedOptions<Prompt>;
+  resources?: ListChangedOptions<Resource>;
+}
+
+/** A `subscriptions/listen` filter (2026-07-28). */
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+  taskIds?: string[];
+  [key: string]: unknown;
+}
+
+/** An open `subscriptions/listen` stream; its notifications reach the notification handlers. */
+export interface McpSubscription {
+  /** The part of the filter the server honours (its acknowledgement). */
+  readonly honoredFilter: SubscriptionFilter;
+  /** Ends the subscription. Idempotent. */
+  close(): Promise<void>;
+  /** Resolves once ended: `'local'` (closed here), `'graceful'` (the server ended it) or `'remote'` (dropped). */
+  readonly closed: Promise<'local' | 'graceful' | 'remote'>;
+}
 
 export interface ClientOptions {
   capabilities?: ClientCapabilities;
@@ -54,9 +89,16 @@ export interface ClientOptions {
   callbackTimeoutMs?: number;
   // Official options ferrymcp does not take: given a value other than their default, the
   // constructor throws naming them (see `REFUSED_OPTIONS`).
+  /**
+   * The official option: refresh a list when the server says it changed (a legacy
+   * server's notification, or a `subscriptions/listen` stream the client opens at connect
+   * on a 2026-07-28 server), then `onChanged(error, items)`; `autoRefresh` (default true)
+   * and `debounceMs` (default 300) as there. Lists the server does not declare
+   * `listChanged` for are skipped.
+   */
+  listChanged?: ListChangedHandlers;
   jsonSchemaValidator?: unknown;
   inputRequired?: unknown;
-  listChanged?: unknown;
   listMaxPages?: number;
   responseCacheStore?: unknown;
   cachePartition?: string;
@@ -66,13 +108,12 @@ export interface ClientOptions {
   debouncedNotificationMethods?: string[];
 }
 
-const TAKEN_OPTIONS = new Set(['capabilities', 'era', 'legacyVersion', 'requestTimeoutMs', 'callbackTimeoutMs', 'versionNegotiation']);
+const TAKEN_OPTIONS = new Set(['capabilities', 'era', 'legacyVersion', 'requestTimeoutMs', 'callbackTimeoutMs', 'versionNegotiation', 'listChanged']);
 
 /** The official options ferrymcp has no counterpart for, with why; each refused unless left at its default. */
 const REFUSED_OPTIONS: Record<string, { default?: unknown; why: string }> = {
   jsonSchemaValidator: { why: 'the engine validates in Rust and takes no validator' },
   inputRequired: { why: 'the engine answers input_required rounds itself, with the request handlers set on this client' },
-  listChanged: { why: 'list-change auto-refresh is not supported by ferrymcp yet; use setNotificationHandler' },
   listMaxPages: { why: 'list methods return one page per call in ferrymcp (pass a cursor)' },
   responseCacheStore: { why: 'the response cache is not supported by ferrymcp yet' },
   cachePartition: { why: 'the response cache is not supported by ferrymcp yet' },
@@ -148,6 +189,7 @@ export class Client {
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     checkOptions(options);
+    checkListChanged(options.listChanged);
     this.#info = clientInfo;
     this.#options = { ...options, era: eraOf(options) };
     this.#capabilities = { ...(options.capabilities ?? {}) };
@@ -196,10 +238,12 @@ export class Client {
           sampling: handled('sampling/createMessage'),
           elicitation: handled('elicitation/create'),
           roots: handled('roots/list'),
+          listChangedJson: listChangedJson(this.#options.listChanged),
         },
         {
           onRequest: (method, paramsJson, reply) => this.#answer(method, paramsJson, reply),
           onNotification: (method, paramsJson) => this.#notified(method, paramsJson),
+          onListChanged: (list, outcomeJson) => this.#listChanged(list, outcomeJson),
           onClose: () => this.#lost(),
           close: () => this.close(),
         },
@@ -242,6 +286,50 @@ export class Client {
     this.#alive = undefined;
     this.onclose?.();
     this.#transport?.onclose?.();
+  }
+
+  #listChanged(list: string, outcomeJson: string): void {
+    const handler = this.#options.listChanged?.[list as keyof ListChangedHandlers] as ListChangedOptions<unknown> | undefined;
+    if (handler === undefined) return;
+    const outcome = JSON.parse(outcomeJson) as { items?: unknown[] | null; error?: string };
+    if (outcome.error !== undefined) handler.onChanged(new Error(outcome.error), null);
+    else handler.onChanged(null, outcome.items ?? null);
+  }
+
+  /**
+   * Opens a `subscriptions/listen` stream (2026-07-28 only; a legacy connection is refused
+   * naming the revision). Resolves on the server's acknowledgement; the notifications it
+   * carries reach the handlers set with `setNotificationHandler`.
+   */
+  async listen(filter: SubscriptionFilter, options?: RequestOptions): Promise<McpSubscription> {
+    const native = this.#native;
+    if (native === undefined) throw new McpError(ErrorCode.ConnectionClosed, 'Not connected');
+    let subscription: Awaited<ReturnType<NativeClientHandle['listen']>>;
+    try {
+      subscription = await native.listen(JSON.stringify(filter ?? {}), options?.timeout);
+    } catch (error) {
+      throw fromNative(error);
+    }
+    const closed = subscription.closed() as Promise<'local' | 'graceful' | 'remote'>;
+    options?.signal?.addEventListener('abort', () => void subscription.close(), { once: true });
+    return {
+      honoredFilter: JSON.parse(subscription.honoredJson) as SubscriptionFilter,
+      close: async () => {
+        await subscription.close();
+      },
+      closed,
+    };
+  }
+
+  /** Tells the server the client's roots changed (`notifications/roots/list_changed`). */
+  async sendRootsListChanged(): Promise<void> {
+    const native = this.#native;
+    if (native === undefined) throw new McpError(ErrorCode.ConnectionClosed, 'Not connected');
+    try {
+      await native.sendRootsListChanged();
+    } catch (error) {
+      throw fromNative(error);
+    }
   }
 
   #notified(method: string, paramsJson: string): void {
@@ -381,6 +469,36 @@ export class Client {
   }
 }
 
+/** The official client's checks of `listChanged` (before connecting). */
+function checkListChanged(config: ListChangedHandlers | undefined): void {
+  if (config === undefined) return;
+  for (const list of ['tools', 'prompts', 'resources'] as const) {
+    const options = config[list] as ListChangedOptions<unknown> | undefined;
+    if (options === undefined) continue;
+    if (options.autoRefresh !== undefined && typeof options.autoRefresh !== 'boolean') {
+      throw new Error(`Invalid ${list} listChanged options: autoRefresh must be a boolean`);
+    }
+    const ms = options.debounceMs;
+    if (ms !== undefined && !(Number.isInteger(ms) && ms >= 0)) {
+      throw new Error(`Invalid ${list} listChanged options: debounceMs must be a non-negative integer`);
+    }
+    if (typeof options.onChanged !== 'function') {
+      throw new TypeError(`Invalid ${list} listChanged options: onChanged must be a function`);
+    }
+  }
+}
+
+/** `listChanged` without its functions, for the engine. */
+function listChangedJson(config: ListChangedHandlers | undefined): string | undefined {
+  if (config === undefined) return undefined;
+  const lists: Record<string, { autoRefresh?: boolean; debounceMs?: number }> = {};
+  for (const list of ['tools', 'prompts', 'resources'] as const) {
+    const options = config[list];
+    if (options !== undefined) lists[list] = { autoRefresh: options.autoRefresh, debounceMs: options.debounceMs };
+  }
+  return JSON.stringify(lists);
+}
+
 /** The era `options` ask for: ferrymcp's `era`, or the official `versionNegotiation`. */
 function eraOf(options: ClientOptions): ClientOptions['era'] {
   const negotiation = options.versionNegotiation;
@@ -410,7 +528,7 @@ class CarriedTransport implements ClientTransport {
 
   async ferrymcpOpen(config: ClientConfig, hooks: ClientHooks): Promise<NativeClientHandle> {
     const port: InstanceType<typeof NativePort> = carry(this.#transport);
-    const connecting = connectPort(port, config, hooks.onRequest, hooks.onNotification, hooks.onClose);
+    const connecting = connectPort(port, config, hooks.onRequest, hooks.onNotification, hooks.onClose, hooks.onListChanged);
     await this.#transport.start();
     const native = await connecting;
     const { protocolVersion } = JSON.parse(native.serverJson) as { protocolVersion?: string };

@@ -148,7 +148,7 @@ export class StdioClientTransport implements ClientTransport {
     const mode = sink ? 'lines' : stderr === 'ignore' ? 'ignore' : 'inherit';
     const onStderr = sink ? (line: string) => sink.write(`${line}\n`) : undefined;
     const spawn = { command, args, env, cwd, stderr: mode };
-    return spawnClient(spawn, config, hooks.onRequest, hooks.onNotification, hooks.onClose, onStderr);
+    return spawnClient(spawn, config, hooks.onRequest, hooks.onNotification, hooks.onClose, onStderr, hooks.onListChanged);
   }
 }
 

@@ -224,7 +224,7 @@ describe('transports JavaScript carries', () => {
     assert.throws(() => new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: { pin: '2025-11-25' } } }), /versionNegotiation\.mode/);
     assert.throws(() => new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5 } } }), /versionNegotiation\.probe/);
     // Nothing is accepted silently: an official option ferrymcp cannot honour, or an unknown one, throws naming it.
-    assert.throws(() => new Client({ name: 'c', version: '1' }, { listChanged: { tools: { onChanged() {} } } }), /listChanged is not supported/);
+    assert.throws(() => new Client({ name: 'c', version: '1' }, { responseCacheStore: {} }), /responseCacheStore is not supported/);
     assert.throws(() => new Client({ name: 'c', version: '1' }, { enforceStrictCapabilities: true }), /enforceStrictCapabilities/);
     assert.throws(() => new Client({ name: 'c', version: '1' }, { requestTimeoutMS: 5 }), /unknown option requestTimeoutMS/);
     new Client({ name: 'c', version: '1' }, { enforceStrictCapabilities: false, debouncedNotificationMethods: [] });
@@ -266,6 +266,21 @@ describe('transports JavaScript carries', () => {
       await client.close();
       await server.close();
     }
+  });
+
+  test("ferrymcp's sendRootsListChanged() reaches the official server's handler", async () => {
+    const official = new OfficialServer({ name: 'official-roots', version: '1.0.0' });
+    let arrived;
+    const changed = new Promise((resolve) => (arrived = resolve));
+    official.server.setNotificationHandler(officialTypes.RootsListChangedNotificationSchema, (n) => arrived(n.method));
+    const [clientEnd, serverEnd] = OfficialInMemory.createLinkedPair();
+    await official.connect(serverEnd);
+    const client = new Client({ name: 'c', version: '1.0.0' }, { era: 'legacy', capabilities: { roots: { listChanged: true } } });
+    await client.connect(clientEnd);
+    await client.sendRootsListChanged();
+    assert.equal(await changed, 'notifications/roots/list_changed');
+    await client.close();
+    await official.close();
   });
 
   test("client notifications reach the low-level server's handlers", async () => {

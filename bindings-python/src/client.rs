@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use ferrymcp_core::client::child::ChildCommand;
 use ferrymcp_core::client::http::HttpClientOptions;
-use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions, EraPreference, InputCallback};
+use ferrymcp_core::client::{
+    Client, ClientCallbacks, ClientError, ClientOptions, EraPreference, InputCallback, Subscription,
+};
 use ferrymcp_core::peer::{Progress, RequestOptions};
 use ferrymcp_core::transport::memory;
 use ferrymcp_core::wire::ErrorObject;
@@ -257,6 +259,71 @@ impl NativeClient {
             client.close().await;
             ok(())
         })
+    }
+
+    /// Sends `notifications/roots/list_changed`.
+    fn send_roots_list_changed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let client = self.client.clone();
+        awaitable(py, async move {
+            match client.send_roots_list_changed().await {
+                Ok(()) => ok(()),
+                Err(e) => fail(move |py| client_error(py, e)),
+            }
+        })
+    }
+
+    /// Opens a `subscriptions/listen` stream with `filter` (the wire `SubscriptionFilter`);
+    /// resolves once the server acknowledges it.
+    #[pyo3(signature = (filter, timeout = None))]
+    fn listen<'py>(
+        &self,
+        py: Python<'py>,
+        filter: &Bound<'py, PyAny>,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (client, filter) = (self.client.clone(), from_py(filter)?);
+        awaitable(py, async move {
+            match client.listen(filter, timeout.map(Duration::from_secs_f64)).await {
+                Ok(subscription) => ok(NativeSubscription { subscription }),
+                Err(e) => fail(move |py| client_error(py, e)),
+            }
+        })
+    }
+}
+
+/// One open `subscriptions/listen` stream.
+#[pyclass(module = "ferrymcp._native", frozen)]
+pub struct NativeSubscription {
+    subscription: Subscription,
+}
+
+#[pymethods]
+impl NativeSubscription {
+    /// The filter the server honours.
+    #[getter]
+    fn honored<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, self.subscription.honored_filter())
+    }
+
+    /// The listen request's id, in `_meta` of every notification on the stream.
+    #[getter]
+    fn subscription_id<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, self.subscription.id())
+    }
+
+    /// Ends the subscription (idempotent).
+    fn close<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let subscription = self.subscription.clone();
+        awaitable(py, async move {
+            subscription.close().await;
+            ok(())
+        })
+    }
+
+    /// Resolves once the subscription has ended: "local", "graceful" or "remote".
+    fn closed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let subscription = self.subscription.clone();
+        awaitable(py, async move { ok(subscription.closed().await.as_str()) })
     }
 }
 

@@ -32,6 +32,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<asgi::NativeResponseBody>()?;
     module.add_class::<context::NativeContext>()?;
     module.add_class::<client::NativeClient>()?;
+    module.add_class::<client::NativeSubscription>()?;
     module.add_class::<port::NativePort>()?;
     module.add_class::<middleware::NativeNext>()?;
     module.add_class::<redis::NativeRedisStore>()?;

@@ -225,3 +225,28 @@ class _Poke:
 
     def model_dump(self, **options: Any) -> dict[str, Any]:
         return {"method": self.method, "params": self.params}
+
+
+async def test_ferrymcps_session_sends_roots_list_changed_to_the_official_server() -> None:
+    """`ClientSession.send_roots_list_changed()` reaches the official low-level server's
+    `on_roots_list_changed`."""
+    from mcp.server import Server
+
+    from ferrymcp.client.session import ClientSession
+
+    seen: asyncio.Queue[str] = asyncio.Queue()
+
+    async def roots_changed(ctx: Any, params: Any) -> None:
+        await seen.put("roots changed")
+
+    server = Server("official-roots", on_roots_list_changed=roots_changed)
+    (client_read, client_write), (server_read, server_write) = streams()
+    ran = asyncio.Event()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(run_then_set, server, server_read, server_write, ran)
+        async with ClientSession(client_read, client_write) as session:
+            await session.initialize()
+            await session.send_roots_list_changed()
+            assert await asyncio.wait_for(seen.get(), 5) == "roots changed"
+        with anyio.fail_after(5):
+            await ran.wait()

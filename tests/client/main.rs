@@ -4,6 +4,7 @@
 
 mod fixture;
 mod http;
+mod listen;
 mod official;
 mod slow_start;
 mod tapped;

@@ -83,7 +83,7 @@ async fn legacy(client: &Client, seen: &mut Seen) {
 
     client.notify("example/poke", json!({"n": 1})).await.unwrap();
     assert_eq!(next(seen).await, ("example/poked".into(), json!({"n": 1})));
-    client.notify("notifications/roots/list_changed", Value::Null).await.unwrap();
+    client.send_roots_list_changed().await.unwrap();
     let roots = json!({"roots": [{"uri": "file:///tmp/a", "name": "a"}]});
     assert_eq!(next(seen).await, ("example/roots".into(), roots));
 

@@ -23,6 +23,13 @@ async def ask_model(ctx: Context) -> str:
     return result.content.text if isinstance(result.content, TextContent) else ""
 
 
+@mcp.tool()
+async def change_tools(ctx: Context) -> str:
+    """Tells `subscriptions/listen` subscribers the tool list changed."""
+    await ctx.notify_tools_changed()
+    return "changed"
+
+
 @mcp.resource("echo://{text}")
 def echo(text: str) -> str:
     return text

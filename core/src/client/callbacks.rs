@@ -116,6 +116,7 @@ impl ClientCallbacks {
             check_notification(method)?;
         }
         Ok(Arc::new(Router {
+            hooks: Arc::default(),
             requests,
             notifications: self.notifications.clone(),
             fallback: self.notification.clone(),
@@ -147,6 +148,8 @@ enum Route {
 
 /// The client's one router: every method the server may send, and what answers it.
 pub(crate) struct Router {
+    /// The notifications the client itself consumes or acts on (listen, listChanged).
+    pub(crate) hooks: Arc<super::listen::Hooks>,
     requests: HashMap<String, Route>,
     notifications: HashMap<String, NotificationCallback>,
     fallback: Option<NotificationCallback>,
@@ -180,9 +183,12 @@ impl Handler for Router {
     }
 
     fn handle_notification(&self, notification: Notification, _: NotificationContext) -> BoxFuture<()> {
+        let params = notification.params.and_then(|p| p.parse_owned().ok()).unwrap_or(Value::Null);
+        if !self.hooks.notified(&notification.method, &params) {
+            return Box::pin(std::future::ready(()));
+        }
         let callback = self.notifications.get(notification.method.as_str()).or(self.fallback.as_ref());
         if let Some(callback) = callback {
-            let params = notification.params.and_then(|p| p.parse_owned().ok()).unwrap_or(Value::Null);
             callback(&notification.method, params);
         }
         Box::pin(std::future::ready(()))

@@ -17,11 +17,13 @@ mod callbacks;
 pub mod child;
 mod error;
 pub mod http;
+mod listen;
 mod probe;
 
 use callbacks::Router;
 pub use callbacks::{ClientCallbacks, InputCallback, NotificationCallback};
 pub use error::ClientError;
+pub use listen::{ListChangedCallback, ListChangedHandler, ListChangedHandlers, Subscription, SubscriptionEnd};
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -65,6 +67,9 @@ pub struct ClientOptions {
     /// The log level asked for: in `_meta` of every 2026-07-28 request (the only way to get
     /// log messages there), or with `logging/setLevel` after a legacy handshake.
     pub log_level: Option<String>,
+    /// Refresh lists when the server says they changed (the official TypeScript client's
+    /// `listChanged` option); on a modern server this opens a `subscriptions/listen`.
+    pub list_changed: ListChangedHandlers,
     pub peer: PeerConfig,
 }
 
@@ -78,6 +83,7 @@ impl Default for ClientOptions {
             probe_timeout: Duration::from_secs(5),
             max_input_rounds: 16,
             log_level: None,
+            list_changed: ListChangedHandlers::default(),
             peer: PeerConfig::default(),
         }
     }
@@ -105,6 +111,8 @@ pub struct Client {
     /// Over HTTP: the session, and tools with invalid `x-mcp-header` annotations are left
     /// out of lists.
     http: Option<HttpSession>,
+    /// The listen stream the `listChanged` option opened (modern servers).
+    auto_subscription: Option<Subscription>,
 }
 
 impl Client {
@@ -112,9 +120,22 @@ impl Client {
     pub async fn connect<S: FrameSource, K: FrameSink>(
         source: S,
         sink: K,
-        mut options: ClientOptions,
+        options: ClientOptions,
         callbacks: ClientCallbacks,
     ) -> Result<Client, ClientError> {
+        let (mut client, handlers) = Self::handshake(source, sink, options, callbacks).await?;
+        client.install_list_changed(&handlers).await;
+        Ok(client)
+    }
+
+    /// Connects and runs the handshake; the `listChanged` handlers are returned, to be
+    /// installed once the client is complete (its transport's session or child included).
+    async fn handshake<S: FrameSource, K: FrameSink>(
+        source: S,
+        sink: K,
+        mut options: ClientOptions,
+        callbacks: ClientCallbacks,
+    ) -> Result<(Client, ListChangedHandlers), ClientError> {
         callbacks.declare(&mut options.capabilities);
         let router = callbacks.router()?;
         let peer = Peer::spawn(source, sink, router.clone(), options.peer.clone());
@@ -125,7 +146,17 @@ impl Client {
                 return Err(e);
             }
         };
-        Ok(Client { peer, details: Arc::new(details), options: Arc::new(options), router, child: None, http: None })
+        let handlers = std::mem::take(&mut options.list_changed);
+        let client = Client {
+            peer,
+            details: Arc::new(details),
+            options: Arc::new(options),
+            router,
+            child: None,
+            http: None,
+            auto_subscription: None,
+        };
+        Ok((client, handlers))
     }
 
     /// Connects to the MCP endpoint at `http.url` over Streamable HTTP (either era, or the
@@ -137,8 +168,9 @@ impl Client {
     ) -> Result<Client, ClientError> {
         let (source, sink) = self::http::connect(&http).map_err(|e| ClientError::Transport(e.to_string()))?;
         let session = sink.session();
-        let mut client = Self::connect(source, sink, options, callbacks).await?;
+        let (mut client, handlers) = Self::handshake(source, sink, options, callbacks).await?;
         client.http = Some(session);
+        client.install_list_changed(&handlers).await;
         Ok(client)
     }
 
@@ -150,9 +182,10 @@ impl Client {
     ) -> Result<Client, ClientError> {
         let transport = child::spawn(command).map_err(|e| ClientError::Transport(e.to_string()))?;
         let process = transport.process.clone();
-        match Self::connect(transport.source, transport.sink, options, callbacks).await {
-            Ok(mut client) => {
+        match Self::handshake(transport.source, transport.sink, options, callbacks).await {
+            Ok((mut client, handlers)) => {
                 client.child = Some(process);
+                client.install_list_changed(&handlers).await;
                 Ok(client)
             }
             Err(e) => {
@@ -165,6 +198,10 @@ impl Client {
     /// Closes the connection; a spawned server is shut down as the specification says
     /// (stdin closed, then SIGTERM, then SIGKILL).
     pub async fn close(&self) {
+        self.router.hooks.clear();
+        if let Some(subscription) = &self.auto_subscription {
+            subscription.cancel_now();
+        }
         self.peer.close().await;
         if let Some(child) = &self.child {
             let _ = child.shutdown(ShutdownTimeouts::default()).await;
@@ -223,6 +260,14 @@ impl Client {
     pub async fn notify(&self, method: &str, params: Value) -> Result<(), ClientError> {
         let params = Some(params).filter(|p| !p.is_null());
         self.peer.notify(method, params.as_ref()).await.map_err(ClientError::from)
+    }
+
+    /// Tells the server the client's roots changed (`notifications/roots/list_changed`;
+    /// the official clients' `send_roots_list_changed` / `sendRootsListChanged`). The roots
+    /// capability is deprecated in 2026-07-28, which defines no client notifications: it is
+    /// still sent, as the official clients do, and a modern server ignores it.
+    pub async fn send_roots_list_changed(&self) -> Result<(), ClientError> {
+        self.notify("notifications/roots/list_changed", Value::Null).await
     }
 
     async fn send(

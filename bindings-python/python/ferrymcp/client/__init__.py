@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 
     from ferrymcp._native import NativeClient
     from ferrymcp.client.session import ClientSession
+    from ferrymcp.client.subscriptions import Subscription
     from ferrymcp.server.mcpserver import MCPServer
 
 _T = TypeVar("_T", bound=WireModel)
@@ -131,6 +132,7 @@ class Client:
         self.headers = dict(headers or {})
         self.bearer_token = bearer_token
         self._native: NativeClient | None = None
+        self._subscriptions: dict[str, Subscription] = {}
         self._details: dict[str, Any] = {}
         self._serving: AbstractAsyncContextManager[Any] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -241,6 +243,10 @@ class Client:
 
     def _on_notification(self, method: str, params: dict[str, Any] | None) -> None:
         """Called by the engine, on any thread, for each server notification."""
+        if self._subscriptions:
+            from ferrymcp.client.subscriptions import route
+
+            self._schedule(route, self, method, params)
         if self.logging_callback is not None and method == "notifications/message":
             self._schedule(self.logging_callback, LoggingMessageNotificationParams.model_validate(params or {}))
         if self.message_handler is not None:
@@ -435,6 +441,30 @@ class Client:
     async def set_logging_level(self, level: str, *, meta: dict[str, Any] | None = None) -> EmptyResult:
         """Sets the level of the log messages a legacy server sends."""
         return await self._typed(EmptyResult, "logging/setLevel", _params(level=level, _meta=meta))
+
+    async def send_roots_list_changed(self) -> None:
+        """Tells the server the roots changed (`notifications/roots/list_changed`)."""
+        await self._client.send_roots_list_changed()
+
+    def listen(
+        self,
+        *,
+        tools_list_changed: bool = False,
+        prompts_list_changed: bool = False,
+        resources_list_changed: bool = False,
+        resource_subscriptions: Sequence[str] = (),
+    ) -> AbstractAsyncContextManager[Subscription]:
+        """Opens a `subscriptions/listen` stream of typed change events (2026-07-28 only):
+        see `ferrymcp.client.subscriptions`. `ListenNotSupportedError` on an older revision."""
+        from ferrymcp.client.subscriptions import listen
+
+        return listen(
+            self,
+            tools_list_changed=tools_list_changed,
+            prompts_list_changed=prompts_list_changed,
+            resources_list_changed=resources_list_changed,
+            resource_subscriptions=resource_subscriptions,
+        )
 
     async def send_ping(self, *, meta: dict[str, Any] | None = None) -> EmptyResult:
         return await self._typed(EmptyResult, "ping", _params(_meta=meta))

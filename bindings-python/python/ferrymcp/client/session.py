@@ -144,9 +144,6 @@ class ClientSession(Client):
     ) -> ListPromptsResult:
         return await super().list_prompts(cursor=_cursor(cursor, params), meta=meta)
 
-    async def send_roots_list_changed(self) -> None:
-        raise NotImplementedError("ferrymcp's client cannot send notifications/roots/list_changed yet")
-
     async def send_progress_notification(self, *args: Any, **kwargs: Any) -> None:
         raise NotImplementedError("ferrymcp's client cannot send progress notifications yet")
 
