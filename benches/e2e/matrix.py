@@ -2,7 +2,7 @@
 are taken against.
 
 Commands are relative to the repository root and use what scripts/bench.sh installed into
-benches/.deps/. An `http` command holds `{port}`, which mcp-load replaces with a free port.
+benches/.deps/. An `http` command holds `{port}`, which `ferrymcp bench --driver raw` replaces with a free port.
 ferrymcp's Rust, Python and Node rows serve Streamable HTTP (`ferrymcp-echo http {port}`,
 Python `mcp.run("streamable-http", host=, port=)`, Node `server.listen({port})`).
 """
