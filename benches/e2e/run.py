@@ -46,7 +46,9 @@ def main() -> None:
     impls = [i for i in IMPLS if not args.only or i.key in args.only.split(",")]
     out_dir = ROOT / "benches/results/raw" / time.strftime("%Y%m%d-%H%M%S")
     out_dir.mkdir(parents=True)
-    commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
     (out_dir / "meta.json").write_text(json.dumps({"rounds": args.rounds, "seconds": args.seconds, "commit": commit}))
     out = open(out_dir / "runs.jsonl", "w")
     for round_ in range(args.rounds):
@@ -67,7 +69,11 @@ def main() -> None:
                 out.write(json.dumps(record) + "\n")
                 out.flush()
                 status = "ok" if "run" in record else "FAILED: " + record["error"][-200:]
-                print(f"round {round_ + 1}/{args.rounds} {scenario:12} {impl.key:16} {time.time() - started:5.1f} s {status}", file=sys.stderr)
+                took = time.time() - started
+                print(
+                    f"round {round_ + 1}/{args.rounds} {scenario:12} {impl.key:16} {took:5.1f} s {status}",
+                    file=sys.stderr,
+                )
     out.close()
     print(out_dir / "runs.jsonl")
 
