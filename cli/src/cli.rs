@@ -133,7 +133,8 @@ pub enum Command {
             "  ferrymcp bench --driver raw -d 2s --tools-list 1000 -- python server.py\n",
             "  ferrymcp bench --driver raw --mode modern -d 2s --window 64 -- ./server --port {port}\n\n",
             "Exit codes: 0 every call succeeded, 1 some calls failed, 2 usage error,\n",
-            "3 the server could not be started or the connection was lost, 4 protocol error."
+            "3 the server could not be started or the connection was lost, 4 protocol error.\n",
+            "With --driver raw: 0 the JSON was printed, 2 usage error, 4 the run failed (the message says why)."
         )
     )]
     Bench(BenchArgs),
