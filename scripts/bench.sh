@@ -14,7 +14,9 @@ mkdir -p "$deps"
 command -v node >/dev/null || fail "Node.js 20+ is required."
 command -v cc >/dev/null || fail "a C compiler (cc) is required for the stdio ceiling."
 
-# The driver, ferrymcp's Rust echo server and the HTTP ceiling; the C stdio ceiling.
+# The driver (`ferrymcp bench --driver raw`, the shipped command), ferrymcp's Rust echo
+# server and the HTTP ceiling; the C stdio ceiling.
+cargo build --release -p ferrymcp-cli --bin ferrymcp
 cargo build --release -p ferrymcp-benches --bins
 cc -O2 -D_GNU_SOURCE -o "$deps/stdio-ceiling" benches/peers/ceiling/stdio_ceiling.c
 

@@ -2,7 +2,7 @@
 are taken against.
 
 Commands are relative to the repository root and use what scripts/bench.sh installed into
-benches/.deps/. An `http` command holds `{port}`, which mcp-load replaces with a free port.
+benches/.deps/. An `http` command holds `{port}`, which `ferrymcp bench --driver raw` replaces with a free port.
 ferrymcp's Rust, Python and Node rows serve Streamable HTTP (`ferrymcp-echo http {port}`,
 Python `mcp.run("streamable-http", host=, port=)`, Node `server.listen({port})`).
 """
@@ -28,23 +28,66 @@ class Impl:
 
 
 IMPLS = [
-    Impl("mcp-python", "official Python SDK (mcp)", "python", False,
-         [f"{DEPS}/official/bin/python", f"{PY}/echo_official.py"],
-         http=[f"{DEPS}/official/bin/python", f"{PY}/echo_official.py", "http", "{port}"]),
+    Impl(
+        "mcp-python",
+        "official Python SDK (mcp)",
+        "python",
+        False,
+        [f"{DEPS}/official/bin/python", f"{PY}/echo_official.py"],
+        http=[f"{DEPS}/official/bin/python", f"{PY}/echo_official.py", "http", "{port}"],
+    ),
     Impl("fastmcp", "FastMCP", "python", False, [f"{DEPS}/fastmcp/bin/python", f"{PY}/echo_fastmcp.py"]),
-    Impl("ferrymcp-python", "ferrymcp (Python)", "python", True,
-         [f"{DEPS}/ferrymcp/bin/python", f"{PY}/echo_ferrymcp.py"],
-         http=[f"{DEPS}/ferrymcp/bin/python", f"{PY}/echo_ferrymcp.py", "http", "{port}"], peer="mcp-python"),
-    Impl("ts-sdk", "official TypeScript SDK v2", "node", False, ["node", f"{DEPS}/node/echo-official.mjs"],
-         http=["node", f"{DEPS}/node/echo-official.mjs", "http", "{port}"]),
-    Impl("ferrymcp-node", "ferrymcp (Node)", "node", True, ["node", f"{DEPS}/node/echo-ferrymcp.mjs"],
-         http=["node", f"{DEPS}/node/echo-ferrymcp.mjs", "http", "{port}"], peer="ts-sdk"),
-    Impl("rmcp", "official Rust SDK (rmcp)", "rust", False, [f"{DEPS}/rmcp-target/release/rmcp-echo"],
-         http=[f"{DEPS}/rmcp-target/release/rmcp-echo", "http", "{port}"]),
-    Impl("ferrymcp-rust", "ferrymcp (Rust)", "rust", True, [f"{BIN}/ferrymcp-echo"],
-         http=[f"{BIN}/ferrymcp-echo", "http", "{port}"], peer="rmcp"),
-    Impl("ceiling", "ceiling (C stdio, hyper HTTP)", "ceiling", False, [f"{DEPS}/stdio-ceiling"],
-         http=[f"{BIN}/http-ceiling", "{port}"]),
+    Impl(
+        "ferrymcp-python",
+        "ferrymcp (Python)",
+        "python",
+        True,
+        [f"{DEPS}/ferrymcp/bin/python", f"{PY}/echo_ferrymcp.py"],
+        http=[f"{DEPS}/ferrymcp/bin/python", f"{PY}/echo_ferrymcp.py", "http", "{port}"],
+        peer="mcp-python",
+    ),
+    Impl(
+        "ts-sdk",
+        "official TypeScript SDK v2",
+        "node",
+        False,
+        ["node", f"{DEPS}/node/echo-official.mjs"],
+        http=["node", f"{DEPS}/node/echo-official.mjs", "http", "{port}"],
+    ),
+    Impl(
+        "ferrymcp-node",
+        "ferrymcp (Node)",
+        "node",
+        True,
+        ["node", f"{DEPS}/node/echo-ferrymcp.mjs"],
+        http=["node", f"{DEPS}/node/echo-ferrymcp.mjs", "http", "{port}"],
+        peer="ts-sdk",
+    ),
+    Impl(
+        "rmcp",
+        "official Rust SDK (rmcp)",
+        "rust",
+        False,
+        [f"{DEPS}/rmcp-target/release/rmcp-echo"],
+        http=[f"{DEPS}/rmcp-target/release/rmcp-echo", "http", "{port}"],
+    ),
+    Impl(
+        "ferrymcp-rust",
+        "ferrymcp (Rust)",
+        "rust",
+        True,
+        [f"{BIN}/ferrymcp-echo"],
+        http=[f"{BIN}/ferrymcp-echo", "http", "{port}"],
+        peer="rmcp",
+    ),
+    Impl(
+        "ceiling",
+        "ceiling (C stdio, hyper HTTP)",
+        "ceiling",
+        False,
+        [f"{DEPS}/stdio-ceiling"],
+        http=[f"{BIN}/http-ceiling", "{port}"],
+    ),
 ]
 
 # The scenarios of one round, each run for every implementation that has it.

@@ -1,4 +1,4 @@
-"""Runs the benchmark matrix (matrix.py) with mcp-load: several rounds, and in each round
+"""Runs the benchmark matrix (matrix.py) with `ferrymcp bench --driver raw`: several rounds, and in each round
 every scenario for every implementation, one after the other (A B A B ...), the order
 reversed every other round so slow drifts of a shared machine fall on both sides. Each
 run's JSON goes to benches/results/raw/<stamp>/, one line per run, for report.py.
@@ -22,19 +22,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def command(impl, scenario: str, seconds: float) -> tuple[list[str], dict] | None:
-    load = [f"{BIN}/mcp-load"]
+    load = [f"{BIN}/ferrymcp", "bench", "--driver", "raw", "--duration", f"{seconds}s"]
     env = dict(os.environ)
     if scenario == "stdio":
-        return load + ["stdio", "--seconds", str(seconds), "--large-echo", "--"] + impl.stdio, env
+        return load + ["--large-echo", "--"] + impl.stdio, env
     if scenario == "tools-list":
         if impl.language == "ceiling":
             return None
         env["MCP_BENCH_TOOLS"] = str(TOOLS)
-        return load + ["stdio", "--seconds", str(seconds), "--tools-list", str(TOOLS), "--"] + impl.stdio, env
+        return load + ["--tools-list", str(TOOLS), "--"] + impl.stdio, env
     if impl.http is None:
         return None
     mode = scenario.removeprefix("http-")
-    return load + ["http", "--mode", mode, "--seconds", str(seconds), "--"] + impl.http, env
+    return load + ["--mode", mode, "--"] + impl.http, env
 
 
 def main() -> None:
@@ -46,7 +46,9 @@ def main() -> None:
     impls = [i for i in IMPLS if not args.only or i.key in args.only.split(",")]
     out_dir = ROOT / "benches/results/raw" / time.strftime("%Y%m%d-%H%M%S")
     out_dir.mkdir(parents=True)
-    commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
     (out_dir / "meta.json").write_text(json.dumps({"rounds": args.rounds, "seconds": args.seconds, "commit": commit}))
     out = open(out_dir / "runs.jsonl", "w")
     for round_ in range(args.rounds):
@@ -67,7 +69,11 @@ def main() -> None:
                 out.write(json.dumps(record) + "\n")
                 out.flush()
                 status = "ok" if "run" in record else "FAILED: " + record["error"][-200:]
-                print(f"round {round_ + 1}/{args.rounds} {scenario:12} {impl.key:16} {time.time() - started:5.1f} s {status}", file=sys.stderr)
+                took = time.time() - started
+                print(
+                    f"round {round_ + 1}/{args.rounds} {scenario:12} {impl.key:16} {took:5.1f} s {status}",
+                    file=sys.stderr,
+                )
     out.close()
     print(out_dir / "runs.jsonl")
 

@@ -5,7 +5,7 @@
 #                it (a stick table on Mcp-Session-Id): what one can do without a store.
 #   MODE=redis   sessions, events and the bus in Redis; plain round robin, so the calls
 #                of one session spread over every replica.
-# The command `mcp-load http` starts (`{port}` is its free port); see run.sh.
+# The command `ferrymcp bench --driver raw --mode legacy` starts (`{port}` is its free port); see run.sh.
 set -euo pipefail
 port=$1 mode=$2
 root="$(cd "$(dirname "$0")/../.." && pwd)"

@@ -2,18 +2,19 @@
 # The cost of scaling out: calls/s and p50 through haproxy in front of three replicas,
 # with in-memory sessions pinned to the replica that opened them (`pinned`) against
 # sessions in Redis spread over every replica by plain round robin (`redis`). One legacy
-# session, `echo` calls one at a time and 64 in flight (mcp-load, the SDK benchmark's
-# driver). Prints the medians of ROUNDS runs per mode (default 3) as a Markdown table.
+# session, `echo` calls one at a time and 64 in flight (`ferrymcp bench --driver raw`,
+# the SDK benchmark's driver). Prints the medians of ROUNDS runs per mode (default 3) as a Markdown table.
 #   bash benches/scaleout/run.sh [ROUNDS] [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${1:-3} seconds=${2:-3}
-cargo build --release --quiet -p ferrymcp-benches --bin ferrymcp-echo --bin mcp-load
+cargo build --release --quiet -p ferrymcp-benches --bin ferrymcp-echo
+cargo build --release --quiet -p ferrymcp-cli --bin ferrymcp
 out="$(mktemp)"
 for round in $(seq "$rounds"); do
   for mode in pinned redis; do
     printf '%s ' "$mode" >> "$out"
-    target/release/mcp-load http --mode legacy --seconds "$seconds" --window 64 \
+    target/release/ferrymcp bench --driver raw --mode legacy --duration "$seconds" --window 64 \
       -- benches/scaleout/cluster.sh '{port}' "$mode" >> "$out"
   done
 done

@@ -122,8 +122,19 @@ pub enum Command {
             "  ferrymcp bench --tool echo --args '{\"text\":\"hi\"}' -- python server.py\n",
             "  ferrymcp bench http://127.0.0.1:8000/mcp --tool add --args '{\"a\":1,\"b\":2}' -c 32 -d 30s\n",
             "  ferrymcp bench --tool echo --calls 10000 --json --report bench.html -- ./server\n\n",
+            "The raw driver (--driver raw) is the project's own benchmark driver (benches/e2e): it\n",
+            "starts the server given after --, writes JSON-RPC by hand (no client library cost),\n",
+            "calls its `echo` tool ({\"text\": ...}) one at a time for --duration, then --window in\n",
+            "flight, and prints one JSON object: startup_ms, rss_idle_kib, rss_peak_kib, and per\n",
+            "phase calls, calls_per_s, p50/p99 latency and the server's CPU per call (Linux only).\n",
+            "Over HTTP (--mode), {port} in the command becomes a free port (also passed as PORT).\n",
+            "FERRYMCP_BENCH_SERVER_STDERR=inherit shows the server's stderr.\n",
+            "  ferrymcp bench --driver raw -d 2s --large-echo -- ./ferrymcp-echo\n",
+            "  ferrymcp bench --driver raw -d 2s --tools-list 1000 -- python server.py\n",
+            "  ferrymcp bench --driver raw --mode modern -d 2s --window 64 -- ./server --port {port}\n\n",
             "Exit codes: 0 every call succeeded, 1 some calls failed, 2 usage error,\n",
-            "3 the server could not be started or the connection was lost, 4 protocol error."
+            "3 the server could not be started or the connection was lost, 4 protocol error.\n",
+            "With --driver raw: 0 the JSON was printed, 2 usage error, 4 the run failed (the message says why)."
         )
     )]
     Bench(BenchArgs),
@@ -242,33 +253,69 @@ pub struct PromptArgs {
 pub struct BenchArgs {
     #[command(flatten)]
     pub server: ServerWords,
-    /// The tool to call.
+    /// The tool to call (required with the core driver; the raw driver calls `echo`).
     #[arg(long, value_name = "NAME")]
-    pub tool: String,
+    pub tool: Option<String>,
     /// The tool's arguments as a JSON object.
     #[arg(long, value_name = "JSON")]
     pub args: Option<String>,
-    /// Calls in flight at once, over the one connection.
-    #[arg(short, long, default_value_t = 8, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub concurrency: u16,
+    /// Calls in flight at once, over the one connection [default: 8].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub concurrency: Option<u16>,
     /// How long to measure (e.g. 10s, 500ms, 2m).
     #[arg(short, long, default_value = "10s", value_parser = parse_duration, conflicts_with = "calls")]
     pub duration: Duration,
     /// Measure this many calls instead of a duration.
     #[arg(short = 'n', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub calls: Option<u64>,
-    /// Load before measuring, figures discarded (0s for none).
-    #[arg(long, default_value = "1s", value_parser = parse_duration)]
-    pub warmup: Duration,
-    /// A call not answered within this long counts as a timeout.
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
-    pub timeout: Duration,
+    /// Load before measuring, figures discarded (0s for none) [default: 1s].
+    #[arg(long, value_parser = parse_duration)]
+    pub warmup: Option<Duration>,
+    /// A call not answered within this long counts as a timeout [default: 30s].
+    #[arg(long, value_parser = parse_duration)]
+    pub timeout: Option<Duration>,
     /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
     /// Also write a self-contained HTML page with the figures and a latency chart.
     #[arg(long, value_name = "FILE.html")]
     pub report: Option<PathBuf>,
+    /// The client: `core` (ferrymcp-core's client, any tool) or `raw` (hand-written
+    /// JSON-RPC calling `echo`, so the figures measure the server only; prints one JSON run).
+    #[arg(long, value_enum, default_value_t = Driver::Core, help_heading = "Raw driver")]
+    pub driver: Driver,
+    /// Raw driver over Streamable HTTP: `legacy` (a session) or `modern` (stateless
+    /// 2026-07-28 requests). Without it the raw driver uses stdio.
+    #[arg(long, value_enum, value_name = "MODE", help_heading = "Raw driver")]
+    pub mode: Option<HttpMode>,
+    /// Raw driver over HTTP: the endpoint's path [default: /mcp].
+    #[arg(long, value_name = "PATH", help_heading = "Raw driver")]
+    pub path: Option<String>,
+
+    /// Raw driver: calls in flight in the concurrent phase [default: 64].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Raw driver")]
+    pub window: Option<u16>,
+    /// Raw driver over stdio: also echo 1 MiB payloads, one at a time (MB/s).
+    #[arg(long, help_heading = "Raw driver")]
+    pub large_echo: bool,
+    /// Raw driver over stdio: time full `tools/list` listings instead of calls, and fail
+    /// unless the server lists at least N tools.
+    #[arg(long, value_name = "N", help_heading = "Raw driver")]
+    pub tools_list: Option<usize>,
+}
+
+/// Which client `ferrymcp bench` drives the server with.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Driver {
+    Core,
+    Raw,
+}
+
+/// The Streamable HTTP era of the raw driver.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HttpMode {
+    Legacy,
+    Modern,
 }
 
 #[derive(Args)]

@@ -21,17 +21,28 @@ mod server;
 mod signals;
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Parser;
 use ferrymcp_core::client::Client;
 
-use cli::{Cli, Command};
+use cli::{Cli, Command, Driver};
 use config::ConfigFile;
 use exit::{Failure, Outcome};
 use server::ServerSpec;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The raw driver runs outside the async runtime: its stdio side blocks on pipes and its
+    // HTTP side has a runtime of its own, as the benchmark's figures were taken with.
+    if let Command::Bench(args) = &cli.command
+        && args.driver == Driver::Raw
+    {
+        return match bench::raw_main(args) {
+            Ok(code) => ExitCode::from(code),
+            Err(failure) => failure.report(),
+        };
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(e) => return Failure::usage(format!("cannot start the async runtime: {e}")).report(),
@@ -67,19 +78,23 @@ async fn run(cli: Cli) -> Outcome<u8> {
             with_client(&spec, config, async |client| call::prompt(client, &rest[0], &rest[1..], args.json).await).await
         }
         Command::Bench(args) => {
+            bench::no_raw_options(&args)?;
             let (spec, rest) = args.server.split("", 0)?;
             no_extra_words(&rest)?;
             let shown = server::resolve(&spec, config)?.describe();
+            let Some(tool) = args.tool else {
+                return Err(Failure::usage("--tool NAME is required (or --driver raw, which calls echo)"));
+            };
             let request = bench::BenchRequest {
-                tool: args.tool,
+                tool,
                 args: args.args,
-                concurrency: usize::from(args.concurrency),
+                concurrency: usize::from(args.concurrency.unwrap_or(8)),
                 stop: match args.calls {
                     Some(calls) => bench::Stop::Calls(calls),
                     None => bench::Stop::After(args.duration),
                 },
-                warmup: args.warmup,
-                timeout: args.timeout,
+                warmup: args.warmup.unwrap_or(Duration::from_secs(1)),
+                timeout: args.timeout.unwrap_or(Duration::from_secs(30)),
                 json: args.json,
                 report: args.report,
             };

@@ -344,3 +344,111 @@ fn inspect_call_and_bench_the_official_reference_server() {
     assert_eq!((figures["calls"].as_u64(), figures["ok"].as_u64()), (Some(100), Some(100)), "{figures}");
     assert!(figures["serverProcess"]["peakRssKib"].as_u64().unwrap_or(0) > 0, "{figures}");
 }
+
+/// The benchmark's Rust echo server (`ferrymcp-benches`), looked for like the fixture.
+fn echo_server() -> String {
+    let name = format!("ferrymcp-echo{}", std::env::consts::EXE_SUFFIX);
+    let path = Path::new(FERRYMCP).with_file_name(name);
+    assert!(
+        path.exists(),
+        "{path:?} is missing: build it first with `cargo build -p ferrymcp-benches --bin ferrymcp-echo` \
+         in the same profile (--release) and target directory as these tests"
+    );
+    path.to_str().expect("a UTF-8 path").to_owned()
+}
+
+/// A raw-driver phase ran and its figures are sane (no figure is asserted beyond that).
+fn assert_phase(run: &Value, phase: &str) {
+    let p = &run[phase];
+    let calls = p["calls"].as_u64().unwrap_or(0);
+    let rate = p["calls_per_s"].as_f64().unwrap_or(0.0);
+    let (p50, p99) = (p["p50_us"].as_f64().unwrap_or(0.0), p["p99_us"].as_f64().unwrap_or(0.0));
+    assert!(calls > 0 && rate > 0.0, "{phase}: {run}");
+    assert!(p50 > 0.0 && p50 <= p99, "{phase}: {run}");
+    assert!(p["server_cpu_us_per_call"].as_f64().is_some_and(|cpu| cpu >= 0.0), "{phase}: {run}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bench_raw_driver_over_stdio_prints_one_run() {
+    let server = echo_server();
+    let output = ferrymcp(&["bench", "--driver", "raw", "-d", "0.2s", "--window", "16", "--large-echo", "--", &server]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let run = json(&output);
+    assert_eq!(run["transport"], "stdio");
+    assert_eq!(run["command"], serde_json::json!([server]));
+    assert!(run["startup_ms"].as_f64().is_some_and(|ms| ms > 0.0), "{run}");
+    assert!(run["rss_idle_kib"].as_u64().unwrap() > 0 && run["rss_peak_kib"].as_u64().unwrap() > 0, "{run}");
+    assert_phase(&run, "sequential");
+    assert_phase(&run, "in_flight");
+    assert_eq!(run["echo_1mib"]["payload_bytes"], 1 << 20);
+    assert!(run["echo_1mib"]["calls"].as_u64().unwrap() >= 5 && run["echo_1mib"]["mb_per_s"].as_f64().unwrap() > 0.0);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bench_raw_driver_lists_tools_and_fails_on_too_few() {
+    let server = echo_server();
+    let listing = |tools: &str| {
+        Command::new(FERRYMCP)
+            .args(["bench", "--driver", "raw", "-d", "0.1s", "--tools-list", "1000", "--", &server])
+            .env("MCP_BENCH_TOOLS", tools)
+            .stdin(Stdio::null())
+            .output()
+            .expect("ferrymcp runs")
+    };
+    let output = listing("1000");
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let run = json(&output);
+    assert_eq!(run["tools_list"]["tools"], 1001);
+    assert!(run["tools_list"]["listings"].as_u64().unwrap() > 0 && run.get("sequential").is_none(), "{run}");
+    let output = listing("10");
+    assert_eq!(code(&output), 4);
+    assert!(stderr(&output).contains("listed 11 tools, expected at least 1000"), "{}", stderr(&output));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bench_raw_driver_over_http_in_both_modes() {
+    let server = echo_server();
+    for mode in ["legacy", "modern"] {
+        let output = ferrymcp(&[
+            "bench", "--driver", "raw", "--mode", mode, "-d", "0.2s", "--window", "8", "--", &server, "http", "{port}",
+        ]);
+        assert_eq!(code(&output), 0, "{mode}: {}", stderr(&output));
+        let run = json(&output);
+        assert_eq!(run["transport"], format!("http-{mode}"));
+        // `{port}` became the free port the server was started on.
+        assert!(run["command"][2].as_str().unwrap().parse::<u16>().is_ok(), "{run}");
+        assert!(run["rss_idle_kib"].as_u64().unwrap() > 0, "{run}");
+        assert_phase(&run, "sequential");
+        assert_phase(&run, "in_flight");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bench_raw_driver_stops_on_a_wrong_answer() {
+    // The echo returns other text than it was given: the run fails, naming why.
+    let script = r#"read l; echo '{"jsonrpc":"2.0","id":1,"result":{}}'; read l; read l; echo '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"wrong"}]}}'; read l"#;
+    let output = ferrymcp(&["bench", "--driver", "raw", "-d", "0.1s", "--", "sh", "-c", script]);
+    assert_eq!(code(&output), 4);
+    assert!(stderr(&output).contains("echo returned 5 bytes of text, expected 11"), "{}", stderr(&output));
+}
+
+#[test]
+fn bench_driver_options_are_checked() {
+    let server = echo_server();
+    let cases: [(&[&str], &str); 5] = [
+        (&["bench", "--driver", "raw", "--args", "{}", "--", &server], "do not apply with --driver raw: --args"),
+        (&["bench", "--driver", "raw", "--tool", "add", "--", &server], "--tool other than echo"),
+        (&["bench", "--tool", "echo", "--window", "4", "--", &server], "need --driver raw: --window"),
+        (&["bench", "--driver", "raw", "--mode", "legacy", "--large-echo", "--", &server], "stdio only"),
+        (&["bench", "--", &server], "--tool NAME is required"),
+    ];
+    for (args, expected) in cases {
+        let output = ferrymcp(args);
+        assert_eq!(code(&output), 2, "{args:?}");
+        assert!(stderr(&output).contains(expected), "{args:?}: {}", stderr(&output));
+    }
+}

@@ -9,6 +9,8 @@
 
 mod load;
 mod process;
+#[cfg(target_os = "linux")]
+pub mod raw;
 mod report;
 
 use std::io::IsTerminal;
@@ -22,6 +24,7 @@ use serde_json::{Value, json};
 
 use crate::arguments::{self, Typing};
 use crate::call::unknown;
+use crate::cli::{BenchArgs, Driver};
 use crate::exit::{Failure, Kind, Outcome, TOOL_ERROR};
 pub use load::Stop;
 use load::{Load, Tally};
@@ -163,4 +166,78 @@ fn table(figures: &Value) -> String {
         table.add_row([name.to_owned(), value]);
     }
     format!("{table}\n")
+}
+
+/// Refuses the raw driver's options with the core driver, naming them.
+pub fn no_raw_options(args: &BenchArgs) -> Outcome<()> {
+    let given = [
+        ("--mode", args.mode.is_some()),
+        ("--path", args.path.is_some()),
+        ("--window", args.window.is_some()),
+        ("--large-echo", args.large_echo),
+        ("--tools-list", args.tools_list.is_some()),
+    ];
+    match given.iter().filter(|(_, set)| *set).map(|(name, _)| *name).collect::<Vec<_>>().as_slice() {
+        [] => Ok(()),
+        names => Err(Failure::usage(format!("these options need --driver raw: {}", names.join(", ")))),
+    }
+}
+
+/// `ferrymcp bench --driver raw`: checks the options, runs the raw driver (blocking, outside
+/// any runtime) and prints its one JSON object. Exit 0 with the figures, 2 for a usage
+/// error, 4 when the run failed (the message says why).
+pub fn raw_main(args: &BenchArgs) -> Outcome<u8> {
+    debug_assert!(args.driver == Driver::Raw);
+    let core_only = [
+        ("--tool other than echo", args.tool.as_deref().is_some_and(|t| t != "echo")),
+        ("--args", args.args.is_some()),
+        ("--concurrency (use --window)", args.concurrency.is_some()),
+        ("--calls", args.calls.is_some()),
+        ("--warmup", args.warmup.is_some()),
+        ("--timeout", args.timeout.is_some()),
+        ("--report", args.report.is_some()),
+    ];
+    let refused: Vec<&str> = core_only.iter().filter(|(_, set)| *set).map(|(name, _)| *name).collect();
+    if !refused.is_empty() {
+        return Err(Failure::usage(format!("these options do not apply with --driver raw: {}", refused.join(", "))));
+    }
+    if args.server.command.is_empty() || !args.server.words.is_empty() {
+        return Err(Failure::usage("--driver raw starts the server itself: give its command after --"));
+    }
+    if args.mode.is_some() && (args.large_echo || args.tools_list.is_some()) {
+        return Err(Failure::usage("--large-echo and --tools-list are measured over stdio only (drop --mode)"));
+    }
+    if args.mode.is_none() && args.path.is_some() {
+        return Err(Failure::usage("--path applies over HTTP only (with --mode legacy|modern)"));
+    }
+    raw_run(args)
+}
+
+#[cfg(target_os = "linux")]
+fn raw_run(args: &BenchArgs) -> Outcome<u8> {
+    use crate::cli::HttpMode;
+    let options = raw::RawOptions {
+        http: args.mode.map(|mode| match mode {
+            HttpMode::Legacy => raw::messages::Era::Legacy,
+            HttpMode::Modern => raw::messages::Era::Modern,
+        }),
+        path: args.path.clone().unwrap_or_else(|| "/mcp".into()),
+        duration: args.duration,
+        window: usize::from(args.window.unwrap_or(64)),
+        large_echo: args.large_echo,
+        tools_list: args.tools_list,
+        command: args.server.command.clone(),
+    };
+    match raw::run(&options) {
+        Ok(run) => {
+            println!("{}", serde_json::to_string(&run).unwrap_or_default());
+            Ok(0)
+        }
+        Err(e) => Err(Failure::new(Kind::Protocol, anyhow::anyhow!("{}: {e}", options.command.join(" ")))),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn raw_run(_args: &BenchArgs) -> Outcome<u8> {
+    Err(Failure::usage("--driver raw reads the server's counters from /proc: it runs on Linux only"))
 }

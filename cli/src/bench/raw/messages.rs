@@ -13,7 +13,7 @@ pub const LEGACY_VERSION: &str = "2025-11-25";
 pub const MODERN_VERSION: &str = "2026-07-28";
 
 /// The `_meta` members of a 2026-07-28 request (without the braces).
-const MODERN_META: &str = r#""io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcp-load","version":"0.1.0"}"#;
+const MODERN_META: &str = r#""io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"ferrymcp-bench-raw","version":"0.1.0"}"#;
 
 /// Which era a request is written for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,7 +24,7 @@ pub enum Era {
 
 pub fn initialize(id: u64) -> String {
     format!(
-        r#"{{"jsonrpc":"2.0","id":{id},"method":"initialize","params":{{"protocolVersion":"{LEGACY_VERSION}","capabilities":{{}},"clientInfo":{{"name":"mcp-load","version":"0.1.0"}}}}}}"#
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"initialize","params":{{"protocolVersion":"{LEGACY_VERSION}","capabilities":{{}},"clientInfo":{{"name":"ferrymcp-bench-raw","version":"0.1.0"}}}}}}"#
     )
 }
 

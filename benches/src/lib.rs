@@ -1,3 +1,0 @@
-//! Shared inputs and helpers for the ferrymcp benchmarks.
-
-pub mod driver;
