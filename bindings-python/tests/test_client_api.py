@@ -229,3 +229,26 @@ def test_a_mode_that_is_not_a_pin_is_refused_as_the_official_client_refuses_it(m
     with pytest.raises(ValueError) as ours:
         ferrymcp.Client(ferrymcp.MCPServer("s"), mode=mode)
     assert str(ours.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_a_roots_callback_may_give_pydantic_url_types(mode: str) -> None:
+    """The official types' `uri` fields take pydantic's `FileUrl`; a callback's result with
+    one crosses as its text (it failed with "cannot convert FileUrl to JSON" before)."""
+    from pydantic import FileUrl
+
+    import ferrymcp
+    from ferrymcp.types import ListRootsResult, Root
+
+    server = ferrymcp.MCPServer("roots")
+
+    @server.tool()
+    async def folders(ctx: ferrymcp.Context) -> str:
+        return ",".join(str(root.uri) for root in (await ctx.session.list_roots()).roots)
+
+    async def roots(context: object) -> ListRootsResult:
+        return ListRootsResult(roots=[Root(uri=FileUrl("file:///workspace/catalog"), name="catalog")])
+
+    async with ferrymcp.Client(server, mode=mode, list_roots_callback=roots) as client:
+        result = await client.call_tool("folders", {})
+    assert result.content[0].text == "file:///workspace/catalog"  # type: ignore[union-attr]

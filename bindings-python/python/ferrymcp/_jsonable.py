@@ -79,6 +79,8 @@ def _key(key: Any, fallback: Callable[[Any], Any] | None) -> str:
 def _special(value: Any) -> Any:
     if isinstance(value, (bytes, bytearray)):
         return bytes(value).decode("utf-8", errors="replace")
+    if type(value).__module__ in ("pydantic.networks", "pydantic_core._pydantic_core"):
+        return str(value)  # pydantic's URL types (`FileUrl`, `AnyUrl`): the URL text
     if type(value).__module__ == "datetime":
         text: str = value.isoformat() if hasattr(value, "isoformat") else _duration(value)
         return text[:-6] + "Z" if text.endswith("+00:00") else text

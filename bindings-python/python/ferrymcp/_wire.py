@@ -249,7 +249,14 @@ def _dump(value: Any, by_alias: bool, exclude_none: bool, exclude_defaults: bool
         return {
             key: _dump(item, by_alias, exclude_none, exclude_defaults, exclude_unset) for key, item in value.items()
         }
+    if type(value).__module__ in _URL_MODULES:
+        # pydantic's URL types (`FileUrl`, `AnyUrl`, ...), which the official types use for
+        # `uri` fields: their wire form is the URL text.
+        return str(value)
     return value
+
+
+_URL_MODULES = frozenset({"pydantic.networks", "pydantic_core._pydantic_core"})
 
 
 def coerce(value: Any, hint: Any) -> Any:
