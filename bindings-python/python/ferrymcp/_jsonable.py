@@ -45,7 +45,7 @@ def jsonable(value: Any, fallback: Callable[[Any], Any] | None = None) -> Any:
     if isinstance(value, (list, tuple, set, frozenset)):
         return [jsonable(item, fallback) for item in value]
     if isinstance(value, WireModel):
-        return value.model_dump(by_alias=True, exclude_none=True)
+        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: jsonable(getattr(value, f.name), fallback) for f in dataclasses.fields(value)}
     special = _special(value)

@@ -157,7 +157,7 @@ class WireModel:
     ) -> dict[str, Any]:
         """A dict of the fields (wire names with `by_alias=True`); unknown wire keys
         that came in are included under their own names."""
-        flags = (by_alias, exclude_none, exclude_defaults, exclude_unset)
+        flags = (by_alias, exclude_none, exclude_defaults, exclude_unset, mode == "json")
         out: dict[str, Any] = {}
         cls = type(self)
         state = self.__dict__
@@ -238,20 +238,25 @@ class WireModel:
         return f"{type(self).__name__}({', '.join(parts)})"
 
 
-def _dump(value: Any, by_alias: bool, exclude_none: bool, exclude_defaults: bool, exclude_unset: bool) -> Any:
+def _dump(
+    value: Any, by_alias: bool, exclude_none: bool, exclude_defaults: bool, exclude_unset: bool, json: bool
+) -> Any:
+    flags = (by_alias, exclude_none, exclude_defaults, exclude_unset, json)
     if isinstance(value, WireModel):
         return value.model_dump(
-            by_alias=by_alias, exclude_none=exclude_none, exclude_defaults=exclude_defaults, exclude_unset=exclude_unset
+            mode="json" if json else "python",
+            by_alias=by_alias,
+            exclude_none=exclude_none,
+            exclude_defaults=exclude_defaults,
+            exclude_unset=exclude_unset,
         )
     if isinstance(value, list):
-        return [_dump(item, by_alias, exclude_none, exclude_defaults, exclude_unset) for item in value]
+        return [_dump(item, *flags) for item in value]
     if isinstance(value, dict):
-        return {
-            key: _dump(item, by_alias, exclude_none, exclude_defaults, exclude_unset) for key, item in value.items()
-        }
-    if type(value).__module__ in _URL_MODULES:
-        # pydantic's URL types (`FileUrl`, `AnyUrl`, ...), which the official types use for
-        # `uri` fields: their wire form is the URL text.
+        return {key: _dump(item, *flags) for key, item in value.items()}
+    if json and type(value).__module__ in _URL_MODULES:
+        # pydantic's URL types (`FileUrl`, `AnyUrl`, ...), which the official types take in
+        # `uri` fields: in JSON mode (as pydantic's), the URL text.
         return str(value)
     return value
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeAlias, cast
+from typing import TYPE_CHECKING, Literal, TypeAlias, cast
 
-from ferrymcp._native import NativeUriTemplate
+if TYPE_CHECKING:  # the engine loads on the first parse, not at import
+    from ferrymcp._native import NativeUriTemplate
 
 __all__ = [
     "DEFAULT_MAX_TEMPLATE_LENGTH",
@@ -149,6 +150,8 @@ class UriTemplate:
 
 
 def _parse(template: str, max_length: int, max_variables: int) -> NativeUriTemplate:
+    from ferrymcp._native import NativeUriTemplate
+
     try:
         return NativeUriTemplate(template, max_length, max_variables)
     except ValueError as error:
