@@ -150,14 +150,18 @@ pub(crate) struct Hooks {
 }
 
 impl Hooks {
-    /// Takes a notification the client consumes (the acknowledgement); runs the
-    /// list-changed refreshes. Returns whether the host's callbacks should still see it.
+    /// Takes a notification the client consumes (the acknowledgement a `listen()` waits
+    /// for); runs the list-changed refreshes. Returns whether the host's callbacks should
+    /// still see it.
     pub(crate) fn notified(&self, method: &str, params: &Value) -> bool {
         if method == ACKNOWLEDGED {
+            // The acknowledgement of this client's own `listen()`; one of a listen request
+            // the host sent itself goes to the host's callbacks.
             if let Some(tx) = self.ack.lock().unwrap().take() {
                 let _ = tx.send(params.clone());
+                return false;
             }
-            return false;
+            return true;
         }
         let hooks: Vec<_> =
             self.list_changed.lock().unwrap().iter().filter(|(m, _)| *m == method).map(|(_, h)| h.clone()).collect();
