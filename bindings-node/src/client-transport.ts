@@ -24,4 +24,6 @@ export interface ClientTransport {
   onerror?: (error: Error) => void;
   /** @internal Opens the connection (`Client.connect()` calls it). */
   ferrymcpOpen(config: ClientConfig, hooks: ClientHooks): Promise<NativeClientHandle>;
+  /** @internal The client is closed (by `close()` or because the server went away). */
+  ferrymcpClosed?(): void;
 }

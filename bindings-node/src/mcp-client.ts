@@ -13,7 +13,7 @@ import type { ClientHooks, ClientTransport } from './client-transport.js';
 import { methodOf } from './dispatch.js';
 import type { MethodOrSchema } from './dispatch.js';
 import { ErrorCode, McpError, fromNative } from './errors.js';
-import { NativeCancel, NativePort, connectPort } from './native.js';
+import { NativeCancel, connectPort } from './native.js';
 import { MODERN_PROTOCOL_VERSION } from './guards.js';
 import { carry, isMessageTransport } from './transport.js';
 import type { Transport } from './transport.js';
@@ -284,6 +284,7 @@ export class Client {
   #closed(): void {
     clearInterval(this.#alive);
     this.#alive = undefined;
+    this.#transport?.ferrymcpClosed?.();
     this.onclose?.();
     this.#transport?.onclose?.();
   }
@@ -521,18 +522,25 @@ function eraOf(options: ClientOptions): ClientOptions['era'] {
  */
 class CarriedTransport implements ClientTransport {
   readonly #transport: Transport;
+  #release?: () => void;
 
   constructor(transport: Transport) {
     this.#transport = transport;
   }
 
   async ferrymcpOpen(config: ClientConfig, hooks: ClientHooks): Promise<NativeClientHandle> {
-    const port: InstanceType<typeof NativePort> = carry(this.#transport);
+    const { port, release } = carry(this.#transport);
+    this.#release = release;
     const connecting = connectPort(port, config, hooks.onRequest, hooks.onNotification, hooks.onClose, hooks.onListChanged);
+    connecting.catch(release);
     await this.#transport.start();
     const native = await connecting;
     const { protocolVersion } = JSON.parse(native.serverJson) as { protocolVersion?: string };
     if (protocolVersion !== undefined) this.#transport.setProtocolVersion?.(protocolVersion);
     return native;
+  }
+
+  ferrymcpClosed(): void {
+    this.#release?.();
   }
 }

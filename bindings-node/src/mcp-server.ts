@@ -489,14 +489,17 @@ export class McpServer {
   async #serveMessages(transport: Transport): Promise<void> {
     if (this.#connected) throw new Error('McpServer is already connected');
     this.#connected = true;
-    const port = carry(transport);
-    this.#native.servePort(port).then(
-      () => this.#closed({}),
-      (error: unknown) => {
-        transport.onerror?.(fromNative(error));
-        this.#closed({});
-      },
-    );
+    const { port, release } = carry(transport);
+    this.#native
+      .servePort(port)
+      .then(
+        () => this.#closed({}),
+        (error: unknown) => {
+          transport.onerror?.(fromNative(error));
+          this.#closed({});
+        },
+      )
+      .finally(release);
     await transport.start();
   }
 

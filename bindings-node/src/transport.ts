@@ -60,8 +60,20 @@ export function isMessageTransport(transport: unknown): transport is Transport {
  * The caller connects a server or client over the returned port, then calls `start()`.
  * @internal
  */
-export function carry(transport: Transport): InstanceType<typeof NativePort> {
+export function carry(transport: Transport): Carried {
   let open = true;
+  // Between the transport closing by itself and the engine reporting the connection closed, nothing
+  // native keeps Node's event loop alive, so an `await server.onclose`-style wait could
+  // outlive the loop: a ref'd timer holds it for that window (bounded, in case the engine's
+  // report never comes), and `release()` lets go when it does.
+  let hold: ReturnType<typeof setTimeout> | undefined;
+  const holdOpen = (): void => {
+    hold ??= setTimeout(() => (hold = undefined), CLOSE_WINDOW_MS);
+  };
+  const release = (): void => {
+    if (hold !== undefined) clearTimeout(hold);
+    hold = undefined;
+  };
   const versions = new VersionWatch(transport);
   const port = new NativePort(
     (messageJson) => {
@@ -89,9 +101,19 @@ export function carry(transport: Transport): InstanceType<typeof NativePort> {
   transport.onclose = () => {
     onclose?.();
     open = false;
+    holdOpen();
     port.close();
   };
-  return port;
+  return { port, release };
+}
+
+/** How long a closing carried transport may keep Node alive waiting for the engine. */
+const CLOSE_WINDOW_MS = 5_000;
+
+/** A carried transport's native port, and `release()` to call once the engine is done with it. */
+export interface Carried {
+  port: InstanceType<typeof NativePort>;
+  release: () => void;
 }
 
 /**
