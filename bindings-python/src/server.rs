@@ -130,6 +130,7 @@ fn options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ServerOptions> {
     }
     let Value::Object(map) = from_py(options.as_any())? else { unreachable!("a dict is an object") };
     parsed.page_size = map.get("page_size").and_then(Value::as_u64).map(|n| n as usize);
+    parsed.max_listen_streams = map.get("max_listen_streams").and_then(Value::as_u64).map(|n| n as usize);
     if let Some(Value::Object(hints)) = map.get("cache_hints") {
         let hints = hints.iter().map(|(method, hint)| {
             let hint = CacheHint {
@@ -406,5 +407,31 @@ impl NativeServer {
             server.notify_resource_updated(&uri).await;
             ok(())
         })
+    }
+
+    /// From now on the application's subscription bus carries the listen streams' events
+    /// (see `Server::carry_listen_events`).
+    fn carry_listen_events(&self) {
+        self.server.carry_listen_events();
+    }
+
+    /// Delivers a list change or resource update to this server's listen streams.
+    fn notify_listeners<'py>(
+        &self,
+        py: Python<'py>,
+        method: String,
+        params: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let params = from_py(params)?;
+        let server = self.server.clone();
+        awaitable(py, async move {
+            server.notify_listeners(&method, params).await;
+            ok(())
+        })
+    }
+
+    /// Ends every open listen stream gracefully.
+    fn close_listen_streams(&self) {
+        self.server.close_listen_streams();
     }
 }

@@ -119,6 +119,9 @@ pub struct ServerOptions {
     /// TypeScript SDKs), or `Error executing tool NAME: message` (the official Python
     /// SDK, 1.x and 2.x), which the Python binding chooses.
     pub tool_error_names_tool: bool,
+    /// At most this many `subscriptions/listen` streams open at once; one more is refused
+    /// (`-32603 Subscription limit reached`) before its acknowledgement. `None`: no cap.
+    pub max_listen_streams: Option<usize>,
 }
 
 impl Default for ServerOptions {
@@ -134,6 +137,7 @@ impl Default for ServerOptions {
             tasks: TaskOptions::default(),
             features_up_front: Features::NONE,
             tool_error_names_tool: false,
+            max_listen_streams: None,
         }
     }
 }
@@ -211,6 +215,12 @@ pub(crate) struct ServerShared {
     pub fanout: RwLock<Vec<Arc<dyn notify::Fanout>>>,
     pub next_id: AtomicU64,
     pub tasks: tasks::TaskStore,
+    /// Whether the application carries list changes and resource updates to the listen
+    /// streams itself ([`Server::carry_listen_events`]).
+    pub listen_carried: std::sync::atomic::AtomicBool,
+    /// Fired by [`Server::close_listen_streams`] (then replaced): the streams open end
+    /// gracefully.
+    pub listen_closing: Mutex<tokio_util::sync::CancellationToken>,
 }
 
 impl Server {
@@ -244,6 +254,8 @@ impl Server {
                 fanout: Default::default(),
                 next_id: AtomicU64::new(1),
                 tasks,
+                listen_carried: Default::default(),
+                listen_closing: Default::default(),
             }),
         }
     }

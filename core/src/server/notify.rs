@@ -89,11 +89,18 @@ pub(crate) async fn listen(
         let known = ids.iter().filter(|id| id.as_str().is_some_and(|id| server.tasks.get(id).is_some()));
         honoured.insert("taskIds".into(), Value::Array(known.cloned().collect()));
     }
+    if let Some(cap) = server.options.max_listen_streams
+        && server.listeners.lock().unwrap().len() >= cap
+    {
+        return Err(ErrorObject::internal("Subscription limit reached"));
+    }
     let subscription_id = serde_json::to_value(cx.request_id()).expect("ids serialise");
+    let closing = server.listen_closing.lock().unwrap().clone();
     let gate = Arc::new(tokio::sync::Mutex::new(()));
     let acknowledging = gate.clone().lock_owned().await;
     let outbound = cx.inner.outbound.clone();
     let cancel = cx.cancellation().clone();
+    let ended = json!({"_meta": {meta::SUBSCRIPTION_ID: subscription_id.clone()}});
     let listener = Listener { outbound: outbound.clone(), subscription_id, filter: honoured.clone(), cancel, gate };
     let ack = listener.tagged(json!({"notifications": honoured}));
     // Registered before the acknowledgement is queued (a change the client makes once it
@@ -106,8 +113,12 @@ pub(crate) async fn listen(
         .await
         .map_err(|e| ErrorObject::internal(e.to_string()))?;
     drop(acknowledging);
-    cx.cancellation().cancelled().await;
-    std::future::pending().await
+    tokio::select! {
+        // A graceful end ([`Server::close_listen_streams`]): the result, tagged, is the
+        // stream's last frame.
+        () = closing.cancelled() => Ok(ended),
+        () = cx.cancellation().cancelled() => std::future::pending().await,
+    }
 }
 
 /// Sends a task's new state (`notifications/tasks`, the `DetailedTask`) to the listen
@@ -219,7 +230,35 @@ impl Server {
         for outbound in sessions {
             let _ = outbound.notify_server_wide(method, session_params.clone()).await;
         }
+        if !self.shared.listen_carried.load(Ordering::Relaxed) {
+            to_listeners(&self.shared, method, params).await;
+        }
+    }
+
+    /// Hands list changes and resource updates for `subscriptions/listen` streams to the
+    /// application, which carries them (through its own bus, say across replicas) and
+    /// delivers them back with [`Server::notify_listeners`]: from now on the notifications
+    /// this server raises (and those the replica bus brings) reach its legacy sessions and
+    /// the other replicas as before, but its listen streams only through that call (the
+    /// official Python SDK's `SubscriptionBus`).
+    pub fn carry_listen_events(&self) {
+        self.shared.listen_carried.store(true, Ordering::Relaxed);
+    }
+
+    /// Delivers a list change (`notifications/tools/list_changed`, ...) or a resource
+    /// update (`notifications/resources/updated`, `{"uri"}`) to this server's listen
+    /// streams that asked for it, each tagged with its subscription id; other methods are
+    /// ignored.
+    pub async fn notify_listeners(&self, method: &str, params: Value) {
         to_listeners(&self.shared, method, params).await;
+    }
+
+    /// Ends every open `subscriptions/listen` stream gracefully: each answers its request
+    /// (the result tagged with the subscription id), so clients know the end was meant.
+    /// Streams opened later are not affected.
+    pub fn close_listen_streams(&self) {
+        let closing = std::mem::take(&mut *self.shared.listen_closing.lock().unwrap());
+        closing.cancel();
     }
 
     /// The way back to each initialized legacy session that passes `keep`.

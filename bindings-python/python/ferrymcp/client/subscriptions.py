@@ -17,9 +17,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ferrymcp.shared.subscriptions import (
+    SUBSCRIPTION_ID_META_KEY,
+    PromptsListChanged,
+    ResourcesListChanged,
+    ResourceUpdated,
+    ServerEvent,
+    ToolsListChanged,
+    event_from_wire,
+)
 from ferrymcp.types import SubscriptionFilter
 
 if TYPE_CHECKING:
@@ -37,39 +45,6 @@ __all__ = [
     "ToolsListChanged",
 ]
 
-SUBSCRIPTION_ID_META_KEY = "io.modelcontextprotocol/subscriptionId"
-
-
-@dataclass(frozen=True)
-class ToolsListChanged:
-    """The server's tool list changed."""
-
-
-@dataclass(frozen=True)
-class PromptsListChanged:
-    """The server's prompt list changed."""
-
-
-@dataclass(frozen=True)
-class ResourcesListChanged:
-    """The server's resource list changed."""
-
-
-@dataclass(frozen=True)
-class ResourceUpdated:
-    """The resource at `uri` changed and may need to be read again."""
-
-    uri: str
-
-
-ServerEvent = ToolsListChanged | PromptsListChanged | ResourcesListChanged | ResourceUpdated
-
-_LIST_EVENTS: dict[str, ServerEvent] = {
-    "notifications/tools/list_changed": ToolsListChanged(),
-    "notifications/prompts/list_changed": PromptsListChanged(),
-    "notifications/resources/list_changed": ResourcesListChanged(),
-}
-
 
 class ListenNotSupportedError(RuntimeError):
     """`subscriptions/listen` requires a 2026-07-28 connection."""
@@ -81,13 +56,6 @@ class ListenNotSupportedError(RuntimeError):
 
 class SubscriptionLost(RuntimeError):
     """The stream ended without the server's graceful close; re-listen and refetch."""
-
-
-def event_from_notification(method: str, params: dict[str, Any] | None) -> ServerEvent | None:
-    if method == "notifications/resources/updated":
-        uri = (params or {}).get("uri")
-        return ResourceUpdated(uri) if isinstance(uri, str) else None
-    return _LIST_EVENTS.get(method)
 
 
 class Subscription:
@@ -185,6 +153,6 @@ def route(client: Client, method: str, params: dict[str, Any] | None) -> None:
     if not isinstance(meta, dict) or SUBSCRIPTION_ID_META_KEY not in meta:
         return
     subscription = client._subscriptions.get(_key(meta[SUBSCRIPTION_ID_META_KEY]))
-    event = event_from_notification(method, params)
+    event = event_from_wire(method, params)
     if subscription is not None and event is not None:
         subscription._deliver(event)

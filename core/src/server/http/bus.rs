@@ -171,5 +171,7 @@ async fn broadcast(state: &Arc<HttpState>, method: &str, params: Value) {
             fresh.standalone.emit(notification(method, &params)).await;
         }
     }
-    notify::to_listeners(&state.server.shared, method, params).await;
+    if !state.server.shared.listen_carried.load(std::sync::atomic::Ordering::Relaxed) {
+        notify::to_listeners(&state.server.shared, method, params).await;
+    }
 }

@@ -14,8 +14,9 @@ sessions, both eras, cancellation, progress, client input, result stamping and t
 capabilities derived from which handlers are set are core's, as for `MCPServer`. The
 server runs like an `MCPServer` (`run()`, `run_streamable_http_async()`,
 `streamable_http_app()`, `Client(server)` in memory). Handlers ferrymcp does not take yet
-(`on_subscriptions_listen`, `on_progress`, a custom `on_ping`)
-raise `NotImplementedError` naming them.
+(`on_progress`, a custom `on_ping`) raise `NotImplementedError` naming them;
+`on_subscriptions_listen` takes a `ferrymcp.server.subscriptions.ListenHandler` (the engine
+serves the streams, fed by its bus).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ferrymcp.server._tools import wire
 from ferrymcp.server.context import CURRENT_REQUEST, ServerRequestContext
 from ferrymcp.server.mcpserver.server import MCPServer
 from ferrymcp.server.models import InitializationOptions
+from ferrymcp.server.subscriptions import ListenHandler
 from ferrymcp.types import (
     CallToolRequestParams,
     CallToolResult,
@@ -74,7 +76,7 @@ _HANDLERS: dict[str, tuple[str, Any, bool]] = {
     "on_completion": ("completion/complete", CompleteRequestParams, False),
     "on_set_logging_level": ("logging/setLevel", SetLevelRequestParams, False),
 }
-_UNSUPPORTED = ("on_subscriptions_listen", "on_progress", "on_ping")
+_UNSUPPORTED = ("on_progress", "on_ping")
 # Handler keywords for client notifications: keyword -> (method, params type name in ferrymcp.types).
 _NOTIFICATION_HANDLERS = {"on_roots_list_changed": ("notifications/roots/list_changed", "NotificationParams")}
 
@@ -105,6 +107,12 @@ class Server(MCPServer[LifespanResultT]):
         lifespan: Callable[[Any], AbstractAsyncContextManager[Any]] | None = None,
         **handlers: Any,
     ) -> None:
+        listen = handlers.pop("on_subscriptions_listen", None)
+        if listen is not None and not isinstance(listen, ListenHandler):
+            raise NotImplementedError(
+                "Server(on_subscriptions_listen=...) takes a ferrymcp.server.subscriptions.ListenHandler: ferrymcp's"
+                " engine serves subscriptions/listen itself, fed by the handler's bus"
+            )
         unknown = sorted(set(handlers) - set(_HANDLERS) - set(_UNSUPPORTED) - set(_NOTIFICATION_HANDLERS))
         if unknown:
             raise TypeError(f"Server() got unexpected keyword arguments {unknown}")
@@ -126,6 +134,8 @@ class Server(MCPServer[LifespanResultT]):
         # failing handler is a JSON-RPC error, not a tool result.
         self._options.pop("features_up_front", None)
         self._options.pop("tool_error_names_tool", None)
+        if listen is not None:
+            self._use_listen_handler(listen)
         self._handlers: dict[str, Handler] = {}
         self._notification_options = NotificationOptions()
         self._notification_handlers: dict[str, tuple[Any, Callable[..., Any]]] = {}

@@ -43,7 +43,9 @@ from collections.abc import (
     Callable,
     Collection,
     Coroutine,
+    Iterator,
     Mapping,
+    MutableMapping,
     Sequence,
 )
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -73,6 +75,14 @@ from ferrymcp.server.auth.settings import AuthSettings
 from ferrymcp.server.extension import Extension, validate_extension_identifier
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
 from ferrymcp.server.streamable_http_manager import StreamableHTTPApp, StreamableHTTPSessionManager, custom_routes
+from ferrymcp.server.subscriptions import (
+    ListenHandler,
+    PromptsListChanged,
+    ResourcesListChanged,
+    ResourceUpdated,
+    SubscriptionBus,
+    ToolsListChanged,
+)
 from ferrymcp.shared.uri_template import UriTemplate
 from ferrymcp.types import (
     CallToolResult,
@@ -145,7 +155,6 @@ _CACHEABLE = (
 _UNSUPPORTED: dict[str, tuple[Any, str]] = {
     "tools": (None, "pass functions to @mcp.tool() or mcp.add_tool() instead of prebuilt Tool objects"),
     "resources": (None, "declare resources with @mcp.resource() or mcp.add_resource()"),
-    "subscriptions": (None, "the engine fans subscriptions/listen events out itself (in process)"),
     "mount_path": ("/", _SSE_REFUSED),
     "sse_path": ("/sse", _SSE_REFUSED),
     "message_path": ("/messages/", _SSE_REFUSED),
@@ -231,7 +240,7 @@ class MCPServer(Generic[LifespanResultT]):
         resources: list[Any] | None = None,
         extensions: Sequence[Extension] | None = None,
         request_state_security: Any = None,
-        subscriptions: Any = None,
+        subscriptions: SubscriptionBus | None = None,
         middleware: Sequence[Any] | None = None,
         # The 1.x `FastMCP` settings of the HTTP transports (2.x takes them in `run()` and
         # `streamable_http_app()`, which fall back to these).
@@ -253,7 +262,6 @@ class MCPServer(Generic[LifespanResultT]):
         given = {
             "tools": tools,
             "resources": resources,
-            "subscriptions": subscriptions,
             "mount_path": mount_path,
             "sse_path": sse_path,
             "message_path": message_path,
@@ -286,6 +294,14 @@ class MCPServer(Generic[LifespanResultT]):
                     f"not {type(request_state_security).__name__}"
                 )
             self._options.update(request_state_security._engine_options())
+        self._listen: ListenHandler | None = None
+        if subscriptions is not None:
+            if not isinstance(subscriptions, SubscriptionBus):
+                raise TypeError(
+                    "MCPServer(subscriptions=...) takes a SubscriptionBus (publish() and subscribe()), "
+                    f"not {type(subscriptions).__name__}"
+                )
+            self._use_listen_handler(ListenHandler(subscriptions))
         self._registry = Registry()
         self._custom_routes: list[tuple[str, list[str], Callable[..., Any]]] = []
         self._session_manager: StreamableHTTPSessionManager | None = None
@@ -618,6 +634,13 @@ class MCPServer(Generic[LifespanResultT]):
 
         return decorator
 
+    @property
+    def _tool_manager(self) -> _ToolManager:
+        """The official `MCPServer._tool_manager` that code in the wild reaches into: its
+        `_tools` mapping (name -> registration) and `list_tools()` / `get_tool()`, over
+        this server's registry."""
+        return _ToolManager(self._registry)
+
     # -- listing and calling without a client --------------------------------------
 
     async def list_tools(self) -> list[Tool]:
@@ -667,12 +690,22 @@ class MCPServer(Generic[LifespanResultT]):
             if capabilities:
                 native.register_capabilities(capabilities)
             self._registry.attach(native)
+            if self._listen is not None:
+                self._listen._attach(native)
             for method, (params_type, handler) in self._custom.items():
                 native.set_request_handler(method, self._request_adapter(method, handler, params_type, False), True)
         # The middleware list as it is when serving starts (appending later takes effect
         # at the next start).
         native.set_middleware(self._run_middleware if self.middleware or self._interceptors() else None)
         return native
+
+    def _use_listen_handler(self, handler: ListenHandler) -> None:
+        """Feeds the listen streams from `handler`'s bus (before the engine is built)."""
+        registry = getattr(self, "_registry", None)
+        if registry is not None and registry.native is not None:
+            raise RuntimeError("the subscription bus must be set before the server starts")
+        self._listen = handler
+        self._options.update(handler._engine_options())
 
     def _interceptors(self) -> list[Extension]:
         """The extensions that wrap `tools/call` (`intercept_tool_call` overridden)."""
@@ -902,22 +935,72 @@ class MCPServer(Generic[LifespanResultT]):
         native = self._registry.native
         if native is not None:
             await native.notify_tools_changed()
+        if self._listen is not None:
+            await self._listen.bus.publish(ToolsListChanged())
 
     async def notify_prompts_changed(self) -> None:
         native = self._registry.native
         if native is not None:
             await native.notify_prompts_changed()
+        if self._listen is not None:
+            await self._listen.bus.publish(PromptsListChanged())
 
     async def notify_resources_changed(self) -> None:
         native = self._registry.native
         if native is not None:
             await native.notify_resources_changed()
+        if self._listen is not None:
+            await self._listen.bus.publish(ResourcesListChanged())
 
     async def notify_resource_updated(self, uri: str) -> None:
         """Tells subscribed clients that `uri` changed."""
         native = self._registry.native
         if native is not None:
             await native.notify_resource_updated(str(uri))
+        if self._listen is not None:
+            await self._listen.bus.publish(ResourceUpdated(uri=str(uri)))
+
+
+class _RegisteredTools(MutableMapping[str, Registration]):
+    """The tools of a registry by name: removing one unregisters it, setting one
+    registers it (the engine serves the change at once)."""
+
+    def __init__(self, registry: Registry) -> None:
+        self._registry = registry
+
+    def __getitem__(self, name: str) -> Registration:
+        entry = self._registry.get("tool", name)
+        if entry is None:
+            raise KeyError(name)
+        return entry
+
+    def __setitem__(self, name: str, entry: Registration) -> None:
+        if entry.kind != "tool" or entry.key != name:
+            raise ValueError(f"{entry.kind} {entry.key!r} cannot be registered as tool {name!r}")
+        self._registry.remove("tool", name)
+        self._registry.add(entry, warn=False)
+
+    def __delitem__(self, name: str) -> None:
+        if not self._registry.remove("tool", name):
+            raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([entry.key for entry in self._registry.of_kind("tool")])
+
+    def __len__(self) -> int:
+        return len(self._registry.of_kind("tool"))
+
+
+class _ToolManager:
+    def __init__(self, registry: Registry) -> None:
+        self._tools = _RegisteredTools(registry)
+
+    def get_tool(self, name: str) -> Tool | None:
+        entry = self._tools.get(name)
+        return None if entry is None else Tool.model_validate(entry.definition)
+
+    def list_tools(self) -> list[Tool]:
+        return [Tool.model_validate(entry.definition) for entry in self._tools.values()]
 
 
 async def _until_signalled(serving: Coroutine[Any, Any, None]) -> None:
