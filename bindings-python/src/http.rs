@@ -180,3 +180,11 @@ pub fn start<'py>(
         }
     })
 }
+
+/// Where an endpoint at `endpoint` serves its protected resource metadata (RFC 9728), the
+/// resource being `resource` (the resource server URL) when given.
+#[pyfunction]
+#[pyo3(signature = (resource, endpoint))]
+pub fn metadata_path(resource: Option<&str>, endpoint: &str) -> String {
+    ferrymcp_core::server::http::metadata_path(resource, endpoint)
+}

@@ -41,6 +41,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(group::llm_tool_definitions, module)?)?;
     module.add_function(wrap_pyfunction!(group::llm_tool_result, module)?)?;
     module.add_function(wrap_pyfunction!(client::default_environment, module)?)?;
+    module.add_function(wrap_pyfunction!(http::metadata_path, module)?)?;
     vocabulary::add(module)?;
     Ok(())
 }

@@ -192,3 +192,32 @@ def test_a_body_over_the_limit_is_refused_with_413(guarded: Served) -> None:
     status, _, payload = http(guarded, "POST", "/mcp", body, headers)
     assert status == 413
     assert json.loads(payload)["error"]["message"] == "Payload Too Large: the body exceeds 4096 bytes"
+
+
+def test_the_app_is_a_starlette_app_with_the_official_routes() -> None:
+    """With Starlette installed, `streamable_http_app()` is a Starlette app as the official
+    one is: a route for the endpoint, one for the protected resource metadata when auth names
+    a resource, then the custom routes (the apps above are served by uvicorn through it)."""
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    from ferrymcp.server.auth.settings import AuthSettings
+    from ferrymcp.server.mcpserver import MCPServer
+
+    class Verifier:
+        async def verify_token(self, token: str) -> None:
+            return None
+
+    plain = MCPServer("plain")
+
+    @plain.custom_route("/health", methods=["GET"])
+    async def health(request: Any) -> Any:
+        raise AssertionError("not called")
+
+    app = plain.streamable_http_app(streamable_http_path="/")
+    assert isinstance(app, Starlette)
+    assert [(type(r), r.path) for r in app.routes] == [(Route, "/"), (Route, "/health")]
+    settings = AuthSettings(issuer_url="https://auth.example.com", resource_server_url="https://mcp.example.com/mcp")
+    guarded = MCPServer("guarded", auth=settings, token_verifier=Verifier())
+    paths = [r.path for r in guarded.streamable_http_app().routes]
+    assert paths == ["/mcp", "/.well-known/oauth-protected-resource/mcp"]

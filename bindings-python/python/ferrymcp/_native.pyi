@@ -27,6 +27,7 @@ __all__ = [
     "RedisStore",
     "NativeUriTemplate",
     "default_environment",
+    "metadata_path",
     "PROTOCOL_VERSIONS",
     "LATEST_PROTOCOL_VERSION",
     "MODERN_PROTOCOL_VERSION",
@@ -212,6 +213,9 @@ class NativeHttpServer:
 
 def default_environment() -> dict[str, str]:
     """The environment a child server inherits by default (core's list)."""
+
+def metadata_path(resource: str | None, endpoint: str) -> str:
+    """Where an endpoint serves its protected resource metadata (RFC 9728)."""
 
 @final
 class NativeUriTemplate:

@@ -61,7 +61,8 @@ class StreamableHTTPSessionManager:
         handler = self._handler
         if handler is None:
             raise RuntimeError(
-                "the MCP endpoint is not running: enter `mcp.session_manager.run()` (the app's lifespan does)"
+                "Task group is not initialized. Make sure to use run(). (The MCP endpoint is not running: enter "
+                "`mcp.session_manager.run()`; the app's lifespan does.)"
             )
         body = await _read_body(receive, handler.max_body)
         if body is None:
@@ -182,6 +183,36 @@ class StreamableHTTPApp:
             await send({"type": failed, "message": f"{type(exc).__name__}: {exc}"})
             return
         await send({"type": "lifespan.shutdown.complete"})
+
+
+class _Endpoint:
+    """The MCP endpoint as the ASGI app of a Starlette `Route` (as the official
+    `StreamableHTTPASGIApp`)."""
+
+    def __init__(self, session_manager: StreamableHTTPSessionManager) -> None:
+        self.session_manager = session_manager
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.session_manager.handle_request(scope, receive, send)
+
+
+def starlette_app(
+    session_manager: StreamableHTTPSessionManager, path: str, metadata: str | None, routes: list[Any]
+) -> Any | None:
+    """The official shape of `streamable_http_app()` when Starlette is installed: a
+    `Starlette` app with a `Route` for the endpoint (and, with auth, one for its protected
+    resource metadata at `metadata`, which the engine serves too), the custom routes, and a lifespan that
+    runs the session manager; `None` without Starlette."""
+    try:
+        from starlette.applications import Starlette
+        from starlette.routing import Route
+    except ImportError:
+        return None
+    endpoint = _Endpoint(session_manager)
+    served = [Route(path, endpoint=endpoint)]
+    if metadata is not None:
+        served.append(Route(metadata, endpoint=endpoint))
+    return Starlette(routes=[*served, *routes], lifespan=lambda app: session_manager.run())
 
 
 def custom_routes(routes: list[tuple[str, list[str], Callable[..., Any]]]) -> list[Any]:

@@ -79,10 +79,7 @@ impl BearerAuth {
 
     /// The path of the resource, as it follows the well-known prefix.
     fn resource_path<'a>(&'a self, options: &'a HttpOptions) -> &'a str {
-        match &self.resource {
-            Some(resource) => split_resource(resource).1,
-            None => &options.endpoint,
-        }
+        resource_path(self.resource.as_deref(), &options.endpoint)
     }
 
     fn metadata_url(&self, options: &HttpOptions, parts: &Parts) -> Option<String> {
@@ -137,6 +134,21 @@ fn same_resource(a: &str, b: &str) -> bool {
 }
 
 /// The protected resource metadata, for a GET of its well-known path.
+/// The path of the resource a bearer-protected endpoint at `endpoint` names: that of
+/// `resource` (the resource server URL) when given, else the endpoint's.
+fn resource_path<'a>(resource: Option<&'a str>, endpoint: &'a str) -> &'a str {
+    match resource {
+        Some(resource) => split_resource(resource).1,
+        None => endpoint,
+    }
+}
+
+/// Where an endpoint at `endpoint` serves its protected resource metadata (RFC 9728):
+/// [`METADATA_PATH`] followed by the resource's path.
+pub fn metadata_path(resource: Option<&str>, endpoint: &str) -> String {
+    format!("{METADATA_PATH}{}", resource_path(resource, endpoint))
+}
+
 pub(crate) fn metadata(options: &HttpOptions, parts: &Parts) -> Option<Response<ResponseBody>> {
     let auth = options.auth.as_ref().filter(|auth| auth.serve_metadata)?;
     let path = parts.uri.path();

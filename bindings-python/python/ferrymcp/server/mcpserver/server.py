@@ -74,7 +74,12 @@ from ferrymcp.server.auth.provider import TokenVerifier
 from ferrymcp.server.auth.settings import AuthSettings
 from ferrymcp.server.extension import Extension, validate_extension_identifier
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
-from ferrymcp.server.streamable_http_manager import StreamableHTTPApp, StreamableHTTPSessionManager, custom_routes
+from ferrymcp.server.streamable_http_manager import (
+    StreamableHTTPApp,
+    StreamableHTTPSessionManager,
+    custom_routes,
+    starlette_app,
+)
 from ferrymcp.server.subscriptions import (
     ListenHandler,
     PromptsListChanged,
@@ -897,13 +902,23 @@ class MCPServer(Generic[LifespanResultT]):
             finally:
                 await server.shutdown()
 
-    def streamable_http_app(self, **kwargs: Any) -> StreamableHTTPApp:
+    def streamable_http_app(self, **kwargs: Any) -> Any:
         """An ASGI app serving the MCP endpoint (both eras) at `streamable_http_path`, with
-        the `@custom_route`s. Under uvicorn its lifespan runs the server; mounted in another
-        app, that app's lifespan enters `mcp.session_manager.run()`."""
+        the `@custom_route`s: a Starlette app as the official SDK's when Starlette is
+        installed, else ferrymcp's own `StreamableHTTPApp`. Under uvicorn its lifespan runs
+        the server; mounted in another app, that app's lifespan enters
+        `mcp.session_manager.run()`."""
         options = _endpoint_options(self._http_settings(kwargs, "streamable_http_app()"), self._bearer())
         self._session_manager = StreamableHTTPSessionManager(self, options)
-        return StreamableHTTPApp(self._session_manager, custom_routes(self._custom_routes))
+        routes = custom_routes(self._custom_routes)
+        metadata = None
+        resource = (options.get("auth") or {}).get("resource")
+        if resource is not None:  # the engine serves the metadata for a named resource
+            from ferrymcp._native import metadata_path
+
+            metadata = metadata_path(str(resource), options["endpoint"])
+        app = starlette_app(self._session_manager, options["endpoint"], metadata, routes)
+        return app if app is not None else StreamableHTTPApp(self._session_manager, routes)
 
     def _bearer(self) -> dict[str, Any] | None:
         """The engine's bearer settings when `auth=` and `token_verifier=` were given."""
