@@ -91,7 +91,11 @@ async def token(request: Request) -> JSONResponse:
     scopes = form.get("scope", "mcp").split()
     access = secrets.token_hex(16)
     TOKENS[access] = AccessToken(
-        token=access, client_id=client_id, scopes=scopes, expires_at=int(time.time()) + 3600, resource=form.get("resource")
+        token=access,
+        client_id=client_id,
+        scopes=scopes,
+        expires_at=int(time.time()) + 3600,
+        resource=form.get("resource"),
     )
     return JSONResponse({"access_token": access, "token_type": "Bearer", "expires_in": 3600, "scope": " ".join(scopes)})
 

@@ -396,6 +396,13 @@ impl OAuth {
     }
 }
 
+/// Whether a request failed because its authorization did (the HTTP transport marks the
+/// error with `data.oauth`).
+pub fn is_auth_failure(error: &crate::wire::ErrorObject) -> bool {
+    let data = error.data.as_ref().and_then(|data| data.parse_owned::<Value>().ok());
+    data.is_some_and(|data| data.get("oauth").is_some())
+}
+
 /// The first redirect URI of the client metadata.
 fn redirect_uri(metadata: &Value) -> Option<&str> {
     metadata.get("redirect_uris")?.as_array()?.first()?.as_str()
