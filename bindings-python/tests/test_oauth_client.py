@@ -260,6 +260,14 @@ async def test_a_forged_state_or_missing_callback_is_an_oauth_flow_error(officia
     with pytest.raises(OAuthFlowError, match="state") as raised:
         await connect(official.url, provider(official, Storage(), Browser(state="forged")))
     assert not isinstance(raised.value, (OAuthTokenError, OAuthRegistrationError))
+    # The 2.x Client probes the era first: the failed authorization ends the connection
+    # there, the user is not sent to the authorization server a second time.
+    forged = Browser(state="forged")
+    async with httpx2.AsyncClient(auth=provider(official, Storage(), forged)) as http:
+        with pytest.raises(OAuthFlowError, match="state"):
+            async with Client(streamable_http_client(official.url, http_client=http)):
+                pass
+    assert len(forged.urls) == 1
     no_callback = OAuthClientProvider(official.url, metadata(), Storage(), redirect_handler=Browser().redirect)
     with pytest.raises(OAuthFlowError, match="No callback handler"):
         await connect(official.url, no_callback)
