@@ -146,9 +146,10 @@ impl NativeClient {
     }
 
     /// Connects to a Streamable HTTP endpoint (either era, or the deprecated HTTP+SSE
-    /// transport of old servers), sending `headers` and a bearer token with every request.
+    /// transport of old servers), sending `headers` and a bearer token with every request,
+    /// or authorizing with OAuth (`oauth`, see `oauth.rs`).
     #[staticmethod]
-    #[pyo3(signature = (url, headers = None, bearer_token = None, options = None, callbacks = None))]
+    #[pyo3(signature = (url, headers = None, bearer_token = None, options = None, callbacks = None, oauth = None))]
     fn connect_http<'py>(
         py: Python<'py>,
         url: String,
@@ -156,11 +157,17 @@ impl NativeClient {
         bearer_token: Option<String>,
         options: Option<&Bound<'py, PyDict>>,
         callbacks: Option<&Bound<'py, PyDict>>,
+        oauth: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (handle, options, callbacks) = prepare(py, options, callbacks)?;
         let mut http = HttpClientOptions::new(url);
         http.headers = headers.unwrap_or_default();
         http.bearer_token = bearer_token;
+        if let Some(oauth) = oauth {
+            let event_loop = running_loop(py)?.unbind();
+            let cell: LoopCell = Arc::new(std::sync::Mutex::new(Some((event_loop, handle.clone()))));
+            http.oauth = Some(crate::oauth::oauth(oauth, cell)?);
+        }
         connected(py, handle, Client::connect_http(http, options, callbacks))
     }
 

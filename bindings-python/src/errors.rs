@@ -32,9 +32,29 @@ fn data_of(py: Python<'_>, error: &ErrorObject) -> Option<Py<PyAny>> {
     to_py(py, &data).ok().map(Bound::unbind)
 }
 
-/// A JSON-RPC error object as an `McpError`.
+/// A JSON-RPC error object as an `McpError`; a failed OAuth authorization (core marks it
+/// with `data.oauth.kind`) as the official `OAuthFlowError` class of its step.
 pub fn rpc_error(py: Python<'_>, error: &ErrorObject) -> PyErr {
+    if let Some(class) = oauth_class(error) {
+        let raised = py
+            .import("ferrymcp.client.auth.exceptions")
+            .and_then(|module| module.getattr(class))
+            .and_then(|class| class.call1((error.message.clone(),)));
+        return match raised {
+            Ok(error) => PyErr::from_value(error),
+            Err(e) => e,
+        };
+    }
     raise(py, "McpError", error.code, error.message.clone(), data_of(py, error))
+}
+
+fn oauth_class(error: &ErrorObject) -> Option<&'static str> {
+    let data = error.data.as_ref()?.parse_owned::<serde_json::Value>().ok()?;
+    match data.pointer("/oauth/kind")?.as_str()? {
+        "registration" => Some("OAuthRegistrationError"),
+        "token" => Some("OAuthTokenError"),
+        _ => Some("OAuthFlowError"),
+    }
 }
 
 pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {

@@ -14,6 +14,7 @@ mod errors;
 mod group;
 mod http;
 mod middleware;
+mod oauth;
 mod port;
 mod redis;
 mod runtime;

@@ -85,7 +85,7 @@ async def test_stdio_idiom_against_a_ferrymcp_server() -> None:
 async def test_what_the_idiom_does_not_take_is_refused() -> None:
     with pytest.raises(TypeError, match="two streams of SessionMessage"):
         ClientSession(object(), object())
-    with pytest.raises(TypeError, match="auth= is not supported"):
+    with pytest.raises(TypeError, match="auth=object is not supported"):
         async with streamablehttp_client("http://127.0.0.1:1/mcp", auth=object()):
             pass
     with pytest.raises(ValueError, match="encoding"):

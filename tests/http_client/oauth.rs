@@ -121,7 +121,7 @@ async fn a_host_that_finishes_the_authorization_itself() {
     let oauth = oauth(handler.clone());
     let refused = connect_with(&server, oauth.clone()).await.err().expect("no token yet");
     let data = refused.rpc().and_then(|e| e.data.as_ref()).map(|d| d.get().to_owned()).unwrap_or_default();
-    assert_eq!(data, r#"{"oauth":{"redirected":true}}"#, "{refused}");
+    assert_eq!(data, r#"{"oauth":{"redirected":true,"kind":"flow"}}"#, "{refused}");
 
     // The user approves in a browser; the redirect reaches the host, which hands it over.
     let url = handler.authorizations.lock().unwrap()[0].clone();

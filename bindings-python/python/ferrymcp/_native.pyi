@@ -279,6 +279,7 @@ class NativeClient:
         bearer_token: str | None = None,
         options: JsonObject | None = None,
         callbacks: JsonObject | None = None,
+        oauth: dict[str, Any] | None = None,
     ) -> Awaitable[NativeClient]: ...
     @staticmethod
     def connect_server(

@@ -134,6 +134,11 @@ async fn discover(
         {
             Probe::Failed(ClientError::Protocol(format!("server/discover was refused: {e}")))
         }
+        // Authorization failed (the transport's OAuth marks it): `initialize` would only
+        // run the flow a second time, sending the user to the authorization server twice.
+        Err(PeerError::Rpc(e)) if crate::client::auth::is_auth_failure(&e) => {
+            Probe::Failed(ClientError::Peer(PeerError::Rpc(e)))
+        }
         Err(PeerError::Rpc(e)) => Probe::Legacy(e.to_string()),
         Err(PeerError::Timeout(after)) => Probe::Legacy(format!("no answer in {after:?}")),
         Err(e) => Probe::Failed(ClientError::Peer(e)),

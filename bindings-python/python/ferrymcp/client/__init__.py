@@ -131,6 +131,10 @@ class Client:
         self.mode = mode
         self.headers = dict(headers or {})
         self.bearer_token = bearer_token
+        # An `OAuthClientProvider` from a 1.x/2.x transport (`auth=`); the official 2.x
+        # `Client` takes none of its own.
+        self._auth: Any = None
+        self._transport: Any = None
         self._native: NativeClient | None = None
         self._subscriptions: dict[str, Subscription] = {}
         self._details: dict[str, Any] = {}
@@ -146,12 +150,20 @@ class Client:
             raise RuntimeError("Client is already entered; cannot reenter")
         import asyncio
 
+        self._loop = asyncio.get_running_loop()
+        target = await self._enter_transport(self.server)
+        try:
+            await self._connect(target)
+        except BaseException as exc:
+            await self._exit_transport(type(exc), exc, exc.__traceback__)
+            raise
+        return self
+
+    async def _connect(self, target: Any) -> None:
         from ferrymcp._native import NativeClient
         from ferrymcp.server.mcpserver import MCPServer
 
-        self._loop = asyncio.get_running_loop()
         options, callbacks = self._options(), self._callbacks()
-        target = self.server
         if isinstance(target, MCPServer):
             self._serving = target._serving()
             native_server = await self._serving.__aenter__()
@@ -175,12 +187,42 @@ class Client:
                 raise
         elif isinstance(target, str) and target.startswith(_URL_PREFIXES):
             headers = list(self.headers.items())
-            self._native = await NativeClient.connect_http(target, headers, self.bearer_token, options, callbacks)
+            oauth = None
+            if self._auth is not None:
+                from ferrymcp.client.auth.oauth2 import engine_oauth
+
+                oauth = engine_oauth(self._auth)
+            self._native = await NativeClient.connect_http(
+                target, headers, self.bearer_token, options, callbacks, oauth
+            )
         else:
             command, args, env, cwd = _command(target)
             self._native = await NativeClient.spawn(command, args, env, cwd, options, callbacks)
         self._details = self._native.server_details()
-        return self
+
+    async def _enter_transport(self, target: Any) -> Any:
+        """2.x's `Client(streamable_http_client(url, ...))`: the transport's context is
+        entered and its pair read for where to connect (URL, headers, read timeout, auth)."""
+        from ferrymcp.client._streams import TransportStream
+
+        if not hasattr(target, "__aenter__") or hasattr(target, "_serving"):
+            return target
+        pair = await target.__aenter__()
+        self._transport = target
+        read = pair[0] if isinstance(pair, tuple) else None
+        if not isinstance(read, TransportStream):
+            await self._exit_transport(None, None, None)
+            raise TypeError(f"Client cannot connect through {target!r}: it yields no ferrymcp transport pair")
+        self.headers = {**(read.headers or {}), **self.headers}
+        if self.read_timeout_seconds is None:
+            self.read_timeout_seconds = read.read_timeout
+        self._auth = read.auth
+        return read.target
+
+    async def _exit_transport(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        transport, self._transport = self._transport, None
+        if transport is not None:
+            await transport.__aexit__(exc_type, exc, tb)
 
     async def __aexit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         native, self._native = self._native, None
@@ -194,6 +236,7 @@ class Client:
             if self._serving is not None:
                 serving, self._serving = self._serving, None
                 await serving.__aexit__(exc_type, exc, tb)
+            await self._exit_transport(exc_type, exc, tb)
 
     def _options(self) -> dict[str, Any]:
         options: dict[str, Any] = {"era": self.mode}

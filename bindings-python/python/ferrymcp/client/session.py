@@ -73,10 +73,11 @@ class ClientSession(Client):
             raise TypeError(f"ClientSession() does not support {sorted(unsupported)} in ferrymcp")
         target: Any
         if isinstance(read_stream, TransportStream) and write_stream is read_stream:
-            target, headers = read_stream.target, read_stream.headers
+            target, headers, auth = read_stream.target, read_stream.headers, read_stream.auth
             timeout = read_timeout_seconds if read_timeout_seconds is not None else read_stream.read_timeout
         elif is_stream_pair(read_stream, write_stream):
             target, headers, timeout = StreamPair(read_stream, write_stream), None, read_timeout_seconds
+            auth = None
         else:
             raise TypeError(_USER_STREAMS)
         super().__init__(
@@ -93,6 +94,7 @@ class ClientSession(Client):
             mode="legacy",
             headers=headers,
         )
+        self._auth = auth
 
     async def __aenter__(self) -> ClientSession:
         await super().__aenter__()

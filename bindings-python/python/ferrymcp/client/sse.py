@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from ferrymcp.client._streams import TransportStream
-from ferrymcp.client.streamable_http import _http_timeout, _refuse, _seconds
+from ferrymcp.client.streamable_http import _check_auth, _http_timeout, _refuse, _seconds
 
 
 @asynccontextmanager
@@ -23,10 +23,9 @@ async def sse_client(
 ) -> AsyncIterator[tuple[TransportStream, TransportStream]]:
     """`(read, write)` for the HTTP+SSE server at `url`."""
     _refuse("httpx_client_factory", httpx_client_factory)
-    _refuse("auth", auth)
     _http_timeout(timeout, 5)
     fields = {key: str(value) for key, value in (headers or {}).items()}
-    stream = TransportStream(url, headers=fields, read_timeout=_seconds(sse_read_timeout))
+    stream = TransportStream(url, headers=fields, read_timeout=_seconds(sse_read_timeout), auth=_check_auth(auth))
     yield stream, stream
 
 

@@ -12,6 +12,7 @@ use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use super::AuthErrorKind::{Registration, Token};
 use super::discovery::{
     Challenge, authorization_server_metadata_urls, canonical_resource, first_json, resource_covers,
     resource_metadata_urls, same_issuer,
@@ -162,7 +163,7 @@ impl OAuth {
                 state.pending = None;
                 self.exchange(state, pending, response, true).await
             }
-            None => Err(AuthError { message: super::WAITING.into(), redirected: true }),
+            None => Err(AuthError::waiting()),
         }
     }
 
@@ -274,13 +275,14 @@ impl OAuth {
         let status = response.status();
         let body = response.bytes().await.unwrap_or_default();
         if !status.is_success() {
-            return Err(AuthError::new(format!(
-                "client registration at {endpoint} answered HTTP {status}: {}",
-                oauth_error(&body)
-            )));
+            return Err(AuthError::of(
+                Registration,
+                format!("client registration at {endpoint} answered HTTP {status}: {}", oauth_error(&body)),
+            ));
         }
-        serde_json::from_slice(&body)
-            .map_err(|e| AuthError::new(format!("client registration at {endpoint} answered no registration: {e}")))
+        serde_json::from_slice(&body).map_err(|e| {
+            AuthError::of(Registration, format!("client registration at {endpoint} answered no registration: {e}"))
+        })
     }
 
     /// A POST to the token endpoint, the client authenticated as its registration says.
@@ -313,13 +315,13 @@ impl OAuth {
         let status = response.status();
         let body = response.bytes().await.unwrap_or_default();
         if !status.is_success() {
-            return Err(AuthError::new(format!(
-                "the token endpoint {endpoint} answered HTTP {status}: {}",
-                oauth_error(&body)
-            )));
+            return Err(AuthError::of(
+                Token,
+                format!("the token endpoint {endpoint} answered HTTP {status}: {}", oauth_error(&body)),
+            ));
         }
         serde_json::from_slice(&body)
-            .map_err(|e| AuthError::new(format!("the token endpoint {endpoint} answered no token response: {e}")))
+            .map_err(|e| AuthError::of(Token, format!("the token endpoint {endpoint} answered no token response: {e}")))
     }
 }
 

@@ -42,11 +42,45 @@ pub struct AuthError {
     /// The user was sent to the authorization URL and the flow waits for
     /// [`OAuth::finish_auth`] (the official SDKs' `UnauthorizedError`).
     pub redirected: bool,
+    /// Which step failed, for the bindings' error classes (the official Python SDK's
+    /// `OAuthRegistrationError`, `OAuthTokenError`, `OAuthFlowError`).
+    pub kind: AuthErrorKind,
+}
+
+/// The step of an authorization that failed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AuthErrorKind {
+    /// Discovery, the redirect, the host's callbacks: anything but the two below.
+    #[default]
+    Flow,
+    /// Client registration (RFC 7591) failed or answered no registration.
+    Registration,
+    /// The token endpoint refused or answered no token response.
+    Token,
+}
+
+impl AuthErrorKind {
+    /// The name the bindings read (`"flow"`, `"registration"`, `"token"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Flow => "flow",
+            Self::Registration => "registration",
+            Self::Token => "token",
+        }
+    }
 }
 
 impl AuthError {
     pub fn new(message: impl Into<String>) -> Self {
-        Self { message: message.into(), redirected: false }
+        Self { message: message.into(), redirected: false, kind: AuthErrorKind::Flow }
+    }
+
+    fn of(kind: AuthErrorKind, message: impl Into<String>) -> Self {
+        Self { kind, ..Self::new(message) }
+    }
+
+    fn waiting() -> Self {
+        Self { redirected: true, ..Self::new(WAITING) }
     }
 }
 
@@ -287,7 +321,7 @@ impl OAuth {
         if state.pending.is_some() {
             // The user is already on their way to the authorization server (a request
             // that followed the first one, such as the era probe's fallback): one trip.
-            return Err(AuthError { message: WAITING.into(), redirected: true });
+            return Err(AuthError::waiting());
         }
         if challenge.resource_metadata.is_some() || state.discovered.is_none() {
             state.discovered = Some(self.discover(&state, &challenge).await?);
@@ -360,6 +394,13 @@ impl OAuth {
         state.tokens = Some(tokens);
         Ok(())
     }
+}
+
+/// Whether a request failed because its authorization did (the HTTP transport marks the
+/// error with `data.oauth`).
+pub fn is_auth_failure(error: &crate::wire::ErrorObject) -> bool {
+    let data = error.data.as_ref().and_then(|data| data.parse_owned::<Value>().ok());
+    data.is_some_and(|data| data.get("oauth").is_some())
 }
 
 /// The first redirect URI of the client metadata.

@@ -221,8 +221,9 @@ fn www_authenticate(headers: &HeaderMap) -> &str {
 /// so (and whether the host must finish the authorization), for the bindings' own
 /// `UnauthorizedError`.
 fn auth_error(error: &AuthError) -> ErrorObject {
-    ErrorObject::new(ErrorCode::CONNECTION_CLOSED, format!("unauthorized: {}", error.message))
-        .with_data(RawJson::from_value(&json!({"oauth": {"redirected": error.redirected}})))
+    ErrorObject::new(ErrorCode::CONNECTION_CLOSED, format!("unauthorized: {}", error.message)).with_data(
+        RawJson::from_value(&json!({"oauth": {"redirected": error.redirected, "kind": error.kind.as_str()}})),
+    )
 }
 
 /// The JSON-RPC error object in an error body, if it holds one.
