@@ -154,9 +154,19 @@ pub enum Command {
             "Examples:\n",
             "  ferrymcp bridge --port 8000 -- python server.py\n",
             "  ferrymcp bridge --port 8000 --bearer-token-env MCP_TOKEN \"npx -y @modelcontextprotocol/server-everything\"\n",
-            "  ferrymcp bridge --stdio https://example.com/mcp      (in a stdio-only host's config)\n\n",
-            "Exit codes: 0 the stdio client went away, 2 usage error, 3 the server could not be\n",
-            "reached or closed the connection, 4 the server's handshake was malformed."
+            "  ferrymcp bridge --stdio https://example.com/mcp      (in a stdio-only host's config)\n",
+            "  ferrymcp bridge --stdio https://example.com/mcp --oauth --token-store ~/.ferrymcp-tokens.json\n",
+            "  ferrymcp bridge --stdio https://example.com/mcp --oauth --client-id ID --redirect-port 8765 --open\n",
+            "  ferrymcp bridge --stdio https://example.com/mcp --client-credentials --client-id ID \\\n",
+            "      --client-secret-env MCP_SECRET --scope mcp:tools\n\n",
+            "OAuth (--oauth): on the server's 401 the authorization server is discovered, the client\n",
+            "registered (unless --client-id), and the authorization URL printed on stderr (opened\n",
+            "with --open); the redirect is caught on http://127.0.0.1:N/callback. With --token-store\n",
+            "the tokens are kept (mode 0600) and refreshed on the next run. Stdout stays the MCP stream.\n\n",
+            "Exit codes: 0 the stdio client went away (or, over HTTP, a stop signal), 2 usage error,\n",
+            "3 the server could not be reached or closed the connection, 4 the server's handshake\n",
+            "was malformed, 5 OAuth failed (refused, not approved within --auth-timeout, token store\n",
+            "unwritable), 130 after SIGINT."
         )
     )]
     Bridge(BridgeArgs),
@@ -327,6 +337,8 @@ pub struct BridgeArgs {
     pub stdio: bool,
     #[command(flatten)]
     pub front: HttpFrontArgs,
+    #[command(flatten)]
+    pub oauth: crate::oauth::OAuthArgs,
 }
 
 #[derive(Args)]

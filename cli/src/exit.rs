@@ -33,6 +33,8 @@ pub enum Kind {
     Usage,
     Connect,
     Protocol,
+    /// OAuth failed (bridge): refused, not approved in time, or the token store unwritable.
+    Auth,
 }
 
 impl Kind {
@@ -41,6 +43,7 @@ impl Kind {
             Kind::Usage => 2,
             Kind::Connect => 3,
             Kind::Protocol => 4,
+            Kind::Auth => 5,
         }
     }
 }

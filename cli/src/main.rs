@@ -15,6 +15,7 @@ mod config;
 mod exit;
 mod front;
 mod inspect;
+mod oauth;
 mod proxy;
 mod render;
 mod server;
@@ -103,7 +104,7 @@ async fn run(cli: Cli) -> Outcome<u8> {
         Command::Bridge(args) => {
             let (spec, rest) = args.server.split("", 0)?;
             no_extra_words(&rest)?;
-            proxy::bridge(&spec, config, &args.front, args.stdio).await
+            proxy::bridge(&spec, config, &args.front, &args.oauth, args.stdio).await
         }
         Command::Gateway(args) => proxy::gateway(&args.file, &args.front, args.connect_timeout).await,
     }

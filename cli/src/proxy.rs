@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use ferrymcp_core::client::ClientError;
 use ferrymcp_core::proxy::gateway::{Gateway, GatewayOptions, UpstreamEvent, UpstreamSpec};
 use ferrymcp_core::proxy::{Connector, Relay};
 use ferrymcp_core::server::ServerOptions;
@@ -12,23 +13,42 @@ use ferrymcp_core::server::ServerOptions;
 use crate::config::{self, ConfigFile};
 use crate::exit::{Failure, Kind, Outcome};
 use crate::front::HttpFrontArgs;
-use crate::server::{self, ServerSpec};
+use crate::oauth::OAuthArgs;
+use crate::server::{self, ServerSpec, Target};
 use crate::signals::Stop;
 
 /// Serves `spec`'s server on HTTP (or, `stdio`, on this process's stdio) until the
 /// upstream goes away (exit 3), on stdio the client does (exit 0), or a stop signal
 /// comes ([`crate::signals`]: exit 130 after SIGINT, 0 after SIGTERM).
-pub async fn bridge(spec: &ServerSpec, config: Option<&ConfigFile>, front: &HttpFrontArgs, stdio: bool) -> Outcome<u8> {
+///
+/// With OAuth ([`OAuthArgs`], an HTTP upstream only) the connection authorizes first; an
+/// authorization that fails is exit 5.
+pub async fn bridge(
+    spec: &ServerSpec,
+    config: Option<&ConfigFile>,
+    front: &HttpFrontArgs,
+    oauth: &OAuthArgs,
+    stdio: bool,
+) -> Outcome<u8> {
     if stdio && front.port.is_some() {
         return Err(Failure::usage("--stdio and --port exclude each other"));
     }
     let mut stop = Stop::install();
-    let target = server::resolve(spec, config)?;
+    let mut target = server::resolve(spec, config)?;
+    let url = match &target {
+        Target::Http(http) => Some(http.url.clone()),
+        Target::Process { .. } => None,
+    };
+    if let (Some(oauth), Target::Http(http)) = (oauth.build(url.as_deref()).await?, &mut target) {
+        http.oauth = Some(oauth);
+    }
     let shown = target.describe();
     let relay = Relay::new();
-    let client = server::connect_with(target, relay.callbacks())
-        .await
-        .map_err(|e| Failure::new(Kind::Connect, anyhow::anyhow!("cannot connect to {shown}: {e}")))?;
+    let connecting = server::connect_with(target, relay.callbacks());
+    let client = tokio::select! {
+        client = connecting => client.map_err(|e| connect_failure(&shown, &e))?,
+        code = stop.requested() => return Ok(code),
+    };
     let server = ferrymcp_core::proxy::bridge(&client, &relay, ServerOptions::default())
         .map_err(|e| Failure::new(Kind::Protocol, anyhow::anyhow!("{shown}: {e}")))?;
     let upstream = client.clone();
@@ -57,6 +77,17 @@ pub async fn bridge(spec: &ServerSpec, config: Option<&ConfigFile>, front: &Http
     };
     client.close().await;
     outcome
+}
+
+/// A failed connection: exit 5 when the authorization failed (core answers the request
+/// that needed it with an error whose data names `oauth`), else exit 3.
+fn connect_failure(shown: &str, error: &ClientError) -> Failure {
+    let data = error.rpc().and_then(|e| e.data.as_ref()).map(|d| d.get().to_owned()).unwrap_or_default();
+    if data.contains("\"oauth\"") {
+        let message = error.rpc().map(|e| e.message.clone()).unwrap_or_else(|| error.to_string());
+        return Failure::new(Kind::Auth, anyhow::anyhow!("cannot authorize with {shown}: {message}"));
+    }
+    Failure::new(Kind::Connect, anyhow::anyhow!("cannot connect to {shown}: {error}"))
 }
 
 /// Serves every server of `file` behind one endpoint until a stop signal ([`crate::signals`]):

@@ -99,8 +99,8 @@ impl OAuth {
     }
 
     /// The challenge's scopes, else those the resource metadata lists, else the client's
-    /// own; `offline_access` added where the authorization server offers it (for a
-    /// refresh token).
+    /// own; with the options' `extra_scope` added, and `offline_access` where the
+    /// authorization server offers it (for a refresh token).
     fn select_scope(&self, discovered: &Discovered, challenge: &Challenge) -> Option<String> {
         let scope = challenge
             .scope
@@ -108,6 +108,10 @@ impl OAuth {
             .or_else(|| discovered.resource_scopes.clone())
             .or_else(|| self.options.client_metadata.get("scope").and_then(Value::as_str).map(str::to_owned))
             .filter(|s| !s.trim().is_empty());
+        let scope = match &self.options.extra_scope {
+            Some(extra) => super::union(scope.as_deref(), Some(extra)),
+            None => scope,
+        };
         let offers_offline = discovered
             .metadata
             .get("scopes_supported")

@@ -191,6 +191,10 @@ pub struct OAuthOptions {
     pub grant: Grant,
     /// How long before expiry a token is refreshed (at most half its lifetime).
     pub refresh_margin: Duration,
+    /// Scopes asked for on top of those the server names (the challenge's, else the
+    /// protected resource metadata's, else the client metadata's `scope`): what a user
+    /// asks for beyond the server's minimum. Space-separated.
+    pub extra_scope: Option<String>,
     pub handler: Arc<dyn OAuthHandler>,
 }
 
@@ -201,6 +205,7 @@ impl OAuthOptions {
             client_metadata_url: None,
             grant: Grant::AuthorizationCode,
             refresh_margin: Duration::from_secs(30),
+            extra_scope: None,
             handler,
         }
     }
