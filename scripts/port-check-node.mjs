@@ -268,10 +268,14 @@ function freePort() {
 function reason(out, fallback) {
     const lines = out.split('\n').map(l => l.trim()).filter(Boolean);
     const hit =
+        lines.find(l => /ERR_PACKAGE_PATH_NOT_EXPORTED|ERR_MODULE_NOT_FOUND|does not provide an export/.test(l)) ??
         lines.find(l => /^(AssertionError|TypeError|ReferenceError|SyntaxError|Error|McpError|ProtocolError|SdkError|\w+Error)\b.*:/.test(l) && !/^at /.test(l)) ??
         lines.find(l => /ERR_|Cannot find|does not provide|is not a function|not supported|Unsupported|refused|Error:/.test(l)) ??
         lines.at(-1);
-    return (hit ?? fallback).replace(/\s+/g, ' ').slice(0, 200);
+    return (hit ?? fallback)
+        .replace(/\/tmp\/port-check-node-\w+\/(\w+)\//g, '<$1>/')
+        .replace(/\s+/g, ' ')
+        .slice(0, 220);
 }
 
 // ---------------------------------------------------------------- v2 stories

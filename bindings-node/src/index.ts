@@ -49,3 +49,12 @@ export { ErrorCode, McpError, ProtocolError, ProtocolErrorCode, ResourceNotFound
 export * from './types.js';
 export { InMemoryTransport, ReadBuffer, deserializeMessage, serializeMessage } from './transport.js';
 export type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from './transport.js';
+export {
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+  validateHostHeader,
+  validateOriginHeader,
+} from './host-guard.js';
+export type { HostHeaderValidationResult, OriginHeaderValidationResult } from './host-guard.js';
