@@ -2,6 +2,7 @@
 // and DNS rebinding guards, by the same names. Each is served over real HTTP and driven by the
 // official v2 client; a refused request is compared with the official adapter's answer to it.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { describe, test } from 'node:test';
@@ -98,7 +99,7 @@ describe('ferrymcp/express', () => {
   }
 
   test('createMcpExpressApp serves the Node transport to the official client, and refuses as the official app does', async () => {
-    const transport = new node.NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID() });
+    const transport = new node.NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
     await build().connect(transport);
     const mine = await run(express, (req, res, body) => transport.handleRequest(req, res, body));
     const official = officialServer.createMcpHandler(() => new officialServer.McpServer({ name: 'o', version: '1' }));
