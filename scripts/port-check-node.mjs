@@ -34,7 +34,7 @@
  *
  *   node scripts/port-check-node.mjs [--sdk GITDIR] [--ref main] [--ref-v1 v1.x]
  *        [--only tools,v1/server/simpleStreamableHttp] [--list] [--keep DIR] [--no-official]
- *        [--deps DIR] [--ferrymcp DIR] [--timeout MS] [--install-only]
+ *        [--deps DIR] [--ferrymcp DIR] [--timeout MS] [--install-only] [--part v1|v2]
  *
  * `--only` takes story names, leg ids or v1 case ids (substring match on the case id);
  * `--list` prints every case with its outcome and reason (default: failing ones only).
@@ -93,6 +93,7 @@ function parseArgs(argv) {
         else if (a === '--deps') args.deps = path.resolve(next());
         else if (a === '--ferrymcp') args.ferrymcp = path.resolve(next());
         else if (a === '--no-official') args.official = false;
+        else if (a === '--part') args.part = next();
         else if (a === '--install-only') args.installOnly = true;
         else if (a === '--timeout') args.timeout = Number(next());
         else if (a === '-h' || a === '--help') {
@@ -504,7 +505,8 @@ async function main() {
         for (const tree of [official, ported, mixed]) linkModules(tree, deps, args.ferrymcp);
         if (args.keep) fs.cpSync(tmp, args.keep, { recursive: true, verbatimSymlinks: true });
 
-        const wanted = id => !args.only || args.only.some(o => id === o || id.startsWith(`${o}[`) || id.includes(o));
+        const inPart = id => !args.part || (args.part === 'v1') === id.startsWith('v1/');
+        const wanted = id => inPart(id) && (!args.only || args.only.some(o => id === o || id.startsWith(`${o}[`) || id.includes(o)));
         const results = [];
         const print = (id, variant, r) => {
             results.push({ id, variant, ...r });

@@ -52,15 +52,23 @@ export function localhostOriginValidation(): RequestHandler {
 }
 
 export function createMcpExpressApp(options: CreateMcpExpressAppOptions = {}): Express {
-  for (const key of Object.keys(options)) if (!KNOWN.has(key)) throw new TypeError(`createMcpExpressApp: unknown option '${key}'`);
+  return createApp(options, KNOWN, 'createMcpExpressApp', true);
+}
+
+/**
+ * The app both SDK versions build: v2 (`ferrymcp/express`) guards Host and Origin, v1
+ * (`ferrymcp/server/express.js`, options `host` and `allowedHosts`) Host only.
+ */
+export function createApp(options: CreateMcpExpressAppOptions, known: Set<string>, name: string, origins: boolean): Express {
+  for (const key of Object.keys(options)) if (!known.has(key)) throw new TypeError(`${name}: unknown option '${key}'`);
   const { host = '127.0.0.1', allowedHosts, allowedOrigins, jsonLimit } = options;
   const app = express();
   const loopback = LOOPBACK_BINDS.includes(host);
   if (allowedHosts) app.use(hostHeaderValidation(allowedHosts));
   else if (loopback) app.use(localhostHostValidation());
   else warnUnguarded(host);
-  if (allowedOrigins) app.use(originValidation(allowedOrigins));
-  else if (loopback) app.use(localhostOriginValidation());
+  if (origins && allowedOrigins) app.use(originValidation(allowedOrigins));
+  else if (origins && loopback) app.use(localhostOriginValidation());
   app.use(express.json(jsonLimit !== undefined ? { limit: jsonLimit } : undefined));
   return app;
 }

@@ -141,3 +141,39 @@ describe('ferrymcp/node guards', () => {
     }
   });
 });
+
+describe('ferrymcp/server/express.js (v1)', () => {
+  test("v1's createMcpExpressApp serves the v1 transport to the official v1 client, refuses a foreign Host as v1 does, and takes v1's options only", async () => {
+    const { createMcpExpressApp } = await import('ferrymcp/server/express.js');
+    const { createMcpExpressApp: officialApp } = await import('@modelcontextprotocol/sdk/server/express.js');
+    const { StreamableHTTPServerTransport } = await import('ferrymcp/server/streamableHttp.js');
+    const { Client: V1Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport: V1Transport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+    await build().connect(transport);
+    const listen = async (app) => {
+      const server = app.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      return { server, port: server.address().port };
+    };
+    const mineApp = createMcpExpressApp();
+    mineApp.post('/mcp', (req, res) => void transport.handleRequest(req, res, req.body));
+    const theirsApp = officialApp();
+    theirsApp.post('/mcp', (_req, res) => void res.status(500).end());
+    const mine = await listen(mineApp);
+    const theirs = await listen(theirsApp);
+    try {
+      const client = new V1Client({ name: 'official-v1', version: '1.0.0' });
+      await client.connect(new V1Transport(new URL(`http://127.0.0.1:${mine.port}/mcp`)));
+      const result = await client.callTool({ name: 'greet', arguments: { name: 'Ada' } });
+      assert.equal(result.content[0].text, 'Hello, Ada!');
+      await client.close();
+      for (const headers of [{ host: 'evil.example:80' }, { host: 'a b' }]) assert.deepEqual(await post(mine.port, headers), await post(theirs.port, headers), JSON.stringify(headers));
+      assert.throws(() => createMcpExpressApp({ allowedOrigins: ['x'] }), /unknown option 'allowedOrigins'/);
+    } finally {
+      mine.server.close();
+      theirs.server.close();
+      await transport.close();
+    }
+  });
+});
