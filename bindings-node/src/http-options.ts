@@ -9,7 +9,7 @@
  *
  * | option | in ferrymcp |
  * |---|---|
- * | `sessionIdGenerator` | written as `undefined` (the official stateless mode): core serves legacy clients without sessions, each POST on its own; a function: legacy clients get sessions, whose ID core draws from the OS's CSPRNG (the function is not called; a warning says so once); absent: sessions, as with a function |
+ * | `sessionIdGenerator` | written as `undefined` (the official stateless mode): core serves legacy clients without sessions, each POST on its own; a function: legacy clients get sessions, whose ID core draws from the OS's CSPRNG (the function is not called; a warning says so once); absent: stateless on the transport classes (as there), sessions on `listen()` and `createMcpHandler` |
  * | `enableJsonResponse` | `true`: core answers every request with one JSON body (what a handler sends before its answer is not delivered, as there); `false`: JSON when the answer is the request's only message, else SSE |
  * | `allowedHosts`, `allowedOrigins` | core's Host and Origin checks (core's defaults when absent: loopback names on a loopback or mounted endpoint) |
  * | `enableDnsRebindingProtection` | `true` accepted (core always checks); `false` accepts every Host and Origin, as the official SDKs |
@@ -174,6 +174,9 @@ export interface NativeHttpSettings {
   redis?: InstanceType<typeof NativeRedisStore>;
 }
 
+/** The official transport classes, whose sessions come only from a `sessionIdGenerator`. */
+const TRANSPORTS = new Set(['WebStandardStreamableHTTPServerTransport', 'NodeStreamableHTTPServerTransport', 'StreamableHTTPServerTransport']);
+
 /** Checks the official options and maps them onto core's; throws `TypeError` on the refused ones. */
 export function httpSettings(options: object, where: string, extra: readonly string[] = []): NativeHttpSettings {
   const o = options as Record<string, unknown> & StreamableHTTPServerTransportOptions;
@@ -205,8 +208,11 @@ export function httpSettings(options: object, where: string, extra: readonly str
     sessionIdleMs: positive('sessionIdleMs', o.sessionIdleMs),
     keepAliveMs: positive('keepAliveMs', o.keepAliveMs),
     retryMs: positive('retryInterval', o.retryInterval),
-    // `sessionIdGenerator: undefined`, written out, is the official stateless mode.
-    stateless: 'sessionIdGenerator' in o && o.sessionIdGenerator === undefined,
+    // The official transports are stateless without a `sessionIdGenerator` (written out as
+    // `undefined` or left out; v1's transport-per-request pattern relies on it); `listen()`
+    // and `createMcpHandler`, which have no such option there, keep legacy sessions unless
+    // it is written out as `undefined`.
+    stateless: TRANSPORTS.has(where) ? o.sessionIdGenerator === undefined : 'sessionIdGenerator' in o && o.sessionIdGenerator === undefined,
     jsonResponse: o.enableJsonResponse === true,
   };
   if (o.eventStore !== undefined && !(o.eventStore instanceof RedisStore)) {

@@ -94,3 +94,30 @@ describe('JSON-response mode', () => {
     }
   });
 });
+
+describe('transport per request (v1 stateless pattern)', () => {
+  test('a transport without sessionIdGenerator is stateless, so a fresh server and transport per request serve the official v1 client', async () => {
+    const { WebStandardStreamableHTTPServerTransport } = await import('ferrymcp/server/webStandardStreamableHttp.js');
+    const built = [];
+    const http = createServer(async (req, res) => {
+      const transport = new NodeStreamableHTTPServerTransport();
+      const { server } = build();
+      built.push(server);
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    });
+    await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new V1Client({ name: 'official-v1', version: '1.0.0' });
+      await client.connect(new V1HttpTransport(new URL(`http://127.0.0.1:${http.address().port}/mcp`)));
+      assert.equal(client.transport.sessionId, undefined);
+      assert.ok((await client.listTools()).tools.length > 0);
+      await client.close();
+      assert.ok(built.length >= 3, `one server per request (${built.length})`);
+      assert.equal(new WebStandardStreamableHTTPServerTransport().sessionId, undefined);
+    } finally {
+      await Promise.all(built.map((server) => server.close()));
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+});

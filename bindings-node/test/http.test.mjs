@@ -73,7 +73,7 @@ const WAYS = {
   },
   async 'node http'(options = {}) {
     const { server, observed } = build();
-    const transport = new NodeStreamableHTTPServerTransport(options);
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), ...options });
     await server.connect(transport);
     const http = await nodeServer((req, res) => transport.handleRequest(req, res));
     return { url: http.url, observed, close: async () => (await server.close(), await http.close()) };
