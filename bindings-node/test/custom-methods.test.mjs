@@ -3,15 +3,18 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { McpServer } from 'ferrymcp';
+import { Client as OfficialClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as OfficialStdio } from '@modelcontextprotocol/client/stdio';
+import { Client as FerryClient, McpServer } from 'ferrymcp';
+import { StdioClientTransport as FerryStdio } from 'ferrymcp/stdio';
 import * as z from 'zod';
 
 import { fixture } from './helpers.mjs';
 
-for (const mode of ['auto', 'legacy']) {
-  describe(`custom methods, official client (${mode})`, () => {
+const CLIENTS = { official: [OfficialClient, OfficialStdio], ferrymcp: [FerryClient, FerryStdio] };
+
+for (const [who, [Client, StdioClientTransport]] of Object.entries(CLIENTS)) for (const mode of ['auto', 'legacy']) {
+  describe(`custom methods, ${who} client (${mode})`, () => {
     test('params are parsed by their schema (defaults applied), notifications reach both sides, bad params are -32602', async () => {
       const client = new Client({ name: 'official', version: '1.0.0' }, { versionNegotiation: { mode } });
       const stages = [];
@@ -26,6 +29,8 @@ for (const mode of ['auto', 'legacy']) {
           assert.match(error.message, /Invalid params for acme\/search: query: /);
           return true;
         });
+        // ferrymcp's Client has no notification() for a method of the application's own yet
+        if (who === 'ferrymcp') return;
         await client.notification({ method: 'acme/ping', params: { n: 1 } });
         await client.notification({ method: 'acme/ping', params: { n: 'x' } });
         await client.notification({ method: 'acme/ping', params: { n: 2 } });
