@@ -17,7 +17,8 @@
  * | `keepAliveMs` | the SSE keep-alive comment interval (must be positive) |
  * | `maxRequestBodySize` | the body limit (413 above it) |
  * | `eventStore` | a ferrymcp `RedisStore`: sessions, resumable events and the bus between replicas in Redis, so several replicas behind a load balancer serve one set of sessions; an official `EventStore` object is refused (core keeps events itself) |
- * | `onsessioninitialized`, `onsessionclosed`, `supportedProtocolVersions` | refused: core keeps sessions itself and decides the versions |
+ * | `onsessioninitialized`, `onsessionclosed` | called with the ID when core opens a legacy session on this transport (before the `initialize` answer leaves) and when a `DELETE` ends one; the transport's `sessionId` is the first it opened (the official one-transport-per-session wiring) |
+ * | `supportedProtocolVersions` | refused: core decides the versions |
  *
  * ferrymcp adds `auth` (bearer tokens: a JS verifier says what a token is, core applies
  * the required scopes and expiry, answers 401/403 with `WWW-Authenticate` and serves the
@@ -136,13 +137,11 @@ export interface StreamableHTTPServerTransportOptions {
 export type WebStandardStreamableHTTPServerTransportOptions = StreamableHTTPServerTransportOptions;
 
 const REFUSED: Record<string, string> = {
-  onsessioninitialized: 'ferrymcp keeps legacy sessions in core and has no per-session hooks',
-  onsessionclosed: 'ferrymcp keeps legacy sessions in core and has no per-session hooks',
   supportedProtocolVersions: 'core decides the protocol versions it serves (2024-11-05 to 2026-07-28)',
 };
 
 const ACCEPTED = new Set([
-  'sessionIdGenerator', 'enableJsonResponse', 'allowedHosts', 'allowedOrigins', 'enableDnsRebindingProtection',
+  'sessionIdGenerator', 'onsessioninitialized', 'onsessionclosed', 'enableJsonResponse', 'allowedHosts', 'allowedOrigins', 'enableDnsRebindingProtection',
   'retryInterval', 'keepAliveMs', 'maxRequestBodySize', 'auth', 'maxSessions', 'sessionIdleMs', 'eventStore', ...Object.keys(REFUSED),
 ]);
 
@@ -191,6 +190,10 @@ export function httpSettings(options: object, where: string, extra: readonly str
   if (typeof o.sessionIdGenerator === 'function' && !warnedGenerator) {
     warnedGenerator = true;
     process.emitWarning('ferrymcp serves legacy sessions with IDs from the OS random source; sessionIdGenerator is not called', { code: 'FERRYMCP_SESSION_IDS' });
+  }
+  for (const hook of ['onsessioninitialized', 'onsessionclosed'] as const) {
+    if (o[hook] !== undefined && typeof o[hook] !== 'function') throw new TypeError(`${where}: ${hook} must be a function`);
+    if (o[hook] !== undefined && !TRANSPORTS.has(where)) throw new TypeError(`${where}: ${hook} is not supported here (the transport classes take it)`);
   }
   if (o.enableJsonResponse !== undefined && typeof o.enableJsonResponse !== 'boolean') {
     throw new TypeError(`${where}: enableJsonResponse must be a boolean`);
