@@ -271,3 +271,32 @@ export function isProtocolFailure(error: unknown): error is McpError {
 export type RequestHandlerExtra = HandlerContext;
 /** The v2 name of the handler's last argument. */
 export type ServerContext = HandlerContext;
+
+/**
+ * What a v2 server factory (`createMcpHandler(factory)`, `serveStdio(factory)`) receives.
+ * The official SDK builds one instance per request (HTTP) or connection (stdio) and tells the
+ * factory that unit's `era`, `authInfo` and `requestInfo`; ferrymcp builds one instance that
+ * serves every unit, so these read the request being handled when a handler reads them (a
+ * tool's closure over `ctx.era` answers per request, as there). Read while the factory runs,
+ * outside any request, `era` throws saying so rather than guess.
+ */
+export interface McpServerFactoryContext {
+  readonly era: 'legacy' | 'modern';
+  readonly authInfo?: AuthInfo;
+  readonly requestInfo?: undefined;
+}
+
+export function factoryContext(): McpServerFactoryContext {
+  return {
+    get era(): 'legacy' | 'modern' {
+      const ctx = currentContext.getStore();
+      if (ctx === undefined)
+        throw new Error('ctx.era is known only while a request is handled: ferrymcp serves both eras from the one server the factory builds (read it inside a handler)');
+      return ctx.isModern ? 'modern' : 'legacy';
+    },
+    get authInfo(): AuthInfo | undefined {
+      return currentContext.getStore()?.authInfo;
+    },
+    requestInfo: undefined,
+  };
+}

@@ -5,7 +5,8 @@
  *
  * The official handler builds a server instance per request and serves 2025-era traffic
  * statelessly; core serves both eras from one server (legacy clients get sessions), so the
- * factory is called once, with an empty context, on the first request. `notify` and `bus`
+ * factory is called once, on the first request, with a context whose `era` and `authInfo`
+ * read the request being handled (`context.ts`, `factoryContext`). `notify` and `bus`
  * are not provided: `server.sendToolListChanged()` and friends reach every listener.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -14,6 +15,8 @@ import { HttpServerTransport } from './http.js';
 import type { HandleRequestOptions } from './http.js';
 import type { StreamableHTTPServerTransportOptions } from './http-options.js';
 import type { McpServer } from './mcp-server.js';
+import { factoryContext } from './context.js';
+import type { McpServerFactoryContext } from './context.js';
 
 export interface CreateMcpHandlerOptions extends StreamableHTTPServerTransportOptions {
   /** `'stateless'` (the default) is accepted: core serves 2025-era clients (with sessions); `'reject'` is refused. */
@@ -24,7 +27,7 @@ export interface CreateMcpHandlerOptions extends StreamableHTTPServerTransportOp
   responseMode?: 'auto' | 'sse' | 'json';
 }
 
-export type McpServerFactory = (ctx: Record<string, never>) => McpServer | Promise<McpServer>;
+export type McpServerFactory = (ctx: McpServerFactoryContext) => McpServer | Promise<McpServer>;
 
 export interface McpHttpHandler {
   fetch: (request: Request, options?: HandleRequestOptions) => Promise<Response>;
@@ -57,7 +60,7 @@ export function createMcpHandler(factory: McpServerFactory, options: CreateMcpHa
   const transport = new HandlerTransport(transportOptions, 'createMcpHandler');
   let connected: Promise<void> | undefined;
   const ready = () =>
-    (connected ??= Promise.resolve(factory({})).then((server) => server.connect(transport)));
+    (connected ??= Promise.resolve(factory(factoryContext())).then((server) => server.connect(transport)));
   const report = (error: unknown): never => {
     onerror?.(error instanceof Error ? error : new Error(String(error)));
     throw error;

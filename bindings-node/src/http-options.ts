@@ -9,7 +9,7 @@
  *
  * | option | in ferrymcp |
  * |---|---|
- * | `sessionIdGenerator` | written as `undefined` (the official stateless mode): core serves legacy clients without sessions, each POST on its own; a function: legacy clients get sessions, whose ID core draws from the OS's CSPRNG (the function is not called; a warning says so once); absent: sessions, as with a function |
+ * | `sessionIdGenerator` | written as `undefined` (the official stateless mode): core serves legacy clients without sessions, each POST on its own; a function: legacy clients get sessions, whose ID core draws from the OS's CSPRNG (the function is not called; a warning says so once); absent: stateless on the transport classes (as there), sessions on `listen()` and `createMcpHandler` |
  * | `enableJsonResponse` | `true`: core answers every request with one JSON body (what a handler sends before its answer is not delivered, as there); `false`: JSON when the answer is the request's only message, else SSE |
  * | `allowedHosts`, `allowedOrigins` | core's Host and Origin checks (core's defaults when absent: loopback names on a loopback or mounted endpoint) |
  * | `enableDnsRebindingProtection` | `true` accepted (core always checks); `false` accepts every Host and Origin, as the official SDKs |
@@ -17,7 +17,8 @@
  * | `keepAliveMs` | the SSE keep-alive comment interval (must be positive) |
  * | `maxRequestBodySize` | the body limit (413 above it) |
  * | `eventStore` | a ferrymcp `RedisStore`: sessions, resumable events and the bus between replicas in Redis, so several replicas behind a load balancer serve one set of sessions; an official `EventStore` object is refused (core keeps events itself) |
- * | `onsessioninitialized`, `onsessionclosed`, `supportedProtocolVersions` | refused: core keeps sessions itself and decides the versions |
+ * | `onsessioninitialized`, `onsessionclosed` | called with the ID when core opens a legacy session on this transport (before the `initialize` answer leaves) and when a `DELETE` ends one; the transport's `sessionId` is the first it opened (the official one-transport-per-session wiring) |
+ * | `supportedProtocolVersions` | refused: core decides the versions |
  *
  * ferrymcp adds `auth` (bearer tokens: a JS verifier says what a token is, core applies
  * the required scopes and expiry, answers 401/403 with `WWW-Authenticate` and serves the
@@ -136,13 +137,11 @@ export interface StreamableHTTPServerTransportOptions {
 export type WebStandardStreamableHTTPServerTransportOptions = StreamableHTTPServerTransportOptions;
 
 const REFUSED: Record<string, string> = {
-  onsessioninitialized: 'ferrymcp keeps legacy sessions in core and has no per-session hooks',
-  onsessionclosed: 'ferrymcp keeps legacy sessions in core and has no per-session hooks',
   supportedProtocolVersions: 'core decides the protocol versions it serves (2024-11-05 to 2026-07-28)',
 };
 
 const ACCEPTED = new Set([
-  'sessionIdGenerator', 'enableJsonResponse', 'allowedHosts', 'allowedOrigins', 'enableDnsRebindingProtection',
+  'sessionIdGenerator', 'onsessioninitialized', 'onsessionclosed', 'enableJsonResponse', 'allowedHosts', 'allowedOrigins', 'enableDnsRebindingProtection',
   'retryInterval', 'keepAliveMs', 'maxRequestBodySize', 'auth', 'maxSessions', 'sessionIdleMs', 'eventStore', ...Object.keys(REFUSED),
 ]);
 
@@ -174,6 +173,9 @@ export interface NativeHttpSettings {
   redis?: InstanceType<typeof NativeRedisStore>;
 }
 
+/** The official transport classes, whose sessions come only from a `sessionIdGenerator`. */
+const TRANSPORTS = new Set(['WebStandardStreamableHTTPServerTransport', 'NodeStreamableHTTPServerTransport', 'StreamableHTTPServerTransport']);
+
 /** Checks the official options and maps them onto core's; throws `TypeError` on the refused ones. */
 export function httpSettings(options: object, where: string, extra: readonly string[] = []): NativeHttpSettings {
   const o = options as Record<string, unknown> & StreamableHTTPServerTransportOptions;
@@ -188,6 +190,10 @@ export function httpSettings(options: object, where: string, extra: readonly str
   if (typeof o.sessionIdGenerator === 'function' && !warnedGenerator) {
     warnedGenerator = true;
     process.emitWarning('ferrymcp serves legacy sessions with IDs from the OS random source; sessionIdGenerator is not called', { code: 'FERRYMCP_SESSION_IDS' });
+  }
+  for (const hook of ['onsessioninitialized', 'onsessionclosed'] as const) {
+    if (o[hook] !== undefined && typeof o[hook] !== 'function') throw new TypeError(`${where}: ${hook} must be a function`);
+    if (o[hook] !== undefined && !TRANSPORTS.has(where)) throw new TypeError(`${where}: ${hook} is not supported here (the transport classes take it)`);
   }
   if (o.enableJsonResponse !== undefined && typeof o.enableJsonResponse !== 'boolean') {
     throw new TypeError(`${where}: enableJsonResponse must be a boolean`);
@@ -205,8 +211,11 @@ export function httpSettings(options: object, where: string, extra: readonly str
     sessionIdleMs: positive('sessionIdleMs', o.sessionIdleMs),
     keepAliveMs: positive('keepAliveMs', o.keepAliveMs),
     retryMs: positive('retryInterval', o.retryInterval),
-    // `sessionIdGenerator: undefined`, written out, is the official stateless mode.
-    stateless: 'sessionIdGenerator' in o && o.sessionIdGenerator === undefined,
+    // The official transports are stateless without a `sessionIdGenerator` (written out as
+    // `undefined` or left out; v1's transport-per-request pattern relies on it); `listen()`
+    // and `createMcpHandler`, which have no such option there, keep legacy sessions unless
+    // it is written out as `undefined`.
+    stateless: TRANSPORTS.has(where) ? o.sessionIdGenerator === undefined : 'sessionIdGenerator' in o && o.sessionIdGenerator === undefined,
     jsonResponse: o.enableJsonResponse === true,
   };
   if (o.eventStore !== undefined && !(o.eventStore instanceof RedisStore)) {

@@ -10,9 +10,10 @@
  * (the client went away, or the web framework cancelled the body) drops core's stream,
  * which cancels a 2026-07-28 request.
  *
- * One transport serves every session of both eras for one server, so the official
- * "one transport per session" wiring collapses into one `connect()`, and `sessionId` is
- * always `undefined` here.
+ * One transport serves every session of both eras for one server, so one `connect()` is
+ * enough; the official "one transport per session" wiring works too: `onsessioninitialized`
+ * reports the session core opened (and `sessionId` becomes it), so the application routes
+ * that session's later requests to this transport.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -35,16 +36,20 @@ export interface HandleRequestOptions {
 
 /** What both HTTP transports share: connecting, closing, the pipe to core. */
 export abstract class HttpServerTransport {
-  /** Always `undefined`: one ferrymcp transport serves every session. */
-  readonly sessionId: string | undefined = undefined;
+  /** The first legacy session this transport opened (`undefined` until then, and when stateless). */
+  sessionId: string | undefined = undefined;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   readonly #settings: NativeHttpSettings;
+  readonly #opened?: (sessionId: string) => void | Promise<void>;
+  readonly #ended?: (sessionId: string) => void | Promise<void>;
   #handler?: Handler;
   #closed?: () => void;
 
   constructor(options: StreamableHTTPServerTransportOptions, name: string) {
     this.#settings = httpSettings(options ?? {}, name);
+    this.#opened = options?.onsessioninitialized;
+    this.#ended = options?.onsessionclosed;
   }
 
   /** Serving starts in `McpServer.connect()`. */
@@ -71,8 +76,18 @@ export abstract class HttpServerTransport {
     return this.#handler;
   }
 
-  #handle(method: string, url: string, headers: string[], body: Buffer): Promise<NativeHttpResponse> {
-    return this.#connected.handle(method, url, headers, body);
+  async #handle(method: string, url: string, headers: string[], body: Buffer): Promise<NativeHttpResponse> {
+    const response = await this.#connected.handle(method, url, headers, body);
+    if (this.#opened === undefined && this.#ended === undefined && this.sessionId !== undefined) return response;
+    const asked = headerOf(headers, 'mcp-session-id');
+    const given = headerOf(response.headers, 'mcp-session-id');
+    if (method === 'POST' && asked === undefined && given !== undefined && response.status < 300) {
+      this.sessionId ??= given;
+      await this.#opened?.(given);
+    } else if (method === 'DELETE' && asked !== undefined && response.status < 300) {
+      await this.#ended?.(asked);
+    }
+    return response;
   }
 
   /** Core's body limit (read one byte past, so that core answers 413). */
@@ -94,6 +109,12 @@ export abstract class HttpServerTransport {
     const body = parsedBody(parsed) ?? (await readIncoming(req, this.#maxBody));
     await pipe(await this.#handle(req.method ?? 'GET', req.url ?? '/', req.rawHeaders, body), res);
   }
+}
+
+/** A header's value from a flat `[name, value, ...]` list. */
+function headerOf(flat: string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < flat.length; i += 2) if (flat[i].toLowerCase() === name) return flat[i + 1];
+  return undefined;
 }
 
 function refuseAuthInfo(options?: HandleRequestOptions): void {

@@ -32,7 +32,7 @@ export type { CompleteResourceTemplateCallback, ListResourcesCallback } from './
 export { completable, fromJsonSchema } from './schema.js';
 export type { StandardSchemaWithJSON } from './schema.js';
 export { HandlerContext } from './context.js';
-export type { InputOptions, McpRequestContext, RequestHandlerExtra, ServerContext } from './context.js';
+export type { InputOptions, McpRequestContext, McpServerFactoryContext, RequestHandlerExtra, ServerContext } from './context.js';
 export { NodeStreamableHTTPServerTransport, WebStandardStreamableHTTPServerTransport } from './http.js';
 export type { HandleRequestOptions, HttpListener, ListenOptions } from './http.js';
 export { createMcpHandler } from './http-handler.js';
@@ -49,3 +49,12 @@ export { ErrorCode, McpError, ProtocolError, ProtocolErrorCode, ResourceNotFound
 export * from './types.js';
 export { InMemoryTransport, ReadBuffer, deserializeMessage, serializeMessage } from './transport.js';
 export type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from './transport.js';
+export {
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+  validateHostHeader,
+  validateOriginHeader,
+} from './host-guard.js';
+export type { HostHeaderValidationResult, OriginHeaderValidationResult } from './host-guard.js';

@@ -9,6 +9,7 @@
  * roots), exactly as it answers a legacy server's own requests. Results are the plain objects the server sent, as the official
  * SDK returns them; failures are `McpError`s with the JSON-RPC code.
  */
+import { parseParams } from './schema.js';
 import type { ClientHooks, ClientTransport } from './client-transport.js';
 import { methodOf } from './dispatch.js';
 import type { MethodOrSchema } from './dispatch.js';
@@ -210,8 +211,23 @@ export class Client {
     this.#requestHandlers.delete(methodOf(methodOrSchema));
   }
 
-  setNotificationHandler(methodOrSchema: MethodOrSchema, handler: NotificationHandler): void {
-    this.#notificationHandlers.set(methodOf(methodOrSchema), handler);
+  setNotificationHandler(methodOrSchema: MethodOrSchema, handler: NotificationHandler): void;
+  /** v2's form for a notification of the server's own: `handler(params)` gets the params `schemas.params` parsed (a mismatch goes to `onerror`). */
+  setNotificationHandler(method: string, schemas: { params: unknown }, handler: (params: never) => unknown): void;
+  setNotificationHandler(methodOrSchema: MethodOrSchema, handlerOrSchemas: NotificationHandler | { params: unknown }, maybeHandler?: (params: never) => unknown): void {
+    const method = methodOf(methodOrSchema);
+    if (typeof handlerOrSchemas === 'function') {
+      this.#notificationHandlers.set(method, handlerOrSchemas);
+      return;
+    }
+    const keys = Object.keys(handlerOrSchemas ?? {});
+    if (typeof maybeHandler !== 'function' || keys.some((key) => key !== 'params') || handlerOrSchemas.params === undefined) {
+      throw new TypeError('setNotificationHandler: takes (method, handler) or (method, { params }, handler)');
+    }
+    const handler = maybeHandler as (params: unknown) => unknown;
+    this.#notificationHandlers.set(method, async (notification) => {
+      await handler(await parseParams(handlerOrSchemas.params, notification.params as Record<string, unknown> | undefined, method));
+    });
   }
 
   /** Opens the transport's connection (starts the server, or reaches its URL) and runs the handshake. */

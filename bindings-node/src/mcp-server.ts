@@ -21,7 +21,7 @@ import type { Transport } from './transport.js';
 import type { HttpListener, ListenOptions } from './http.js';
 import { NativeServer } from './native.js';
 import { warnIfStdinRead } from './stdio.js';
-import { completerOf, prepare, promptArguments } from './schema.js';
+import { completerOf, parseParams, prepare, promptArguments } from './schema.js';
 import type { AnySchema, Flavour, Prepared } from './schema.js';
 import { ResourceTemplate } from './template.js';
 import type {
@@ -618,6 +618,14 @@ export class McpServer {
   }
 }
 
+/** The `{ params, result }` of v2's three-argument handler forms; another key is refused by name. */
+function checkSchemas<T extends { params: unknown }>(schemas: T, what: string, keys: string[]): T {
+  if (typeof schemas !== 'object' || schemas === null) throw new TypeError(`${what}: the second argument must be a handler or { params${keys.includes('result') ? ', result' : ''} }`);
+  for (const key of Object.keys(schemas)) if (!keys.includes(key)) throw new TypeError(`${what}: unknown schema key '${key}'`);
+  if (schemas.params === undefined) throw new TypeError(`${what}: { params } is required`);
+  return schemas;
+}
+
 /**
  * The low-level server of the official API, as far as `McpServer` users reach into it:
  * client input and logging from inside a handler, and resource-update notifications.
@@ -650,9 +658,29 @@ export class Server {
   setRequestHandler(
     methodOrSchema: MethodOrSchema,
     handler: (request: { method: string; params?: Record<string, unknown> }, extra: HandlerContext) => unknown,
+  ): void;
+  /**
+   * v2's form for a method of the application's own: `params` (any Standard Schema) checks
+   * and parses the request's params (`-32602` when they do not fit) and `handler(params, ctx)`
+   * receives the parsed value; `result` is the result's type (not checked, as there).
+   */
+  setRequestHandler(method: string, schemas: { params: unknown; result?: unknown }, handler: (params: never, ctx: HandlerContext) => unknown): void;
+  setRequestHandler(
+    methodOrSchema: MethodOrSchema,
+    handlerOrSchemas: ((request: { method: string; params?: Record<string, unknown> }, extra: HandlerContext) => unknown) | { params: unknown; result?: unknown },
+    maybeHandler?: (params: never, ctx: HandlerContext) => unknown,
   ): void {
     const method = methodOf(methodOrSchema);
-    const run = (params: Record<string, unknown>, ctx: HandlerContext) => handler({ method, params }, ctx);
+    let run: (params: Record<string, unknown>, ctx: HandlerContext) => unknown;
+    if (typeof handlerOrSchemas === 'function') {
+      const handler = handlerOrSchemas;
+      run = (params, ctx) => handler({ method, params }, ctx);
+    } else {
+      if (typeof maybeHandler !== 'function') throw new TypeError('setRequestHandler: handler is required');
+      const schemas = checkSchemas(handlerOrSchemas, 'setRequestHandler', ['params', 'result']);
+      const handler = maybeHandler as (params: unknown, ctx: HandlerContext) => unknown;
+      run = async (params, ctx) => handler(await parseParams(schemas.params, params, method), ctx);
+    }
     try {
       this.#native.setRequestHandler(method, nativeHandler(method, 'other', run));
     } catch (error) {
@@ -672,11 +700,28 @@ export class Server {
    * `onerror`. The engine's own (`notifications/cancelled`, `notifications/progress`) are
    * refused.
    */
-  setNotificationHandler(methodOrSchema: MethodOrSchema, handler: (notification: { method: string; params?: Record<string, unknown> }) => unknown): void {
+  setNotificationHandler(methodOrSchema: MethodOrSchema, handler: (notification: { method: string; params?: Record<string, unknown> }) => unknown): void;
+  /** v2's form for a notification of the application's own: `handler(params)` gets the params `schemas.params` parsed (a mismatch goes to `onerror`). */
+  setNotificationHandler(method: string, schemas: { params: unknown }, handler: (params: never) => unknown): void;
+  setNotificationHandler(
+    methodOrSchema: MethodOrSchema,
+    handlerOrSchemas: ((notification: { method: string; params?: Record<string, unknown> }) => unknown) | { params: unknown },
+    maybeHandler?: (params: never) => unknown,
+  ): void {
     const method = methodOf(methodOrSchema);
+    let run: (params: Record<string, unknown>) => unknown;
+    if (typeof handlerOrSchemas === 'function') {
+      const handler = handlerOrSchemas;
+      run = (params) => handler({ method, params });
+    } else {
+      if (typeof maybeHandler !== 'function') throw new TypeError('setNotificationHandler: handler is required');
+      const schemas = checkSchemas(handlerOrSchemas, 'setNotificationHandler', ['params']);
+      const handler = maybeHandler as (params: unknown) => unknown;
+      run = async (params) => handler(await parseParams(schemas.params, params, method));
+    }
     const deliver = (paramsJson: string) => {
       Promise.resolve()
-        .then(() => handler({ method, params: JSON.parse(paramsJson) as Record<string, unknown> }))
+        .then(() => run(JSON.parse(paramsJson) as Record<string, unknown>))
         .catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
     };
     try {

@@ -212,3 +212,16 @@ export function completable<T extends z.ZodType>(schema: T, complete: CompleteCa
 export function completerOf(field: unknown): CompleteCallback | undefined {
   return typeof field === 'object' && field !== null ? (field as { [COMPLETABLE]?: CompleteCallback })[COMPLETABLE] : undefined;
 }
+
+/**
+ * The v2 three-argument `setRequestHandler(method, { params }, handler)` /
+ * `setNotificationHandler(...)`: `params` checked by the schema's own library (any Standard
+ * Schema: zod 3.25+, zod 4, ArkType, Valibot), its parsed value returned; invalid params are
+ * `-32602 Invalid params for METHOD: ...`, as the official SDK words it.
+ */
+export async function parseParams(schema: unknown, params: Record<string, unknown> | undefined, method: string): Promise<unknown> {
+  if (!isStandardSchema(schema)) throw new TypeError(`${method}: the params schema must be a Standard Schema (zod, ArkType, Valibot, ...)`);
+  const result = await schema['~standard'].validate({ ...params });
+  if (result.issues !== undefined && result.issues.length > 0) throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${result.issues.map(issueText).join(', ')}`);
+  return (result as { value: unknown }).value;
+}

@@ -13,6 +13,8 @@ import { PassThrough } from 'node:stream';
 import type { Stream, Writable } from 'node:stream';
 import { childEnvironment, childEnvironmentVars, spawnClient } from './native.js';
 import type { ClientConfig, NativeClientHandle } from './native.js';
+import { factoryContext } from './context.js';
+import type { McpServerFactoryContext } from './context.js';
 
 /**
  * Warns (once) when this process's own code reads `process.stdin` while the engine serves
@@ -70,11 +72,11 @@ export interface StdioServerHandle {
  * Serves MCP over stdio from a server factory (v2). One server serves both eras, so the
  * factory is called once.
  */
-export function serveStdio(factory: () => McpServer | Promise<McpServer>, options: ServeStdioOptions = {}): StdioServerHandle {
+export function serveStdio(factory: (ctx: McpServerFactoryContext) => McpServer | Promise<McpServer>, options: ServeStdioOptions = {}): StdioServerHandle {
   warnIfStdinRead();
   const transport = new StdioServerTransport();
   transport.onerror = options.onerror;
-  const server = Promise.resolve(factory()).then(async (server) => {
+  const server = Promise.resolve(factory(factoryContext())).then(async (server) => {
     transport.attach(server);
     await server.connect(transport);
     return server;

@@ -94,3 +94,97 @@ describe('JSON-response mode', () => {
     }
   });
 });
+
+describe('transport per request (v1 stateless pattern)', () => {
+  test('a transport without sessionIdGenerator is stateless, so a fresh server and transport per request serve the official v1 client', async () => {
+    const { WebStandardStreamableHTTPServerTransport } = await import('ferrymcp/server/webStandardStreamableHttp.js');
+    const built = [];
+    const http = createServer(async (req, res) => {
+      const transport = new NodeStreamableHTTPServerTransport();
+      const { server } = build();
+      built.push(server);
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    });
+    await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new V1Client({ name: 'official-v1', version: '1.0.0' });
+      await client.connect(new V1HttpTransport(new URL(`http://127.0.0.1:${http.address().port}/mcp`)));
+      assert.equal(client.transport.sessionId, undefined);
+      assert.ok((await client.listTools()).tools.length > 0);
+      await client.close();
+      assert.ok(built.length >= 3, `one server per request (${built.length})`);
+      assert.equal(new WebStandardStreamableHTTPServerTransport().sessionId, undefined);
+    } finally {
+      await Promise.all(built.map((server) => server.close()));
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+});
+
+describe('one transport per session (the official wiring)', () => {
+  test('onsessioninitialized / onsessionclosed and sessionId route each session to its own transport, for the official v1 client', async () => {
+    const { isInitializeRequest } = await import('ferrymcp/types.js');
+    const transports = {};
+    const events = [];
+    const servers = [];
+    const http = createServer(async (req, res) => {
+      // the body of a POST is read here, as express.json() would; a GET or DELETE is left unread
+      const chunks = [];
+      if (req.method === 'POST') for await (const chunk of req) chunks.push(chunk);
+      const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
+      const id = req.headers['mcp-session-id'];
+      let transport = id && transports[id];
+      if (!transport && !id && req.method === 'POST' && isInitializeRequest(body)) {
+        transport = new NodeStreamableHTTPServerTransport({
+          sessionIdGenerator: () => 'unused',
+          onsessioninitialized: (sid) => {
+            events.push(`open ${sid}`);
+            transports[sid] = transport;
+          },
+          onsessionclosed: (sid) => {
+            events.push(`close ${sid}`);
+            delete transports[sid];
+          },
+        });
+        const { server } = build();
+        servers.push(server);
+        await server.connect(transport);
+      }
+      if (!transport) {
+        res.writeHead(400).end('no session');
+        return;
+      }
+      await transport.handleRequest(req, res, body);
+    });
+    await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const url = new URL(`http://127.0.0.1:${http.address().port}/mcp`);
+    try {
+      const clients = [];
+      for (let i = 0; i < 2; i++) {
+        const client = new V1Client({ name: `official-v1-${i}`, version: '1.0.0' });
+        const transport = new V1HttpTransport(url);
+        await client.connect(transport);
+        assert.ok((await client.listTools()).tools.length > 0);
+        clients.push([client, transport]);
+      }
+      const ids = clients.map(([, t]) => t.sessionId);
+      assert.equal(new Set(ids).size, 2);
+      assert.deepEqual(Object.keys(transports).sort(), [...ids].sort());
+      for (const id of ids) assert.equal(transports[id].sessionId, id);
+      await clients[0][1].terminateSession();
+      await clients[0][0].close();
+      assert.deepEqual(events, [`open ${ids[0]}`, `open ${ids[1]}`, `close ${ids[0]}`]);
+      assert.ok((await clients[1][0].listTools()).tools.length > 0);
+      await clients[1][0].close();
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+
+  test('listen() and createMcpHandler refuse the session hooks by name', async () => {
+    const { createMcpHandler } = await import('ferrymcp');
+    assert.throws(() => createMcpHandler(() => build().server, { onsessioninitialized: () => {} }), /onsessioninitialized is not supported here/);
+  });
+});

@@ -73,7 +73,7 @@ const WAYS = {
   },
   async 'node http'(options = {}) {
     const { server, observed } = build();
-    const transport = new NodeStreamableHTTPServerTransport(options);
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), ...options });
     await server.connect(transport);
     const http = await nodeServer((req, res) => transport.handleRequest(req, res));
     return { url: http.url, observed, close: async () => (await server.close(), await http.close()) };
@@ -359,7 +359,7 @@ describe('options and lifecycle', () => {
   test('official options core has no equivalent for are refused with a TypeError', () => {
     assert.throws(() => new NodeStreamableHTTPServerTransport({ enableJsonResponse: 'yes' }), /enableJsonResponse must be a boolean/);
     assert.throws(() => new StreamableHTTPServerTransport({ eventStore: { storeEvent() {}, replayEventsAfter() {} } }), /eventStore is not supported/);
-    assert.throws(() => new WebStandardStreamableHTTPServerTransport({ onsessioninitialized: () => {} }), TypeError);
+    assert.throws(() => new WebStandardStreamableHTTPServerTransport({ onsessioninitialized: 'x' }), /onsessioninitialized must be a function/);
     assert.throws(() => new WebStandardStreamableHTTPServerTransport({ supportedProtocolVersions: ['2025-11-25'] }), TypeError);
     assert.throws(() => new WebStandardStreamableHTTPServerTransport({ sessionIdGeneratr: () => 'x' }), /does not take the option "sessionIdGeneratr"/);
     assert.throws(() => new NodeStreamableHTTPServerTransport({ keepAliveMs: 0 }), /keepAliveMs must be a positive integer/);
