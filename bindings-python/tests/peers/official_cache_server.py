@@ -85,7 +85,6 @@ if __name__ == "__main__":
         cache_server().run("stdio")
     else:
         import anyio
-
         from mcp.server.stdio import stdio_server
 
         server = schema_server()

@@ -243,10 +243,8 @@ impl ResponseCache {
             }
         };
         let arm_id = Sha256::digest(target.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
-        let store = config
-            .store
-            .clone()
-            .unwrap_or_else(|| Arc::new(InMemoryResponseCacheStore::new(config.max_entries)) as _);
+        let store =
+            config.store.clone().unwrap_or_else(|| Arc::new(InMemoryResponseCacheStore::new(config.max_entries)) as _);
         Ok(Self {
             store,
             partition: config.partition.clone(),
@@ -268,7 +266,8 @@ impl ResponseCache {
     }
 
     fn key(&self, method: &str, params_key: &str, scope: CacheScope) -> CacheKey {
-        let mut fields = vec![Value::from(scope.as_str()), self.version.get().cloned().map_or(Value::Null, Value::from)];
+        let mut fields =
+            vec![Value::from(scope.as_str()), self.version.get().cloned().map_or(Value::Null, Value::from)];
         fields.push(Value::from(self.arm_id.clone()));
         if scope == CacheScope::Private || !self.share_public {
             fields.push(Value::from(self.partition.clone()));

@@ -422,9 +422,7 @@ class Client:
         self, *, cursor: str | None = None, meta: dict[str, Any] | None = None, cache_mode: CacheMode = "use"
     ) -> ListResourceTemplatesResult:
         params = _params(cursor=cursor, _meta=meta)
-        return await self._typed(
-            ListResourceTemplatesResult, "resources/templates/list", params, cache_mode=cache_mode
-        )
+        return await self._typed(ListResourceTemplatesResult, "resources/templates/list", params, cache_mode=cache_mode)
 
     async def read_resource(
         self, uri: Any, *, meta: dict[str, Any] | None = None, cache_mode: CacheMode = "use"

@@ -126,22 +126,22 @@ class ClientSession(Client):
     def check_client_capability(self, capability: ClientCapabilities) -> bool:
         raise NotImplementedError("ClientSession.check_client_capability is a server-side check")
 
-    async def list_tools(
+    async def list_tools(  # type: ignore[override]
         self, cursor: str | None = None, *, params: Any = None, meta: dict[str, Any] | None = None
     ) -> ListToolsResult:
         return await super().list_tools(cursor=_cursor(cursor, params), meta=meta, cache_mode="bypass")
 
-    async def list_resources(
+    async def list_resources(  # type: ignore[override]
         self, cursor: str | None = None, *, params: Any = None, meta: dict[str, Any] | None = None
     ) -> ListResourcesResult:
         return await super().list_resources(cursor=_cursor(cursor, params), meta=meta, cache_mode="bypass")
 
-    async def list_resource_templates(
+    async def list_resource_templates(  # type: ignore[override]
         self, cursor: str | None = None, *, params: Any = None, meta: dict[str, Any] | None = None
     ) -> ListResourceTemplatesResult:
         return await super().list_resource_templates(cursor=_cursor(cursor, params), meta=meta, cache_mode="bypass")
 
-    async def list_prompts(
+    async def list_prompts(  # type: ignore[override]
         self, cursor: str | None = None, *, params: Any = None, meta: dict[str, Any] | None = None
     ) -> ListPromptsResult:
         return await super().list_prompts(cursor=_cursor(cursor, params), meta=meta, cache_mode="bypass")
