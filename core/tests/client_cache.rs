@@ -8,10 +8,11 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use ferrymcp_core::client::cache::{CacheConfig, CacheMode, MAX_TTL_MS};
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions, EraPreference};
-use ferrymcp_core::peer::RequestOptions;
-use ferrymcp_core::server::{CacheHint, Context, Server, ServerOptions};
+use ferrymcp_core::peer::{BoxFuture, Handler, HandlerResult, Peer, PeerConfig, RequestContext, RequestOptions};
+use ferrymcp_core::server::{CacheHint, Server, ServerOptions};
 use ferrymcp_core::transport::memory;
-use serde_json::{Map, Value, json};
+use ferrymcp_core::wire::{ErrorObject, RawJson, Request};
+use serde_json::{Value, json};
 
 fn server(ttl_ms: u64) -> Server {
     let mut options = ServerOptions::default();
@@ -123,27 +124,45 @@ async fn a_custom_store_needs_a_partition_and_a_target() {
     assert_eq!(read(&third, CacheMode::Use).await, "2");
 }
 
-fn schema_server() -> Server {
-    let server = Server::new("schema", "1.0.0");
-    let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
-    for name in ["good", "bad", "missing"] {
-        let definition = json!({"name": name, "inputSchema": {"type": "object"}, "outputSchema": schema});
-        let handler = move |_: Map<String, Value>, _: Context| async move {
-            Ok(match name {
-                "good" => json!({"content": [], "structuredContent": {"n": 1}}),
-                "bad" => json!({"content": [], "structuredContent": {"n": "one"}}),
+/// A legacy peer answering by hand (core's own server checks its tools' output, so it
+/// cannot send content that breaks the schema): tools with an `outputSchema` answering
+/// content that keeps it, breaks it, or leaves it out.
+struct Scripted;
+
+impl Handler for Scripted {
+    fn handle_request(&self, request: Request, _: RequestContext) -> BoxFuture<HandlerResult> {
+        let params: Value = request.params.and_then(|p| p.parse_owned().ok()).unwrap_or(Value::Null);
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
+        let result = match request.method.as_str() {
+            "initialize" => json!({
+                "protocolVersion": params["protocolVersion"],
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "scripted", "version": "1.0.0"},
+            }),
+            "tools/list" => {
+                let tools = ["good", "bad", "missing", "failing"]
+                    .map(|name| json!({"name": name, "inputSchema": {"type": "object"}, "outputSchema": schema}));
+                json!({"tools": tools})
+            }
+            "tools/call" => match params["name"].as_str() {
+                Some("good") => json!({"content": [], "structuredContent": {"n": 1}}),
+                Some("bad") => json!({"content": [], "structuredContent": {"n": "one"}}),
+                Some("failing") => json!({"content": [], "isError": true}),
                 _ => json!({"content": []}),
-            })
+            },
+            _ => return Box::pin(std::future::ready(Err(ErrorObject::method_not_found(&request.method)))),
         };
-        server.add_tool(definition, handler).unwrap();
+        Box::pin(std::future::ready(Ok(RawJson::to_json(&result).unwrap())))
     }
-    server
 }
 
 #[tokio::test]
 async fn structured_content_must_keep_the_output_schema() {
-    for era in [EraPreference::Modern, EraPreference::Legacy] {
-        let client = connect(&schema_server(), era, None).await;
+    {
+        let ((client_source, client_sink), (server_source, server_sink)) = memory::pair();
+        let _server = Peer::spawn(server_source, server_sink, Arc::new(Scripted), PeerConfig::default());
+        let options = ClientOptions { era: EraPreference::Legacy, ..ClientOptions::default() };
+        let client = Client::connect(client_source, client_sink, options, ClientCallbacks::default()).await.unwrap();
         let call = |name: &'static str| {
             let client = client.clone();
             async move { client.call_tool(name, json!({}), RequestOptions::default()).await }
@@ -156,5 +175,6 @@ async fn structured_content_must_keep_the_output_schema() {
         let error = call("missing").await.unwrap_err();
         assert_eq!(error.to_string(), "Tool missing has an output schema but did not return structured content");
         assert_eq!(error.code(), -32600);
+        assert!(call("failing").await.unwrap().is_error.unwrap_or(false));
     }
 }
