@@ -81,7 +81,7 @@ test('structured content must keep the tool outputSchema (the official SDK serve
     assert.deepEqual((await client.callTool({ name: 'good', arguments: {} })).structuredContent, { n: 1 });
     await assert.rejects(
       client.callTool({ name: 'bad', arguments: {} }),
-      (error) => error.code === -32602 && /^Invalid structured content returned by tool bad: /.test(error.message),
+      (error) => error.code === -32602 && /Invalid structured content returned by tool bad: /.test(error.message),
     );
     await assert.rejects(
       client.callTool({ name: 'missing', arguments: {} }),
