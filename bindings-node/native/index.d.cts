@@ -21,6 +21,11 @@ export declare class NativeClient {
   get isClosed(): boolean
   /** Sends a request; resolves its result as JSON text. */
   request(method: string, paramsJson: string, config?: RequestConfig | undefined | null, onProgress?: ((progressJson: string) => void) | undefined | null, cancel?: NativeCancel | undefined | null): Promise<string>
+  /**
+   * Checks a `tools/call` result (JSON) against the tool's `outputSchema`, listing the
+   * tools first when the tool is unknown; rejects with the official client's codes.
+   */
+  validateToolResult(name: string, resultJson: string): Promise<void>
   /** Sends `notifications/roots/list_changed`. */
   sendRootsListChanged(): Promise<void>
   /**
@@ -303,6 +308,10 @@ export interface ClientConfig {
    * each outcome goes to `onListChanged`.
    */
   listChangedJson?: string
+  /** The official `cachePartition` option (the response cache's partition). */
+  cachePartition?: string
+  /** The official `defaultCacheTtlMs` option (TTL for results without a `ttlMs`). */
+  defaultCacheTtlMs?: number
 }
 
 /**
@@ -424,6 +433,11 @@ export interface RequestConfig {
   timeoutMs?: number
   resetTimeoutOnProgress?: boolean
   maxTotalTimeoutMs?: number
+  /**
+   * `"use"`, `"refresh"` or `"bypass"`: send it through the response cache (the
+   * official `cacheMode` of the cacheable verbs).
+   */
+  cacheMode?: string
 }
 
 export interface ServerConfig {

@@ -12,6 +12,7 @@ use std::future::Future;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use ferrymcp_core::client::cache::CacheMode;
 use ferrymcp_core::client::child::{ChildCommand, StderrMode};
 use ferrymcp_core::client::{
     Client, ClientCallbacks, ClientError, ClientOptions, EraPreference, ListChangedHandler, ListChangedHandlers,
@@ -63,6 +64,10 @@ pub struct ClientConfig {
     /// `{"tools": {"autoRefresh": true, "debounceMs": 300}, "prompts": ..., "resources": ...}`;
     /// each outcome goes to `onListChanged`.
     pub list_changed_json: Option<String>,
+    /// The official `cachePartition` option (the response cache's partition).
+    pub cache_partition: Option<String>,
+    /// The official `defaultCacheTtlMs` option (TTL for results without a `ttlMs`).
+    pub default_cache_ttl_ms: Option<f64>,
 }
 
 #[napi(object)]
@@ -70,6 +75,9 @@ pub struct RequestConfig {
     pub timeout_ms: Option<u32>,
     pub reset_timeout_on_progress: Option<bool>,
     pub max_total_timeout_ms: Option<u32>,
+    /// `"use"`, `"refresh"` or `"bypass"`: send it through the response cache (the
+    /// official `cacheMode` of the cacheable verbs).
+    pub cache_mode: Option<String>,
 }
 
 /// `(line) => void`, weak: each line the child writes to stderr, when asked for.
@@ -114,6 +122,16 @@ fn options(config: &ClientConfig) -> napi::Result<ClientOptions> {
     }
     if let Some(ms) = config.request_timeout_ms {
         options.peer.request_timeout = Duration::from_millis(ms.into());
+    }
+    if let Some(cache) = options.cache.as_mut() {
+        cache.partition = config.cache_partition.clone().unwrap_or_default();
+        if let Some(ttl) = config.default_cache_ttl_ms {
+            if !(ttl.is_finite() && ttl >= 0.0) {
+                let message = format!("defaultCacheTtlMs must be a non-negative number, got {ttl}");
+                return Err(mcp_error(ErrorCode::INVALID_PARAMS, &message, None));
+            }
+            cache.default_ttl_ms = ttl as u64;
+        }
     }
     Ok(options)
 }
@@ -302,7 +320,12 @@ impl NativeClient {
         let client = self.client()?;
         let params = parse(&params_json, "params")?;
         let mut options = RequestOptions::default();
+        let mut cache_mode = None;
         if let Some(config) = config {
+            cache_mode = config
+                .cache_mode
+                .map(|mode| CacheMode::parse(&mode).map_err(|e| mcp_error(ErrorCode::INVALID_PARAMS, &e, None)))
+                .transpose()?;
             options.timeout = config.timeout_ms.map(|ms| Duration::from_millis(ms.into()));
             options.reset_timeout_on_progress = config.reset_timeout_on_progress.unwrap_or(false);
             options.max_total_timeout = config.max_total_timeout_ms.map(|ms| Duration::from_millis(ms.into()));
@@ -310,9 +333,21 @@ impl NativeClient {
         options.on_progress = on_progress.map(client_callbacks::progress_callback);
         options.cancel = cancel.map(NativeCancel::token);
         env.spawn_future(no_panic(async move {
-            let result = client.request(&method, params, options).await.map_err(from_client)?;
-            Ok(result.to_string())
+            let result = match cache_mode {
+                Some(mode) => client.cached_request(&method, params, options, mode).await,
+                None => client.request(&method, params, options).await,
+            };
+            Ok(result.map_err(from_client)?.to_string())
         }))
+    }
+
+    /// Checks a `tools/call` result (JSON) against the tool's `outputSchema`, listing the
+    /// tools first when the tool is unknown; rejects with the official client's codes.
+    #[napi]
+    pub async fn validate_tool_result(&self, name: String, result_json: String) -> napi::Result<()> {
+        let client = self.client()?;
+        let result = parse(&result_json, "result")?;
+        no_panic(async move { client.validate_tool_result(&name, &result).await.map_err(from_client) }).await
     }
 
     /// Sends `notifications/roots/list_changed`.

@@ -109,16 +109,24 @@ export interface ClientOptions {
   debouncedNotificationMethods?: string[];
 }
 
-const TAKEN_OPTIONS = new Set(['capabilities', 'era', 'legacyVersion', 'requestTimeoutMs', 'callbackTimeoutMs', 'versionNegotiation', 'listChanged']);
+const TAKEN_OPTIONS = new Set([
+  'capabilities',
+  'era',
+  'legacyVersion',
+  'requestTimeoutMs',
+  'callbackTimeoutMs',
+  'versionNegotiation',
+  'listChanged',
+  'cachePartition',
+  'defaultCacheTtlMs',
+]);
 
 /** The official options ferrymcp has no counterpart for, with why; each refused unless left at its default. */
 const REFUSED_OPTIONS: Record<string, { default?: unknown; why: string }> = {
   jsonSchemaValidator: { why: 'the engine validates in Rust and takes no validator' },
   inputRequired: { why: 'the engine answers input_required rounds itself, with the request handlers set on this client' },
   listMaxPages: { why: 'list methods return one page per call in ferrymcp (pass a cursor)' },
-  responseCacheStore: { why: 'the response cache is not supported by ferrymcp yet' },
-  cachePartition: { why: 'the response cache is not supported by ferrymcp yet' },
-  defaultCacheTtlMs: { default: 0, why: 'the response cache is not supported by ferrymcp yet' },
+  responseCacheStore: { why: 'a custom response cache store is not supported by ferrymcp yet (the engine keeps an in-memory one per client)' },
   supportedProtocolVersions: { why: "the engine offers the revisions it speaks; choose the era with versionNegotiation" },
   enforceStrictCapabilities: { default: false, why: 'strict capability checks are not supported by ferrymcp' },
   debouncedNotificationMethods: { why: 'notification debouncing is not supported by ferrymcp' },
@@ -141,7 +149,20 @@ export interface RequestOptions {
   timeout?: number;
   resetTimeoutOnProgress?: boolean;
   maxTotalTimeout?: number;
+  /** The cacheable verbs' per-call cache disposition (the official `CacheableRequestOptions`). */
+  cacheMode?: CacheMode;
   [option: string]: unknown;
+}
+
+/** `'use'` serves a fresh cached entry, `'refresh'` refetches and stores, `'bypass'` skips the cache. */
+export type CacheMode = 'use' | 'refresh' | 'bypass';
+
+/** The official `MAX_CACHE_TTL_MS`: no entry lives longer than 24 hours. */
+export const MAX_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Options of the cacheable verbs, with `cacheMode` defaulting to `'use'`. */
+function cacheable(options: RequestOptions | undefined): RequestOptions {
+  return { ...options, cacheMode: options?.cacheMode ?? 'use' };
 }
 
 type RequestHandler = (request: Request, extra: { signal: AbortSignal }) => unknown;
@@ -255,6 +276,8 @@ export class Client {
           elicitation: handled('elicitation/create'),
           roots: handled('roots/list'),
           listChangedJson: listChangedJson(this.#options.listChanged),
+          cachePartition: this.#options.cachePartition,
+          defaultCacheTtlMs: this.#options.defaultCacheTtlMs,
         },
         {
           onRequest: (method, paramsJson, reply) => this.#answer(method, paramsJson, reply),
@@ -389,6 +412,7 @@ export class Client {
       timeoutMs: opts.timeout,
       resetTimeoutOnProgress: opts.resetTimeoutOnProgress,
       maxTotalTimeoutMs: opts.maxTotalTimeout,
+      cacheMode: opts.cacheMode,
     };
     const onprogress = opts.onprogress;
     const progress = onprogress && ((json: string) => onprogress(JSON.parse(json) as Progress));
@@ -430,23 +454,38 @@ export class Client {
   }
 
   listTools(params?: Record<string, unknown>, options?: RequestOptions): Promise<ListToolsResult> {
-    return this.request({ method: 'tools/list', params }, options);
+    return this.request({ method: 'tools/list', params }, cacheable(options));
   }
 
-  callTool(params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }, schemaOrOptions?: unknown, options?: RequestOptions): Promise<CallToolResult> {
-    return this.request({ method: 'tools/call', params }, optionsOf(schemaOrOptions, options));
+  /**
+   * Calls a tool. A result that is not an error must carry `structuredContent` matching
+   * the tool's `outputSchema` (learnt from `tools/list`, listed first when unknown), as in
+   * the official client: otherwise it rejects with an `McpError` (`InvalidRequest` when
+   * missing, `InvalidParams` when it does not match).
+   */
+  async callTool(params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }, schemaOrOptions?: unknown, options?: RequestOptions): Promise<CallToolResult> {
+    const result = await this.request<CallToolResult>({ method: 'tools/call', params }, optionsOf(schemaOrOptions, options));
+    const native = this.#native;
+    if (native !== undefined) {
+      try {
+        await native.validateToolResult(params.name, JSON.stringify(result));
+      } catch (error) {
+        throw fromNative(error);
+      }
+    }
+    return result;
   }
 
   listResources(params?: Record<string, unknown>, options?: RequestOptions): Promise<ListResourcesResult> {
-    return this.request({ method: 'resources/list', params }, options);
+    return this.request({ method: 'resources/list', params }, cacheable(options));
   }
 
   listResourceTemplates(params?: Record<string, unknown>, options?: RequestOptions): Promise<ListResourceTemplatesResult> {
-    return this.request({ method: 'resources/templates/list', params }, options);
+    return this.request({ method: 'resources/templates/list', params }, cacheable(options));
   }
 
   readResource(params: { uri: string }, options?: RequestOptions): Promise<ReadResourceResult> {
-    return this.request({ method: 'resources/read', params }, options);
+    return this.request({ method: 'resources/read', params }, cacheable(options));
   }
 
   subscribeResource(params: { uri: string }, options?: RequestOptions): Promise<Record<string, never>> {
@@ -458,7 +497,7 @@ export class Client {
   }
 
   listPrompts(params?: Record<string, unknown>, options?: RequestOptions): Promise<ListPromptsResult> {
-    return this.request({ method: 'prompts/list', params }, options);
+    return this.request({ method: 'prompts/list', params }, cacheable(options));
   }
 
   getPrompt(params: { name: string; arguments?: Record<string, string> }, options?: RequestOptions): Promise<GetPromptResult> {

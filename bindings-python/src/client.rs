@@ -5,6 +5,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use ferrymcp_core::client::cache::{CacheConfig, CacheMode};
 use ferrymcp_core::client::child::ChildCommand;
 use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_core::client::{
@@ -35,7 +36,11 @@ pub struct NativeClient {
 fn client_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ClientOptions> {
     let mut parsed = ClientOptions::default();
     let Some(options) = options else { return Ok(parsed) };
-    let Value::Object(map) = from_py(options.as_any())? else { unreachable!("a dict is an object") };
+    let plain = options.copy()?;
+    if plain.contains("cache")? {
+        plain.del_item("cache")?;
+    }
+    let Value::Object(map) = from_py(plain.as_any())? else { unreachable!("a dict is an object") };
     if let Some(info) = map.get("info").filter(|i| !i.is_null()) {
         parsed.info = info.clone();
     }
@@ -52,7 +57,52 @@ fn client_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ClientOptions
     if let Some(seconds) = map.get("read_timeout_seconds").and_then(Value::as_f64) {
         parsed.peer.request_timeout = Duration::from_secs_f64(seconds);
     }
+    parsed.cache = cache_config(options)?;
     Ok(parsed)
+}
+
+/// `options["cache"]`: absent or `None` turns the cache off; otherwise a dict of the
+/// `CacheConfig` fields (`partition`, `target_id`, `default_ttl_ms`, `share_public`,
+/// `max_entries`, and `clock`, a callable returning epoch seconds).
+fn cache_config(options: &Bound<'_, PyDict>) -> PyResult<Option<CacheConfig>> {
+    let Some(cache) = options.get_item("cache")? else { return Ok(None) };
+    if cache.is_none() {
+        return Ok(None);
+    }
+    let cache = cache.cast::<PyDict>()?;
+    let field = |name: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
+        Ok(cache.get_item(name)?.filter(|value| !value.is_none()))
+    };
+    let mut config = CacheConfig { max_entries: 1024, ..CacheConfig::default() };
+    if let Some(partition) = field("partition")? {
+        config.partition = partition.extract()?;
+    }
+    config.target_id = field("target_id")?.map(|t| t.extract()).transpose()?;
+    if let Some(ttl) = field("default_ttl_ms")? {
+        let ttl: i64 = ttl.extract()?;
+        config.default_ttl_ms =
+            u64::try_from(ttl).map_err(|_| PyValueError::new_err(format!("default_ttl_ms must be >= 0, got {ttl}")))?;
+    }
+    if let Some(share) = field("share_public")? {
+        config.share_public = share.extract()?;
+    }
+    if let Some(max) = field("max_entries")? {
+        config.max_entries = max.extract()?;
+    }
+    if let Some(clock) = field("clock")? {
+        let clock = clock.unbind();
+        config.clock = Some(Arc::new(move || {
+            Python::attach(|py| match clock.bind(py).call0().and_then(|now| now.extract::<f64>()) {
+                Ok(now) => now,
+                Err(e) => {
+                    e.print(py);
+                    f64::NAN
+                }
+            })
+        }));
+    }
+    config.check().map_err(PyValueError::new_err)?;
+    Ok(Some(config))
 }
 
 /// An async Python callable answering one kind of input.
@@ -221,7 +271,8 @@ impl NativeClient {
 
     /// Sends a request; resolves to the result dict. `progress(progress, total, message)`
     /// is called on the loop for each progress notification.
-    #[pyo3(signature = (method, params, timeout = None, progress = None))]
+    /// `cache_mode` ("use", "refresh", "bypass") sends it through the response cache.
+    #[pyo3(signature = (method, params, timeout = None, progress = None, cache_mode = None))]
     fn request<'py>(
         &self,
         py: Python<'py>,
@@ -229,8 +280,10 @@ impl NativeClient {
         params: &Bound<'py, PyAny>,
         timeout: Option<f64>,
         progress: Option<Py<PyAny>>,
+        cache_mode: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (client, params) = (self.client.clone(), from_py(params)?);
+        let cache_mode = cache_mode.map(|mode| CacheMode::parse(&mode).map_err(PyValueError::new_err)).transpose()?;
         let mut options = RequestOptions { timeout: timeout.map(Duration::from_secs_f64), ..RequestOptions::default() };
         if let Some(function) = progress {
             let (handle, function) = (self.handle.clone(), Arc::new(function));
@@ -242,8 +295,29 @@ impl NativeClient {
             }));
         }
         awaitable(py, async move {
-            match client.request(&method, params, options).await {
+            let answer = match cache_mode {
+                Some(mode) => client.cached_request(&method, params, options, mode).await,
+                None => client.request(&method, params, options).await,
+            };
+            match answer {
                 Ok(result) => ok(Json(result)),
+                Err(e) => fail(move |py| client_error(py, e)),
+            }
+        })
+    }
+
+    /// Checks a `tools/call` result against the tool's `outputSchema` (listing the tools
+    /// first when the tool is unknown); raises RuntimeError as the official client does.
+    fn validate_tool_result<'py>(
+        &self,
+        py: Python<'py>,
+        name: String,
+        result: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (client, result) = (self.client.clone(), from_py(result)?);
+        awaitable(py, async move {
+            match client.validate_tool_result(&name, &result).await {
+                Ok(()) => ok(()),
                 Err(e) => fail(move |py| client_error(py, e)),
             }
         })

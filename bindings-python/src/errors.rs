@@ -73,6 +73,8 @@ pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
             ClientError::Peer(PeerError::Params(_)) | ClientError::Usage(_) => {
                 raise(py, "McpError", code, message, None)
             }
+            // The official `ClientSession.call_tool` raises RuntimeError for these.
+            ClientError::OutputSchema { .. } => pyo3::exceptions::PyRuntimeError::new_err(message),
         }
     }
 }

@@ -96,6 +96,15 @@ impl ClientCallbacks {
     /// The router these callbacks make; a custom name that breaks the rules (set on the
     /// public maps directly) is refused here.
     pub(crate) fn router(&self) -> Result<Arc<Router>, ClientError> {
+        self.router_with_cache(None)
+    }
+
+    /// The router, evicting `cache` entries for the notifications that make them stale
+    /// before the host hears of them.
+    pub(crate) fn router_with_cache(
+        &self,
+        cache: Option<Arc<super::cache::ResponseCache>>,
+    ) -> Result<Arc<Router>, ClientError> {
         let mut requests: HashMap<String, Route> = HashMap::new();
         requests.insert(Ping::METHOD.into(), Route::Ping);
         let builtin = [
@@ -120,6 +129,7 @@ impl ClientCallbacks {
             requests,
             notifications: self.notifications.clone(),
             fallback: self.notification.clone(),
+            cache,
         }))
     }
 }
@@ -153,6 +163,7 @@ pub(crate) struct Router {
     requests: HashMap<String, Route>,
     notifications: HashMap<String, NotificationCallback>,
     fallback: Option<NotificationCallback>,
+    cache: Option<Arc<super::cache::ResponseCache>>,
 }
 
 impl Router {
@@ -187,10 +198,15 @@ impl Handler for Router {
         if !self.hooks.notified(&notification.method, &params) {
             return Box::pin(std::future::ready(()));
         }
-        let callback = self.notifications.get(notification.method.as_str()).or(self.fallback.as_ref());
-        if let Some(callback) = callback {
-            callback(&notification.method, params);
-        }
-        Box::pin(std::future::ready(()))
+        let callback = self.notifications.get(notification.method.as_str()).or(self.fallback.as_ref()).cloned();
+        let cache = self.cache.clone();
+        Box::pin(async move {
+            if let Some(cache) = cache {
+                cache.evict_for(&notification.method, &params).await;
+            }
+            if let Some(callback) = callback {
+                callback(&notification.method, params);
+            }
+        })
     }
 }

@@ -18,6 +18,10 @@ pub enum ClientError {
     /// The transport could not be set up (the server would not start, a bad URL).
     #[error("could not reach the server: {0}")]
     Transport(String),
+    /// A tool result does not keep the tool's `outputSchema`: no `structuredContent`
+    /// (`missing`), or content the schema refuses (`detail` says why).
+    #[error("{}", output_schema_message(tool, *missing, detail))]
+    OutputSchema { tool: String, missing: bool, detail: String },
     /// The call is not possible on this connection (wrong era, bad arguments).
     #[error("{0}")]
     Usage(String),
@@ -31,6 +35,10 @@ impl ClientError {
             Self::Protocol(_) => ErrorCode::INVALID_REQUEST,
             Self::Transport(_) => ErrorCode::CONNECTION_CLOSED,
             Self::Usage(_) => ErrorCode::INVALID_PARAMS,
+            // The official TypeScript client's codes: a missing result breaks the request
+            // contract, content that does not match is invalid.
+            Self::OutputSchema { missing: true, .. } => ErrorCode::INVALID_REQUEST,
+            Self::OutputSchema { .. } => ErrorCode::INVALID_PARAMS,
         }
     }
 
@@ -40,5 +48,14 @@ impl ClientError {
             Self::Peer(PeerError::Rpc(e)) => Some(e),
             _ => None,
         }
+    }
+}
+
+/// The official clients' messages.
+fn output_schema_message(tool: &str, missing: bool, detail: &str) -> String {
+    if missing {
+        format!("Tool {tool} has an output schema but did not return structured content")
+    } else {
+        format!("Invalid structured content returned by tool {tool}: {detail}")
     }
 }

@@ -13,6 +13,7 @@
 //! Streamable HTTP with the HTTP+SSE fallback ([`http`]).
 
 pub mod auth;
+pub mod cache;
 mod callbacks;
 pub mod child;
 mod error;
@@ -25,11 +26,13 @@ pub use callbacks::{ClientCallbacks, InputCallback, NotificationCallback};
 pub use error::ClientError;
 pub use listen::{ListChangedCallback, ListChangedHandler, ListChangedHandlers, Subscription, SubscriptionEnd};
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use self::cache::{CACHEABLE_METHODS, CacheConfig, CacheMode, ResponseCache};
 use self::http::{HttpClientOptions, HttpSession, tool_param_headers};
 use crate::framing::{FrameSink, FrameSource};
 use crate::peer::{Peer, PeerConfig, RequestOptions};
@@ -70,6 +73,9 @@ pub struct ClientOptions {
     /// Refresh lists when the server says they changed (the official TypeScript client's
     /// `listChanged` option); on a modern server this opens a `subscriptions/listen`.
     pub list_changed: ListChangedHandlers,
+    /// The response cache (on by default with an in-memory store of 1024 entries, as in
+    /// the official clients); `None` turns it off.
+    pub cache: Option<CacheConfig>,
     pub peer: PeerConfig,
 }
 
@@ -84,6 +90,7 @@ impl Default for ClientOptions {
             max_input_rounds: 16,
             log_level: None,
             list_changed: ListChangedHandlers::default(),
+            cache: Some(CacheConfig { max_entries: 1024, ..CacheConfig::default() }),
             peer: PeerConfig::default(),
         }
     }
@@ -113,6 +120,11 @@ pub struct Client {
     http: Option<HttpSession>,
     /// The listen stream the `listChanged` option opened (modern servers).
     auto_subscription: Option<Subscription>,
+    /// The response cache, unless turned off.
+    cache: Option<Arc<ResponseCache>>,
+    /// Each listed tool's `outputSchema` (`None`: it has none), from the `tools/list`
+    /// results this client received, to validate `structuredContent` of its calls.
+    output_schemas: Arc<Mutex<HashMap<String, Option<Value>>>>,
 }
 
 impl Client {
@@ -123,7 +135,7 @@ impl Client {
         options: ClientOptions,
         callbacks: ClientCallbacks,
     ) -> Result<Client, ClientError> {
-        let (mut client, handlers) = Self::handshake(source, sink, options, callbacks).await?;
+        let (mut client, handlers) = Self::handshake(source, sink, options, callbacks, None).await?;
         client.install_list_changed(&handlers).await;
         Ok(client)
     }
@@ -135,9 +147,14 @@ impl Client {
         sink: K,
         mut options: ClientOptions,
         callbacks: ClientCallbacks,
+        url: Option<&str>,
     ) -> Result<(Client, ListChangedHandlers), ClientError> {
         callbacks.declare(&mut options.capabilities);
-        let router = callbacks.router()?;
+        let cache = match &options.cache {
+            Some(config) => Some(Arc::new(ResponseCache::new(config, url).map_err(ClientError::Usage)?)),
+            None => None,
+        };
+        let router = callbacks.router_with_cache(cache.clone())?;
         let peer = Peer::spawn(source, sink, router.clone(), options.peer.clone());
         let details = match probe::handshake(&peer, &options).await {
             Ok(details) => details,
@@ -147,6 +164,9 @@ impl Client {
             }
         };
         let handlers = std::mem::take(&mut options.list_changed);
+        if let Some(cache) = &cache {
+            cache.set_version(&details.protocol_version);
+        }
         let client = Client {
             peer,
             details: Arc::new(details),
@@ -155,6 +175,8 @@ impl Client {
             child: None,
             http: None,
             auto_subscription: None,
+            cache,
+            output_schemas: Arc::default(),
         };
         Ok((client, handlers))
     }
@@ -168,7 +190,7 @@ impl Client {
     ) -> Result<Client, ClientError> {
         let (source, sink) = self::http::connect(&http).map_err(|e| ClientError::Transport(e.to_string()))?;
         let session = sink.session();
-        let (mut client, handlers) = Self::handshake(source, sink, options, callbacks).await?;
+        let (mut client, handlers) = Self::handshake(source, sink, options, callbacks, Some(&http.url)).await?;
         client.http = Some(session);
         client.install_list_changed(&handlers).await;
         Ok(client)
@@ -182,7 +204,7 @@ impl Client {
     ) -> Result<Client, ClientError> {
         let transport = child::spawn(command).map_err(|e| ClientError::Transport(e.to_string()))?;
         let process = transport.process.clone();
-        match Self::handshake(transport.source, transport.sink, options, callbacks).await {
+        match Self::handshake(transport.source, transport.sink, options, callbacks, None).await {
             Ok((mut client, handlers)) => {
                 client.child = Some(process);
                 client.install_list_changed(&handlers).await;
@@ -230,17 +252,27 @@ impl Client {
     /// Sends any request and returns its result. On a modern connection the `_meta` keys
     /// are added, and `input_required` answers are resolved through the callbacks.
     pub async fn request(&self, method: &str, params: Value, options: RequestOptions) -> Result<Value, ClientError> {
+        self.request_rounds(method, params, options).await.map(|(result, _)| result)
+    }
+
+    /// [`request`](Self::request), and how many `input_required` rounds it took.
+    async fn request_rounds(
+        &self,
+        method: &str,
+        params: Value,
+        options: RequestOptions,
+    ) -> Result<(Value, usize), ClientError> {
         let Value::Object(mut params) = params else {
             return Err(ClientError::Usage("params must be a JSON object".into()));
         };
         if !self.details.modern {
-            return self.send(method, &params, options).await;
+            return Ok((self.send(method, &params, options).await?, 0));
         }
         self.add_meta(&mut params);
-        for _ in 0..=self.options.max_input_rounds {
+        for round in 0..=self.options.max_input_rounds {
             let result = self.send(method, &params, options.clone()).await?;
             if result.get("resultType") != Some(&json!("input_required")) {
-                return Ok(result);
+                return Ok((result, round));
             }
             let responses = self.answer_inputs(&result).await?;
             params.insert("inputResponses".into(), Value::Object(responses));
@@ -253,6 +285,112 @@ impl Client {
             "{method} still asked for input after {} rounds",
             self.options.max_input_rounds
         )))
+    }
+
+    /// [`request`](Self::request) through the response cache (see [`cache`]): for the
+    /// cacheable methods without a cursor, a fresh entry is served without a round trip
+    /// (`CacheMode::Use`) and a fetched result is stored for its `ttlMs`. Params with a
+    /// `_meta` always reach the server (`Use` acts as `Refresh`); a continuation page is
+    /// never cached, and one refused for its cursor evicts the listing; a `resources/read`
+    /// seeded with `inputResponses`/`requestState`, or answered after input rounds, is never
+    /// stored. Other methods, and every method with the cache off, are plain requests.
+    pub async fn cached_request(
+        &self,
+        method: &str,
+        params: Value,
+        options: RequestOptions,
+        mode: CacheMode,
+    ) -> Result<Value, ClientError> {
+        let cache = match &self.cache {
+            Some(cache) if mode != CacheMode::Bypass && CACHEABLE_METHODS.contains(&method) => cache,
+            _ => return self.request(method, params, options).await,
+        };
+        if self.peer.is_closed() {
+            return Err(ClientError::Peer(crate::peer::PeerError::Closed(crate::peer::CloseReason::Local)));
+        }
+        let present = |key: &str| params.get(key).is_some_and(|v| !v.is_null());
+        let mode = if present("_meta") && mode == CacheMode::Use { CacheMode::Refresh } else { mode };
+        let params_key = if method == "resources/read" {
+            if present("inputResponses") || present("requestState") {
+                return self.request(method, params, options).await;
+            }
+            params.get("uri").and_then(Value::as_str).unwrap_or_default().to_owned()
+        } else {
+            if present("cursor") {
+                let answer = self.request(method, params, options).await;
+                if let Err(e) = &answer
+                    && e.code() == crate::wire::ErrorCode::INVALID_PARAMS
+                {
+                    cache.evict(method, "").await;
+                }
+                return answer;
+            }
+            String::new()
+        };
+        if mode == CacheMode::Use
+            && let Some(hit) = cache.read(method, &params_key).await
+        {
+            return Ok(hit);
+        }
+        let generation = cache.capture(method, &params_key);
+        let (result, rounds) = self.request_rounds(method, params, options).await?;
+        if rounds == 0 {
+            cache.write(method, &params_key, &result, generation, mode).await;
+        } else if mode == CacheMode::Refresh {
+            cache.evict(method, &params_key).await;
+        }
+        Ok(result)
+    }
+
+    /// Records the `outputSchema` of each listed tool; a complete listing (first page,
+    /// no next cursor) forgets the tools it no longer names.
+    fn learn_output_schemas(&self, result: &Value, first_page: bool) {
+        let Some(Value::Array(tools)) = result.get("tools") else { return };
+        let mut schemas = self.output_schemas.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if first_page && result.get("nextCursor").is_none_or(Value::is_null) {
+            schemas.clear();
+        }
+        for tool in tools {
+            if let Some(name) = tool.get("name").and_then(Value::as_str) {
+                schemas.insert(name.to_owned(), tool.get("outputSchema").filter(|s| !s.is_null()).cloned());
+            }
+        }
+    }
+
+    /// Checks a `tools/call` result against the tool's `outputSchema`, as the official
+    /// clients do: a result that is not an error must carry `structuredContent` matching
+    /// it. The schema is the one the last `tools/list` gave; a tool this client has not
+    /// seen listed makes it list the tools first (a tool still unknown is not checked).
+    pub async fn validate_tool_result(&self, name: &str, result: &Value) -> Result<(), ClientError> {
+        if result.get("isError").and_then(Value::as_bool) == Some(true) {
+            return Ok(());
+        }
+        let known = |client: &Self| {
+            client.output_schemas.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(name).cloned()
+        };
+        let schema = match known(self) {
+            Some(schema) => schema,
+            None => {
+                self.list_all("tools/list", "tools").await?;
+                match known(self) {
+                    Some(schema) => schema,
+                    None => {
+                        tracing::warn!("tool {name} not listed by server, cannot validate any structured content");
+                        None
+                    }
+                }
+            }
+        };
+        let Some(schema) = schema else { return Ok(()) };
+        let invalid = |detail: String| ClientError::OutputSchema { tool: name.to_owned(), missing: false, detail };
+        let Some(content) = result.get("structuredContent").filter(|c| !c.is_null()) else {
+            return Err(ClientError::OutputSchema { tool: name.to_owned(), missing: true, detail: String::new() });
+        };
+        let validator = jsonschema::validator_for(&schema).map_err(|e| invalid(format!("invalid schema: {e}")))?;
+        if let Some(error) = validator.iter_errors(content).next() {
+            return Err(invalid(error.to_string()));
+        }
+        Ok(())
     }
 
     /// Sends a notification (a custom one, or MCP's such as
@@ -279,8 +417,11 @@ impl Client {
         let raw = self.peer.request(method, Some(params), options).await?;
         let mut result: Value =
             raw.parse_owned().map_err(|e| ClientError::Protocol(format!("{method} result is not JSON: {e}")))?;
-        if method == ListTools::METHOD && self.http.is_some() {
-            drop_tools_with_bad_headers(&mut result);
+        if method == ListTools::METHOD {
+            if self.http.is_some() {
+                drop_tools_with_bad_headers(&mut result);
+            }
+            self.learn_output_schemas(&result, !params.contains_key("cursor"));
         }
         Ok(result)
     }
@@ -358,6 +499,7 @@ impl Client {
         options: RequestOptions,
     ) -> Result<CallToolResult, ClientError> {
         let result = self.request("tools/call", json!({"name": name, "arguments": arguments}), options).await?;
+        self.validate_tool_result(name, &result).await?;
         typed(result, "tools/call")
     }
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ferrymcp._carried import Carrier, StreamPair
 from ferrymcp._wire import WireModel, coerce
+from ferrymcp.client.caching import CacheConfig, CacheMode
 from ferrymcp.client.extension import ClaimContext as ClaimContext
 from ferrymcp.client.extension import ClientExtension, declared_extensions
 from ferrymcp.client.extension import NotificationBinding as NotificationBinding
@@ -94,8 +95,13 @@ class ClientRequestContext:
     meta: dict[str, Any] | None = None
 
 
+_DEFAULT_CACHE: Any = CacheConfig()
+
+
 class Client:
-    """A connection to one MCP server (see the module doc)."""
+    """A connection to one MCP server (see the module doc). `cache` configures the
+    response cache (on by default; `None` turns it off); the cacheable verbs take a
+    per-call `cache_mode`."""
 
     def __init__(
         self,
@@ -115,8 +121,10 @@ class Client:
         headers: Mapping[str, str] | None = None,
         bearer_token: str | None = None,
         extensions: Sequence[ClientExtension] | None = None,
+        cache: CacheConfig | None = _DEFAULT_CACHE,
     ) -> None:
         _check_mode(mode)
+        self.cache = CacheConfig() if cache is _DEFAULT_CACHE else cache
         self.server = server
         self._extensions = declared_extensions(extensions)
         self.read_timeout_seconds = read_timeout_seconds
@@ -240,6 +248,8 @@ class Client:
 
     def _options(self) -> dict[str, Any]:
         options: dict[str, Any] = {"era": self.mode}
+        if self.cache is not None:
+            options["cache"] = self.cache._native()
         if self.client_info is not None:
             options["info"] = _dump(self.client_info)
         if self.log_level is not None:
@@ -369,6 +379,7 @@ class Client:
         params: dict[str, Any],
         timeout: Any = None,
         progress_callback: ProgressCallback | None = None,
+        cache_mode: CacheMode | None = None,
     ) -> dict[str, Any]:
         progress = None
         if progress_callback is not None:
@@ -379,7 +390,7 @@ class Client:
         wait: Any = timeout if timeout is not None else self.read_timeout_seconds
         if hasattr(wait, "total_seconds"):  # v1 spelled timeouts as timedelta
             wait = wait.total_seconds()
-        result = await self._client.request(method, params, wait, progress)
+        result = await self._client.request(method, params, wait, progress, cache_mode)
         await self._callbacks_done()
         return result
 
@@ -396,8 +407,11 @@ class Client:
     async def _typed(self, result_type: type[_T], method: str, params: dict[str, Any], **options: Any) -> _T:
         return result_type.model_validate(await self._request(method, params, **options))
 
-    async def list_tools(self, *, cursor: str | None = None, meta: dict[str, Any] | None = None) -> ListToolsResult:
-        return await self._typed(ListToolsResult, "tools/list", _params(cursor=cursor, _meta=meta))
+    async def list_tools(
+        self, *, cursor: str | None = None, meta: dict[str, Any] | None = None, cache_mode: CacheMode = "use"
+    ) -> ListToolsResult:
+        params = _params(cursor=cursor, _meta=meta)
+        return await self._typed(ListToolsResult, "tools/list", params, cache_mode=cache_mode)
 
     @property
     def session(self) -> ClientSession:
@@ -436,24 +450,28 @@ class Client:
         """Calls a tool. A tool that fails gives a result with `is_error` set; a
         protocol error (unknown tool, bad arguments) raises `McpError`."""
         params = _params(name=name, arguments=arguments or {}, _meta=meta)
-        return await self._typed(
-            CallToolResult, "tools/call", params, timeout=read_timeout_seconds, progress_callback=progress_callback
-        )
+        result = await self._request("tools/call", params, read_timeout_seconds, progress_callback)
+        # The engine checks structuredContent against the tool's outputSchema (RuntimeError).
+        await self._client.validate_tool_result(name, result)
+        return CallToolResult.model_validate(result)
 
     async def list_resources(
-        self, *, cursor: str | None = None, meta: dict[str, Any] | None = None
+        self, *, cursor: str | None = None, meta: dict[str, Any] | None = None, cache_mode: CacheMode = "use"
     ) -> ListResourcesResult:
-        return await self._typed(ListResourcesResult, "resources/list", _params(cursor=cursor, _meta=meta))
+        params = _params(cursor=cursor, _meta=meta)
+        return await self._typed(ListResourcesResult, "resources/list", params, cache_mode=cache_mode)
 
     async def list_resource_templates(
-        self, *, cursor: str | None = None, meta: dict[str, Any] | None = None
+        self, *, cursor: str | None = None, meta: dict[str, Any] | None = None, cache_mode: CacheMode = "use"
     ) -> ListResourceTemplatesResult:
-        return await self._typed(
-            ListResourceTemplatesResult, "resources/templates/list", _params(cursor=cursor, _meta=meta)
-        )
+        params = _params(cursor=cursor, _meta=meta)
+        return await self._typed(ListResourceTemplatesResult, "resources/templates/list", params, cache_mode=cache_mode)
 
-    async def read_resource(self, uri: Any, *, meta: dict[str, Any] | None = None) -> ReadResourceResult:
-        return await self._typed(ReadResourceResult, "resources/read", _params(uri=str(uri), _meta=meta))
+    async def read_resource(
+        self, uri: Any, *, meta: dict[str, Any] | None = None, cache_mode: CacheMode = "use"
+    ) -> ReadResourceResult:
+        params = _params(uri=str(uri), _meta=meta)
+        return await self._typed(ReadResourceResult, "resources/read", params, cache_mode=cache_mode)
 
     async def subscribe_resource(self, uri: Any, *, meta: dict[str, Any] | None = None) -> EmptyResult:
         """Asks a legacy server for `notifications/resources/updated` about `uri`."""
@@ -462,8 +480,11 @@ class Client:
     async def unsubscribe_resource(self, uri: Any, *, meta: dict[str, Any] | None = None) -> EmptyResult:
         return await self._typed(EmptyResult, "resources/unsubscribe", _params(uri=str(uri), _meta=meta))
 
-    async def list_prompts(self, *, cursor: str | None = None, meta: dict[str, Any] | None = None) -> ListPromptsResult:
-        return await self._typed(ListPromptsResult, "prompts/list", _params(cursor=cursor, _meta=meta))
+    async def list_prompts(
+        self, *, cursor: str | None = None, meta: dict[str, Any] | None = None, cache_mode: CacheMode = "use"
+    ) -> ListPromptsResult:
+        params = _params(cursor=cursor, _meta=meta)
+        return await self._typed(ListPromptsResult, "prompts/list", params, cache_mode=cache_mode)
 
     async def get_prompt(
         self, name: str, arguments: dict[str, str] | None = None, *, meta: dict[str, Any] | None = None

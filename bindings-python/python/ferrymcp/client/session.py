@@ -32,6 +32,7 @@ from ferrymcp.types import (
     ListResourcesResult,
     ListResourceTemplatesResult,
     ListToolsResult,
+    ReadResourceResult,
     ServerCapabilities,
 )
 
@@ -93,6 +94,7 @@ class ClientSession(Client):
             client_info=client_info,
             mode="legacy",
             headers=headers,
+            cache=None,
         )
         self._auth = auth
 
@@ -126,25 +128,29 @@ class ClientSession(Client):
     def check_client_capability(self, capability: ClientCapabilities) -> bool:
         raise NotImplementedError("ClientSession.check_client_capability is a server-side check")
 
-    async def list_tools(
+    async def list_tools(  # type: ignore[override]
         self, cursor: str | None = None, *, params: Any = None, meta: dict[str, Any] | None = None
     ) -> ListToolsResult:
-        return await super().list_tools(cursor=_cursor(cursor, params), meta=meta)
+        return await super().list_tools(cursor=_cursor(cursor, params), meta=meta, cache_mode="bypass")
 
-    async def list_resources(
+    async def list_resources(  # type: ignore[override]
         self, cursor: str | None = None, *, params: Any = None, meta: dict[str, Any] | None = None
     ) -> ListResourcesResult:
-        return await super().list_resources(cursor=_cursor(cursor, params), meta=meta)
+        return await super().list_resources(cursor=_cursor(cursor, params), meta=meta, cache_mode="bypass")
 
-    async def list_resource_templates(
+    async def list_resource_templates(  # type: ignore[override]
         self, cursor: str | None = None, *, params: Any = None, meta: dict[str, Any] | None = None
     ) -> ListResourceTemplatesResult:
-        return await super().list_resource_templates(cursor=_cursor(cursor, params), meta=meta)
+        return await super().list_resource_templates(cursor=_cursor(cursor, params), meta=meta, cache_mode="bypass")
 
-    async def list_prompts(
+    async def list_prompts(  # type: ignore[override]
         self, cursor: str | None = None, *, params: Any = None, meta: dict[str, Any] | None = None
     ) -> ListPromptsResult:
-        return await super().list_prompts(cursor=_cursor(cursor, params), meta=meta)
+        return await super().list_prompts(cursor=_cursor(cursor, params), meta=meta, cache_mode="bypass")
+
+    async def read_resource(self, uri: Any, *, meta: dict[str, Any] | None = None) -> ReadResourceResult:  # type: ignore[override]
+        """Session-tier calls always reach the server (the response cache is the `Client`'s)."""
+        return await super().read_resource(uri, meta=meta, cache_mode="bypass")
 
     async def send_progress_notification(self, *args: Any, **kwargs: Any) -> None:
         raise NotImplementedError("ferrymcp's client cannot send progress notifications yet")

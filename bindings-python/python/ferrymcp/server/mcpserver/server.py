@@ -1116,9 +1116,14 @@ def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int 
     # declared up front, and a failing tool's text naming the tool.
     options: dict[str, Any] = {"features_up_front": ["tools", "resources", "prompts"], "tool_error_names_tool": True}
     if cache_hints:
-        unknown = sorted(method for method in cache_hints if method not in _CACHEABLE)
+        unknown = sorted(repr(method) for method in cache_hints if method not in _CACHEABLE)
         if unknown:
-            raise ValueError(f"cache_hints keys must be cacheable methods {list(_CACHEABLE)}; got {unknown}")
+            raise ValueError(
+                f"cache_hints keys must be cacheable methods (see CacheableMethod); got: {', '.join(unknown)}"
+            )
+        for method, hint in cache_hints.items():
+            if not isinstance(hint, CacheHint):
+                raise TypeError(f"cache_hints[{method!r}] must be a CacheHint, got {type(hint).__name__}")
         options["cache_hints"] = {
             method: {"ttl_ms": hint.ttl_ms, "scope": hint.scope} for method, hint in cache_hints.items()
         }
