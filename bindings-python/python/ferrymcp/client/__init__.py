@@ -20,6 +20,7 @@ message)`. Per-call timeouts are `read_timeout_seconds`, as in the official API.
 from __future__ import annotations
 
 import inspect
+import os
 import shlex
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
     from datetime import timedelta
 
     from ferrymcp._native import NativeClient
+    from ferrymcp.client.experimental.tasks import ExperimentalClientFeatures
     from ferrymcp.client.session import ClientSession
     from ferrymcp.client.subscriptions import Subscription
     from ferrymcp.server.mcpserver import MCPServer
@@ -115,8 +117,15 @@ class Client:
         headers: Mapping[str, str] | None = None,
         bearer_token: str | None = None,
         extensions: Sequence[ClientExtension] | None = None,
+        ca_file: str | os.PathLike[str] | None = None,
+        client_cert: tuple[str | os.PathLike[str], str | os.PathLike[str]] | None = None,
     ) -> None:
         _check_mode(mode)
+        # TLS for https:// servers: trust only the CA bundle `ca_file` (PEM) instead of the
+        # platform's store (which honours SSL_CERT_FILE / SSL_CERT_DIR), and present
+        # `client_cert`, a (certificate chain, private key) pair of PEM files.
+        self.ca_file = os.fspath(ca_file) if ca_file is not None else None
+        self.client_cert = (os.fspath(client_cert[0]), os.fspath(client_cert[1])) if client_cert else None
         self.server = server
         self._extensions = declared_extensions(extensions)
         self.read_timeout_seconds = read_timeout_seconds
@@ -175,7 +184,9 @@ class Client:
                 raise
         elif isinstance(target, str) and target.startswith(_URL_PREFIXES):
             headers = list(self.headers.items())
-            self._native = await NativeClient.connect_http(target, headers, self.bearer_token, options, callbacks)
+            self._native = await NativeClient.connect_http(
+                target, headers, self.bearer_token, options, callbacks, self.ca_file, self.client_cert
+            )
         else:
             command, args, env, cwd = _command(target)
             self._native = await NativeClient.spawn(command, args, env, cwd, options, callbacks)
@@ -441,6 +452,13 @@ class Client:
     async def set_logging_level(self, level: str, *, meta: dict[str, Any] | None = None) -> EmptyResult:
         """Sets the level of the log messages a legacy server sends."""
         return await self._typed(EmptyResult, "logging/setLevel", _params(level=level, _meta=meta))
+
+    @property
+    def experimental(self) -> ExperimentalClientFeatures:
+        """Tasks (the official `session.experimental`): see `ferrymcp.client.experimental.tasks`."""
+        from ferrymcp.client.experimental.tasks import ExperimentalClientFeatures
+
+        return ExperimentalClientFeatures(self)
 
     async def send_roots_list_changed(self) -> None:
         """Tells the server the roots changed (`notifications/roots/list_changed`)."""

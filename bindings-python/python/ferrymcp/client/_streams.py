@@ -21,9 +21,17 @@ _DIRECT = (
 class TransportStream:
     """One half of a ferrymcp transport pair: the server to connect to."""
 
-    def __init__(self, target: Any, headers: dict[str, str] | None = None, read_timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        target: Any,
+        headers: dict[str, str] | None = None,
+        read_timeout: float | None = None,
+        tls: dict[str, Any] | None = None,
+    ) -> None:
         self.target = target
         self.headers = headers
+        # `ca_file` and `client_cert` for an https:// server (see `ferrymcp.client.Client`).
+        self.tls = tls or {}
         # How long a request may wait for its answer unless the session says otherwise
         # (the official HTTP clients' `sse_read_timeout`).
         self.read_timeout = read_timeout

@@ -72,8 +72,9 @@ class ClientSession(Client):
         if unsupported:
             raise TypeError(f"ClientSession() does not support {sorted(unsupported)} in ferrymcp")
         target: Any
+        tls: dict[str, Any] = {}
         if isinstance(read_stream, TransportStream) and write_stream is read_stream:
-            target, headers = read_stream.target, read_stream.headers
+            target, headers, tls = read_stream.target, read_stream.headers, read_stream.tls
             timeout = read_timeout_seconds if read_timeout_seconds is not None else read_stream.read_timeout
         elif is_stream_pair(read_stream, write_stream):
             target, headers, timeout = StreamPair(read_stream, write_stream), None, read_timeout_seconds
@@ -92,6 +93,7 @@ class ClientSession(Client):
             client_info=client_info,
             mode="legacy",
             headers=headers,
+            **tls,
         )
 
     async def __aenter__(self) -> ClientSession:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from os import PathLike
 from typing import Any
 
 from ferrymcp.client._streams import TransportStream
@@ -38,6 +39,22 @@ def _http_timeout(timeout: float | timedelta, default: float) -> None:
         )
 
 
+def tls_options(ca_file: Any = None, client_cert: Any = None) -> dict[str, Any]:
+    """ferrymcp's TLS options for an https:// server, as `ferrymcp.client.Client` takes
+    them: `ca_file`, a PEM bundle trusted instead of the platform's store (which honours
+    SSL_CERT_FILE and SSL_CERT_DIR); `client_cert`, a (certificate chain, private key) pair
+    of PEM files presented to a server that asks (mutual TLS). An httpx client's `verify=`
+    and `cert=` cannot be read back from it: pass these instead."""
+    options: dict[str, Any] = {}
+    if ca_file is not None:
+        options["ca_file"] = ca_file
+    if client_cert is not None:
+        if not (isinstance(client_cert, tuple) and len(client_cert) == 2):
+            raise TypeError("client_cert= must be a (certificate file, key file) pair of PEM files")
+        options["client_cert"] = client_cert
+    return options
+
+
 def _session_id() -> str | None:
     raise NotImplementedError("ferrymcp does not expose the Mcp-Session-Id of a session yet")
 
@@ -51,24 +68,36 @@ async def streamablehttp_client(
     terminate_on_close: bool = True,
     httpx_client_factory: Callable[..., Any] | None = None,
     auth: Any = None,
+    *,
+    ca_file: str | PathLike[str] | None = None,
+    client_cert: tuple[str | PathLike[str], str | PathLike[str]] | None = None,
 ) -> AsyncIterator[tuple[TransportStream, TransportStream, Callable[[], str | None]]]:
-    """1.x: `(read, write, get_session_id)` for the server at `url`."""
+    """1.x: `(read, write, get_session_id)` for the server at `url`. `ca_file` and
+    `client_cert` (ferrymcp) set TLS as `tls_options` says."""
     _refuse("httpx_client_factory", httpx_client_factory)
     _refuse("auth", auth)
     _refuse("terminate_on_close", terminate_on_close, True)
     _http_timeout(timeout, 30)
-    stream = TransportStream(url, headers=dict(headers or {}), read_timeout=_seconds(sse_read_timeout))
+    stream = TransportStream(
+        url, headers=dict(headers or {}), read_timeout=_seconds(sse_read_timeout), tls=tls_options(ca_file, client_cert)
+    )
     yield stream, stream, _session_id
 
 
 @asynccontextmanager
 async def streamable_http_client(
-    url: str, *, http_client: Any = None, terminate_on_close: bool = True
+    url: str,
+    *,
+    http_client: Any = None,
+    terminate_on_close: bool = True,
+    ca_file: str | PathLike[str] | None = None,
+    client_cert: tuple[str | PathLike[str], str | PathLike[str]] | None = None,
 ) -> AsyncIterator[tuple[TransportStream, TransportStream, Callable[[], str | None]]]:
-    """2.x: `(read, write, get_session_id)` for the server at `url`."""
+    """2.x: `(read, write, get_session_id)` for the server at `url`. `ca_file` and
+    `client_cert` (ferrymcp) set TLS as `tls_options` says."""
     _refuse("http_client", http_client)
     _refuse("terminate_on_close", terminate_on_close, True)
-    stream = TransportStream(url)
+    stream = TransportStream(url, tls=tls_options(ca_file, client_cert))
     yield stream, stream, _session_id
 
 
