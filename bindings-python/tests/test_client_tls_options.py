@@ -45,8 +45,16 @@ def certs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for name in ("server", "client"):
         run("req", *key[:3], "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={name}")
         run("x509", "-req", "-in", f"{name}.csr", *signed_by_ca, "-out", f"{name}.pem", "-extfile", f"{name}.cnf")
-    return {n: d / f for n, f in [("ca", "ca.pem"), ("cert", "server.pem"), ("key", "server.key"),
-                                   ("client_cert", "client.pem"), ("client_key", "client.key")]}
+    return {
+        n: d / f
+        for n, f in [
+            ("ca", "ca.pem"),
+            ("cert", "server.pem"),
+            ("key", "server.key"),
+            ("client_cert", "client.pem"),
+            ("client_key", "client.key"),
+        ]
+    }
 
 
 @pytest.fixture

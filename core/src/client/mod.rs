@@ -24,8 +24,8 @@ pub mod tasks;
 use callbacks::Router;
 pub use callbacks::{ClientCallbacks, InputCallback, NotificationCallback};
 pub use error::ClientError;
-pub use tasks::TaskCall;
 pub use listen::{ListChangedCallback, ListChangedHandler, ListChangedHandlers, Subscription, SubscriptionEnd};
+pub use tasks::TaskCall;
 
 use std::sync::Arc;
 use std::time::Duration;

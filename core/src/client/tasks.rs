@@ -270,8 +270,11 @@ mod tests {
             "lastUpdatedAt": "b", "ttlMs": 60000, "pollIntervalMs": 250});
         let Value::Object(task) = task else { unreachable!() };
         let task = official_task(task);
-        assert_eq!(Value::Object(task.clone()), json!({"taskId": "t", "status": "working", "createdAt": "a",
-            "lastUpdatedAt": "b", "ttl": 60000, "pollInterval": 250}));
+        assert_eq!(
+            Value::Object(task.clone()),
+            json!({"taskId": "t", "status": "working", "createdAt": "a",
+            "lastUpdatedAt": "b", "ttl": 60000, "pollInterval": 250})
+        );
         assert_eq!(poll_interval(&task), Duration::from_millis(250));
         assert_eq!(poll_interval(&Map::new()), DEFAULT_POLL_INTERVAL);
         assert!(is_terminal("cancelled") && !is_terminal("input_required"));

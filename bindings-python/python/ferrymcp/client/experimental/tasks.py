@@ -83,7 +83,8 @@ class ExperimentalClientFeatures:
     async def get_task_result(self, task_id: str, result_type: type[_R] = CallToolResult) -> _R:  # type: ignore[assignment]
         result = await self._session._client.task_result(task_id)
         validate = getattr(result_type, "model_validate", None)
-        return validate(result) if callable(validate) else result  # type: ignore[no-any-return]
+        validated: _R = validate(result) if callable(validate) else result_type(**result)
+        return validated
 
     async def update_task(self, task_id: str, input_responses: dict[str, Any]) -> None:
         """Answers the task's input requests (2026-07-28 `tasks/update`), by input key."""
