@@ -42,6 +42,26 @@ export declare class NativeClient {
   get sessionId(): string | null
   /** Ends the HTTP session with a DELETE (nothing to do without one). */
   terminateSession(): Promise<void>
+  /**
+   * Calls a tool as a task: `{"task": Task}`, or `{"result": CallToolResult}` when the
+   * server answered at once.
+   */
+  callToolAsTask(name: string, argumentsJson: string, ttlMs?: number | undefined | null, metaJson?: string | undefined | null): Promise<string>
+  /** `tasks/get`. */
+  getTask(taskId: string): Promise<string>
+  /**
+   * One polling step after `previousJson` (the last state seen): `null` once that was
+   * terminal.
+   */
+  pollTaskStep(taskId: string, previousJson?: string | undefined | null): Promise<string>
+  /** `tasks/update` (2026-07-28). */
+  updateTask(taskId: string, inputResponsesJson: string): Promise<string>
+  /** `tasks/cancel`: the task after cancelling. */
+  cancelTask(taskId: string): Promise<string>
+  /** `tasks/list` (2025-11-25). */
+  listTasks(cursor?: string | undefined | null): Promise<string>
+  /** The task's outcome once it has one. */
+  taskResult(taskId: string): Promise<string>
 }
 
 export declare class NativeContext {
@@ -362,6 +382,15 @@ export interface HttpClientConfig {
   headers?: Array<HttpHeader>
   /** Sent as `Authorization: Bearer <token>`. */
   bearerToken?: string
+  /**
+   * Trust only the CAs in this PEM file (else the platform's store, with
+   * `SSL_CERT_FILE` / `SSL_CERT_DIR`).
+   */
+  caFile?: string
+  /** A client certificate chain (PEM file) to present, with `client_key`. */
+  clientCert?: string
+  /** The private key (PEM file) of `client_cert`. */
+  clientKey?: string
 }
 
 export interface HttpConfig {

@@ -27,17 +27,33 @@ pub struct HttpClientConfig {
     pub headers: Option<Vec<HttpHeader>>,
     /// Sent as `Authorization: Bearer <token>`.
     pub bearer_token: Option<String>,
+    /// Trust only the CAs in this PEM file (else the platform's store, with
+    /// `SSL_CERT_FILE` / `SSL_CERT_DIR`).
+    pub ca_file: Option<String>,
+    /// A client certificate chain (PEM file) to present, with `client_key`.
+    pub client_cert: Option<String>,
+    /// The private key (PEM file) of `client_cert`.
+    pub client_key: Option<String>,
 }
 
-fn http_options(http: HttpClientConfig) -> HttpClientOptions {
+fn http_options(http: HttpClientConfig) -> napi::Result<HttpClientOptions> {
     let mut options = HttpClientOptions::new(http.url);
+    options.tls.ca_file = http.ca_file.map(Into::into);
+    options.tls.client_cert = match (http.client_cert, http.client_key) {
+        (Some(cert), Some(key)) => Some((cert.into(), key.into())),
+        (None, None) => None,
+        _ => {
+            let why = "tls.cert and tls.key go together (a certificate chain and its private key, PEM files)";
+            return Err(mcp_error(ErrorCode::INVALID_PARAMS, why, None));
+        }
+    };
     for header in http.headers.unwrap_or_default() {
         options = options.header(header.name, header.value);
     }
     if let Some(token) = http.bearer_token {
         options = options.bearer_token(token);
     }
-    options
+    Ok(options)
 }
 
 /// Connects to the MCP endpoint at `http.url` (era probe, then handshake).
@@ -55,7 +71,7 @@ pub async fn connect_http_client(
         JsListChangedFn,
     >,
 ) -> napi::Result<NativeClient> {
-    let http = http_options(http);
+    let http = http_options(http)?;
     let hooks = Hooks { on_request, on_notification, on_close, on_list_changed };
     open(config, hooks, |options, callbacks| Client::connect_http(http, options, callbacks)).await
 }

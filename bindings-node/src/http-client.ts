@@ -11,8 +11,12 @@
  * implement, so it is refused with a TypeError naming it rather than ignored: `fetch`,
  * `reconnectionOptions`, `reconnectionScheduler`, `sessionId`, `protocolVersion`,
  * `redirectPolicy`, OAuth (an `OAuthClientProvider`, `onUnauthorized`, step-up options),
- * `eventSourceInit`, and `requestInit` fields other than `headers`. Only `http://` URLs
- * are served (no TLS is built in); others fail in `connect()`.
+ * `eventSourceInit`, and `requestInit` fields other than `headers` (a `fetch` or an undici
+ * `dispatcher` carrying TLS settings among them: core makes its own connections).
+ *
+ * TLS (`https://`) is ferrymcp's option `tls`: `{ ca, cert, key }`, paths of PEM files.
+ * `ca` is trusted instead of the platform's store (which honours `SSL_CERT_FILE` and
+ * `SSL_CERT_DIR`); `cert` and `key` are a client certificate for mutual TLS.
  */
 import type { ClientHooks, ClientTransport } from './client-transport.js';
 import { fromNative } from './errors.js';
@@ -28,12 +32,40 @@ export interface StreamableHTTPClientTransportOptions {
   /** Only `headers` is supported. */
   requestInit?: { headers?: ConstructorParameters<typeof Headers>[0] };
   authProvider?: AuthProvider;
+  /** ferrymcp: TLS settings for `https://` (PEM file paths; see the module doc). */
+  tls?: TlsOptions;
   [option: string]: unknown;
+}
+
+/** ferrymcp's TLS options for an `https://` server: PEM file paths. */
+export interface TlsOptions {
+  /** A CA bundle trusted instead of the platform's store. */
+  ca?: string;
+  /** A client certificate chain, presented with `key` (mutual TLS). */
+  cert?: string;
+  /** The private key of `cert`. */
+  key?: string;
+}
+
+function tlsConfig(tls: TlsOptions | undefined, transport: string): Partial<HttpClientConfig> {
+  if (tls === undefined) return {};
+  for (const [name, value] of Object.entries(tls)) {
+    if (value !== undefined && !['ca', 'cert', 'key'].includes(name)) {
+      throw new TypeError(`ferrymcp ${transport} does not support tls.${name} (supported: ca, cert, key, as PEM file paths)`);
+    }
+    if (value !== undefined && typeof value !== 'string') {
+      throw new TypeError(`ferrymcp ${transport}: tls.${name} must be the path of a PEM file`);
+    }
+  }
+  if ((tls.cert === undefined) !== (tls.key === undefined)) {
+    throw new TypeError(`ferrymcp ${transport}: tls.cert and tls.key go together (a certificate chain and its private key)`);
+  }
+  return { caFile: tls.ca, clientCert: tls.cert, clientKey: tls.key };
 }
 
 export type SSEClientTransportOptions = StreamableHTTPClientTransportOptions;
 
-const SUPPORTED = ['requestInit', 'authProvider'];
+const SUPPORTED = ['requestInit', 'authProvider', 'tls'];
 
 /** Refuses what the core does not do, naming it; returns the headers as pairs. */
 function checked(options: StreamableHTTPClientTransportOptions, transport: string): HttpClientConfig['headers'] {
@@ -68,6 +100,7 @@ abstract class HttpClientTransportBase implements ClientTransport {
   readonly #url: URL;
   readonly #headers: HttpClientConfig['headers'];
   readonly #auth?: AuthProvider;
+  readonly #tls: Partial<HttpClientConfig>;
   #native?: NativeClientHandle;
   #hooks?: ClientHooks;
 
@@ -75,6 +108,7 @@ abstract class HttpClientTransportBase implements ClientTransport {
     this.#url = new URL(url);
     this.#headers = checked(options, transport);
     this.#auth = options.authProvider;
+    this.#tls = tlsConfig(options.tls, transport);
   }
 
   /** How this transport adjusts the client's configuration. */
@@ -84,7 +118,7 @@ abstract class HttpClientTransportBase implements ClientTransport {
   async ferrymcpOpen(config: ClientConfig, hooks: ClientHooks): Promise<NativeClientHandle> {
     const token = (await this.#auth?.token()) ?? undefined;
     this.#native = await connectHttpClient(
-      { url: this.#url.href, headers: this.#headers, bearerToken: token },
+      { url: this.#url.href, headers: this.#headers, bearerToken: token, ...this.#tls },
       this.adjust(config),
       hooks.onRequest,
       hooks.onNotification,

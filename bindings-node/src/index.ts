@@ -45,7 +45,9 @@ export type { ClientGroupOptions, GroupTool, LlmApi, ServerEvent, ServerStatus }
 export type { CacheMode, ClientOptions, RequestOptions } from './mcp-client.js';
 export { MAX_CACHE_TTL_MS } from './mcp-client.js';
 export { SSEClientTransport, StreamableHTTPClientTransport } from './http-client.js';
-export type { AuthProvider, SSEClientTransportOptions, StreamableHTTPClientTransportOptions } from './http-client.js';
+export type { AuthProvider, SSEClientTransportOptions, StreamableHTTPClientTransportOptions, TlsOptions } from './http-client.js';
+export { ExperimentalClientTasks } from './client-tasks.js';
+export type { Task, TaskCallOptions, TaskResponseMessage } from './client-tasks.js';
 export { ErrorCode, McpError, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UrlElicitationRequiredError } from './errors.js';
 export * from './types.js';
 export { InMemoryTransport, ReadBuffer, deserializeMessage, serializeMessage } from './transport.js';

@@ -11,6 +11,7 @@
  */
 import { parseParams } from './schema.js';
 import type { ClientHooks, ClientTransport } from './client-transport.js';
+import { ExperimentalClientTasks, notConnected } from './client-tasks.js';
 import { methodOf } from './dispatch.js';
 import type { MethodOrSchema } from './dispatch.js';
 import { ErrorCode, McpError, fromNative } from './errors.js';
@@ -359,6 +360,11 @@ export class Client {
       },
       closed,
     };
+  }
+
+  /** Experimental features (the official `client.experimental`): `tasks` (see `client-tasks.ts`). */
+  get experimental(): { tasks: ExperimentalClientTasks } {
+    return { tasks: new ExperimentalClientTasks(() => this.#native ?? notConnected()) };
   }
 
   /** Tells the server the client's roots changed (`notifications/roots/list_changed`). */

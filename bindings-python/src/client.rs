@@ -2,14 +2,15 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use ferrymcp_core::client::cache::{CacheConfig, CacheMode};
 use ferrymcp_core::client::child::ChildCommand;
-use ferrymcp_core::client::http::HttpClientOptions;
+use ferrymcp_core::client::http::{ClientTls, HttpClientOptions};
 use ferrymcp_core::client::{
-    Client, ClientCallbacks, ClientError, ClientOptions, EraPreference, InputCallback, Subscription,
+    Client, ClientCallbacks, ClientError, ClientOptions, EraPreference, InputCallback, Subscription, TaskCall,
 };
 use ferrymcp_core::peer::{Progress, RequestOptions};
 use ferrymcp_core::transport::memory;
@@ -197,9 +198,12 @@ impl NativeClient {
 
     /// Connects to a Streamable HTTP endpoint (either era, or the deprecated HTTP+SSE
     /// transport of old servers), sending `headers` and a bearer token with every request,
-    /// or authorizing with OAuth (`oauth`, see `oauth.rs`).
+    /// or authorizing with OAuth (`oauth`, see `oauth.rs`). `ca_file` trusts only that PEM
+    /// bundle (else the platform's store); `client_cert` is a certificate chain and key
+    /// (PEM files) to present.
     #[staticmethod]
-    #[pyo3(signature = (url, headers = None, bearer_token = None, options = None, callbacks = None, oauth = None))]
+    #[pyo3(signature = (url, headers = None, bearer_token = None, options = None, callbacks = None, oauth = None, ca_file = None, client_cert = None))]
+    #[allow(clippy::too_many_arguments)]
     fn connect_http<'py>(
         py: Python<'py>,
         url: String,
@@ -208,6 +212,8 @@ impl NativeClient {
         options: Option<&Bound<'py, PyDict>>,
         callbacks: Option<&Bound<'py, PyDict>>,
         oauth: Option<&Bound<'py, PyDict>>,
+        ca_file: Option<PathBuf>,
+        client_cert: Option<(PathBuf, PathBuf)>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (handle, options, callbacks) = prepare(py, options, callbacks)?;
         let mut http = HttpClientOptions::new(url);
@@ -218,6 +224,7 @@ impl NativeClient {
             let cell: LoopCell = Arc::new(std::sync::Mutex::new(Some((event_loop, handle.clone()))));
             http.oauth = Some(crate::oauth::oauth(oauth, cell)?);
         }
+        http.tls = ClientTls { ca_file, client_cert };
         connected(py, handle, Client::connect_http(http, options, callbacks))
     }
 
@@ -353,6 +360,93 @@ impl NativeClient {
         })
     }
 
+    /// Calls a tool as a task: resolves to `{"task": Task}`, or `{"result": CallToolResult}`
+    /// when the server answered at once.
+    #[pyo3(signature = (name, arguments, ttl = None, meta = None, timeout = None))]
+    fn call_tool_as_task<'py>(
+        &self,
+        py: Python<'py>,
+        name: String,
+        arguments: &Bound<'py, PyAny>,
+        ttl: Option<u64>,
+        meta: Option<&Bound<'py, PyAny>>,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (client, arguments) = (self.client.clone(), from_py(arguments)?);
+        let meta = match meta.map(from_py).transpose()? {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(meta)) => Some(meta),
+            Some(_) => return Err(PyValueError::new_err("meta must be a dict")),
+        };
+        let options = RequestOptions { timeout: timeout.map(Duration::from_secs_f64), ..RequestOptions::default() };
+        awaitable(py, async move {
+            match client.call_tool_as_task(&name, arguments, ttl, meta, options).await {
+                Ok(TaskCall::Task(task)) => ok(Json(json!({ "task": task }))),
+                Ok(TaskCall::Result(result)) => ok(Json(json!({ "result": result }))),
+                Err(e) => fail(move |py| client_error(py, e)),
+            }
+        })
+    }
+
+    /// `tasks/get`: the task (the official `Task` members).
+    fn get_task<'py>(&self, py: Python<'py>, task_id: String) -> PyResult<Bound<'py, PyAny>> {
+        let client = self.client.clone();
+        awaitable(py, async move { json_outcome(client.get_task(&task_id).await.map(Value::Object)) })
+    }
+
+    /// One polling step: waits the interval `previous` suggests, then `tasks/get`; `None`
+    /// once `previous` was terminal.
+    #[pyo3(signature = (task_id, previous = None))]
+    fn poll_task_step<'py>(
+        &self,
+        py: Python<'py>,
+        task_id: String,
+        previous: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let client = self.client.clone();
+        let previous = match previous.map(from_py).transpose()? {
+            Some(Value::Object(previous)) => Some(previous),
+            _ => None,
+        };
+        awaitable(py, async move {
+            let step = client.poll_task_step(&task_id, previous.as_ref()).await;
+            json_outcome(step.map(|task| task.map_or(Value::Null, Value::Object)))
+        })
+    }
+
+    /// `tasks/update` (2026-07-28): answers by input key.
+    fn update_task<'py>(
+        &self,
+        py: Python<'py>,
+        task_id: String,
+        input_responses: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let Value::Object(responses) = from_py(input_responses)? else {
+            return Err(PyValueError::new_err("input_responses must be a dict of answers by input key"));
+        };
+        let client = self.client.clone();
+        awaitable(py, async move { json_outcome(client.update_task(&task_id, responses).await) })
+    }
+
+    /// `tasks/cancel`: the task after cancelling.
+    fn cancel_task<'py>(&self, py: Python<'py>, task_id: String) -> PyResult<Bound<'py, PyAny>> {
+        let client = self.client.clone();
+        awaitable(py, async move { json_outcome(client.cancel_task(&task_id).await.map(Value::Object)) })
+    }
+
+    /// `tasks/list` (2025-11-25): one page.
+    #[pyo3(signature = (cursor = None))]
+    fn list_tasks<'py>(&self, py: Python<'py>, cursor: Option<String>) -> PyResult<Bound<'py, PyAny>> {
+        let client = self.client.clone();
+        awaitable(py, async move { json_outcome(client.list_tasks(cursor.as_deref()).await) })
+    }
+
+    /// The task's outcome once it has one (its input answered through the callbacks).
+    fn task_result<'py>(&self, py: Python<'py>, task_id: String) -> PyResult<Bound<'py, PyAny>> {
+        let client = self.client.clone();
+        awaitable(py, async move { json_outcome(client.task_result(&task_id).await) })
+    }
+
     /// Opens a `subscriptions/listen` stream with `filter` (the wire `SubscriptionFilter`);
     /// resolves once the server acknowledges it.
     #[pyo3(signature = (filter, timeout = None))]
@@ -369,6 +463,13 @@ impl NativeClient {
                 Err(e) => fail(move |py| client_error(py, e)),
             }
         })
+    }
+}
+
+fn json_outcome(outcome: Result<Value, ClientError>) -> crate::bridge::Deliver {
+    match outcome {
+        Ok(value) => ok(Json(value)),
+        Err(e) => fail(move |py| client_error(py, e)),
     }
 }
 

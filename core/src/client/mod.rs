@@ -20,11 +20,13 @@ mod error;
 pub mod http;
 mod listen;
 mod probe;
+pub mod tasks;
 
 use callbacks::Router;
 pub use callbacks::{ClientCallbacks, InputCallback, NotificationCallback};
 pub use error::ClientError;
 pub use listen::{ListChangedCallback, ListChangedHandler, ListChangedHandlers, Subscription, SubscriptionEnd};
+pub use tasks::TaskCall;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -430,7 +432,8 @@ impl Client {
         let fields = params.entry("_meta").or_insert_with(|| json!({}));
         if let Value::Object(fields) = fields {
             fields.insert(meta::PROTOCOL_VERSION.into(), json!(self.details.protocol_version));
-            fields.insert(meta::CLIENT_CAPABILITIES.into(), self.options.capabilities.clone());
+            // A request that declares more (one accepting tasks) keeps its own.
+            fields.entry(meta::CLIENT_CAPABILITIES).or_insert_with(|| self.options.capabilities.clone());
             fields.insert(meta::CLIENT_INFO.into(), self.options.info.clone());
             if let Some(level) = &self.options.log_level {
                 fields.insert(meta::LOG_LEVEL.into(), json!(level));

@@ -20,6 +20,7 @@ message)`. Per-call timeouts are `read_timeout_seconds`, as in the official API.
 from __future__ import annotations
 
 import inspect
+import os
 import shlex
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
     from datetime import timedelta
 
     from ferrymcp._native import NativeClient
+    from ferrymcp.client.experimental.tasks import ExperimentalClientFeatures
     from ferrymcp.client.session import ClientSession
     from ferrymcp.client.subscriptions import Subscription
     from ferrymcp.server.mcpserver import MCPServer
@@ -122,9 +124,16 @@ class Client:
         bearer_token: str | None = None,
         extensions: Sequence[ClientExtension] | None = None,
         cache: CacheConfig | None = _DEFAULT_CACHE,
+        ca_file: str | os.PathLike[str] | None = None,
+        client_cert: tuple[str | os.PathLike[str], str | os.PathLike[str]] | None = None,
     ) -> None:
         _check_mode(mode)
         self.cache = CacheConfig() if cache is _DEFAULT_CACHE else cache
+        # TLS for https:// servers: trust only the CA bundle `ca_file` (PEM) instead of the
+        # platform's store (which honours SSL_CERT_FILE / SSL_CERT_DIR), and present
+        # `client_cert`, a (certificate chain, private key) pair of PEM files.
+        self.ca_file = os.fspath(ca_file) if ca_file is not None else None
+        self.client_cert = (os.fspath(client_cert[0]), os.fspath(client_cert[1])) if client_cert else None
         self.server = server
         self._extensions = declared_extensions(extensions)
         self.read_timeout_seconds = read_timeout_seconds
@@ -201,7 +210,7 @@ class Client:
 
                 oauth = engine_oauth(self._auth)
             self._native = await NativeClient.connect_http(
-                target, headers, self.bearer_token, options, callbacks, oauth
+                target, headers, self.bearer_token, options, callbacks, oauth, self.ca_file, self.client_cert
             )
         else:
             command, args, env, cwd = _command(target)
@@ -225,6 +234,11 @@ class Client:
         if self.read_timeout_seconds is None:
             self.read_timeout_seconds = read.read_timeout
         self._auth = read.auth
+        if self.ca_file is None and read.tls.get("ca_file") is not None:
+            self.ca_file = os.fspath(read.tls["ca_file"])
+        if self.client_cert is None and read.tls.get("client_cert") is not None:
+            cert, key = read.tls["client_cert"]
+            self.client_cert = (os.fspath(cert), os.fspath(key))
         return read.target
 
     async def _exit_transport(self, exc_type: Any, exc: Any, tb: Any) -> None:
@@ -505,6 +519,13 @@ class Client:
     async def set_logging_level(self, level: str, *, meta: dict[str, Any] | None = None) -> EmptyResult:
         """Sets the level of the log messages a legacy server sends."""
         return await self._typed(EmptyResult, "logging/setLevel", _params(level=level, _meta=meta))
+
+    @property
+    def experimental(self) -> ExperimentalClientFeatures:
+        """Tasks (the official `session.experimental`): see `ferrymcp.client.experimental.tasks`."""
+        from ferrymcp.client.experimental.tasks import ExperimentalClientFeatures
+
+        return ExperimentalClientFeatures(self)
 
     async def send_roots_list_changed(self) -> None:
         """Tells the server the roots changed (`notifications/roots/list_changed`)."""

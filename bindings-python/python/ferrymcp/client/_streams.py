@@ -27,11 +27,14 @@ class TransportStream:
         headers: dict[str, str] | None = None,
         read_timeout: float | None = None,
         auth: Any = None,
+        tls: dict[str, Any] | None = None,
     ) -> None:
         self.target = target
         self.headers = headers
         # An `OAuthClientProvider`, checked by the transport that made the pair.
         self.auth = auth
+        # `ca_file` and `client_cert` for an https:// server (see `ferrymcp.client.Client`).
+        self.tls = tls or {}
         # How long a request may wait for its answer unless the session says otherwise
         # (the official HTTP clients' `sse_read_timeout`).
         self.read_timeout = read_timeout

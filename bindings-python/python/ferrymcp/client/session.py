@@ -73,8 +73,10 @@ class ClientSession(Client):
         if unsupported:
             raise TypeError(f"ClientSession() does not support {sorted(unsupported)} in ferrymcp")
         target: Any
+        tls: dict[str, Any] = {}
         if isinstance(read_stream, TransportStream) and write_stream is read_stream:
             target, headers, auth = read_stream.target, read_stream.headers, read_stream.auth
+            tls = read_stream.tls
             timeout = read_timeout_seconds if read_timeout_seconds is not None else read_stream.read_timeout
         elif is_stream_pair(read_stream, write_stream):
             target, headers, timeout = StreamPair(read_stream, write_stream), None, read_timeout_seconds
@@ -95,6 +97,7 @@ class ClientSession(Client):
             mode="legacy",
             headers=headers,
             cache=None,
+            **tls,
         )
         self._auth = auth
 

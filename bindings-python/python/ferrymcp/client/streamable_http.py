@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from os import PathLike
 from typing import Any
 
 from ferrymcp.client._streams import TransportStream
@@ -75,6 +76,8 @@ def _from_http_client(client: Any) -> tuple[dict[str, str], float | None, Any]:
         refused.append("base_url")
     if str(getattr(client, "params", "")):
         refused.append("params")
+    if _tls_differs(client, default):
+        refused.append("verify/cert (pass ferrymcp's ca_file= and client_cert= instead)")
     if refused:
         raise TypeError(
             f"http_client with {', '.join(refused)} is not supported by ferrymcp (the engine makes its own "
@@ -84,6 +87,39 @@ def _from_http_client(client: Any) -> tuple[dict[str, str], float | None, Any]:
     headers = {key: value for key, value in client.headers.items() if defaults.get(key) != value}
     read = getattr(getattr(client, "timeout", None), "read", None)
     return headers, read, _check_auth(getattr(client, "auth", None))
+
+
+def _tls_differs(client: Any, default: Any) -> bool:
+    """Whether the httpx client verifies differently from a default one (its `verify=`:
+    off, or another CA store), as far as its SSL context tells."""
+
+    def context(c: Any) -> Any:
+        return getattr(getattr(getattr(c, "_transport", None), "_pool", None), "_ssl_context", None)
+
+    ours, plain = context(client), context(default)
+    if ours is None or plain is None:
+        return False
+    return bool(
+        ours.verify_mode != plain.verify_mode
+        or ours.check_hostname != plain.check_hostname
+        or ours.cert_store_stats() != plain.cert_store_stats()
+    )
+
+
+def tls_options(ca_file: Any = None, client_cert: Any = None) -> dict[str, Any]:
+    """ferrymcp's TLS options for an https:// server, as `ferrymcp.client.Client` takes
+    them: `ca_file`, a PEM bundle trusted instead of the platform's store (which honours
+    SSL_CERT_FILE and SSL_CERT_DIR); `client_cert`, a (certificate chain, private key) pair
+    of PEM files presented to a server that asks (mutual TLS). An httpx client's `verify=`
+    and `cert=` cannot be read back from it: pass these instead."""
+    options: dict[str, Any] = {}
+    if ca_file is not None:
+        options["ca_file"] = ca_file
+    if client_cert is not None:
+        if not (isinstance(client_cert, tuple) and len(client_cert) == 2):
+            raise TypeError("client_cert= must be a (certificate file, key file) pair of PEM files")
+        options["client_cert"] = client_cert
+    return options
 
 
 def _session_id() -> str | None:
@@ -99,28 +135,43 @@ async def streamablehttp_client(
     terminate_on_close: bool = True,
     httpx_client_factory: Callable[..., Any] | None = None,
     auth: Any = None,
+    *,
+    ca_file: str | PathLike[str] | None = None,
+    client_cert: tuple[str | PathLike[str], str | PathLike[str]] | None = None,
 ) -> AsyncIterator[tuple[TransportStream, TransportStream, Callable[[], str | None]]]:
-    """1.x: `(read, write, get_session_id)` for the server at `url`."""
+    """1.x: `(read, write, get_session_id)` for the server at `url`. `ca_file` and
+    `client_cert` (ferrymcp) set TLS as `tls_options` says."""
     _refuse("httpx_client_factory", httpx_client_factory)
     _refuse("terminate_on_close", terminate_on_close, True)
     _http_timeout(timeout, 30)
     stream = TransportStream(
-        url, headers=dict(headers or {}), read_timeout=_seconds(sse_read_timeout), auth=_check_auth(auth)
+        url,
+        headers=dict(headers or {}),
+        read_timeout=_seconds(sse_read_timeout),
+        auth=_check_auth(auth),
+        tls=tls_options(ca_file, client_cert),
     )
     yield stream, stream, _session_id
 
 
 @asynccontextmanager
 async def streamable_http_client(
-    url: str, *, http_client: Any = None, terminate_on_close: bool = True
+    url: str,
+    *,
+    http_client: Any = None,
+    terminate_on_close: bool = True,
+    ca_file: str | PathLike[str] | None = None,
+    client_cert: tuple[str | PathLike[str], str | PathLike[str]] | None = None,
 ) -> AsyncIterator[tuple[TransportStream, TransportStream, Callable[[], str | None]]]:
-    """2.x: `(read, write, get_session_id)` for the server at `url`."""
+    """2.x: `(read, write, get_session_id)` for the server at `url`. `ca_file` and
+    `client_cert` (ferrymcp) set TLS as `tls_options` says."""
     _refuse("terminate_on_close", terminate_on_close, True)
+    tls = tls_options(ca_file, client_cert)
     if http_client is None:
-        stream = TransportStream(url)
+        stream = TransportStream(url, tls=tls)
     else:
         headers, read_timeout, auth = _from_http_client(http_client)
-        stream = TransportStream(url, headers=headers, read_timeout=read_timeout, auth=auth)
+        stream = TransportStream(url, headers=headers, read_timeout=read_timeout, auth=auth, tls=tls)
     yield stream, stream, _session_id
 
 

@@ -4,7 +4,7 @@ stamps `ttlMs`/`cacheScope` on the results (what a handler set itself wins, per 
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 from ferrymcp.server.mcpserver.server import CacheHint
 
@@ -19,4 +19,4 @@ CacheableMethod = Literal[
     "resources/read",
 ]
 
-CACHEABLE_METHODS: Final[frozenset[str]] = frozenset(CacheableMethod.__args__)
+CACHEABLE_METHODS: Final[frozenset[str]] = frozenset(get_args(CacheableMethod))
