@@ -29,7 +29,7 @@ pub struct HttpClientConfig {
     pub bearer_token: Option<String>,
 }
 
-fn http_options(http: HttpClientConfig) -> HttpClientOptions {
+pub(crate) fn http_options(http: HttpClientConfig) -> HttpClientOptions {
     let mut options = HttpClientOptions::new(http.url);
     for header in http.headers.unwrap_or_default() {
         options = options.header(header.name, header.value);

@@ -46,6 +46,30 @@ export type { ClientOptions, RequestOptions } from './mcp-client.js';
 export { SSEClientTransport, StreamableHTTPClientTransport } from './http-client.js';
 export type { AuthProvider, SSEClientTransportOptions, StreamableHTTPClientTransportOptions } from './http-client.js';
 export { ErrorCode, McpError, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UrlElicitationRequiredError } from './errors.js';
+export {
+  ClientCredentialsProvider,
+  CrossAppAccessProvider,
+  OAuthUnsupportedError,
+  PrivateKeyJwtProvider,
+  StaticPrivateKeyJwtProvider,
+  UnauthorizedError,
+  auth,
+  createPrivateKeyJwtAuth,
+  extractResourceMetadataUrl,
+  extractWWWAuthenticateParams,
+  isOAuthClientProvider,
+  validateClientMetadataUrl,
+} from './oauth-client.js';
+export type {
+  ClientCredentialsProviderOptions,
+  OAuthClientInformation,
+  OAuthClientInformationFull,
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  OAuthTokens,
+} from './oauth-client.js';
 export * from './types.js';
 export { InMemoryTransport, ReadBuffer, deserializeMessage, serializeMessage } from './transport.js';
 export type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from './transport.js';

@@ -20,6 +20,7 @@ mod cancel;
 mod client;
 mod client_callbacks;
 mod client_http;
+mod client_oauth;
 mod context;
 mod error;
 mod group;

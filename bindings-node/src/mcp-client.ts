@@ -12,7 +12,7 @@
 import type { ClientHooks, ClientTransport } from './client-transport.js';
 import { methodOf } from './dispatch.js';
 import type { MethodOrSchema } from './dispatch.js';
-import { ErrorCode, McpError, fromNative } from './errors.js';
+import { ErrorCode, McpError, fromNativeClient } from './errors.js';
 import { NativeCancel, NativePort, connectPort } from './native.js';
 import { MODERN_PROTOCOL_VERSION } from './guards.js';
 import { carry, isMessageTransport } from './transport.js';
@@ -249,7 +249,7 @@ export class Client {
         },
       );
     } catch (error) {
-      throw fromNative(error);
+      throw fromNativeClient(error);
     }
     this.#transport = transport;
     this.#server = JSON.parse(this.#native.serverJson) as ServerDetails;
@@ -308,7 +308,7 @@ export class Client {
     try {
       subscription = await native.listen(JSON.stringify(filter ?? {}), options?.timeout);
     } catch (error) {
-      throw fromNative(error);
+      throw fromNativeClient(error);
     }
     const closed = subscription.closed() as Promise<'local' | 'graceful' | 'remote'>;
     options?.signal?.addEventListener('abort', () => void subscription.close(), { once: true });
@@ -328,7 +328,7 @@ export class Client {
     try {
       await native.sendRootsListChanged();
     } catch (error) {
-      throw fromNative(error);
+      throw fromNativeClient(error);
     }
   }
 
@@ -391,7 +391,7 @@ export class Client {
       // The connection ended under this call: `onclose` fires now, not only when the
       // core's (weak) close callback gets to run.
       if (native.isClosed) this.#lost();
-      throw fromNative(error);
+      throw fromNativeClient(error);
     } finally {
       unlisten();
     }

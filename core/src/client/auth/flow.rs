@@ -22,33 +22,31 @@ use super::{
 };
 
 impl OAuth {
-    /// Protected resource metadata, then the authorization server's metadata.
+    /// Protected resource metadata, then the authorization server's metadata; what the
+    /// handler kept from an earlier discovery when the challenge names no other metadata.
     pub(super) async fn discover(&self, _state: &State, challenge: &Challenge) -> Result<Discovered, AuthError> {
         let server = self.server()?;
+        if challenge.resource_metadata.is_none()
+            && let Some(kept) = self.options.handler.discovery_state().await?
+            && let (Some(issuer), Some(metadata)) =
+                (kept["authorization_server_url"].as_str(), kept.get("authorization_server_metadata"))
+        {
+            let prm = kept.get("resource_metadata").filter(|prm| prm.is_object()).cloned();
+            return judge(&server, prm, issuer.to_owned(), metadata.clone());
+        }
         let http = self.http();
         let prm = first_json(&http, &resource_metadata_urls(&server, challenge)).await?;
-        let Some((_, prm)) = prm else {
+        let Some((prm_url, prm)) = prm else {
             // A 2025-03-26 server: it is its own authorization server.
             let origin = server.join("/").map_err(|e| AuthError::new(e.to_string()))?;
             let metadata = match first_json(&http, &authorization_server_metadata_urls(&origin)).await? {
                 Some((_, metadata)) => metadata,
                 None => default_endpoints(&origin),
             };
-            return Ok(Discovered {
-                resource: Some(canonical_resource(&server)),
-                resource_scopes: None,
-                issuer: Some(origin.as_str().trim_end_matches('/').to_owned()),
-                metadata,
-            });
-        };
-        let resource = match prm.get("resource").and_then(Value::as_str) {
-            Some(resource) if !resource_covers(resource, &server) => {
-                return Err(AuthError::new(format!(
-                    "the protected resource metadata names resource {resource}, which is not the server {server}"
-                )));
-            }
-            Some(resource) => resource.to_owned(),
-            None => canonical_resource(&server),
+            let issuer = origin.as_str().trim_end_matches('/').to_owned();
+            let kept = json!({"authorization_server_url": issuer, "authorization_server_metadata": metadata});
+            self.options.handler.save_discovery_state(kept).await?;
+            return judge(&server, None, issuer, metadata);
         };
         let issuer = prm
             .pointer("/authorization_servers/0")
@@ -60,18 +58,15 @@ impl OAuth {
             .await?
             .map(|(_, metadata)| metadata)
             .ok_or_else(|| AuthError::new(format!("the authorization server {issuer} publishes no metadata")))?;
-        if let Some(named) = metadata.get("issuer").and_then(Value::as_str)
-            && !same_issuer(named, &issuer)
-        {
-            return Err(AuthError::new(format!(
-                "the authorization server metadata names issuer {named}, not {issuer} (RFC 8414 section 3.3)"
-            )));
-        }
-        let resource_scopes = prm
-            .get("scopes_supported")
-            .and_then(Value::as_array)
-            .map(|scopes| scopes.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "));
-        Ok(Discovered { resource: Some(resource), resource_scopes, issuer: Some(issuer), metadata })
+        let discovered = judge(&server, Some(prm.clone()), issuer.clone(), metadata.clone())?;
+        let kept = json!({
+            "authorization_server_url": issuer,
+            "resource_metadata_url": prm_url.as_str(),
+            "resource_metadata": prm,
+            "authorization_server_metadata": metadata,
+        });
+        self.options.handler.save_discovery_state(kept).await?;
+        Ok(discovered)
     }
 
     /// Gets new tokens with the configured grant.
@@ -132,7 +127,11 @@ impl OAuth {
         let endpoint = endpoint(discovered, "authorization_endpoint")?;
         let redirect = redirect_uri(&self.options.client_metadata).unwrap_or_default().to_owned();
         let verifier = random();
-        let nonce = random();
+        let nonce = match self.options.handler.state() {
+            Some(chosen) => chosen.await?,
+            None => random(),
+        };
+        self.options.handler.save_code_verifier(verifier.clone()).await?;
         let mut url = endpoint;
         {
             let mut query = url.query_pairs_mut();
@@ -296,6 +295,9 @@ impl OAuth {
             ("client_secret_basic", Some(secret)) => {
                 let pair = format!("{}:{}", form_encode(&info.client_id), form_encode(secret));
                 request = request.header(AUTHORIZATION, format!("Basic {}", STANDARD.encode(pair)));
+                // The secret only in the header; the id in the body too, as the official
+                // Python client sends it (its authorization server requires it there).
+                form.push(("client_id", info.client_id.clone()));
             }
             ("client_secret_post", Some(secret)) => {
                 form.push(("client_id", info.client_id.clone()));
@@ -321,6 +323,41 @@ impl OAuth {
         serde_json::from_slice(&body)
             .map_err(|e| AuthError::new(format!("the token endpoint {endpoint} answered no token response: {e}")))
     }
+}
+
+/// What the documents of a discovery say, checked: the resource metadata's `resource`
+/// covers the server, the authorization server's metadata names its issuer. No resource
+/// metadata: a 2025-03-26 server, its own resource.
+fn judge(server: &Url, prm: Option<Value>, issuer: String, metadata: Value) -> Result<Discovered, AuthError> {
+    let Some(prm) = prm else {
+        return Ok(Discovered {
+            resource: Some(canonical_resource(server)),
+            resource_scopes: None,
+            issuer: Some(issuer),
+            metadata,
+        });
+    };
+    let resource = match prm.get("resource").and_then(Value::as_str) {
+        Some(resource) if !resource_covers(resource, server) => {
+            return Err(AuthError::new(format!(
+                "the protected resource metadata names resource {resource}, which is not the server {server}"
+            )));
+        }
+        Some(resource) => resource.to_owned(),
+        None => canonical_resource(server),
+    };
+    if let Some(named) = metadata.get("issuer").and_then(Value::as_str)
+        && !same_issuer(named, &issuer)
+    {
+        return Err(AuthError::new(format!(
+            "the authorization server metadata names issuer {named}, not {issuer} (RFC 8414 section 3.3)"
+        )));
+    }
+    let resource_scopes = prm
+        .get("scopes_supported")
+        .and_then(Value::as_array)
+        .map(|scopes| scopes.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "));
+    Ok(Discovered { resource: Some(resource), resource_scopes, issuer: Some(issuer), metadata })
 }
 
 /// How the client authenticates at the token endpoint: as registered, else the first the
