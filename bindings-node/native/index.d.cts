@@ -433,8 +433,6 @@ export interface OAuthConfig {
   grant?: string
   /** Whether the provider has `state()`. */
   hasState: boolean
-  /** How long one provider member may take (60 s by default). */
-  providerTimeoutMs?: number
 }
 
 /**

@@ -36,8 +36,8 @@ use crate::client_callbacks::{JsNotificationFn, JsRequestFn};
 use crate::client_http::{HttpClientConfig, http_options};
 use crate::error::{mcp_error, no_panic};
 
-/// How long one member of the provider may take, unless configured.
-const DEFAULT_PROVIDER_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long one member of the provider may take.
+const PROVIDER_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// `(callJson) => Promise<answerJson>`, weak, errors not passed as first argument.
 pub type JsProviderFn = ThreadsafeFunction<String, Promise<String>, String, Status, false, true>;
@@ -52,8 +52,6 @@ pub struct OAuthConfig {
     pub grant: Option<String>,
     /// Whether the provider has `state()`.
     pub has_state: bool,
-    /// How long one provider member may take (60 s by default).
-    pub provider_timeout_ms: Option<u32>,
 }
 
 struct JsProvider {
@@ -162,9 +160,7 @@ impl NativeOAuth {
     ) -> napi::Result<Self> {
         let metadata: Value = serde_json::from_str(&config.client_metadata_json)
             .map_err(|e| mcp_error(ErrorCode::INVALID_PARAMS, &format!("clientMetadata: {e}"), None))?;
-        let timeout =
-            config.provider_timeout_ms.map_or(DEFAULT_PROVIDER_TIMEOUT, |ms| Duration::from_millis(ms.into()));
-        let handler = JsProvider { func: Arc::new(provider), timeout, has_state: config.has_state };
+        let handler = JsProvider { func: Arc::new(provider), timeout: PROVIDER_TIMEOUT, has_state: config.has_state };
         let mut options = OAuthOptions::new(metadata, Arc::new(handler));
         options.client_metadata_url = config.client_metadata_url;
         options.grant = match config.grant.as_deref() {

@@ -208,7 +208,9 @@ test('tokens are reused on reconnect, refreshed when stored ones expired, and a 
 });
 
 test('finishAuth() on a new transport finishes with the verifier and discovery the provider kept', async () => {
-  const provider = new InMemoryOAuthClientProvider();
+  // No scope in the client metadata (as in the official example): the client registers
+  // for the scope it asks for, which this authorization server then allows.
+  const provider = new InMemoryOAuthClientProvider({ scope: undefined });
   await assert.rejects(connect(server, provider), UnauthorizedError);
   const callback = await approve(provider.redirects[0]);
   const other = new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider });

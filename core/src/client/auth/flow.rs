@@ -123,7 +123,7 @@ impl OAuth {
         if !methods.is_some_and(|m| m.iter().any(|m| m == "S256")) {
             return Err(AuthError::new("the authorization server does not support PKCE with S256; refusing to go on"));
         }
-        let info = self.client(discovered).await?;
+        let info = self.client(discovered, scope.as_deref()).await?;
         let endpoint = endpoint(discovered, "authorization_endpoint")?;
         let redirect = redirect_uri(&self.options.client_metadata).unwrap_or_default().to_owned();
         let verifier = random();
@@ -194,7 +194,7 @@ impl OAuth {
             }
             _ => {}
         }
-        let info = self.client(&discovered).await?;
+        let info = self.client(&discovered, None).await?;
         let mut form = vec![
             ("grant_type", "authorization_code".to_owned()),
             ("code", response.code),
@@ -215,7 +215,7 @@ impl OAuth {
             state.discovered = Some(self.discover(state, &Challenge::default()).await?);
         }
         let discovered = state.discovered.clone().unwrap_or_default();
-        let info = self.client(&discovered).await?;
+        let info = self.client(&discovered, None).await?;
         let mut form = vec![("grant_type", "refresh_token".to_owned()), ("refresh_token", refresh)];
         form.extend(discovered.resource.clone().map(|r| ("resource", r)));
         match self.token_request(&discovered, &info, form).await {
@@ -228,8 +228,9 @@ impl OAuth {
     }
 
     /// The client's registration: the stored one, else a client ID metadata document URL
-    /// where the server takes one, else dynamic registration (RFC 7591).
-    async fn client(&self, discovered: &Discovered) -> Result<OAuthClientInformation, AuthError> {
+    /// where the server takes one, else dynamic registration (RFC 7591) for `scope` (the
+    /// one about to be asked for) when the client metadata names none.
+    async fn client(&self, discovered: &Discovered, scope: Option<&str>) -> Result<OAuthClientInformation, AuthError> {
         let issuer = discovered.issuer.clone();
         let registered_at = self.registered_at.lock().unwrap().clone();
         let moved = registered_at.is_some() && registered_at != issuer;
@@ -246,21 +247,33 @@ impl OAuth {
                 token_endpoint_auth_method: Some("none".into()),
                 ..OAuthClientInformation::default()
             },
-            _ => self.register(discovered).await?,
+            _ => self.register(discovered, scope).await?,
         };
         self.options.handler.save_client_information(info.clone()).await?;
         *self.registered_at.lock().unwrap() = issuer;
         Ok(info)
     }
 
-    async fn register(&self, discovered: &Discovered) -> Result<OAuthClientInformation, AuthError> {
+    async fn register(
+        &self,
+        discovered: &Discovered,
+        scope: Option<&str>,
+    ) -> Result<OAuthClientInformation, AuthError> {
         let endpoint = endpoint(discovered, "registration_endpoint").map_err(|_| {
             AuthError::new(
                 "the authorization server has no registration endpoint: give the client's registration \
                  (client information) or a client metadata URL",
             )
         })?;
-        let body = serde_json::to_vec(&self.options.client_metadata).unwrap_or_default();
+        let mut metadata = self.options.client_metadata.clone();
+        if let (Value::Object(fields), Some(scope)) = (&mut metadata, scope)
+            && !fields.contains_key("scope")
+        {
+            // As both official clients do: a server that limits a client to the scopes it
+            // registered with would refuse the authorization otherwise.
+            fields.insert("scope".into(), scope.into());
+        }
+        let body = serde_json::to_vec(&metadata).unwrap_or_default();
         let response = self
             .http()
             .post(endpoint.clone())
