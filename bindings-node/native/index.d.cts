@@ -183,6 +183,18 @@ export declare class NativeHttpResponse {
   cancel(): void
 }
 
+/** One client's OAuth state (an `authProvider`), shared by the connections of a transport. */
+export declare class NativeOAuth {
+  constructor(config: OAuthConfig, provider: (callJson: string) => Promise<string>)
+  /** Connects to the MCP endpoint at `http.url`, authorizing with this state. */
+  connect(http: HttpClientConfig, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null, onListChanged?: ((list: string, outcomeJson: string) => void) | undefined | null): Promise<NativeClient>
+  /**
+   * Finishes an authorization with what the redirect carried: the code, or the
+   * redirect's query (`code`, `state`, `iss`), for the MCP server at `server_url`.
+   */
+  finishAuth(serverUrl: string, codeOrQuery: string): Promise<void>
+}
+
 export declare class NativePort {
   constructor(onMessage: (messageJson: string) => void, onClose: () => void)
   /**
@@ -449,6 +461,23 @@ export interface MetaKeys {
   subscriptionId: string
   relatedTask: string
 }
+
+/** How the client authorizes, besides what its provider stores. */
+export interface OAuthConfig {
+  /** The client's metadata (RFC 7591), JSON. */
+  clientMetadataJson: string
+  clientMetadataUrl?: string
+  /** `"authorization_code"` (default) or `"client_credentials"`. */
+  grant?: string
+  /** Whether the provider has `state()`. */
+  hasState: boolean
+}
+
+/**
+ * The parameters of a `WWW-Authenticate` `Bearer` challenge, as JSON (`resource_metadata`,
+ * `scope`, `error`, `error_description`; absent ones left out).
+ */
+export declare function parseWwwAuthenticate(header: string): string
 
 /** How a `RedisStore` keeps things; every field has core's default. */
 export interface RedisConfig {

@@ -36,7 +36,7 @@ pub struct HttpClientConfig {
     pub client_key: Option<String>,
 }
 
-fn http_options(http: HttpClientConfig) -> napi::Result<HttpClientOptions> {
+pub(crate) fn http_options(http: HttpClientConfig) -> napi::Result<HttpClientOptions> {
     let mut options = HttpClientOptions::new(http.url);
     options.tls.ca_file = http.ca_file.map(Into::into);
     options.tls.client_cert = match (http.client_cert, http.client_key) {

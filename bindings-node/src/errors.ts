@@ -96,6 +96,50 @@ export function fromNative(error: unknown): McpError {
   return new McpError(ErrorCode.InternalError, message);
 }
 
+/**
+ * The official SDK's `UnauthorizedError`: the server wants authorization the client could
+ * not get by itself. After `connect()` throws it with `redirected` true, the user is on
+ * the way to the authorization URL (the provider's `redirectToAuthorization` ran): finish
+ * with `transport.finishAuth(...)`. `code` and `data` are the MCP error's, as core sent it.
+ */
+export class UnauthorizedError extends Error {
+  readonly code: number;
+  readonly data?: unknown;
+
+  constructor(message?: string, code: number = ErrorCode.ConnectionClosed, data?: unknown) {
+    super(message ?? 'Unauthorized');
+    this.name = 'UnauthorizedError';
+    this.code = code;
+    this.data = data;
+  }
+
+  /** Whether the user was sent to the authorization server (finish with `finishAuth`). */
+  get redirected(): boolean {
+    return (this.data as { oauth?: { redirected?: boolean } } | undefined)?.oauth?.redirected === true;
+  }
+}
+
+/** An OAuth provider member or provider class ferrymcp does not run, named in the message. */
+export class OAuthUnsupportedError extends TypeError {
+  readonly code = 'ERR_FERRYMCP_OAUTH_UNSUPPORTED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'OAuthUnsupportedError';
+  }
+}
+
+/**
+ * An error of a client connection: `UnauthorizedError` when authorization failed, an
+ * `OAuthUnsupportedError` (a provider member refused, by name) as it is, else `fromNative`.
+ */
+export function fromNativeClient(error: unknown): Error {
+  if (error instanceof UnauthorizedError || error instanceof OAuthUnsupportedError) return error;
+  const failure = fromNative(error);
+  const oauth = (failure.data as { oauth?: unknown } | undefined)?.oauth;
+  if (oauth !== undefined && typeof oauth === 'object') return new UnauthorizedError(failure.rawMessage, failure.code, failure.data);
+  return failure;
+}
+
 /** The wire message of any thrown value. */
 export function messageOf(error: unknown): string {
   if (error instanceof McpError) return error.message;

@@ -4,34 +4,36 @@
  * Streamable HTTP) and `SSEClientTransport` (that old transport, asked for by name).
  *
  * The Rust core does all of HTTP: era detection, the legacy session and its DELETE,
- * resuming broken streams with `Last-Event-ID`, the 2026-07-28 headers. So the options
- * are those the core has: `requestInit.headers` (sent with every request) and an
- * `authProvider` with a `token()` (read once, at connect, and sent as a bearer token).
- * Any other option the official transports take would change behaviour the core does not
- * implement, so it is refused with a TypeError naming it rather than ignored: `fetch`,
- * `reconnectionOptions`, `reconnectionScheduler`, `sessionId`, `protocolVersion`,
- * `redirectPolicy`, OAuth (an `OAuthClientProvider`, `onUnauthorized`, step-up options),
- * `eventSourceInit`, and `requestInit` fields other than `headers` (a `fetch` or an undici
- * `dispatcher` carrying TLS settings among them: core makes its own connections).
+ * resuming broken streams with `Last-Event-ID`, the 2026-07-28 headers, and OAuth. So the
+ * options are those the core has: `requestInit.headers` (sent with every request) and an
+ * `authProvider`: either the official `OAuthClientProvider` (core runs the authorization
+ * and refreshes; the provider stores and redirects, `finishAuth()` completes a redirect;
+ * see oauth-client.ts for the members refused) or an `AuthProvider` with a `token()`
+ * (read once, at connect, and sent as a bearer token). Any other option the official
+ * transports take would change behaviour the core does not implement, so it is refused
+ * with a TypeError naming it rather than ignored: `fetch`, `reconnectionOptions`,
+ * `reconnectionScheduler`, `sessionId`, `protocolVersion`, `redirectPolicy`,
+ * `onUnauthorized`, `eventSourceInit`, and `requestInit` fields other than `headers` (a
+ * `fetch` or an undici `dispatcher` carrying TLS settings among them: core makes its own
+ * connections).
  *
  * TLS (`https://`) is ferrymcp's option `tls`: `{ ca, cert, key }`, paths of PEM files.
  * `ca` is trusted instead of the platform's store (which honours `SSL_CERT_FILE` and
  * `SSL_CERT_DIR`); `cert` and `key` are a client certificate for mutual TLS.
  */
 import type { ClientHooks, ClientTransport } from './client-transport.js';
-import { fromNative } from './errors.js';
+import { fromNative, fromNativeClient } from './errors.js';
 import { connectHttpClient } from './native.js';
-import type { ClientConfig, HttpClientConfig, NativeClientHandle } from './native.js';
+import type { ClientConfig, HttpClientConfig, NativeClientHandle, NativeOAuth } from './native.js';
+import { checkProvider, isOAuthClientProvider, nativeOAuth } from './oauth-client.js';
+import type { AuthProvider, OAuthClientProvider } from './oauth-client.js';
 
-/** `AuthProvider` of the official v2 SDK, without refresh: a bearer token. */
-export interface AuthProvider {
-  token(): Promise<string | undefined> | string | undefined;
-}
+export type { AuthProvider };
 
 export interface StreamableHTTPClientTransportOptions {
   /** Only `headers` is supported. */
   requestInit?: { headers?: ConstructorParameters<typeof Headers>[0] };
-  authProvider?: AuthProvider;
+  authProvider?: AuthProvider | OAuthClientProvider;
   /** ferrymcp: TLS settings for `https://` (PEM file paths; see the module doc). */
   tls?: TlsOptions;
   [option: string]: unknown;
@@ -75,11 +77,9 @@ function checked(options: StreamableHTTPClientTransportOptions, transport: strin
     }
   }
   const provider = options.authProvider as Record<string, unknown> | undefined;
-  if (provider !== undefined) {
-    if (typeof provider.tokens === 'function' || typeof provider.redirectToAuthorization === 'function') {
-      throw new TypeError(`ferrymcp ${transport} does not run OAuth flows (OAuthClientProvider); give an authProvider with token(), or an Authorization header in requestInit.headers`);
-    }
-    if (typeof provider.token !== 'function') throw new TypeError(`ferrymcp ${transport}: authProvider needs a token() method`);
+  if (isOAuthClientProvider(provider)) checkProvider(provider, `ferrymcp ${transport}`);
+  if (provider !== undefined && !isOAuthClientProvider(provider)) {
+    if (typeof provider.token !== 'function') throw new TypeError(`ferrymcp ${transport}: authProvider needs token(), or tokens() and the other OAuthClientProvider members`);
     if (provider.onUnauthorized !== undefined) {
       throw new TypeError(`ferrymcp ${transport} does not support authProvider.onUnauthorized: token() is read once, at connect`);
     }
@@ -101,14 +101,48 @@ abstract class HttpClientTransportBase implements ClientTransport {
   readonly #headers: HttpClientConfig['headers'];
   readonly #auth?: AuthProvider;
   readonly #tls: Partial<HttpClientConfig>;
+  readonly #provider?: OAuthClientProvider;
+  readonly #transport: string;
+  #oauth?: Promise<InstanceType<typeof NativeOAuth>>;
   #native?: NativeClientHandle;
   #hooks?: ClientHooks;
 
   constructor(url: URL | string, options: StreamableHTTPClientTransportOptions, transport: string) {
     this.#url = new URL(url);
     this.#headers = checked(options, transport);
-    this.#auth = options.authProvider;
     this.#tls = tlsConfig(options.tls, transport);
+    this.#transport = transport;
+    if (isOAuthClientProvider(options.authProvider)) this.#provider = options.authProvider;
+    else this.#auth = options.authProvider;
+  }
+
+  /** Core's OAuth state for the provider, made once per transport. */
+  #authorization(): Promise<InstanceType<typeof NativeOAuth>> | undefined {
+    if (this.#provider === undefined) return undefined;
+    this.#oauth ??= nativeOAuth(this.#provider, `ferrymcp ${this.#transport}`);
+    return this.#oauth;
+  }
+
+  /**
+   * Finishes the authorization the last `connect()` started (it threw
+   * `UnauthorizedError`): the code the redirect carried, or its whole query (then its
+   * `iss` is checked too, RFC 9207). Tokens go to the provider's `saveTokens()`; connect
+   * again, on this transport or a new one with the same provider.
+   */
+  async finishAuth(authorizationCode: string | URLSearchParams, iss?: string): Promise<void> {
+    const oauth = this.#authorization();
+    if (oauth === undefined) throw new TypeError(`ferrymcp ${this.#transport}.finishAuth() needs an OAuthClientProvider as authProvider`);
+    let given: string;
+    if (typeof authorizationCode === 'string') {
+      given = iss === undefined ? authorizationCode : `?${new URLSearchParams({ code: authorizationCode, iss }).toString()}`;
+    } else {
+      given = `?${new URLSearchParams(authorizationCode).toString()}`;
+    }
+    try {
+      await (await oauth).finishAuth(this.#url.href, given);
+    } catch (error) {
+      throw fromNativeClient(error);
+    }
   }
 
   /** How this transport adjusts the client's configuration. */
@@ -116,15 +150,27 @@ abstract class HttpClientTransportBase implements ClientTransport {
 
   /** @internal */
   async ferrymcpOpen(config: ClientConfig, hooks: ClientHooks): Promise<NativeClientHandle> {
-    const token = (await this.#auth?.token()) ?? undefined;
-    this.#native = await connectHttpClient(
-      { url: this.#url.href, headers: this.#headers, bearerToken: token, ...this.#tls },
-      this.adjust(config),
-      hooks.onRequest,
-      hooks.onNotification,
-      hooks.onClose,
-      hooks.onListChanged,
-    );
+    const oauth = await this.#authorization();
+    if (oauth !== undefined) {
+      this.#native = await oauth.connect(
+        { url: this.#url.href, headers: this.#headers, ...this.#tls },
+        this.adjust(config),
+        hooks.onRequest,
+        hooks.onNotification,
+        hooks.onClose,
+        hooks.onListChanged,
+      );
+    } else {
+      const token = (await this.#auth?.token()) ?? undefined;
+      this.#native = await connectHttpClient(
+        { url: this.#url.href, headers: this.#headers, bearerToken: token, ...this.#tls },
+        this.adjust(config),
+        hooks.onRequest,
+        hooks.onNotification,
+        hooks.onClose,
+        hooks.onListChanged,
+      );
+    }
     this.#hooks = hooks;
     return this.#native;
   }

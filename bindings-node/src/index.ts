@@ -49,6 +49,30 @@ export type { AuthProvider, SSEClientTransportOptions, StreamableHTTPClientTrans
 export { ExperimentalClientTasks } from './client-tasks.js';
 export type { Task, TaskCallOptions, TaskResponseMessage } from './client-tasks.js';
 export { ErrorCode, McpError, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UrlElicitationRequiredError } from './errors.js';
+export {
+  ClientCredentialsProvider,
+  CrossAppAccessProvider,
+  OAuthUnsupportedError,
+  PrivateKeyJwtProvider,
+  StaticPrivateKeyJwtProvider,
+  UnauthorizedError,
+  auth,
+  createPrivateKeyJwtAuth,
+  extractResourceMetadataUrl,
+  extractWWWAuthenticateParams,
+  isOAuthClientProvider,
+  validateClientMetadataUrl,
+} from './oauth-client.js';
+export type {
+  ClientCredentialsProviderOptions,
+  OAuthClientInformation,
+  OAuthClientInformationFull,
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  OAuthTokens,
+} from './oauth-client.js';
 export * from './types.js';
 export { InMemoryTransport, ReadBuffer, deserializeMessage, serializeMessage } from './transport.js';
 export type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from './transport.js';

@@ -21,6 +21,7 @@ mod client;
 mod client_callbacks;
 mod client_http;
 mod client_tasks;
+mod client_oauth;
 mod context;
 mod error;
 mod group;

@@ -14,7 +14,7 @@ import type { ClientHooks, ClientTransport } from './client-transport.js';
 import { ExperimentalClientTasks, notConnected } from './client-tasks.js';
 import { methodOf } from './dispatch.js';
 import type { MethodOrSchema } from './dispatch.js';
-import { ErrorCode, McpError, fromNative } from './errors.js';
+import { ErrorCode, McpError, fromNative, fromNativeClient } from './errors.js';
 import { NativeCancel, connectPort } from './native.js';
 import { MODERN_PROTOCOL_VERSION } from './guards.js';
 import { carry, isMessageTransport } from './transport.js';
@@ -289,7 +289,7 @@ export class Client {
         },
       );
     } catch (error) {
-      throw fromNative(error);
+      throw fromNativeClient(error);
     }
     this.#transport = transport;
     this.#server = JSON.parse(this.#native.serverJson) as ServerDetails;
@@ -349,7 +349,7 @@ export class Client {
     try {
       subscription = await native.listen(JSON.stringify(filter ?? {}), options?.timeout);
     } catch (error) {
-      throw fromNative(error);
+      throw fromNativeClient(error);
     }
     const closed = subscription.closed() as Promise<'local' | 'graceful' | 'remote'>;
     options?.signal?.addEventListener('abort', () => void subscription.close(), { once: true });
@@ -374,7 +374,7 @@ export class Client {
     try {
       await native.sendRootsListChanged();
     } catch (error) {
-      throw fromNative(error);
+      throw fromNativeClient(error);
     }
   }
 
@@ -438,7 +438,7 @@ export class Client {
       // The connection ended under this call: `onclose` fires now, not only when the
       // core's (weak) close callback gets to run.
       if (native.isClosed) this.#lost();
-      throw fromNative(error);
+      throw fromNativeClient(error);
     } finally {
       unlisten();
     }

@@ -29,6 +29,8 @@ export const NativeRedisStore = native.NativeRedisStore;
 export const NativeHttpHandler = native.NativeHttpHandler;
 export const listenHttp = native.listenHttp;
 export const connectHttpClient = native.connectHttpClient;
+export const NativeOAuth = native.NativeOAuth;
+export const parseWwwAuthenticate = native.parseWwwAuthenticate;
 
 export type { Vocabulary, ErrorCodes, MetaKeys } from '../native/index.cjs';
 /** The protocol's constants (revisions, error codes, log levels, `_meta` keys), from core. */

@@ -18,6 +18,7 @@ pub struct Challenge {
     pub resource_metadata: Option<String>,
     pub scope: Option<String>,
     pub error: Option<String>,
+    pub error_description: Option<String>,
 }
 
 impl Challenge {
@@ -34,6 +35,7 @@ impl Challenge {
                 "resource_metadata" => challenge.resource_metadata = Some(value),
                 "scope" => challenge.scope = Some(value),
                 "error" => challenge.error = Some(value),
+                "error_description" => challenge.error_description = Some(value),
                 _ => {}
             }
         }

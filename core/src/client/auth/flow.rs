@@ -23,33 +23,31 @@ use super::{
 };
 
 impl OAuth {
-    /// Protected resource metadata, then the authorization server's metadata.
+    /// Protected resource metadata, then the authorization server's metadata; what the
+    /// handler kept from an earlier discovery when the challenge names no other metadata.
     pub(super) async fn discover(&self, _state: &State, challenge: &Challenge) -> Result<Discovered, AuthError> {
         let server = self.server()?;
+        if challenge.resource_metadata.is_none()
+            && let Some(kept) = self.options.handler.discovery_state().await?
+            && let (Some(issuer), Some(metadata)) =
+                (kept["authorization_server_url"].as_str(), kept.get("authorization_server_metadata"))
+        {
+            let prm = kept.get("resource_metadata").filter(|prm| prm.is_object()).cloned();
+            return judge(&server, prm, issuer.to_owned(), metadata.clone());
+        }
         let http = self.http();
         let prm = first_json(&http, &resource_metadata_urls(&server, challenge)).await?;
-        let Some((_, prm)) = prm else {
+        let Some((prm_url, prm)) = prm else {
             // A 2025-03-26 server: it is its own authorization server.
             let origin = server.join("/").map_err(|e| AuthError::new(e.to_string()))?;
             let metadata = match first_json(&http, &authorization_server_metadata_urls(&origin)).await? {
                 Some((_, metadata)) => metadata,
                 None => default_endpoints(&origin),
             };
-            return Ok(Discovered {
-                resource: Some(canonical_resource(&server)),
-                resource_scopes: None,
-                issuer: Some(origin.as_str().trim_end_matches('/').to_owned()),
-                metadata,
-            });
-        };
-        let resource = match prm.get("resource").and_then(Value::as_str) {
-            Some(resource) if !resource_covers(resource, &server) => {
-                return Err(AuthError::new(format!(
-                    "the protected resource metadata names resource {resource}, which is not the server {server}"
-                )));
-            }
-            Some(resource) => resource.to_owned(),
-            None => canonical_resource(&server),
+            let issuer = origin.as_str().trim_end_matches('/').to_owned();
+            let kept = json!({"authorization_server_url": issuer, "authorization_server_metadata": metadata});
+            self.options.handler.save_discovery_state(kept).await?;
+            return judge(&server, None, issuer, metadata);
         };
         let issuer = prm
             .pointer("/authorization_servers/0")
@@ -61,18 +59,15 @@ impl OAuth {
             .await?
             .map(|(_, metadata)| metadata)
             .ok_or_else(|| AuthError::new(format!("the authorization server {issuer} publishes no metadata")))?;
-        if let Some(named) = metadata.get("issuer").and_then(Value::as_str)
-            && !same_issuer(named, &issuer)
-        {
-            return Err(AuthError::new(format!(
-                "the authorization server metadata names issuer {named}, not {issuer} (RFC 8414 section 3.3)"
-            )));
-        }
-        let resource_scopes = prm
-            .get("scopes_supported")
-            .and_then(Value::as_array)
-            .map(|scopes| scopes.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "));
-        Ok(Discovered { resource: Some(resource), resource_scopes, issuer: Some(issuer), metadata })
+        let discovered = judge(&server, Some(prm.clone()), issuer.clone(), metadata.clone())?;
+        let kept = json!({
+            "authorization_server_url": issuer,
+            "resource_metadata_url": prm_url.as_str(),
+            "resource_metadata": prm,
+            "authorization_server_metadata": metadata,
+        });
+        self.options.handler.save_discovery_state(kept).await?;
+        Ok(discovered)
     }
 
     /// Gets new tokens with the configured grant.
@@ -133,11 +128,15 @@ impl OAuth {
         if !methods.is_some_and(|m| m.iter().any(|m| m == "S256")) {
             return Err(AuthError::new("the authorization server does not support PKCE with S256; refusing to go on"));
         }
-        let info = self.client(discovered).await?;
+        let info = self.client(discovered, scope.as_deref()).await?;
         let endpoint = endpoint(discovered, "authorization_endpoint")?;
         let redirect = redirect_uri(&self.options.client_metadata).unwrap_or_default().to_owned();
         let verifier = random();
-        let nonce = random();
+        let nonce = match self.options.handler.state() {
+            Some(chosen) => chosen.await?,
+            None => random(),
+        };
+        self.options.handler.save_code_verifier(verifier.clone()).await?;
         let mut url = endpoint;
         {
             let mut query = url.query_pairs_mut();
@@ -200,7 +199,7 @@ impl OAuth {
             }
             _ => {}
         }
-        let info = self.client(&discovered).await?;
+        let info = self.client(&discovered, None).await?;
         let mut form = vec![
             ("grant_type", "authorization_code".to_owned()),
             ("code", response.code),
@@ -221,7 +220,7 @@ impl OAuth {
             state.discovered = Some(self.discover(state, &Challenge::default()).await?);
         }
         let discovered = state.discovered.clone().unwrap_or_default();
-        let info = self.client(&discovered).await?;
+        let info = self.client(&discovered, None).await?;
         let mut form = vec![("grant_type", "refresh_token".to_owned()), ("refresh_token", refresh)];
         form.extend(discovered.resource.clone().map(|r| ("resource", r)));
         match self.token_request(&discovered, &info, form).await {
@@ -234,8 +233,9 @@ impl OAuth {
     }
 
     /// The client's registration: the stored one, else a client ID metadata document URL
-    /// where the server takes one, else dynamic registration (RFC 7591).
-    async fn client(&self, discovered: &Discovered) -> Result<OAuthClientInformation, AuthError> {
+    /// where the server takes one, else dynamic registration (RFC 7591) for `scope` (the
+    /// one about to be asked for) when the client metadata names none.
+    async fn client(&self, discovered: &Discovered, scope: Option<&str>) -> Result<OAuthClientInformation, AuthError> {
         let issuer = discovered.issuer.clone();
         let registered_at = self.registered_at.lock().unwrap().clone();
         let moved = registered_at.is_some() && registered_at != issuer;
@@ -252,21 +252,33 @@ impl OAuth {
                 token_endpoint_auth_method: Some("none".into()),
                 ..OAuthClientInformation::default()
             },
-            _ => self.register(discovered).await?,
+            _ => self.register(discovered, scope).await?,
         };
         self.options.handler.save_client_information(info.clone()).await?;
         *self.registered_at.lock().unwrap() = issuer;
         Ok(info)
     }
 
-    async fn register(&self, discovered: &Discovered) -> Result<OAuthClientInformation, AuthError> {
+    async fn register(
+        &self,
+        discovered: &Discovered,
+        scope: Option<&str>,
+    ) -> Result<OAuthClientInformation, AuthError> {
         let endpoint = endpoint(discovered, "registration_endpoint").map_err(|_| {
             AuthError::new(
                 "the authorization server has no registration endpoint: give the client's registration \
                  (client information) or a client metadata URL",
             )
         })?;
-        let body = serde_json::to_vec(&self.options.client_metadata).unwrap_or_default();
+        let mut metadata = self.options.client_metadata.clone();
+        if let (Value::Object(fields), Some(scope)) = (&mut metadata, scope)
+            && !fields.contains_key("scope")
+        {
+            // As both official clients do: a server that limits a client to the scopes it
+            // registered with would refuse the authorization otherwise.
+            fields.insert("scope".into(), scope.into());
+        }
+        let body = serde_json::to_vec(&metadata).unwrap_or_default();
         let response = self
             .http()
             .post(endpoint.clone())
@@ -302,6 +314,9 @@ impl OAuth {
             ("client_secret_basic", Some(secret)) => {
                 let pair = format!("{}:{}", form_encode(&info.client_id), form_encode(secret));
                 request = request.header(AUTHORIZATION, format!("Basic {}", STANDARD.encode(pair)));
+                // The secret only in the header; the id in the body too, as the official
+                // Python client sends it (its authorization server requires it there).
+                form.push(("client_id", info.client_id.clone()));
             }
             ("client_secret_post", Some(secret)) => {
                 form.push(("client_id", info.client_id.clone()));
@@ -327,6 +342,41 @@ impl OAuth {
         serde_json::from_slice(&body)
             .map_err(|e| AuthError::of(Token, format!("the token endpoint {endpoint} answered no token response: {e}")))
     }
+}
+
+/// What the documents of a discovery say, checked: the resource metadata's `resource`
+/// covers the server, the authorization server's metadata names its issuer. No resource
+/// metadata: a 2025-03-26 server, its own resource.
+fn judge(server: &Url, prm: Option<Value>, issuer: String, metadata: Value) -> Result<Discovered, AuthError> {
+    let Some(prm) = prm else {
+        return Ok(Discovered {
+            resource: Some(canonical_resource(server)),
+            resource_scopes: None,
+            issuer: Some(issuer),
+            metadata,
+        });
+    };
+    let resource = match prm.get("resource").and_then(Value::as_str) {
+        Some(resource) if !resource_covers(resource, server) => {
+            return Err(AuthError::new(format!(
+                "the protected resource metadata names resource {resource}, which is not the server {server}"
+            )));
+        }
+        Some(resource) => resource.to_owned(),
+        None => canonical_resource(server),
+    };
+    if let Some(named) = metadata.get("issuer").and_then(Value::as_str)
+        && !same_issuer(named, &issuer)
+    {
+        return Err(AuthError::new(format!(
+            "the authorization server metadata names issuer {named}, not {issuer} (RFC 8414 section 3.3)"
+        )));
+    }
+    let resource_scopes = prm
+        .get("scopes_supported")
+        .and_then(Value::as_array)
+        .map(|scopes| scopes.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "));
+    Ok(Discovered { resource: Some(resource), resource_scopes, issuer: Some(issuer), metadata })
 }
 
 /// How the client authenticates at the token endpoint: as registered, else the first the

@@ -167,6 +167,33 @@ pub trait OAuthHandler: Send + Sync {
     fn invalidate(&self, _what: &'static str) -> BoxFuture<Result<(), AuthError>> {
         Box::pin(async { Ok(()) })
     }
+    /// The `state` parameter of the next authorization request when the host chooses it
+    /// (the TypeScript SDK's `state()`); `None`: core draws a random one.
+    fn state(&self) -> Option<BoxFuture<Result<String, AuthError>>> {
+        None
+    }
+    /// Keeps the PKCE verifier of the authorization just started, so that
+    /// [`OAuth::finish_auth`] on another [`OAuth`] (a new connection) can finish it.
+    fn save_code_verifier(&self, _verifier: String) -> BoxFuture<Result<(), AuthError>> {
+        Box::pin(async { Ok(()) })
+    }
+    /// The verifier [`Self::save_code_verifier`] kept; read only when this [`OAuth`]
+    /// did not start the authorization being finished.
+    fn code_verifier(&self) -> BoxFuture<Result<Option<String>, AuthError>> {
+        Box::pin(async { Ok(None) })
+    }
+    /// What discovery found, to keep: `authorization_server_url`, `resource_metadata_url`,
+    /// `resource_metadata`, `authorization_server_metadata` (the TypeScript SDK's
+    /// `saveDiscoveryState`).
+    fn save_discovery_state(&self, _state: Value) -> BoxFuture<Result<(), AuthError>> {
+        Box::pin(async { Ok(()) })
+    }
+    /// What [`Self::save_discovery_state`] kept, used instead of discovering again (a new
+    /// connection, or finishing an authorization another connection started) unless a
+    /// challenge names other metadata; the same checks apply.
+    fn discovery_state(&self) -> BoxFuture<Result<Option<Value>, AuthError>> {
+        Box::pin(async { Ok(None) })
+    }
 }
 
 /// Which grant gets the tokens.
@@ -279,8 +306,10 @@ impl OAuth {
         }))
     }
 
-    /// Ties this state to the MCP server at `server`, reached with `tls`.
-    pub(crate) fn bind(&self, server: &Url, tls: &crate::tls::ClientTls) -> std::io::Result<()> {
+    /// Ties this state to the MCP server at `server`, reached with `tls` (a connection
+    /// does it; a host that finishes an authorization before any connection of this state,
+    /// with [`Self::finish_auth`], does it first).
+    pub fn bind(&self, server: &Url, tls: &crate::tls::ClientTls) -> std::io::Result<()> {
         let http = crate::client::http::http_client(tls)?.redirect(reqwest::redirect::Policy::none());
         *self.http.lock().unwrap() = http.build().map_err(std::io::Error::other)?;
         *self.server.lock().unwrap() = Some(server.clone());
@@ -367,9 +396,37 @@ impl OAuth {
             AuthorizationResponse { code: code_or_redirect.to_owned(), ..AuthorizationResponse::default() }
         };
         let mut state = self.state.lock().await;
-        let pending =
-            state.pending.take().ok_or_else(|| AuthError::new("no authorization is waiting to be finished"))?;
+        let pending = match state.pending.take() {
+            Some(pending) => pending,
+            None => self.pending_elsewhere(&mut state, &response).await?,
+        };
         self.exchange(&mut state, pending, response, false).await
+    }
+
+    /// An authorization another [`OAuth`] started (an earlier connection with the same
+    /// handler): its verifier as the handler kept it, discovery done anew.
+    async fn pending_elsewhere(
+        &self,
+        state: &mut State,
+        response: &AuthorizationResponse,
+    ) -> Result<Pending, AuthError> {
+        let verifier = self
+            .options
+            .handler
+            .code_verifier()
+            .await?
+            .ok_or_else(|| AuthError::new("no authorization is waiting to be finished"))?;
+        if state.discovered.is_none() {
+            state.discovered = Some(self.discover(state, &Challenge::default()).await?);
+        }
+        Ok(Pending {
+            verifier,
+            // The `state` check belongs to whoever kept it (the TypeScript SDK leaves it
+            // to the host's callback handler).
+            state: response.state.clone().unwrap_or_default(),
+            redirect_uri: redirect_uri(&self.options.client_metadata).unwrap_or_default().to_owned(),
+            scope: None,
+        })
     }
 
     async fn load(&self, state: &mut State) -> Result<(), AuthError> {
