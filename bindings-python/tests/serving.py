@@ -51,3 +51,38 @@ def uvicorn(factory: str, module: str = "asgi_server") -> Served:
 
 def rust_everything() -> Served:
     return Served([str(RUST_EVERYTHING_BIN), "--transport", "http", "--port", "0"], r"listening on (\S+)")
+
+
+def make_certs(directory: Path) -> dict[str, Path]:
+    """A test CA and, signed by it, a server certificate for 127.0.0.1/localhost and a
+    client certificate (mutual TLS), made with openssl in `directory` (skips the test
+    without openssl, except in CI, which must have it)."""
+    import os
+    import shutil
+
+    import pytest
+
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        assert "CI" not in os.environ, "CI must have openssl"
+        pytest.skip("openssl is not installed")
+
+    def run(*args: str) -> None:
+        subprocess.run([openssl, *args], cwd=directory, check=True, capture_output=True)
+
+    key = ("-newkey", "rsa:2048", "-nodes", "-days", "1")
+    run("req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=ca")
+    (directory / "server.cnf").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    (directory / "client.cnf").write_text("extendedKeyUsage=clientAuth\n")
+    signed_by_ca = ("-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "1")
+    for name in ("server", "client"):
+        run("req", *key[:3], "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={name}")
+        run("x509", "-req", "-in", f"{name}.csr", *signed_by_ca, "-out", f"{name}.pem", "-extfile", f"{name}.cnf")
+    names = [
+        ("ca", "ca.pem"),
+        ("cert", "server.pem"),
+        ("key", "server.key"),
+        ("client_cert", "client.pem"),
+        ("client_key", "client.key"),
+    ]
+    return {n: directory / f for n, f in names}

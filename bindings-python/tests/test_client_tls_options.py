@@ -10,15 +10,12 @@ without one. The CA and certificates are made by openssl here."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serving import HERE, Served
+from serving import HERE, Served, make_certs
 
 from ferrymcp import Client
 from ferrymcp.client.session import ClientSession
@@ -28,33 +25,7 @@ from ferrymcp.client.streamable_http import streamable_http_client, streamableht
 
 @pytest.fixture(scope="module")
 def certs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    openssl = shutil.which("openssl")
-    if openssl is None:
-        assert "CI" not in os.environ, "CI must have openssl"
-        pytest.skip("openssl is not installed")
-    d = tmp_path_factory.mktemp("tls-options")
-
-    def run(*args: str) -> None:
-        subprocess.run([openssl, *args], cwd=d, check=True, capture_output=True)
-
-    key = ("-newkey", "rsa:2048", "-nodes", "-days", "1")
-    run("req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=ca")
-    (d / "server.cnf").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    (d / "client.cnf").write_text("extendedKeyUsage=clientAuth\n")
-    signed_by_ca = ("-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "1")
-    for name in ("server", "client"):
-        run("req", *key[:3], "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={name}")
-        run("x509", "-req", "-in", f"{name}.csr", *signed_by_ca, "-out", f"{name}.pem", "-extfile", f"{name}.cnf")
-    return {
-        n: d / f
-        for n, f in [
-            ("ca", "ca.pem"),
-            ("cert", "server.pem"),
-            ("key", "server.key"),
-            ("client_cert", "client.pem"),
-            ("client_key", "client.key"),
-        ]
-    }
+    return make_certs(tmp_path_factory.mktemp("tls-options"))
 
 
 @pytest.fixture

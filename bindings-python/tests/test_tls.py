@@ -5,37 +5,19 @@ override); without it the certificate is refused, with an error that says so."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serving import HERE, Served
+from serving import HERE, Served, make_certs
 
 from ferrymcp import Client
 
 
 @pytest.fixture(scope="module")
 def certs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    openssl = shutil.which("openssl")
-    if openssl is None:
-        assert "CI" not in os.environ, "CI must have openssl"
-        pytest.skip("openssl is not installed")
-    d = tmp_path_factory.mktemp("tls")
-
-    def run(*args: str) -> None:
-        subprocess.run([openssl, *args], cwd=d, check=True, capture_output=True)
-
-    key = ("-newkey", "rsa:2048", "-nodes", "-days", "1")
-    run("req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=ca")
-    run("req", *key[:3], "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=x")
-    (d / "ext.cnf").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    signed_by_ca = ("-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial")
-    run("x509", "-req", "-in", "server.csr", *signed_by_ca, "-out", "server.pem", "-days", "1", "-extfile", "ext.cnf")
-    return {"ca": d / "ca.pem", "cert": d / "server.pem", "key": d / "server.key"}
+    return make_certs(tmp_path_factory.mktemp("tls"))
 
 
 @pytest.fixture(scope="module")

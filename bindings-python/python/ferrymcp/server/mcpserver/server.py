@@ -144,14 +144,6 @@ def _check_event_store(value: Any, where: str) -> None:
         raise TypeError(f"{where}: event_store={value!r} is not supported: {_EVENT_STORE_REFUSED}")
 
 
-_CACHEABLE = (
-    "server/discover",
-    "tools/list",
-    "prompts/list",
-    "resources/list",
-    "resources/templates/list",
-    "resources/read",
-)
 
 
 # Official constructor keywords ferrymcp has no counterpart for, and why; each is refused
@@ -1116,7 +1108,9 @@ def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int 
     # declared up front, and a failing tool's text naming the tool.
     options: dict[str, Any] = {"features_up_front": ["tools", "resources", "prompts"], "tool_error_names_tool": True}
     if cache_hints:
-        unknown = sorted(repr(method) for method in cache_hints if method not in _CACHEABLE)
+        from ferrymcp.server.caching import CACHEABLE_METHODS
+
+        unknown = sorted(repr(method) for method in cache_hints if method not in CACHEABLE_METHODS)
         if unknown:
             raise ValueError(
                 f"cache_hints keys must be cacheable methods (see CacheableMethod); got: {', '.join(unknown)}"
