@@ -236,6 +236,25 @@ async def test_an_expired_stored_token_is_refreshed(official: Listening) -> None
     assert storage.tokens.access_token != old
 
 
+async def test_a_403_insufficient_scope_steps_up_and_the_call_goes_through(official: Listening) -> None:
+    storage, browser = Storage(), Browser()
+    async with (
+        streamablehttp_client(official.url, auth=provider(official, storage, browser)) as (read, write, _),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        assert len(browser.urls) == 1
+        # write_note needs notes:write, which the first token lacks: the server answers 403
+        # insufficient_scope, the user is asked again for both scopes, the call is resent.
+        result = await session.call_tool("write_note", {"text": "hi"})
+        assert result.content[0].text == "noted: hi"  # type: ignore[union-attr]
+        counted = await stats(session)
+    assert len(browser.urls) == 2
+    asked = [parse_qs(urlparse(url).query)["scope"][0].split() for url in browser.urls]
+    assert asked[0] == ["mcp"] and set(asked[1]) == {"mcp", "notes:write"}, asked
+    assert counted["authorizations"] == 2
+
+
 async def connect(url: str, auth: Any) -> None:
     async with (
         streamablehttp_client(url, auth=auth) as (read, write, _),

@@ -41,7 +41,7 @@ fn server(open: Arc<Semaphore>) -> Server {
         .add_tool(tool("ask", "optional"), |_: Map<String, Value>, cx: Context| async move {
             let params = json!({"message": "Name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}});
             let answer = cx.elicit(params).await?;
-            text(&format!("{}", answer["content"]["name"].as_str().unwrap_or("nobody")))
+            text(answer["content"]["name"].as_str().unwrap_or("nobody"))
         })
         .unwrap();
     server
