@@ -144,8 +144,6 @@ def _check_event_store(value: Any, where: str) -> None:
         raise TypeError(f"{where}: event_store={value!r} is not supported: {_EVENT_STORE_REFUSED}")
 
 
-
-
 # Official constructor keywords ferrymcp has no counterpart for, and why; each is refused
 # (TypeError naming it) unless left at its default. (`auth_server_provider` is refused in
 # `_check_auth`, after the official validation.)
