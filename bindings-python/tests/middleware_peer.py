@@ -23,7 +23,10 @@ class Shout(Extension):
         result = await call_next(ctx)
         if params.name != "echo":
             return result
-        return CallToolResult(content=[TextContent(type="text", text=result.content[0].text.upper())])
+        loud = result.content[0].text.upper()
+        # The tool declares an output schema ({"result": str}), so the rewrite keeps the
+        # structured content in step (a client checks it against the schema).
+        return CallToolResult(content=[TextContent(type="text", text=loud)], structured_content={"result": loud})
 
 
 def server() -> MCPServer[Any]:

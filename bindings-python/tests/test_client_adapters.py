@@ -45,7 +45,12 @@ def test_official_stdio_parameters_are_accepted() -> None:
 
 def test_options_carry_identity_mode_and_log_level() -> None:
     client = Client("x", client_info=Implementation(name="me", version="9"), mode="legacy", log_level="debug")
-    assert client._options() == {"era": "legacy", "info": {"name": "me", "version": "9"}, "log_level": "debug"}
+    assert client._options() == {
+        "era": "legacy",
+        "cache": {"partition": "", "target_id": None, "default_ttl_ms": 0, "share_public": False},
+        "info": {"name": "me", "version": "9"},
+        "log_level": "debug",
+    }
 
 
 def test_callbacks_keep_the_official_signatures() -> None:
