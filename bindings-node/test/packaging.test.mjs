@@ -21,6 +21,8 @@ const PUBLIC = [
   'ferrymcp/server/stdio.js', 'ferrymcp/server/streamableHttp.js',
   'ferrymcp/server/webStandardStreamableHttp.js', 'ferrymcp/server/completable.js', 'ferrymcp/types.js',
   'ferrymcp/inMemory.js', 'ferrymcp/shared/transport.js', 'ferrymcp/shared/stdio.js',
+  'ferrymcp/client/auth.js', 'ferrymcp/client/auth-extensions.js', 'ferrymcp/express', 'ferrymcp/hono',
+  'ferrymcp/server/express.js', 'ferrymcp/server/middleware/hostHeaderValidation.js',
 ];
 
 test('every public path loads from ESM and CommonJS, and only those are exported', async () => {
