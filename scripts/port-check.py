@@ -15,6 +15,23 @@ material changes under us; the issues quote its figures).
 
     python scripts/port-check.py --sdk /path/to/python-sdk.git --ref main [--python .venv/bin/python]
     python scripts/port-check.py --ref main   # clones https://github.com/modelcontextprotocol/python-sdk
+
+`--suite stories` measures the SDK's example stories instead (`examples/stories/` on main: one
+feature per folder, a `server.py`, often a `server_lowlevel.py`, and a `client.py` that asserts
+and exits non-zero on failure). Each story runs through its own command line, as its README
+says to run it, on every leg its `manifest.toml` entry allows: stdio, and self-hosted HTTP
+(`--http`, plus `--http --legacy` for dual-era stories), against `server` and, where there is
+one, `server_lowlevel`. Each leg runs three times, on three copies of the stories:
+
+    official   as they are, on the official `mcp` package (the baseline)
+    server     every file but the clients (`client.py`, `_harness.py`) rewritten to ferrymcp:
+               the official client's assertions against the ported server
+    full       every file rewritten: ferrymcp's client against ferrymcp's server
+
+A leg counts only when its official run passes (exit code 0). The legs run one at a time
+(the auth stories pin port 8000).
+
+    python scripts/port-check.py --suite stories --sdk /path/to/python-sdk.git --python .venv/bin/python
 """
 
 from __future__ import annotations
@@ -92,12 +109,16 @@ def export(sdk: str | None, ref: str, into: Path) -> None:
     )
 
 
+def rewrite_file(path: Path) -> None:
+    text = path.read_text()
+    for pattern, replacement in REWRITES:
+        text = pattern.sub(replacement, text)
+    path.write_text(text)
+
+
 def rewrite(root: Path) -> None:
     for path in root.rglob("*.py"):
-        text = path.read_text()
-        for pattern, replacement in REWRITES:
-            text = pattern.sub(replacement, text)
-        path.write_text(text)
+        rewrite_file(path)
 
 
 def run(python: str, root: Path, label: str, only: set[str] | None = None) -> dict[str, str]:
@@ -153,6 +174,123 @@ def run(python: str, root: Path, label: str, only: set[str] | None = None) -> di
     return outcomes
 
 
+STORY_CLIENT_FILES = ("client.py", "_harness.py")
+
+
+def story_legs(stories: Path) -> list[tuple[str, list[str]]]:
+    """Every (leg id, argv after `python -m`) the manifest allows, in manifest order."""
+    import tomllib
+
+    manifest = tomllib.loads((stories / "manifest.toml").read_text())
+    legs: list[tuple[str, list[str]]] = []
+    for name, entry in manifest["story"].items():
+        cfg = manifest["defaults"] | entry
+        servers = ["server", "server_lowlevel"] if (stories / name / "server_lowlevel.py").exists() else ["server"]
+        transports: list[tuple[str, list[str]]] = []
+        if cfg["server_export"] == "factory" and not cfg["needs_http"]:
+            transports.append(("stdio", []))
+        transports.append(("http", ["--http"]))
+        if cfg["era"] == "dual":
+            transports.append(("http-legacy", ["--http", "--legacy"]))
+        for server in servers:
+            for transport, flags in transports:
+                extra = [] if server == "server" else ["--server", server]
+                legs.append((f"{name}/{server}/{transport}", ["-m", f"stories.{name}.client", *flags, *extra]))
+    return legs
+
+
+def run_story_leg(python: str, examples: Path, argv: list[str], timeout: float) -> str:
+    """The leg's outcome: "passed", or the last line of its error output.
+
+    The official repository installs `stories` into its environment (a workspace member), and
+    a stdio client hands its server child only a few environment variables, so PYTHONPATH
+    would not reach the servers: a `.pth` file in the interpreter's site-packages puts this
+    tree's `examples/` on every child's path for the leg, and is removed after it."""
+    import os
+
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    pth = Path(site, "_ferrymcp_port_check_stories.pth")
+    pth.write_text(f"{examples}\n")
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    try:
+        done = subprocess.run(
+            [python, *argv],
+            cwd=examples,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired:
+        return f"timed out after {timeout:.0f} s"
+    finally:
+        pth.unlink(missing_ok=True)
+    if done.returncode == 0:
+        return "passed"
+    lines = [line.strip() for line in (done.stderr + done.stdout).splitlines() if line.strip()]
+    meaningful = [
+        line for line in lines if not line.startswith(("File ", "^", "~", "|", "+", "During handling", "The above"))
+    ]
+    return (meaningful[-1] if meaningful else f"exit {done.returncode}")[:160]
+
+
+def stories_suite(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="port-check-stories-") as tmp:
+        trees = {label: Path(tmp, label) for label in ("official", "server", "full")}
+        trees["official"].mkdir()
+        sdk, ref = args.sdk, args.ref
+        if sdk is None:
+            subprocess.run(
+                ["git", "clone", "-q", "--depth", "1", "--branch", ref, OFFICIAL, str(Path(tmp, "clone"))],
+                check=True,
+            )
+            sdk, ref = str(Path(tmp, "clone", ".git")), "HEAD"
+        archive = subprocess.run(
+            ["git", "--git-dir", sdk, "archive", ref, "examples/stories"], check=True, capture_output=True
+        )
+        subprocess.run(["tar", "-x", "-C", str(trees["official"])], input=archive.stdout, check=True)
+        for label in ("server", "full"):
+            shutil.copytree(trees["official"], trees[label])
+        for path in (trees["server"] / "examples" / "stories").rglob("*.py"):
+            if path.name not in STORY_CLIENT_FILES:
+                rewrite_file(path)
+        rewrite(trees["full"])
+        if args.keep:
+            shutil.copytree(trees["full"], args.keep, dirs_exist_ok=True)
+        legs = story_legs(trees["official"] / "examples" / "stories")
+        only = args.only.split(",") if args.only else None
+        legs = [leg for leg in legs if not only or any(part in leg[0] for part in only)]
+        results: dict[str, dict[str, str]] = {label: {} for label in trees}
+        for leg, argv in legs:
+            for label, tree in trees.items():
+                if label != "official" and results["official"][leg] != "passed":
+                    continue
+                results[label][leg] = run_story_leg(args.python, tree / "examples", argv, args.timeout)
+            if args.list:
+                print(leg, {label: seen[leg] for label, seen in results.items() if leg in seen}, flush=True)
+    passing = sorted(leg for leg, seen in results["official"].items() if seen == "passed")
+    print(f"official SDK: {len(passing)} of {len(legs)} story legs pass")
+    for label, meaning in (("server", "official client, ported server"), ("full", "ported client and server")):
+        kept = [leg for leg in passing if results[label][leg] == "passed"]
+        share = 100 * len(kept) // max(1, len(passing))
+        print(f"ferrymcp, {meaning}: {len(kept)} of those {len(passing)} pass ({share}%)")
+        kinds = collections.Counter(results[label][leg] for leg in passing if results[label][leg] != "passed")
+        for message, count in kinds.most_common(args.show):
+            print(f"  {count:4}  {message}")
+    if args.list:
+        for leg in passing:
+            if results["server"][leg] != "passed" or results["full"][leg] != "passed":
+                print(f"{leg}\n    server: {results['server'][leg]}\n    full:   {results['full'][leg]}")
+    return 0
+
+
 def outcome(result: dict[str, str], name: str) -> str:
     """A test's outcome, or its file's collection error when the file did not collect."""
     return result.get(name) or result.get(name.split("::")[0] + "::*", "not collected")
@@ -168,10 +306,21 @@ def main() -> int:
         help="an interpreter with mcp, ferrymcp, pytest, inline-snapshot, trio and opentelemetry-sdk",
     )
     parser.add_argument("--show", type=int, default=25, help="failure kinds to list")
-    parser.add_argument("--only", help="comma-separated test modules to run (e.g. test_apps,test_mrtr)")
+    parser.add_argument(
+        "--only", help="comma-separated test modules (docs) or leg id parts (stories: tools,mrtr/server)"
+    )
     parser.add_argument("--list", action="store_true", help="also list each failing test with its first error")
     parser.add_argument("--keep", help="copy the ported tree here, to run its tests by hand")
+    parser.add_argument(
+        "--suite",
+        choices=("docs", "stories"),
+        default="docs",
+        help="the documentation tests (default) or the example stories",
+    )
+    parser.add_argument("--timeout", type=float, default=90.0, help="seconds per story leg")
     args = parser.parse_args()
+    if args.suite == "stories":
+        return stories_suite(args)
     only = set(args.only.split(",")) if args.only else None
     with tempfile.TemporaryDirectory(prefix="port-check-") as tmp:
         official, ported = Path(tmp, "official"), Path(tmp, "ported")

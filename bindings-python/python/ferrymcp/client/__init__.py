@@ -30,13 +30,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ferrymcp._carried import Carrier, StreamPair
 from ferrymcp._wire import WireModel, coerce
+from ferrymcp.client._transport import Transport as Transport
 from ferrymcp.client.caching import CacheConfig, CacheMode
+from ferrymcp.client.caching import CacheEntry as CacheEntry
+from ferrymcp.client.caching import CacheKey as CacheKey
+from ferrymcp.client.caching import InMemoryResponseCacheStore as InMemoryResponseCacheStore
+from ferrymcp.client.caching import ResponseCacheStore as ResponseCacheStore
 from ferrymcp.client.extension import ClaimContext as ClaimContext
 from ferrymcp.client.extension import ClientExtension, declared_extensions
 from ferrymcp.client.extension import NotificationBinding as NotificationBinding
 from ferrymcp.client.extension import ResultClaim as ResultClaim
 from ferrymcp.client.extension import UnexpectedClaimedResult as UnexpectedClaimedResult
 from ferrymcp.client.extension import advertise as advertise
+from ferrymcp.exceptions import InputRequiredRoundsExceededError as InputRequiredRoundsExceededError
 from ferrymcp.exceptions import McpError
 from ferrymcp.types import (
     SERVER_NOTIFICATIONS,
@@ -607,3 +613,13 @@ def _check_mode(mode: str) -> None:
         return
     hint = f" ({mode!r} is a handshake-era version; use mode='legacy')" if mode in PROTOCOL_VERSIONS else ""
     raise ValueError(f"mode must be 'legacy', 'auto', or one of {modern}; got {mode!r}{hint}")
+
+
+def __getattr__(name: str) -> Any:
+    # `ClientSession` subclasses `Client`, so its module imports this one: the official
+    # `from mcp.client import ClientSession, IncomingMessage` is served on first use.
+    if name in ("ClientSession", "IncomingMessage"):
+        from ferrymcp.client import session
+
+        return getattr(session, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

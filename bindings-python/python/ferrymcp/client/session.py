@@ -19,7 +19,7 @@ and from the engine (`ferrymcp._carried`).
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeAlias
 
 from ferrymcp._carried import StreamPair, is_stream_pair
 from ferrymcp.client import Client
@@ -34,6 +34,7 @@ from ferrymcp.types import (
     ListToolsResult,
     ReadResourceResult,
     ServerCapabilities,
+    ServerNotification,
 )
 
 _USER_STREAMS = (
@@ -49,6 +50,11 @@ def _cursor(cursor: str | None, params: Any) -> str | None:
             raise TypeError("pass either cursor or params, not both")
         return getattr(params, "cursor", None) if not isinstance(params, dict) else params.get("cursor")
     return cursor
+
+
+IncomingMessage: TypeAlias = "ServerNotification | Exception"
+"""What a `message_handler` receives: a server notification, or an exception the
+transport raised (the official `mcp.client.session.IncomingMessage`)."""
 
 
 class ClientSession(Client):
