@@ -234,10 +234,11 @@ def run_story_leg(python: str, examples: Path, argv: list[str], timeout: float) 
         pth.unlink(missing_ok=True)
     if done.returncode == 0:
         return "passed"
-    lines = [line.strip() for line in (done.stderr + done.stdout).splitlines() if line.strip()]
-    meaningful = [
-        line for line in lines if not line.startswith(("File ", "^", "~", "|", "+", "During handling", "The above"))
-    ]
+    # Exception groups indent their members with "| "; the last exception line is the cause.
+    lines = [line.strip().lstrip("|+- ").strip() for line in (done.stderr + done.stdout).splitlines()]
+    raised = [line for line in lines if re.match(r"^[\w.]*(Error|Exception|Exit|Closed|Timeout)\w*\b", line)]
+    noise = ("File ", "^", "~", "During handling", "The above", "Traceback", "FAIL:")
+    meaningful = raised or [line for line in lines if line and not line.startswith(noise)]
     return (meaningful[-1] if meaningful else f"exit {done.returncode}")[:160]
 
 

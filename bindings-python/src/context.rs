@@ -127,6 +127,31 @@ impl NativeContext {
         self.input(py, None, "roots/list".into(), &PyDict::new(py))
     }
 
+    /// Sends a notification as it is (`params` `None` sends none): on this request's way
+    /// back when `request_scoped`, else the session's (the stdio pipe, a legacy HTTP
+    /// session's standalone stream), falling back to the request's way where the request
+    /// has no session (2026-07-28). Resolves to whether it was sent.
+    #[pyo3(signature = (method, params, request_scoped))]
+    fn notify<'py>(
+        &self,
+        py: Python<'py>,
+        method: String,
+        params: &Bound<'py, PyAny>,
+        request_scoped: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (cx, params) = (self.cx.clone(), from_py(params)?);
+        let session = if request_scoped { None } else { cx.session().cloned() };
+        awaitable(py, async move {
+            match session {
+                Some(session) => match session.notify(&method, params).await {
+                    Ok(()) => ok(true),
+                    Err(e) => fail(move |py| handler_error(py, e)),
+                },
+                None => ok(cx.notify(&method, params).await),
+            }
+        })
+    }
+
     /// Any client input; `key` names it in a 2026-07-28 `inputRequests`.
     #[pyo3(signature = (key, method, params))]
     fn input<'py>(

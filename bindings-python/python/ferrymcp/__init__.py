@@ -135,6 +135,10 @@ _LAZY = {
     "ClientSessionGroup": "ferrymcp.client.session_group",
     "stdio_client": "ferrymcp.client.stdio",
     "RedisStore": "ferrymcp._native",
+    "ServerSession": "ferrymcp.server.session",
+    "stdio_server": "ferrymcp.server.stdio",
+    "UriTemplate": "ferrymcp.shared.uri_template",
+    "InvalidUriTemplate": "ferrymcp.shared.uri_template",
 }
 
 
@@ -191,6 +195,7 @@ __all__ = [
     "Implementation",
     "IncludeContext",
     "InitializeRequest",
+    "InvalidUriTemplate",
     "InitializeResult",
     "InitializedNotification",
     "InputRequiredRoundsExceededError",
@@ -246,9 +251,11 @@ __all__ = [
     "ServerNotification",
     "ServerRequest",
     "ServerResult",
+    "ServerSession",
     "SetLevelRequest",
     "StdioServerParameters",
     "stdio_client",
+    "stdio_server",
     "StopReason",
     "SubscribeRequest",
     "TextContent",
@@ -260,6 +267,7 @@ __all__ = [
     "ToolUseContent",
     "ToolsCapability",
     "UnsubscribeRequest",
+    "UriTemplate",
     "UrlElicitationRequiredError",
     "UserMessage",
     "types",

@@ -9,25 +9,34 @@ knows the era of the request: a legacy session gets a real server-to-client requ
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from ferrymcp.exceptions import McpError, NoBackChannelError
 from ferrymcp.types import (
     ClientCapabilities,
     CreateMessageResult,
     CreateMessageResultWithTools,
+    ElicitCompleteNotification,
+    ElicitCompleteNotificationParams,
     ElicitResult,
+    EmptyResult,
     Implementation,
     InitializeRequestParams,
     ListRootsResult,
     ModelPreferences,
+    PingRequest,
     SamplingMessage,
     Tool,
     ToolChoice,
 )
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from ferrymcp._native import NativeContext
     from ferrymcp.server.mcpserver import MCPServer
+
+ResultT = TypeVar("ResultT", bound="BaseModel")
 
 
 def _wire(value: Any) -> Any:
@@ -63,6 +72,67 @@ class ServerSession:
             protocol_version=self._native.protocol_version,
             capabilities=self.client_capabilities or ClientCapabilities(),
             client_info=Implementation.model_validate(info),
+        )
+
+    @property
+    def can_send_request(self) -> bool:
+        """Whether a server-to-client request can reach the client: only a legacy session
+        has a back-channel (a 2026-07-28 request asks with `input_required` instead)."""
+        return not self._native.is_modern
+
+    async def send_request(
+        self,
+        request: Any,
+        result_type: type[ResultT],
+        request_read_timeout_seconds: float | None = None,
+        metadata: Any = None,
+        progress_callback: Any = None,
+    ) -> ResultT:
+        """Sends a request to the client and validates its result as `result_type`.
+
+        Raises `NoBackChannelError` on a 2026-07-28 request (it has no session), and the
+        client's JSON-RPC error as `McpError`. A timeout raises `McpError` with code
+        -32001 (`REQUEST_TIMEOUT`), as the official SDK does."""
+        if progress_callback is not None:
+            raise NotImplementedError(
+                "send_request(progress_callback=...) is not supported: ferrymcp does not route the "
+                "client's progress notifications for a server-to-client request to a callback"
+            )
+        data = _wire(request)
+        method = data["method"]
+        if self._native.is_modern:
+            raise NoBackChannelError(method)
+        answer = self._native.input(None, method, data.get("params") or {})
+        if request_read_timeout_seconds is None:
+            return result_type.model_validate(await answer)
+        import anyio
+
+        with anyio.move_on_after(request_read_timeout_seconds) as scope:
+            result = await answer
+        if scope.cancelled_caught:
+            raise McpError(
+                -32001,
+                f"Timed out while waiting for response to {type(request).__name__}. "
+                f"Waited {request_read_timeout_seconds} seconds.",
+            )
+        return result_type.model_validate(result)
+
+    async def send_notification(self, notification: Any, related_request_id: Any = None) -> None:
+        """Sends a notification as it is: on this request's way back when
+        `related_request_id` is given (or the request has no session, 2026-07-28), else on
+        the session's (the stdio pipe, a legacy HTTP session's standalone stream)."""
+        data = _wire(notification)
+        await self._native.notify(data["method"], data.get("params"), related_request_id is not None)
+
+    async def send_ping(self) -> EmptyResult:
+        """Pings the client (a legacy session only; see `send_request`)."""
+        return await self.send_request(PingRequest(), EmptyResult)
+
+    async def send_elicit_complete(self, elicitation_id: str, related_request_id: Any = None) -> None:
+        """Tells the client that a URL-mode elicitation completed out of band."""
+        await self.send_notification(
+            ElicitCompleteNotification(params=ElicitCompleteNotificationParams(elicitation_id=elicitation_id)),
+            related_request_id,
         )
 
     def check_client_capability(self, capability: ClientCapabilities) -> bool:

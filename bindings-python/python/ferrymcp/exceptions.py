@@ -61,6 +61,19 @@ MCPError = McpError
 """The official SDK's v2 spelling."""
 
 
+class NoBackChannelError(McpError):
+    """A server-to-client request has no way to reach the client: a 2026-07-28 request has
+    no session to send it on (ask with an `input_required` result instead); answered to
+    the client as an `INVALID_REQUEST` error when a handler lets it through."""
+
+    def __init__(self, method: str) -> None:
+        super().__init__(
+            -32600,
+            f"Cannot send {method!r}: this transport context has no back-channel for server-initiated requests.",
+        )
+        self.method = method
+
+
 class UrlElicitationRequiredError(McpError):
     """Raise from a tool when the user must first complete URL-mode elicitations: the
     request fails with the URL_ELICITATION_REQUIRED error, whose data lists them."""

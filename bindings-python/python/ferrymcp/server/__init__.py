@@ -10,6 +10,7 @@ _LAZY = {
     "Server": "ferrymcp.server.lowlevel",
     "NotificationOptions": "ferrymcp.server.lowlevel",
     "ServerRequestContext": "ferrymcp.server.context",
+    "InitializationOptions": "ferrymcp.server.models",
 }
 
 
@@ -24,4 +25,4 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-__all__ = ["CacheHint", "MCPServer", "NotificationOptions", "Server", "ServerRequestContext"]
+__all__ = ["CacheHint", "InitializationOptions", "MCPServer", "NotificationOptions", "Server", "ServerRequestContext"]

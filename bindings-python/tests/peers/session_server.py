@@ -1,0 +1,65 @@
+"""One `MCPServer` whose tools talk to the client through the official `ServerSession`
+API (`ctx.session`, `ctx.request_context.session`): `send_notification` on the request's
+way back and on the session's, `send_elicit_complete`, `send_ping`, `send_request` and
+`can_send_request`. `session_server.py <sdk>`, `sdk` `official` (the `mcp` package) or
+`ferrymcp` (the same code on ferrymcp's modules); test_server_session.py serves both over
+stdio to the official client in both eras and compares what the client sees.
+"""
+
+from __future__ import annotations
+
+import sys
+
+if sys.argv[1] == "official":
+    from mcp.server.mcpserver import Context, MCPServer
+    from mcp.shared.exceptions import NoBackChannelError
+    from mcp.types import (
+        ListRootsRequest,
+        ListRootsResult,
+        LoggingMessageNotification,
+        LoggingMessageNotificationParams,
+    )
+else:
+    from ferrymcp.server.mcpserver import Context, MCPServer
+    from ferrymcp.shared.exceptions import NoBackChannelError
+    from ferrymcp.types import (
+        ListRootsRequest,
+        ListRootsResult,
+        LoggingMessageNotification,
+        LoggingMessageNotificationParams,
+    )
+
+mcp = MCPServer("session-peer")
+
+
+def _log(text: str) -> LoggingMessageNotification:
+    return LoggingMessageNotification(params=LoggingMessageNotificationParams(level="info", logger="peer", data=text))
+
+
+@mcp.tool()
+async def notify(ctx: Context) -> str:
+    session = ctx.request_context.session
+    await session.send_notification(_log("on the request"), related_request_id=ctx.request_context.request_id)
+    await session.send_elicit_complete("elicitation-7", related_request_id=ctx.request_context.request_id)
+    return "sent"
+
+
+@mcp.tool()
+async def notify_session(ctx: Context) -> str:
+    await ctx.session.send_notification(_log("on the session"))
+    return "sent"
+
+
+@mcp.tool()
+async def ask(ctx: Context) -> str:
+    session = ctx.session
+    try:
+        await session.send_ping()
+        roots = await session.send_request(ListRootsRequest(), ListRootsResult)
+    except NoBackChannelError as error:
+        return f"no back-channel ({error.error.code}): {error.error.message} can_send={session.can_send_request}"
+    return f"pong; roots={[str(root.uri) for root in roots.roots]} can_send={session.can_send_request}"
+
+
+if __name__ == "__main__":
+    mcp.run()

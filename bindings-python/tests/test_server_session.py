@@ -1,0 +1,60 @@
+"""The official `ServerSession` methods a tool reaches through its context
+(`send_notification`, `send_elicit_complete`, `send_ping`, `send_request`,
+`can_send_request`): one server written against them (peers/session_server.py) is served
+over stdio by the official SDK and by ferrymcp to the official client, in both eras, and
+what the client receives is compared. On a legacy session the requests reach the client; a
+2026-07-28 request has no back-channel and both raise `NoBackChannelError` (-32600).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("ferrymcp._native")
+mcp = pytest.importorskip("mcp")
+
+PEER = Path(__file__).resolve().parent / "peers" / "session_server.py"
+
+
+async def seen_by_the_client(sdk: str, mode: str) -> dict[str, Any]:
+    params = mcp.StdioServerParameters(command=sys.executable, args=[str(PEER), sdk])
+    logs: list[Any] = []
+    messages: list[str] = []
+
+    async def on_log(params: Any) -> None:
+        logs.append(params.data)
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, Exception):
+            raise message
+        messages.append(message.method)
+
+    async def roots(context: Any) -> Any:
+        return mcp.types.ListRootsResult(roots=[mcp.types.Root(uri="file:///work", name="work")])
+
+    seen: dict[str, Any] = {}
+    async with mcp.Client(
+        params, mode=mode, logging_callback=on_log, message_handler=on_message, list_roots_callback=roots
+    ) as client:
+        for tool in ("notify", "notify_session", "ask"):
+            result = await client.call_tool(tool, {})
+            seen[tool] = [block.text for block in result.content]
+    seen["logs"] = logs
+    seen["messages"] = [method for method in messages if method != "notifications/message"]
+    return seen
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_the_session_methods_reach_the_client_as_the_official_ones(mode: str) -> None:
+    ours, theirs = await seen_by_the_client("ferrymcp", mode), await seen_by_the_client("official", mode)
+    assert ours == theirs
+    assert ours["logs"] == ["on the request", "on the session"]
+    if mode == "legacy":
+        assert ours["messages"] == ["notifications/elicitation/complete"]
+        assert ours["ask"] == ["pong; roots=['file:///work'] can_send=True"]
+    else:  # 2026-07-28 has no notifications/elicitation/complete: the client drops it
+        assert ours["ask"][0].startswith("no back-channel (-32600): Cannot send 'ping'")
