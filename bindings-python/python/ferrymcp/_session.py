@@ -31,12 +31,11 @@ from ferrymcp.types import (
 )
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
     from ferrymcp._native import NativeContext
+    from ferrymcp._wire import WireModel
     from ferrymcp.server.mcpserver import MCPServer
 
-ResultT = TypeVar("ResultT", bound="BaseModel")
+ResultT = TypeVar("ResultT", bound="WireModel")
 
 
 def _wire(value: Any) -> Any:
