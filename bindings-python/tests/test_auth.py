@@ -208,6 +208,31 @@ async def test_with_a_token_the_tools_see_it_through_get_access_token(served: st
                 }, (tool, mode)
 
 
+class HeaderAuth(httpx2.Auth):
+    """An `httpx.Auth` whose flow only sets a header, as the official examples write one."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def auth_flow(self, request: Any) -> Any:
+        request.headers["Authorization"] = f"Bearer {self.token}"
+        yield request
+
+
+@pytest.mark.parametrize("mode", ERAS)
+async def test_ferrymcps_client_takes_an_httpx_client_with_base_url_and_a_header_auth(served: str, mode: str) -> None:
+    from ferrymcp.client import Client
+    from ferrymcp.client.streamable_http import streamable_http_client as ferrymcp_streamable_http_client
+
+    scheme, _, host, path = served.split("/", 3)
+    for sdk_client, sdk_transport in [(Client, ferrymcp_streamable_http_client), (mcp.Client, streamable_http_client)]:
+        http = httpx2.AsyncClient(base_url=f"{scheme}//{host}", auth=HeaderAuth("good"))
+        async with http, sdk_client(sdk_transport(f"/{path}", http_client=http), mode=mode) as client:
+            result = await client.call_tool("whoami", {})
+            assert result.is_error is not True, (sdk_client, result)
+            assert json.loads(result.content[0].text)["token"] == "good"
+
+
 async def test_over_stdio_there_is_no_token() -> None:
     params = mcp.StdioServerParameters(command=sys.executable, args=[str(HERE / "peers" / "auth_server.py"), "stdio"])
     async with mcp.Client(params, mode="legacy") as client:
@@ -229,6 +254,18 @@ def test_auth_arguments_are_checked_as_the_official_sdk_checks_them() -> None:
         MCPServer("s", auth=settings, token_verifier=auth_server.Verifier(), auth_server_provider=object())
     with pytest.raises(NotImplementedError, match="auth_server_provider.*token_verifier"):
         MCPServer("s", auth=settings, auth_server_provider=object())
+    from ferrymcp.server.auth.provider import (
+        AccessToken,
+        AuthorizationCode,
+        OAuthAuthorizationServerProvider,
+        RefreshToken,
+    )
+
+    class Provider(OAuthAuthorizationServerProvider[AuthorizationCode, RefreshToken, AccessToken]):
+        """Generic over the application's token classes, as the official provider is."""
+
+    with pytest.raises(NotImplementedError, match="auth_server_provider.*token_verifier"):
+        MCPServer("s", auth=settings, auth_server_provider=Provider())
     with pytest.raises(TypeError, match="verify_token"):
         MCPServer("s", auth=settings, token_verifier=object())
     with pytest.raises(ValueError, match="issuer_url"):

@@ -50,11 +50,14 @@ def _check_auth(auth: Any) -> Any:
     return auth
 
 
-def _from_http_client(client: Any) -> tuple[dict[str, str], float | None, Any]:
-    """The headers, read timeout and auth of 2.x's `http_client` (an `httpx.AsyncClient` or
-    `httpx2.AsyncClient`). The engine makes its own connections, so what only the httpx
-    client could do (its own transport, proxies, cookies, hooks, a base URL, parameters) is
-    refused by name."""
+def _from_http_client(client: Any, url: str) -> tuple[str, dict[str, str], float | None, Any]:
+    """The URL, headers, read timeout and auth of 2.x's `http_client` (an `httpx.AsyncClient`
+    or `httpx2.AsyncClient`). The engine makes its own connections, so what only the httpx
+    client could do (its own transport, proxies, cookies, hooks, parameters) is refused by
+    name. A `base_url` is applied to `url` as httpx applies it (an absolute `url` keeps its
+    own). An `httpx.Auth` other than an `OAuthClientProvider` is taken when its flow only
+    sets headers on a request (a static bearer token, `BasicAuth`): it runs once, here, and
+    the headers it set go with every request; one that needs a response is refused."""
     try:
         module = __import__(type(client).__module__.split(".")[0])
         default = module.AsyncClient()
@@ -73,7 +76,7 @@ def _from_http_client(client: Any) -> tuple[dict[str, str], float | None, Any]:
     if any(hooks.get(kind) for kind in hooks):
         refused.append("event_hooks")
     if str(getattr(client, "base_url", "")):
-        refused.append("base_url")
+        url = str(client._merge_url(url))
     if str(getattr(client, "params", "")):
         refused.append("params")
     if _tls_differs(client, default):
@@ -86,7 +89,52 @@ def _from_http_client(client: Any) -> tuple[dict[str, str], float | None, Any]:
     defaults = dict(default.headers.items())
     headers = {key: value for key, value in client.headers.items() if defaults.get(key) != value}
     read = getattr(getattr(client, "timeout", None), "read", None)
-    return headers, read, _check_auth(getattr(client, "auth", None))
+    auth = getattr(client, "auth", None)
+    if auth is not None and not _is_oauth_provider(auth):
+        headers.update(_static_auth_headers(module, auth, url))
+        auth = None
+    return url, headers, read, _check_auth(auth)
+
+
+def _is_oauth_provider(auth: Any) -> bool:
+    from ferrymcp.client.auth.oauth2 import OAuthClientProvider
+
+    return isinstance(auth, OAuthClientProvider)
+
+
+def _static_auth_headers(module: Any, auth: Any, url: str) -> dict[str, str]:
+    """The headers an `httpx.Auth` whose flow only decorates the request sets (see
+    `_from_http_client`); any other auth is refused by name."""
+    refusal = TypeError(
+        f"http_client auth={type(auth).__name__} is not supported by ferrymcp: the engine makes its own "
+        "requests, so it takes an OAuthClientProvider, or an httpx.Auth that only sets headers without "
+        "reading a response (such as a static bearer token)"
+    )
+    if (
+        getattr(auth, "requires_request_body", False)
+        or getattr(auth, "requires_response_body", False)
+        or isinstance(auth, getattr(module, "DigestAuth", ()))
+    ):
+        raise refusal
+    # The flow must end after its first request whatever the answer, a challenge included.
+    challenge = {"www-authenticate": 'Bearer realm="mcp", Digest realm="mcp", nonce="0", Basic realm="mcp"'}
+    seen: list[dict[str, str]] = []
+    for status, answer_headers in ((200, {}), (401, challenge)):
+        request = module.Request("POST", url)
+        before = dict(request.headers.items())
+        flow = auth.sync_auth_flow(request)
+        try:
+            sent = next(flow, request)
+            flow.send(module.Response(status, headers=answer_headers, request=sent))
+        except StopIteration:
+            seen.append({key: value for key, value in sent.headers.items() if before.get(key) != value})
+            continue
+        except Exception as error:
+            raise refusal from error
+        raise refusal
+    if seen[0] != seen[1]:
+        raise refusal
+    return seen[0]
 
 
 def _tls_differs(client: Any, default: Any) -> bool:
@@ -170,7 +218,7 @@ async def streamable_http_client(
     if http_client is None:
         stream = TransportStream(url, tls=tls)
     else:
-        headers, read_timeout, auth = _from_http_client(http_client)
+        url, headers, read_timeout, auth = _from_http_client(http_client, url)
         stream = TransportStream(url, headers=headers, read_timeout=read_timeout, auth=auth, tls=tls)
     yield stream, stream, _session_id
 
