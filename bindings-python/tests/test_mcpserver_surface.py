@@ -98,3 +98,43 @@ def test_the_official_import_paths_resolve() -> None:
     with pytest.raises(PathEscapeError):
         safe_join("/srv/data", "../etc/passwd")
     assert safe_join("/srv/data", "a/b.txt") == Path("/srv/data/a/b.txt").resolve()
+
+
+async def test_the_private_managers_code_in_the_wild_reaches_into_change_what_is_served() -> None:
+    """`mcp._resource_manager._resources.pop(uri)` (the official story examples unregister a
+    runtime resource this way), `_prompt_manager._prompts` and `_tool_manager._tools`: a
+    change there is what a connected client is served next."""
+    from ferrymcp import Client
+    from ferrymcp.server.mcpserver import MCPServer
+
+    server = MCPServer("managers")
+
+    @server.resource("note:///1")
+    def note() -> str:
+        return "one"
+
+    @server.resource("note:///{id}/text")
+    def text(id: str) -> str:
+        return id
+
+    @server.prompt()
+    def greet() -> str:
+        return "hi"
+
+    @server.tool()
+    def echo(text: str) -> str:
+        return text
+
+    async with Client(server) as client:
+        assert [str(r.uri) for r in (await client.list_resources()).resources] == ["note:///1"]
+        assert list(server._resource_manager._templates) == ["note:///{id}/text"]
+        assert [p.name for p in server._prompt_manager.list_prompts()] == ["greet"]
+        assert server._resource_manager._resources.pop("note:///1", None) is not None
+        assert server._resource_manager._resources.pop("note:///1", None) is None
+        del server._prompt_manager._prompts["greet"]
+        del server._tool_manager._tools["echo"]
+        assert (await client.list_resources()).resources == []
+        assert (await client.list_prompts()).prompts == []
+        assert (await client.list_tools()).tools == []
+        with pytest.raises(KeyError):
+            del server._prompt_manager._prompts["greet"]

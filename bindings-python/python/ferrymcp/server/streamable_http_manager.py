@@ -197,7 +197,11 @@ class _Endpoint:
 
 
 def starlette_app(
-    session_manager: StreamableHTTPSessionManager, path: str, metadata: str | None, routes: list[Any]
+    session_manager: StreamableHTTPSessionManager,
+    path: str,
+    metadata: str | None,
+    routes: list[Any],
+    debug: bool = False,
 ) -> Any | None:
     """The official shape of `streamable_http_app()` when Starlette is installed: a
     `Starlette` app with a `Route` for the endpoint (and, with auth, one for its protected
@@ -212,7 +216,7 @@ def starlette_app(
     served = [Route(path, endpoint=endpoint)]
     if metadata is not None:
         served.append(Route(metadata, endpoint=endpoint))
-    return Starlette(routes=[*served, *routes], lifespan=lambda app: session_manager.run())
+    return Starlette(debug=debug, routes=[*served, *routes], lifespan=lambda app: session_manager.run())
 
 
 def custom_routes(routes: list[tuple[str, list[str], Callable[..., Any]]]) -> list[Any]:

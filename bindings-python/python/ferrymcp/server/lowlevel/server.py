@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ferrymcp import types as _types
 from ferrymcp.server._tools import wire
 from ferrymcp.server.context import CURRENT_REQUEST, ServerRequestContext
-from ferrymcp.server.mcpserver.server import MCPServer
+from ferrymcp.server.mcpserver.server import MCPServer, _bearer_options, _check_auth
 from ferrymcp.server.models import InitializationOptions
 from ferrymcp.server.subscriptions import ListenHandler
 from ferrymcp.types import (
@@ -326,6 +326,24 @@ class Server(MCPServer[LifespanResultT]):
         """The request being served (a `LookupError` outside one), as 1.x's
         `server.request_context`."""
         return CURRENT_REQUEST.get()
+
+    def streamable_http_app(
+        self,
+        *,
+        auth: Any = None,
+        token_verifier: Any = None,
+        auth_server_provider: Any = None,
+        custom_starlette_routes: list[Any] | None = None,
+        debug: bool = False,
+        **kwargs: Any,
+    ) -> Any:
+        """The endpoint as an ASGI app, as `MCPServer.streamable_http_app()`, plus what the
+        official low-level server's takes: bearer auth (`auth=` with `token_verifier=`; an
+        `auth_server_provider=` is refused as `MCPServer` refuses it), Starlette routes of
+        the application's own, and Starlette's `debug`."""
+        _check_auth(auth, token_verifier, auth_server_provider)
+        bearer = _bearer_options(auth, token_verifier) if auth is not None else self._bearer()
+        return self._http_app(kwargs, bearer, list(custom_starlette_routes or []), debug)
 
     async def run(  # type: ignore[override]
         self,

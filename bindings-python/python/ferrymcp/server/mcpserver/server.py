@@ -636,6 +636,19 @@ class MCPServer(Generic[LifespanResultT]):
         this server's registry."""
         return _ToolManager(self._registry)
 
+    @property
+    def _resource_manager(self) -> _ResourceManager:
+        """The official `MCPServer._resource_manager`: its `_resources` (URI ->
+        registration) and `_templates` mappings and `list_resources()` /
+        `list_templates()`, over this server's registry."""
+        return _ResourceManager(self._registry)
+
+    @property
+    def _prompt_manager(self) -> _PromptManager:
+        """The official `MCPServer._prompt_manager`: its `_prompts` mapping and
+        `list_prompts()` / `get_prompt()`, over this server's registry."""
+        return _PromptManager(self._registry)
+
     # -- listing and calling without a client --------------------------------------
 
     async def list_tools(self) -> list[Tool]:
@@ -898,16 +911,24 @@ class MCPServer(Generic[LifespanResultT]):
         installed, else ferrymcp's own `StreamableHTTPApp`. Under uvicorn its lifespan runs
         the server; mounted in another app, that app's lifespan enters
         `mcp.session_manager.run()`."""
-        options = _endpoint_options(self._http_settings(kwargs, "streamable_http_app()"), self._bearer())
+        return self._http_app(kwargs, self._bearer(), [], debug=False)
+
+    def _http_app(self, kwargs: dict[str, Any], bearer: dict[str, Any] | None, extra: list[Any], debug: bool) -> Any:
+        """`streamable_http_app()` with the engine's bearer settings, routes of the
+        application's own (the low-level server's `custom_starlette_routes`) and Starlette's
+        `debug`."""
+        options = _endpoint_options(self._http_settings(kwargs, "streamable_http_app()"), bearer)
         self._session_manager = StreamableHTTPSessionManager(self, options)
-        routes = custom_routes(self._custom_routes)
+        routes = [*custom_routes(self._custom_routes), *extra]
         metadata = None
         resource = (options.get("auth") or {}).get("resource")
         if resource is not None:  # the engine serves the metadata for a named resource
             from ferrymcp._native import metadata_path
 
             metadata = metadata_path(str(resource), options["endpoint"])
-        app = starlette_app(self._session_manager, options["endpoint"], metadata, routes)
+        app = starlette_app(self._session_manager, options["endpoint"], metadata, routes, debug)
+        if app is None and (extra or debug):
+            raise ImportError("streamable_http_app(custom_starlette_routes=, debug=) needs Starlette installed")
         return app if app is not None else StreamableHTTPApp(self._session_manager, routes)
 
     def _bearer(self) -> dict[str, Any] | None:
@@ -966,39 +987,41 @@ class MCPServer(Generic[LifespanResultT]):
             await self._listen.bus.publish(ResourceUpdated(uri=str(uri)))
 
 
-class _RegisteredTools(MutableMapping[str, Registration]):
-    """The tools of a registry by name: removing one unregisters it, setting one
-    registers it (the engine serves the change at once)."""
+class _Registered(MutableMapping[str, Registration]):
+    """The declarations of one kind in a registry, by name (a resource's by URI, a
+    template's by URI template): removing one unregisters it, setting one registers it
+    (the engine serves the change at once)."""
 
-    def __init__(self, registry: Registry) -> None:
+    def __init__(self, registry: Registry, kind: str) -> None:
         self._registry = registry
+        self._kind = kind
 
     def __getitem__(self, name: str) -> Registration:
-        entry = self._registry.get("tool", name)
-        if entry is None:
+        entry = self._registry.get(self._kind, name)
+        if entry is None or entry.kind != self._kind:
             raise KeyError(name)
         return entry
 
     def __setitem__(self, name: str, entry: Registration) -> None:
-        if entry.kind != "tool" or entry.key != name:
-            raise ValueError(f"{entry.kind} {entry.key!r} cannot be registered as tool {name!r}")
-        self._registry.remove("tool", name)
+        if entry.kind != self._kind or entry.key != name:
+            raise ValueError(f"{entry.kind} {entry.key!r} cannot be registered as {self._kind} {name!r}")
+        self._registry.remove(self._kind, name)
         self._registry.add(entry, warn=False)
 
     def __delitem__(self, name: str) -> None:
-        if not self._registry.remove("tool", name):
+        if name not in self or not self._registry.remove(self._kind, name):
             raise KeyError(name)
 
     def __iter__(self) -> Iterator[str]:
-        return iter([entry.key for entry in self._registry.of_kind("tool")])
+        return iter([entry.key for entry in self._registry.of_kind(self._kind)])
 
     def __len__(self) -> int:
-        return len(self._registry.of_kind("tool"))
+        return len(self._registry.of_kind(self._kind))
 
 
 class _ToolManager:
     def __init__(self, registry: Registry) -> None:
-        self._tools = _RegisteredTools(registry)
+        self._tools = _Registered(registry, "tool")
 
     def get_tool(self, name: str) -> Tool | None:
         entry = self._tools.get(name)
@@ -1006,6 +1029,30 @@ class _ToolManager:
 
     def list_tools(self) -> list[Tool]:
         return [Tool.model_validate(entry.definition) for entry in self._tools.values()]
+
+
+class _ResourceManager:
+    def __init__(self, registry: Registry) -> None:
+        self._resources = _Registered(registry, "resource")
+        self._templates = _Registered(registry, "template")
+
+    def list_resources(self) -> list[Resource]:
+        return [Resource.model_validate(entry.definition) for entry in self._resources.values()]
+
+    def list_templates(self) -> list[ResourceTemplate]:
+        return [ResourceTemplate.model_validate(entry.definition) for entry in self._templates.values()]
+
+
+class _PromptManager:
+    def __init__(self, registry: Registry) -> None:
+        self._prompts = _Registered(registry, "prompt")
+
+    def get_prompt(self, name: str) -> Prompt | None:
+        entry = self._prompts.get(name)
+        return None if entry is None else Prompt.model_validate(entry.definition)
+
+    def list_prompts(self) -> list[Prompt]:
+        return [Prompt.model_validate(entry.definition) for entry in self._prompts.values()]
 
 
 async def _until_signalled(serving: Coroutine[Any, Any, None]) -> None:
