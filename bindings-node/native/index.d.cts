@@ -222,6 +222,21 @@ export declare class NativeReply {
 }
 
 export declare class NativeServer {
+  /**
+   * From now on this server's listen streams get list changes and resource updates only
+   * through [`NativeServer::notify_listeners`] (see core's `Server::carry_listen_events`).
+   */
+  carryListenEvents(): void
+  /**
+   * Delivers `method` (`notifications/tools/list_changed`, ...,
+   * `notifications/resources/updated`) with `params` (JSON text) to the listen streams
+   * that asked for it.
+   */
+  notifyListeners(method: string, paramsJson?: string | undefined | null): Promise<void>
+  /** Ends every open listen stream gracefully. */
+  closeListenStreams(): void
+  /** The cap on open listen streams for those opened from now on (`null`: no cap). */
+  setMaxListenStreams(cap?: number | undefined | null): void
   constructor(infoJson: string, instructions?: string | undefined | null, config?: ServerConfig | undefined | null)
   /**
    * Registers a tool from its `Tool` definition (JSON text). `taskStart`: where a

@@ -6,8 +6,12 @@
  * The official handler builds a server instance per request and serves 2025-era traffic
  * statelessly; core serves both eras from one server (legacy clients get sessions), so the
  * factory is called once, on the first request, with a context whose `era` and `authInfo`
- * read the request being handled (`context.ts`, `factoryContext`). `notify` and `bus`
- * are not provided: `server.sendToolListChanged()` and friends reach every listener.
+ * read the request being handled (`context.ts`, `factoryContext`).
+ *
+ * `subscriptions/listen` streams get their events from the handler's bus (`bus`, or an
+ * in-process `InMemoryServerEventBus`), published with `handler.notify.*` as there: core
+ * serves the streams and the handler carries the bus's events to them (see
+ * `event-bus.ts`); the server's own list-change notifications still reach legacy sessions.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -15,6 +19,9 @@ import { HttpServerTransport } from './http.js';
 import type { HandleRequestOptions } from './http.js';
 import type { StreamableHTTPServerTransportOptions } from './http-options.js';
 import type { McpServer } from './mcp-server.js';
+import type { NativeServer } from './native.js';
+import { createServerNotifier, eventNotification, InMemoryServerEventBus, isServerEventBus } from './event-bus.js';
+import type { ServerEventBus, ServerNotifier } from './event-bus.js';
 import { factoryContext } from './context.js';
 import type { McpServerFactoryContext } from './context.js';
 
@@ -23,21 +30,42 @@ export interface CreateMcpHandlerOptions extends StreamableHTTPServerTransportOp
   legacy?: 'stateless' | 'reject';
   /** Told about errors thrown while serving a request (reporting only). */
   onerror?: (error: Error) => void;
-  /** `'auto'` (core's behaviour: JSON unless the handler sends something first) is accepted; `'sse'`/`'json'` are refused. */
+  /** `'auto'` (the default: JSON unless the handler sends something before its result, then SSE) and `'json'`
+   * (one JSON body; what a handler sends before its result is not delivered; listen streams stay SSE) work;
+   * `'sse'` is refused (core has no always-stream mode). */
   responseMode?: 'auto' | 'sse' | 'json';
+  /** The bus the `subscriptions/listen` streams get their events from (an in-process one when absent). */
+  bus?: ServerEventBus;
+  /** Most `subscriptions/listen` streams open at once; one more is refused (`-32603 Subscription limit reached`). No cap when absent. */
+  maxSubscriptions?: number;
 }
 
 export type McpServerFactory = (ctx: McpServerFactoryContext) => McpServer | Promise<McpServer>;
 
 export interface McpHttpHandler {
   fetch: (request: Request, options?: HandleRequestOptions) => Promise<Response>;
+  /** Ends the open listen streams gracefully, then the serving. */
   close: () => Promise<void>;
+  /** Publishes changes on {@link McpHttpHandler.bus}. */
+  notify: ServerNotifier;
+  /** The bus the listen streams get their events from. */
+  bus: ServerEventBus;
 }
+
+type NativeServerHandle = InstanceType<typeof NativeServer>;
 
 const NODE = Symbol('ferrymcp.serveNode');
 
 /** One transport answering both faces. */
 class HandlerTransport extends HttpServerTransport {
+  onserve?: (server: NativeServerHandle) => void;
+
+  override ferrymcpServe(server: NativeServerHandle): Promise<void> {
+    const serving = super.ferrymcpServe(server);
+    this.onserve?.(server);
+    return serving;
+  }
+
   web(request: Request, options?: HandleRequestOptions): Promise<Response> {
     return this.serveWeb(request, options);
   }
@@ -54,15 +82,45 @@ function refuse(where: string, key: string, why: string): never {
 export function createMcpHandler(factory: McpServerFactory, options: CreateMcpHandlerOptions = {}): McpHttpHandler {
   const { legacy, onerror, responseMode, bus, maxSubscriptions, ...transportOptions } = options as CreateMcpHandlerOptions & Record<string, unknown>;
   if (legacy !== undefined && legacy !== 'stateless') refuse('createMcpHandler', `legacy: ${JSON.stringify(legacy)}`, 'core serves both eras on one endpoint');
-  if (responseMode !== undefined && responseMode !== 'auto') refuse('createMcpHandler', `responseMode: ${JSON.stringify(responseMode)}`, "core answers JSON unless the handler sends something before its result, then SSE ('auto')");
-  if (bus !== undefined) refuse('createMcpHandler', 'bus', 'list-changed notifications travel through the server (server.sendToolListChanged() and friends)');
-  if (maxSubscriptions !== undefined) refuse('createMcpHandler', 'maxSubscriptions', 'core has no subscription limit setting');
+  if (responseMode === 'sse') refuse('createMcpHandler', "responseMode: 'sse'", "core streams a response only when the handler sends something before its result ('auto'), or never ('json')");
+  if (responseMode !== undefined && responseMode !== 'auto' && responseMode !== 'json') {
+    throw new TypeError(`createMcpHandler: responseMode must be 'auto', 'json' or 'sse', not ${JSON.stringify(responseMode)}`);
+  }
+  if (responseMode === 'json') {
+    if (transportOptions.enableJsonResponse === false) throw new TypeError("createMcpHandler: responseMode: 'json' contradicts enableJsonResponse: false");
+    transportOptions.enableJsonResponse = true;
+  }
+  if (bus !== undefined && !isServerEventBus(bus)) throw new TypeError('createMcpHandler: bus must be a ServerEventBus (publish(event) and subscribe(listener))');
+  if (maxSubscriptions !== undefined && (typeof maxSubscriptions !== 'number' || !Number.isInteger(maxSubscriptions) || maxSubscriptions < 0 || maxSubscriptions > 0xffffffff)) {
+    throw new TypeError(`createMcpHandler: maxSubscriptions must be a whole number >= 0, got ${String(maxSubscriptions)}`);
+  }
+  const reportError = (error: Error) => {
+    try {
+      onerror?.(error);
+    } catch {
+      // Reporting never changes an answer.
+    }
+  };
+  const events: ServerEventBus = bus ?? new InMemoryServerEventBus(reportError);
   const transport = new HandlerTransport(transportOptions, 'createMcpHandler');
+  let native: NativeServerHandle | undefined;
+  let unsubscribe: (() => void) | undefined;
+  transport.onserve = (server) => {
+    native = server;
+    server.carryListenEvents();
+    if (maxSubscriptions !== undefined) server.setMaxListenStreams(maxSubscriptions);
+    unsubscribe = events.subscribe((event) => {
+      const notification = eventNotification(event);
+      if (notification === undefined) return reportError(new TypeError(`createMcpHandler: the bus carried an event of no known kind: ${JSON.stringify(event)}`));
+      const params = notification.params === undefined ? undefined : JSON.stringify(notification.params);
+      server.notifyListeners(notification.method, params).catch((error: unknown) => reportError(error instanceof Error ? error : new Error(String(error))));
+    });
+  };
   let connected: Promise<void> | undefined;
   const ready = () =>
     (connected ??= Promise.resolve(factory(factoryContext())).then((server) => server.connect(transport)));
   const report = (error: unknown): never => {
-    onerror?.(error instanceof Error ? error : new Error(String(error)));
+    reportError(error instanceof Error ? error : new Error(String(error)));
     throw error;
   };
   const fetch = async (request: Request, requestOptions?: HandleRequestOptions) => {
@@ -73,7 +131,13 @@ export function createMcpHandler(factory: McpServerFactory, options: CreateMcpHa
     await ready();
     return transport.node(req, res, parsed).catch(report);
   };
-  return Object.assign({ fetch, close: () => transport.close() }, { [NODE]: node });
+  const close = async () => {
+    unsubscribe?.();
+    unsubscribe = undefined;
+    native?.closeListenStreams();
+    await transport.close();
+  };
+  return Object.assign({ fetch, close, notify: createServerNotifier(events), bus: events }, { [NODE]: node });
 }
 
 /** `(req, res, parsedBody?)` for `http.createServer`, Express or Fastify. */

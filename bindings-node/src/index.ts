@@ -37,6 +37,8 @@ export { NodeStreamableHTTPServerTransport, WebStandardStreamableHTTPServerTrans
 export type { HandleRequestOptions, HttpListener, ListenOptions } from './http.js';
 export { createMcpHandler } from './http-handler.js';
 export type { CreateMcpHandlerOptions, McpHttpHandler, McpServerFactory } from './http-handler.js';
+export { InMemoryServerEventBus } from './event-bus.js';
+export type { ServerEventBus, ServerNotifier } from './event-bus.js';
 export type { AuthInfo, BearerAuthOptions, OAuthTokenVerifier, RedisStoreOptions, StreamableHTTPServerTransportOptions, TokenVerifier, WebStandardStreamableHTTPServerTransportOptions } from './http-options.js';
 export { RedisStore } from './http-options.js';
 export { Client } from './mcp-client.js';

@@ -29,6 +29,7 @@ mod handlers;
 mod http;
 mod http_bearer;
 mod http_listen;
+mod listen;
 mod port;
 mod redis;
 mod reply;

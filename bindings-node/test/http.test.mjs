@@ -364,7 +364,7 @@ describe('options and lifecycle', () => {
     assert.throws(() => new WebStandardStreamableHTTPServerTransport({ sessionIdGeneratr: () => 'x' }), /does not take the option "sessionIdGeneratr"/);
     assert.throws(() => new NodeStreamableHTTPServerTransport({ keepAliveMs: 0 }), /keepAliveMs must be a positive integer/);
     assert.throws(() => createMcpHandler(() => build().server, { legacy: 'reject' }), TypeError);
-    assert.throws(() => createMcpHandler(() => build().server, { responseMode: 'json' }), TypeError);
+    assert.throws(() => createMcpHandler(() => build().server, { responseMode: 'sse' }), TypeError);
   });
 
   test('allowedHosts and maxRequestBodySize reach core', async () => {

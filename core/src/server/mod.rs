@@ -221,6 +221,9 @@ pub(crate) struct ServerShared {
     /// Fired by [`Server::close_listen_streams`] (then replaced): the streams open end
     /// gracefully.
     pub listen_closing: Mutex<tokio_util::sync::CancellationToken>,
+    /// The cap on open listen streams: [`ServerOptions::max_listen_streams`] until
+    /// [`Server::set_max_listen_streams`] changes it.
+    pub max_listen_streams: Mutex<Option<usize>>,
 }
 
 impl Server {
@@ -238,6 +241,7 @@ impl Server {
             options.state_ttl,
         );
         let tasks = tasks::TaskStore::new(options.tasks.clone());
+        let max_listen_streams = Mutex::new(options.max_listen_streams);
         Self {
             shared: Arc::new(ServerShared {
                 info,
@@ -256,6 +260,7 @@ impl Server {
                 tasks,
                 listen_carried: Default::default(),
                 listen_closing: Default::default(),
+                max_listen_streams,
             }),
         }
     }

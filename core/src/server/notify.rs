@@ -89,7 +89,7 @@ pub(crate) async fn listen(
         let known = ids.iter().filter(|id| id.as_str().is_some_and(|id| server.tasks.get(id).is_some()));
         honoured.insert("taskIds".into(), Value::Array(known.cloned().collect()));
     }
-    if let Some(cap) = server.options.max_listen_streams
+    if let Some(cap) = *server.max_listen_streams.lock().unwrap()
         && server.listeners.lock().unwrap().len() >= cap
     {
         return Err(ErrorObject::internal("Subscription limit reached"));
@@ -251,6 +251,14 @@ impl Server {
     /// ignored.
     pub async fn notify_listeners(&self, method: &str, params: Value) {
         to_listeners(&self.shared, method, params).await;
+    }
+
+    /// Changes the cap on open `subscriptions/listen` streams
+    /// ([`ServerOptions::max_listen_streams`](super::ServerOptions::max_listen_streams); `None`: no cap) for the streams opened from
+    /// now on (those open stay open). For an application that learns its cap after building
+    /// the server (an HTTP handler given a server by a factory).
+    pub fn set_max_listen_streams(&self, cap: Option<usize>) {
+        *self.shared.max_listen_streams.lock().unwrap() = cap;
     }
 
     /// Ends every open `subscriptions/listen` stream gracefully: each answers its request

@@ -42,12 +42,13 @@ pub(crate) async fn post(
         return rpc_error(status, Some(&request.id), &error);
     }
     let cancel = CancellationToken::new();
-    if method == SubscriptionsListen::METHOD {
-        let (listen, shutdown) = (cancel.clone(), state.shutdown.clone());
+    let listen = method == SubscriptionsListen::METHOD;
+    if listen {
+        let (stream, shutdown) = (cancel.clone(), state.shutdown.clone());
         tokio::spawn(async move {
             tokio::select! {
-                _ = shutdown.cancelled() => listen.cancel(),
-                _ = listen.cancelled() => {}
+                _ = shutdown.cancelled() => stream.cancel(),
+                _ = stream.cancelled() => {}
             }
         });
     }
@@ -57,8 +58,10 @@ pub(crate) async fn post(
     let Some(mut first) = rx.recv().await else {
         return reply::empty(StatusCode::SERVICE_UNAVAILABLE);
     };
-    // JSON-response mode: only the answer goes back (what came before it is not delivered).
-    while state.options.json_response && !first.last {
+    // JSON-response mode: only the answer goes back (what came before it is not delivered);
+    // a listen stream is a stream in every mode (its answer comes only when it ends).
+    let json_only = state.options.json_response && !listen;
+    while json_only && !first.last {
         match rx.recv().await {
             Some(next) => first = next,
             None => return reply::empty(StatusCode::SERVICE_UNAVAILABLE),
