@@ -31,9 +31,9 @@ def command(impl, scenario: str, seconds: float) -> tuple[list[str], dict] | Non
             return None
         env["MCP_BENCH_TOOLS"] = str(TOOLS)
         return load + ["--tools-list", str(TOOLS), "--"] + impl.stdio, env
-    if impl.http is None:
-        return None
     mode = scenario.removeprefix("http-")
+    if impl.http is None or mode not in impl.http_modes:
+        return None
     return load + ["--mode", mode, "--"] + impl.http, env
 
 
