@@ -105,6 +105,12 @@ IMPLS = [
 ]
 
 # The scenarios of one round, each run for every implementation that has it.
-SCENARIOS = ["stdio", "tools-list", "http-legacy", "http-modern"]
+SCENARIOS = ["stdio", "tools-list", "http-legacy", "http-modern", "paced"]
+
+# The `paced` scenario (issue 17): echo calls offered at these fixed rates (calls/s) over
+# stdio, below saturation, for the implementations of these languages; it reports the
+# server's CPU per call when it mostly waits.
+PACED_RATES = [1000, 25000]
+PACED_LANGUAGES = {"node"}
 
 TOOLS = 1000

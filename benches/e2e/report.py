@@ -18,7 +18,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from matrix import IMPLS, TOOLS
+from matrix import IMPLS, PACED_LANGUAGES, PACED_RATES, TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benches/results"
@@ -52,6 +52,13 @@ HTTP = [
     ("rss_peak_kib", "RSS peak", "MB", False),
 ]
 
+# Per offered rate of the `paced` scenario: (metric, label, unit, higher is better).
+PACED = [
+    ("calls_per_s", "calls/s", "", True),
+    ("p50_us", "p50", "µs", False),
+    ("server_cpu_us_per_call", "CPU/call", "µs", False),
+]
+
 
 def dig(run: dict, path: str):
     for part in path.split("."):
@@ -78,6 +85,9 @@ def load(path: Path):
             value = dig(run, metric)
             if value is not None:
                 values[(record["impl"], record["scenario"], metric)][record["round"]] = value
+        for phase in run.get("paced", []):
+            for metric, *_ in PACED:
+                values[(record["impl"], "paced", f"paced.{phase['offered_per_s']}.{metric}")][record["round"]] = phase[metric]
     return values, errors, sorted(rounds)
 
 
@@ -256,6 +266,20 @@ def markdown(values, errors, rounds, meta, note) -> str:
                 lines.append(f"| {impl.label} | {mode} | not served: {reason} |" + " |" * (len(HTTP) - 1))
                 continue
             lines.append(f"| {impl.label} | {mode} | " + " | ".join(cell(values, (impl.key, scenario, m)) for m, *_ in HTTP) + " |")
+    paced = [i for i in IMPLS if i.language in PACED_LANGUAGES]
+    columns = [(rate, m, l, u, h) for rate in PACED_RATES for m, l, u, h in PACED]
+    lines += ["", "## stdio at fixed offered rates (below saturation)", "",
+              ("Echo calls offered at a fixed rate, one phase per rate (`ferrymcp bench --driver raw --rate`): "
+               "what a server costs when it mostly waits. Ratio rows: > 1 means ferrymcp is better."), "",
+              "| implementation | " + " | ".join(f"{rate:,}/s: {l}{' (' + u + ')' if u else ''}" for rate, _, l, u, _ in columns) + " |",
+              "|---" * (len(columns) + 1) + "|"]
+    for impl in paced:
+        lines.append(f"| {impl.label} | " + " | ".join(cell(values, (impl.key, "paced", f"paced.{rate}.{m}")) for rate, m, *_ in columns) + " |")
+    for impl in paced:
+        if impl.ours and impl.peer:
+            for peer in [impl.peer, *impl.also]:
+                lines.append(f"| {impl.label} against the {BY_KEY[peer].label} | " + " | ".join(
+                    ratio_cell(ratios(values, impl.key, peer, "paced", f"paced.{rate}.{m}", h)) for rate, m, _, _, h in columns) + " |")
     lines += ["", "## ferrymcp against the peer of the same language (per-round ratios, > 1 means ferrymcp is better)", "",
               "Against the ceiling the ratio is the share of the ceiling ferrymcp reaches (CPU: ceiling's CPU / ours).", "",
               "| ours | peer | " + " | ".join(l for _, _, l, _, _ in STDIO) + " |", "|---" * (len(STDIO) + 2) + "|"]
