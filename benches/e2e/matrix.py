@@ -25,6 +25,8 @@ class Impl:
     stdio: list[str]
     http: list[str] | None = None
     peer: str | None = None  # the key ratios are taken against (ours only)
+    also: tuple[str, ...] = ()  # further peers of the same language with a ratio row (ours only)
+    http_modes: tuple[str, ...] = ("legacy", "modern")  # the HTTP scenarios it serves
 
 
 IMPLS = [
@@ -45,6 +47,7 @@ IMPLS = [
         [f"{DEPS}/ferrymcp/bin/python", f"{PY}/echo_ferrymcp.py"],
         http=[f"{DEPS}/ferrymcp/bin/python", f"{PY}/echo_ferrymcp.py", "http", "{port}"],
         peer="mcp-python",
+        also=("fastmcp",),
     ),
     Impl(
         "ts-sdk",
@@ -55,6 +58,16 @@ IMPLS = [
         http=["node", f"{DEPS}/node/echo-official.mjs", "http", "{port}"],
     ),
     Impl(
+        "ts-sdk-v1",
+        "official TypeScript SDK v1",
+        "node",
+        False,
+        ["node", f"{DEPS}/node/echo-official-v1.mjs"],
+        http=["node", f"{DEPS}/node/echo-official-v1.mjs", "http", "{port}"],
+        # The v1 line has no 2026-07-28 stateless handler: legacy sessions only.
+        http_modes=("legacy",),
+    ),
+    Impl(
         "ferrymcp-node",
         "ferrymcp (Node)",
         "node",
@@ -62,6 +75,7 @@ IMPLS = [
         ["node", f"{DEPS}/node/echo-ferrymcp.mjs"],
         http=["node", f"{DEPS}/node/echo-ferrymcp.mjs", "http", "{port}"],
         peer="ts-sdk",
+        also=("ts-sdk-v1",),
     ),
     Impl(
         "rmcp",
@@ -91,6 +105,12 @@ IMPLS = [
 ]
 
 # The scenarios of one round, each run for every implementation that has it.
-SCENARIOS = ["stdio", "tools-list", "http-legacy", "http-modern"]
+SCENARIOS = ["stdio", "tools-list", "http-legacy", "http-modern", "paced"]
+
+# The `paced` scenario (issue 17): echo calls offered at these fixed rates (calls/s) over
+# stdio, below saturation, for the implementations of these languages; it reports the
+# server's CPU per call when it mostly waits.
+PACED_RATES = [1000, 25000]
+PACED_LANGUAGES = {"node"}
 
 TOOLS = 1000

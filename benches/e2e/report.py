@@ -18,7 +18,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from matrix import IMPLS, TOOLS
+from matrix import IMPLS, PACED_LANGUAGES, PACED_RATES, TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benches/results"
@@ -52,6 +52,13 @@ HTTP = [
     ("rss_peak_kib", "RSS peak", "MB", False),
 ]
 
+# Per offered rate of the `paced` scenario: (metric, label, unit, higher is better).
+PACED = [
+    ("calls_per_s", "calls/s", "", True),
+    ("p50_us", "p50", "µs", False),
+    ("server_cpu_us_per_call", "CPU/call", "µs", False),
+]
+
 
 def dig(run: dict, path: str):
     for part in path.split("."):
@@ -78,6 +85,9 @@ def load(path: Path):
             value = dig(run, metric)
             if value is not None:
                 values[(record["impl"], record["scenario"], metric)][record["round"]] = value
+        for phase in run.get("paced", []):
+            for metric, *_ in PACED:
+                values[(record["impl"], "paced", f"paced.{phase['offered_per_s']}.{metric}")][record["round"]] = phase[metric]
     return values, errors, sorted(rounds)
 
 
@@ -138,6 +148,7 @@ def versions(commit: str) -> dict:
         "mcp (PyPI)": pip_version("official", "mcp"),
         "fastmcp (PyPI)": pip_version("fastmcp", "fastmcp"),
         "@modelcontextprotocol/server (npm)": npm_version("@modelcontextprotocol/server"),
+        "@modelcontextprotocol/sdk (npm)": npm_version("@modelcontextprotocol/sdk"),
         "rmcp (crates.io)": rmcp,
         "Python": platform.python_version(),
         "Node.js": out(["node", "--version"]),
@@ -152,7 +163,7 @@ def machine() -> str:
 
 
 def targets(values) -> list[tuple[str, str, str]]:
-    """Each issue-7 target: (target, figure, met / missed / not measured)."""
+    """Each issue-7 target (and issue 17's Node lines): (target, figure, met / missed / not measured)."""
     rows = []
 
     def check(name, figure, ok):
@@ -173,6 +184,15 @@ def targets(values) -> list[tuple[str, str, str]]:
     n_tp, n_cpu = m("ferrymcp-node", "stdio", "in_flight.calls_per_s"), m("ferrymcp-node", "stdio", "in_flight.server_cpu_us_per_call")
     check("Node, stdio, 64 in flight: >= 120,000 calls/s, <= 8 µs CPU/call",
           f"{fmt(n_tp)} calls/s, {fmt(n_cpu)} µs" if n_tp else "–", n_tp and n_tp >= 120000 and n_cpu <= 8)
+    # Issue 17: Node's sequential p50 at or under both TypeScript SDK lines, and 64 in flight
+    # >= 150,000 calls/s at <= 8 µs CPU per call.
+    n_p50 = m("ferrymcp-node", "stdio", "sequential.p50_us")
+    for peer in ("ts-sdk", "ts-sdk-v1"):
+        p_p50 = m(peer, "stdio", "sequential.p50_us")
+        check(f"Node, stdio, sequential p50 at or under the {BY_KEY[peer].label}'s (issue 17)",
+              f"{fmt(n_p50)} against {fmt(p_p50)} µs" if n_p50 and p_p50 else "–", (n_p50 <= p_p50) if n_p50 and p_p50 else None)
+    check("Node, stdio, 64 in flight: >= 150,000 calls/s, <= 8 µs CPU/call (issue 17)",
+          f"{fmt(n_tp)} calls/s, {fmt(n_cpu)} µs" if n_tp else "–", n_tp and n_tp >= 150000 and n_cpu <= 8)
     n_start = m("ferrymcp-node", "stdio", "startup_ms")
     check("Node, startup <= 120 ms", f"{fmt(n_start)} ms" if n_start else "–", n_start and n_start <= 120)
     for impl in ("ferrymcp-python", "ferrymcp-node", "ferrymcp-rust"):
@@ -182,7 +202,7 @@ def targets(values) -> list[tuple[str, str, str]]:
         r = ratios(values, impl, "ceiling", "stdio", "echo_1mib.mb_per_s", True)
         share = statistics.median(r) if r else None
         check(f"1 MiB echo, {BY_KEY[impl].label}: >= 90% of the stdio ceiling", f"{share:.0%} of the ceiling" if share else "–", share and share >= 0.9)
-    for impl, peer, times in (("ferrymcp-python", "mcp-python", 30), ("ferrymcp-node", "ts-sdk", 5)):
+    for impl, peer, times in (("ferrymcp-python", "mcp-python", 30), ("ferrymcp-node", "ts-sdk", 5), ("ferrymcp-node", "ts-sdk-v1", 5)):
         language = BY_KEY[impl].language.capitalize()
         name = f"HTTP, {language}, 64 concurrent: >= {times}x the {BY_KEY[peer].label}"
         per_mode = {mode: ratios(values, impl, peer, f"http-{mode}", "in_flight.calls_per_s", True) for mode in ("legacy", "modern")}
@@ -238,17 +258,34 @@ def markdown(values, errors, rounds, meta, note) -> str:
             scenario = f"http-{mode}"
             if impl.http is None:
                 continue
+            if mode not in impl.http_modes:
+                lines.append(f"| {impl.label} | {mode} | not served by this SDK line |" + " |" * (len(HTTP) - 1))
+                continue
             if (impl.key, scenario) in errors and not any((impl.key, scenario, m) in values for m, *_ in HTTP):
                 reason = errors[(impl.key, scenario)][0].splitlines()[-1][:160].replace("|", "\\|")
                 lines.append(f"| {impl.label} | {mode} | not served: {reason} |" + " |" * (len(HTTP) - 1))
                 continue
             lines.append(f"| {impl.label} | {mode} | " + " | ".join(cell(values, (impl.key, scenario, m)) for m, *_ in HTTP) + " |")
+    paced = [i for i in IMPLS if i.language in PACED_LANGUAGES]
+    columns = [(rate, m, l, u, h) for rate in PACED_RATES for m, l, u, h in PACED]
+    lines += ["", "## stdio at fixed offered rates (below saturation)", "",
+              ("Echo calls offered at a fixed rate, one phase per rate (`ferrymcp bench --driver raw --rate`): "
+               "what a server costs when it mostly waits. Ratio rows: > 1 means ferrymcp is better."), "",
+              "| implementation | " + " | ".join(f"{rate:,}/s: {l}{' (' + u + ')' if u else ''}" for rate, _, l, u, _ in columns) + " |",
+              "|---" * (len(columns) + 1) + "|"]
+    for impl in paced:
+        lines.append(f"| {impl.label} | " + " | ".join(cell(values, (impl.key, "paced", f"paced.{rate}.{m}")) for rate, m, *_ in columns) + " |")
+    for impl in paced:
+        if impl.ours and impl.peer:
+            for peer in [impl.peer, *impl.also]:
+                lines.append(f"| {impl.label} against the {BY_KEY[peer].label} | " + " | ".join(
+                    ratio_cell(ratios(values, impl.key, peer, "paced", f"paced.{rate}.{m}", h)) for rate, m, _, _, h in columns) + " |")
     lines += ["", "## ferrymcp against the peer of the same language (per-round ratios, > 1 means ferrymcp is better)", "",
               "Against the ceiling the ratio is the share of the ceiling ferrymcp reaches (CPU: ceiling's CPU / ours).", "",
               "| ours | peer | " + " | ".join(l for _, _, l, _, _ in STDIO) + " |", "|---" * (len(STDIO) + 2) + "|"]
     for impl in IMPLS:
         if impl.ours and impl.peer:
-            for peer in [impl.peer] + (["fastmcp"] if impl.language == "python" else []) + ["ceiling"]:
+            for peer in [impl.peer, *impl.also, "ceiling"]:
                 lines.append(f"| {impl.label} | {BY_KEY[peer].label} | " + " | ".join(
                     ratio_cell(ratios(values, impl.key, peer, s, m, h)) if peer != "ceiling" or m in CEILING_METRICS else "–"
                     for s, m, _, _, h in STDIO) + " |")

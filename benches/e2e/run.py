@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from matrix import BIN, IMPLS, SCENARIOS, TOOLS
+from matrix import BIN, IMPLS, PACED_LANGUAGES, PACED_RATES, SCENARIOS, TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,14 +26,18 @@ def command(impl, scenario: str, seconds: float) -> tuple[list[str], dict] | Non
     env = dict(os.environ)
     if scenario == "stdio":
         return load + ["--large-echo", "--"] + impl.stdio, env
+    if scenario == "paced":
+        if impl.language not in PACED_LANGUAGES:
+            return None
+        return load + ["--rate", ",".join(map(str, PACED_RATES)), "--"] + impl.stdio, env
     if scenario == "tools-list":
         if impl.language == "ceiling":
             return None
         env["MCP_BENCH_TOOLS"] = str(TOOLS)
         return load + ["--tools-list", str(TOOLS), "--"] + impl.stdio, env
-    if impl.http is None:
-        return None
     mode = scenario.removeprefix("http-")
+    if impl.http is None or mode not in impl.http_modes:
+        return None
     return load + ["--mode", mode, "--"] + impl.http, env
 
 

@@ -37,26 +37,60 @@ export function methodOf(methodOrSchema: MethodOrSchema): string {
 export function nativeHandler(method: string, kind: Kind, run: Run): NativeHandler {
   return (payloadJson, native) => {
     const ctx = new HandlerContext(native, method);
-    currentContext.run(ctx, () => {
-      settle(native, kind, ctx, payloadJson, run).catch(() => undefined);
-    });
+    currentContext.run(ctx, dispatch, native, kind, ctx, payloadJson, run);
   };
 }
 
-async function settle(native: NativeContext, kind: Kind, ctx: HandlerContext, payloadJson: string, run: Run): Promise<void> {
+/**
+ * Runs the handler and answers. A handler (or a schema) that answers at once is answered
+ * at once, without a promise; a promise is settled with one `then`. Each promise layer
+ * costs a microtask turn and, with the AsyncLocalStorage above, an async-hooks record.
+ */
+function dispatch(native: NativeContext, kind: Kind, ctx: HandlerContext, payloadJson: string, run: Run): void {
+  let result: unknown;
   try {
-    const result = await run(JSON.parse(payloadJson), ctx);
+    result = run(JSON.parse(payloadJson), ctx);
+  } catch (error) {
+    fail(native, kind, error);
+    return;
+  }
+  if (isThenable(result)) {
+    result.then(
+      (value) => answer(native, kind, value),
+      (error: unknown) => fail(native, kind, error),
+    );
+  } else {
+    answer(native, kind, result);
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function answer(native: NativeContext, kind: Kind, result: unknown): void {
+  try {
     native.reply(JSON.stringify(result ?? {}));
   } catch (error) {
     fail(native, kind, error);
   }
 }
 
+/** Never throws: nothing may escape into the addon's callback or a dangling promise. */
 function fail(native: NativeContext, kind: Kind, error: unknown): void {
-  if (error instanceof McpError && (kind === 'other' || isProtocolFailure(error))) {
-    const data = error.data === undefined ? undefined : JSON.stringify(error.data);
-    native.failRpc(error.code, error.rawMessage, data);
-    return;
+  try {
+    if (error instanceof McpError && (kind === 'other' || isProtocolFailure(error))) {
+      const data = error.data === undefined ? undefined : JSON.stringify(error.data);
+      native.failRpc(error.code, error.rawMessage, data);
+      return;
+    }
+    native.fail(messageOf(error));
+  } catch {
+    // The error could not be sent as it is (its data is not JSON): the request still fails.
+    try {
+      native.fail(messageOf(error));
+    } catch {
+      // Nothing left to answer with; the request ends at its deadline.
+    }
   }
-  native.fail(messageOf(error));
 }

@@ -35,3 +35,24 @@ mod redis;
 mod reply;
 mod server;
 mod vocabulary;
+
+/// The addon's tokio runtime: one worker thread, unless `TOKIO_WORKER_THREADS` (tokio's own
+/// setting) asks for more.
+///
+/// napi-rs's default is a worker per core. Work reaches the runtime from other threads (the
+/// JS thread answering, the stdio reader), and each such wake-up with two or more idle
+/// workers also sets a second one searching for work to steal: on a call served one at a
+/// time that doubled the context switches and cost about 50 µs of CPU per call (145 against
+/// 91 µs measured over stdio, `benches/README.md`). The JS thread runs the handlers one at
+/// a time anyway; the Rust side of a call (framing, routing, validation) is a few µs.
+#[cfg(not(test))]
+#[napi_derive::module_init]
+fn init() {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if std::env::var_os("TOKIO_WORKER_THREADS").is_none() {
+        builder.worker_threads(1);
+    }
+    if let Ok(runtime) = builder.enable_all().build() {
+        napi::bindgen_prelude::create_custom_tokio_runtime(runtime);
+    }
+}

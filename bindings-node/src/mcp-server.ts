@@ -226,15 +226,26 @@ export class McpServer {
       const input = prepare(tool.inputSchema, 'input', this.#flavour());
       const output = prepare(tool.outputSchema, 'output', this.#flavour());
       const v1 = this.#flavour() === 'v1';
-      const run = async (args: Record<string, unknown>, ctx: HandlerContext) => {
+      // The tool's error text for invalid arguments: the v1 SDK writes its McpError's
+      // message (`MCP error -32602: ...`), the v2 SDK the bare message.
+      const invalidArguments = (error: unknown) => (!v1 && error instanceof McpError ? new Error(error.rawMessage) : error);
+      // No promise of its own: a schema that decides at once calls the tool at once (the
+      // dispatch settles whatever comes back, value or promise).
+      const run = (args: Record<string, unknown>, ctx: HandlerContext): unknown => {
         if (input === undefined) return tool.handler(ctx);
         let parsed: unknown;
         try {
-          parsed = await input.parse(args, `tool ${currentName}`);
+          parsed = input.parseNow(args, `tool ${currentName}`);
         } catch (error) {
-          // The tool's error text: the v1 SDK writes its McpError's message (`MCP error
-          // -32602: ...`), the v2 SDK the bare message.
-          throw !v1 && error instanceof McpError ? new Error(error.rawMessage) : error;
+          throw invalidArguments(error);
+        }
+        if (parsed instanceof Promise) {
+          return parsed.then(
+            (value: unknown) => tool.handler(value, ctx),
+            (error: unknown) => {
+              throw invalidArguments(error);
+            },
+          );
         }
         return tool.handler(parsed, ctx);
       };

@@ -51,6 +51,12 @@ export interface Prepared {
   readonly json: JsonObject;
   /** What the handler receives; a failure is the official InvalidParams error. */
   parse(args: unknown, what: string): Promise<unknown>;
+  /**
+   * `parse` without a promise when the schema decides at once (a tool call's hot path):
+   * the value, or a promise of it when the schema is asynchronous. Throws what `parse`
+   * rejects with.
+   */
+  parseNow(args: unknown, what: string): unknown;
   /** The fields of an object schema (zod), for prompt arguments and completions. */
   readonly shape: Record<string, unknown> | undefined;
   /**
@@ -150,32 +156,56 @@ export function prepare(schema: unknown, io: 'input' | 'output', flavour: Flavou
       shape: undefined,
       checksArguments: true,
       async parse(args, what) {
-        const result = await std.validate(args ?? {});
-        if (result.issues !== undefined && result.issues.length > 0) throw invalid(what, result.issues);
-        return (result as { value: unknown }).value;
+        return standardValue(await std.validate(args ?? {}), what);
+      },
+      parseNow(args, what) {
+        const result = std.validate(args ?? {});
+        return result instanceof Promise ? result.then((done) => standardValue(done, what)) : standardValue(result, what);
       },
     };
   }
   if (typeof schema === 'object' && schema !== null && !Array.isArray(schema)) {
     const json = { ...(schema as JsonObject) };
-    return { json, shape: undefined, checksArguments: false, parse: async (args) => args };
+    return { json, shape: undefined, checksArguments: false, parse: async (args) => args, parseNow: (args) => args };
   }
   throw new TypeError(`a schema must be a zod schema, a zod raw shape, a Standard Schema with JSON Schema output, or a JSON Schema object; got ${typeof schema}`);
 }
 
+function standardValue(result: StandardResult, what: string): unknown {
+  if (result.issues !== undefined && result.issues.length > 0) throw invalid(what, result.issues);
+  return (result as { value: unknown }).value;
+}
+
+type ZodOutcome = { success: true; data: unknown } | { success: false; error: { issues: StandardIssue[] } };
+
+function zodValue(result: ZodOutcome, what: string): unknown {
+  if (result.success) return result.data;
+  throw invalid(what, result.error.issues);
+}
+
 function zodPrepared(
-  schema: { safeParseAsync(value: unknown): Promise<{ success: true; data: unknown } | { success: false; error: { issues: StandardIssue[] } }> },
+  schema: { safeParseAsync(value: unknown): Promise<ZodOutcome>; safeParse?: (value: unknown) => ZodOutcome },
   json: JsonObject,
   shape: Record<string, unknown> | undefined,
 ): Prepared {
+  const parse = async (args: unknown, what: string) => zodValue(await schema.safeParseAsync(args ?? {}), what);
   return {
     json,
     shape,
     checksArguments: true,
-    async parse(args, what) {
-      const result = await schema.safeParseAsync(args ?? {});
-      if (result.success) return result.data;
-      throw invalid(what, result.error.issues);
+    parse,
+    parseNow(args, what) {
+      // zod's synchronous parse is several times cheaper than its async one; it throws
+      // only where the schema needs the async one (an async refinement or transform), and
+      // then the async parse decides, as it always did.
+      let result: ZodOutcome;
+      try {
+        if (typeof schema.safeParse !== 'function') return parse(args, what);
+        result = schema.safeParse(args ?? {});
+      } catch {
+        return parse(args, what);
+      }
+      return zodValue(result, what);
     },
   };
 }

@@ -31,6 +31,12 @@ function zod4Tools(server) {
     { inputSchema: z.object({ name: z.string().transform((s) => s.toUpperCase()), tags: z.array(z.string()).optional() }) },
     async (args) => text(args),
   );
+  // An async refinement: zod's synchronous parse cannot decide it, so the async one must.
+  server.registerTool(
+    'checked',
+    { inputSchema: z.object({ code: z.string().refine(async (code) => code.startsWith('ok'), 'code must start with ok') }) },
+    async (args) => text(args),
+  );
 }
 
 /** What only the v2 line takes: Standard Schema libraries and `fromJsonSchema`. */
@@ -59,6 +65,11 @@ function zod3Tools(server) {
   server.registerTool('v3object', { inputSchema: z3.object({ when: z3.enum(['now', 'later']), note: z3.string().optional() }) }, async (args) =>
     text(args),
   );
+  server.registerTool(
+    'v3checked',
+    { inputSchema: z3.object({ code: z3.string().refine(async (code) => code.startsWith('ok'), 'code must start with ok') }) },
+    async (args) => text(args),
+  );
 }
 
 const CALLS = [
@@ -66,6 +77,8 @@ const CALLS = [
   ['shape', { city: 7 }],
   ['object', { name: 'ada', tags: ['x'] }],
   ['object', { tags: 'x' }],
+  ['checked', { code: 'ok-1' }],
+  ['checked', { code: 'no' }],
   ['greet', { name: 'Ada', times: 2 }],
   ['greet', { name: 'Ada', times: 99 }],
   ['shout', { name: 'Ada' }],
@@ -76,6 +89,8 @@ const CALLS = [
   ['v3shape', { days: 'x' }],
   ['v3object', { when: 'now' }],
   ['v3object', { when: 'never' }],
+  ['v3checked', { code: 'ok-2' }],
+  ['v3checked', { code: 'no' }],
 ];
 
 /** Lists and calls over the official client; objects come back as JSON (the official server
@@ -150,7 +165,7 @@ test('zod 3 on the v2 path works too; a library without JSON Schema output is re
   zod3Tools(ours);
   const mine = await session(ours, V2Client, V2InMemory);
   assert.equal(mine.tools[0].inputSchema.type, 'object');
-  assert.equal(mine.answers.filter(([, answer]) => answer.isError).length, 2);
+  assert.equal(mine.answers.filter(([, answer]) => answer.isError).length, 3);
   assert.throws(
     () => ours.registerTool('plain', { inputSchema: v.object({ name: v.string() }) }, async () => text('x')),
     /Schema library "valibot" does not implement StandardJSONSchemaV1/,

@@ -131,6 +131,7 @@ pub enum Command {
             "FERRYMCP_BENCH_SERVER_STDERR=inherit shows the server's stderr.\n",
             "  ferrymcp bench --driver raw -d 2s --large-echo -- ./ferrymcp-echo\n",
             "  ferrymcp bench --driver raw -d 2s --tools-list 1000 -- python server.py\n",
+            "  ferrymcp bench --driver raw -d 2s --rate 1000,25000 -- node server.mjs\n",
             "  ferrymcp bench --driver raw --mode modern -d 2s --window 64 -- ./server --port {port}\n\n",
             "Exit codes: 0 every call succeeded, 1 some calls failed, 2 usage error,\n",
             "3 the server could not be started or the connection was lost, 4 protocol error.\n",
@@ -312,6 +313,11 @@ pub struct BenchArgs {
     /// unless the server lists at least N tools.
     #[arg(long, value_name = "N", help_heading = "Raw driver")]
     pub tools_list: Option<usize>,
+    /// Raw driver over stdio: after the other phases, also offer echo calls at these fixed
+    /// rates (calls/s, comma-separated), one phase of --duration each, below saturation:
+    /// the server's CPU per call when it mostly waits.
+    #[arg(long, value_name = "N,N", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..), help_heading = "Raw driver")]
+    pub rate: Vec<u32>,
 }
 
 /// Which client `ferrymcp bench` drives the server with.

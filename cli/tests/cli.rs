@@ -359,20 +359,26 @@ fn echo_server() -> String {
 
 /// A raw-driver phase ran and its figures are sane (no figure is asserted beyond that).
 fn assert_phase(run: &Value, phase: &str) {
-    let p = &run[phase];
+    assert_phase_figures(&run[phase], phase);
+}
+
+/// The figures of one phase (sequential, in flight, or one paced rate) are sane.
+fn assert_phase_figures(p: &Value, phase: &str) {
     let calls = p["calls"].as_u64().unwrap_or(0);
     let rate = p["calls_per_s"].as_f64().unwrap_or(0.0);
     let (p50, p99) = (p["p50_us"].as_f64().unwrap_or(0.0), p["p99_us"].as_f64().unwrap_or(0.0));
-    assert!(calls > 0 && rate > 0.0, "{phase}: {run}");
-    assert!(p50 > 0.0 && p50 <= p99, "{phase}: {run}");
-    assert!(p["server_cpu_us_per_call"].as_f64().is_some_and(|cpu| cpu >= 0.0), "{phase}: {run}");
+    assert!(calls > 0 && rate > 0.0, "{phase}: {p}");
+    assert!(p50 > 0.0 && p50 <= p99, "{phase}: {p}");
+    assert!(p["server_cpu_us_per_call"].as_f64().is_some_and(|cpu| cpu >= 0.0), "{phase}: {p}");
 }
 
 #[cfg(target_os = "linux")]
 #[test]
 fn bench_raw_driver_over_stdio_prints_one_run() {
     let server = echo_server();
-    let output = ferrymcp(&["bench", "--driver", "raw", "-d", "0.2s", "--window", "16", "--large-echo", "--", &server]);
+    let rates = ["--rate", "500,2000"];
+    let args = ["bench", "--driver", "raw", "-d", "0.2s", "--window", "16", "--large-echo", rates[0], rates[1], "--"];
+    let output = ferrymcp(&[&args[..], &[server.as_str()]].concat());
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     let run = json(&output);
     assert_eq!(run["transport"], "stdio");
@@ -381,6 +387,12 @@ fn bench_raw_driver_over_stdio_prints_one_run() {
     assert!(run["rss_idle_kib"].as_u64().unwrap() > 0 && run["rss_peak_kib"].as_u64().unwrap() > 0, "{run}");
     assert_phase(&run, "sequential");
     assert_phase(&run, "in_flight");
+    // One paced phase per offered rate, in order.
+    let paced = run["paced"].as_array().expect("paced phases");
+    assert_eq!(paced.iter().map(|p| p["offered_per_s"].as_u64().unwrap()).collect::<Vec<_>>(), [500, 2000], "{run}");
+    for p in paced {
+        assert_phase_figures(p, "paced");
+    }
     assert_eq!(run["echo_1mib"]["payload_bytes"], 1 << 20);
     assert!(run["echo_1mib"]["calls"].as_u64().unwrap() >= 5 && run["echo_1mib"]["mb_per_s"].as_f64().unwrap() > 0.0);
 }
@@ -439,11 +451,15 @@ fn bench_raw_driver_stops_on_a_wrong_answer() {
 #[test]
 fn bench_driver_options_are_checked() {
     let server = echo_server();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["bench", "--driver", "raw", "--args", "{}", "--", &server], "do not apply with --driver raw: --args"),
         (&["bench", "--driver", "raw", "--tool", "add", "--", &server], "--tool other than echo"),
         (&["bench", "--tool", "echo", "--window", "4", "--", &server], "need --driver raw: --window"),
         (&["bench", "--driver", "raw", "--mode", "legacy", "--large-echo", "--", &server], "stdio only"),
+        (&["bench", "--tool", "echo", "--rate", "100", "--", &server], "need --driver raw: --rate"),
+        (&["bench", "--driver", "raw", "--mode", "legacy", "--rate", "100", "--", &server], "stdio only"),
+        (&["bench", "--driver", "raw", "--tools-list", "5", "--rate", "100", "--", &server], "run --rate separately"),
+        (&["bench", "--driver", "raw", "--rate", "0", "--", &server], "--rate"),
         (&["bench", "--", &server], "--tool NAME is required"),
     ];
     for (args, expected) in cases {

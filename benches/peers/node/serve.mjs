@@ -6,6 +6,8 @@
 //                              equivalent): 2026-07-28 requests (MCP-Protocol-Version
 //                              header) statelessly through createMcpHandler, the rest
 //                              through one sessionful transport per legacy session.
+//                              An SDK without createMcpHandler (the v1 line) serves
+//                              legacy sessions only.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
@@ -32,7 +34,7 @@ export async function serve(sdk, z, node) {
 }
 
 function serveHttp(sdk, z, node, port) {
-  const modern = node.toNodeHandler(sdk.createMcpHandler(() => echoServer(sdk, z)));
+  const modern = sdk.createMcpHandler && node.toNodeHandler(sdk.createMcpHandler(() => echoServer(sdk, z)));
   const sessions = new Map();
   const legacy = async (req, res) => {
     const id = req.headers['mcp-session-id'];
@@ -48,7 +50,7 @@ function serveHttp(sdk, z, node, port) {
     await transport.handleRequest(req, res);
   };
   const server = createServer((req, res) => {
-    const serve = req.headers['mcp-protocol-version'] === '2026-07-28' ? modern : legacy;
+    const serve = modern && req.headers['mcp-protocol-version'] === '2026-07-28' ? modern : legacy;
     serve(req, res).catch(() => res.writableEnded || res.writeHead(500).end());
   });
   server.on('connection', (socket) => socket.setNoDelay(true));

@@ -176,6 +176,7 @@ pub fn no_raw_options(args: &BenchArgs) -> Outcome<()> {
         ("--window", args.window.is_some()),
         ("--large-echo", args.large_echo),
         ("--tools-list", args.tools_list.is_some()),
+        ("--rate", !args.rate.is_empty()),
     ];
     match given.iter().filter(|(_, set)| *set).map(|(name, _)| *name).collect::<Vec<_>>().as_slice() {
         [] => Ok(()),
@@ -204,8 +205,11 @@ pub fn raw_main(args: &BenchArgs) -> Outcome<u8> {
     if args.server.command.is_empty() || !args.server.words.is_empty() {
         return Err(Failure::usage("--driver raw starts the server itself: give its command after --"));
     }
-    if args.mode.is_some() && (args.large_echo || args.tools_list.is_some()) {
-        return Err(Failure::usage("--large-echo and --tools-list are measured over stdio only (drop --mode)"));
+    if args.mode.is_some() && (args.large_echo || args.tools_list.is_some() || !args.rate.is_empty()) {
+        return Err(Failure::usage("--large-echo, --tools-list and --rate are measured over stdio only (drop --mode)"));
+    }
+    if args.tools_list.is_some() && !args.rate.is_empty() {
+        return Err(Failure::usage("--tools-list times listings only: run --rate separately"));
     }
     if args.mode.is_none() && args.path.is_some() {
         return Err(Failure::usage("--path applies over HTTP only (with --mode legacy|modern)"));
@@ -226,6 +230,7 @@ fn raw_run(args: &BenchArgs) -> Outcome<u8> {
         window: usize::from(args.window.unwrap_or(64)),
         large_echo: args.large_echo,
         tools_list: args.tools_list,
+        rates: args.rate.clone(),
         command: args.server.command.clone(),
     };
     match raw::run(&options) {

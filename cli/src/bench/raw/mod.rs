@@ -37,6 +37,8 @@ pub struct RawOptions {
     pub window: usize,
     pub large_echo: bool,
     pub tools_list: Option<usize>,
+    /// Offered rates (calls/s) of the paced phases, stdio only.
+    pub rates: Vec<u32>,
     /// The server's command line; over HTTP `{port}` in it becomes a free port (also `PORT`).
     pub command: Vec<String>,
 }
@@ -99,6 +101,10 @@ fn stdio_phases(server: &mut StdioServer, options: &RawOptions) -> Result<Run> {
     run.sequential = Some(server.sequential(&text, duration)?);
     run.in_flight = Some(server.in_flight(&text, options.window, duration)?);
     run.rss_peak_kib = procfs::sample(server.pid())?.hwm_kib;
+    for &rate in &options.rates {
+        run.paced
+            .push(report::Paced { offered_per_s: rate, phase: server.paced(&text, rate, options.window, duration)? });
+    }
     if options.large_echo {
         run.echo_1mib = Some(server.large_echo(1 << 20, 5, duration / 2)?);
     }

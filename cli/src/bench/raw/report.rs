@@ -22,6 +22,9 @@ pub struct Run {
     pub sequential: Option<Phase>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub in_flight: Option<Phase>,
+    /// Calls offered at fixed rates (`--rate`), one phase per rate.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paced: Vec<Paced>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub echo_1mib: Option<Throughput>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -46,4 +49,13 @@ pub struct ToolsList {
     pub listings: usize,
     pub p50_us: f64,
     pub p99_us: f64,
+}
+
+/// Echo calls offered at a fixed rate: what the server costs below saturation.
+#[derive(Debug, Serialize)]
+pub struct Paced {
+    /// The rate asked for; `calls_per_s` is the rate achieved.
+    pub offered_per_s: u32,
+    #[serde(flatten)]
+    pub phase: Phase,
 }

@@ -122,6 +122,43 @@ impl StdioServer {
         Ok(Phase::new(latencies, elapsed, before, procfs::sample(self.pid())?))
     }
 
+    /// Echo calls offered at `rate` per second for `duration`. At each wake-up the calls
+    /// due by then are sent together and answered before the driver sleeps to the next due
+    /// time, so a server that keeps up spends the rest of the time idle, as most servers do.
+    /// A server that falls behind by more than `window` calls gets `window` at a time (the
+    /// missed slots are dropped, not piled up): its `calls_per_s` then reads below the rate.
+    pub fn paced(&mut self, text_json: &str, rate: u32, window: usize, duration: Duration) -> Result<Phase> {
+        let before = procfs::sample(self.pid())?;
+        let mut latencies = Vec::new();
+        let mut sent_at: Vec<Instant> = Vec::new();
+        let mut slot: u64 = 0;
+        let start = Instant::now();
+        while start.elapsed() < duration {
+            let due = (start.elapsed().as_secs_f64() * f64::from(rate)) as u64 + 1;
+            slot = slot.max(due.saturating_sub(window as u64));
+            let base = self.next_id;
+            sent_at.clear();
+            while slot < due {
+                let id = self.id();
+                self.send(&messages::echo(id, text_json, Era::Legacy))?;
+                sent_at.push(Instant::now());
+                slot += 1;
+            }
+            self.flush()?;
+            for _ in 0..sent_at.len() {
+                let id = self.recv()?;
+                let index = id.checked_sub(base).ok_or("a reply to an unknown id")? as usize;
+                latencies.push(sent_at.get(index).ok_or("a reply to an unknown id")?.elapsed());
+            }
+            let next = start + Duration::from_secs_f64(slot as f64 / f64::from(rate));
+            if let Some(wait) = next.checked_duration_since(Instant::now()) {
+                thread::sleep(wait);
+            }
+        }
+        let elapsed = start.elapsed();
+        Ok(Phase::new(latencies, elapsed, before, procfs::sample(self.pid())?))
+    }
+
     /// Echo calls of `bytes` of text, one at a time: at least `calls` of them, and for at
     /// least `duration`.
     pub fn large_echo(&mut self, bytes: usize, calls: usize, duration: Duration) -> Result<Throughput> {
