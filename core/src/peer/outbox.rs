@@ -56,7 +56,15 @@ pub(crate) struct Closed;
 
 impl Outbox {
     pub fn new(limit: usize) -> Self {
-        let state = State { parts: Vec::new(), parts_len: 0, buf: Vec::new(), closed: false, held: false, woken: false, last_batch: 0 };
+        let state = State {
+            parts: Vec::new(),
+            parts_len: 0,
+            buf: Vec::new(),
+            closed: false,
+            held: false,
+            woken: false,
+            last_batch: 0,
+        };
         Self { state: Mutex::new(state), ready: Notify::new(), room: Notify::new(), limit }
     }
 

@@ -300,7 +300,11 @@ impl Schema {
 }
 
 fn build(schema: &Value) -> Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
-    if schema.get("$schema").is_some() { jsonschema::validator_for(schema) } else { jsonschema::draft202012::new(schema) }
+    if schema.get("$schema").is_some() {
+        jsonschema::validator_for(schema)
+    } else {
+        jsonschema::draft202012::new(schema)
+    }
 }
 
 fn compile(schema: &Value, what: &str) -> Result<Arc<Schema>, RegistryError> {
@@ -320,9 +324,8 @@ fn plainly_valid(schema: &Value, depth: u32) -> bool {
     const TYPES: [&str; 7] = ["array", "boolean", "integer", "null", "number", "object", "string"];
     let type_name = |v: &Value| v.as_str().is_some_and(|t| TYPES.contains(&t));
     let unique_strings = |v: &Value, ok: &dyn Fn(&Value) -> bool| {
-        v.as_array().is_some_and(|items| {
-            items.iter().all(ok) && items.iter().enumerate().all(|(i, a)| !items[..i].contains(a))
-        })
+        v.as_array()
+            .is_some_and(|items| items.iter().all(ok) && items.iter().enumerate().all(|(i, a)| !items[..i].contains(a)))
     };
     let Value::Object(map) = schema else { return schema.is_boolean() };
     depth < 16
@@ -339,9 +342,7 @@ fn plainly_valid(schema: &Value, depth: u32) -> bool {
             "examples" => value.is_array(),
             "title" | "description" => value.is_string(),
             "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => value.is_number(),
-            "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties" | "maxProperties" => {
-                value.is_u64()
-            }
+            "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties" | "maxProperties" => value.is_u64(),
             _ => false,
         })
 }
@@ -376,7 +377,8 @@ mod schema_tests {
             assert!(compile(&bad, "t").is_err(), "{bad}");
         }
         // Other keywords are compiled at once, valid or not.
-        let other = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/x"}}, "$defs": {"x": {"type": "string"}}});
+        let other =
+            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/x"}}, "$defs": {"x": {"type": "string"}}});
         assert!(!plainly_valid(&other, 0));
         assert!(compile(&other, "t").unwrap().compiled.get().is_some());
     }
