@@ -17,12 +17,12 @@ async fn main() -> std::io::Result<()> {
     let server = Server::new("echo", "1.0.0");
     let schema = json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]});
     let definition = json!({"name": "echo", "description": "Echo the text back.", "inputSchema": schema});
-    server.add_tool(definition, |args: Map<String, Value>, _cx| async move { Ok(echo(&args)) }).expect("a valid tool");
+    server.add_tool(definition, |args: Map<String, Value>, _cx| async move { Ok(echo(args)) }).expect("a valid tool");
     let fillers: usize = std::env::var("MCP_BENCH_TOOLS").ok().and_then(|n| n.parse().ok()).unwrap_or(0);
     for i in 0..fillers {
         let definition = json!({"name": format!("tool_{i:04}"), "description": format!("Benchmark filler tool number {i}."), "inputSchema": schema});
         server
-            .add_tool(definition, |args: Map<String, Value>, _cx| async move { Ok(echo(&args)) })
+            .add_tool(definition, |args: Map<String, Value>, _cx| async move { Ok(echo(args)) })
             .expect("a valid tool");
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -43,6 +43,11 @@ async fn main() -> std::io::Result<()> {
     }
 }
 
-fn echo(args: &Map<String, Value>) -> Value {
-    json!({"content": [{"type": "text", "text": args.get("text").and_then(Value::as_str).unwrap_or("")}]})
+/// The text moves from the arguments into the result, as rmcp's echo moves its `String`.
+fn echo(mut args: Map<String, Value>) -> Value {
+    let text = match args.remove("text") {
+        Some(Value::String(text)) => text,
+        _ => String::new(),
+    };
+    json!({"content": [{"type": "text", "text": text}]})
 }

@@ -12,7 +12,7 @@ pub mod sse;
 
 use crate::wire::{ErrorObject, RequestId};
 
-pub use ndjson::{DEFAULT_MAX_FRAME, NdjsonSink, NdjsonSource};
+pub use ndjson::{ChunkRead, DEFAULT_MAX_FRAME, NdjsonSink, NdjsonSource};
 pub use source::{FrameSink, FrameSource, SourceEvent};
 
 /// A frame that was skipped.

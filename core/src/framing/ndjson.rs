@@ -5,6 +5,7 @@
 //! ignored. A frame longer than the limit is dropped as it streams in (memory stays bounded
 //! by the limit) and reported once its newline arrives.
 
+use std::future::Future;
 use std::io;
 
 use bytes::{Bytes, BytesMut};
@@ -19,6 +20,23 @@ pub const DEFAULT_MAX_FRAME: usize = 32 * 1024 * 1024;
 const READ_CHUNK: usize = 64 * 1024;
 /// How much of a bad frame is kept to look for its id.
 const RECOVERY_PREFIX: usize = 4096;
+
+/// Where an [`NdjsonSource`] gets its bytes: any [`AsyncRead`] (read into the source's
+/// buffer), or a reader that hands over whole buffers, such as the stdio thread
+/// ([`crate::transport::blocking::ThreadReader`]), which the source adopts without a copy
+/// when it holds no partial line.
+pub trait ChunkRead: Send + Unpin + 'static {
+    /// Appends what arrives next to `buf` (or replaces `buf` when it is empty) and returns
+    /// how many bytes that was; 0 at the end of the stream. Must be cancel-safe.
+    fn read_chunk(&mut self, buf: &mut BytesMut) -> impl Future<Output = io::Result<usize>> + Send;
+}
+
+impl<R: AsyncRead + Unpin + Send + 'static> ChunkRead for R {
+    async fn read_chunk(&mut self, buf: &mut BytesMut) -> io::Result<usize> {
+        buf.reserve(READ_CHUNK);
+        self.read_buf(buf).await
+    }
+}
 
 /// Reads newline-delimited frames from `R`.
 pub struct NdjsonSource<R> {
@@ -36,7 +54,7 @@ struct Skipped {
     id: Option<RequestId>,
 }
 
-impl<R: AsyncRead + Unpin + Send + 'static> NdjsonSource<R> {
+impl<R: ChunkRead> NdjsonSource<R> {
     pub fn new(reader: R) -> Self {
         Self::with_max_frame(reader, DEFAULT_MAX_FRAME)
     }
@@ -55,8 +73,7 @@ impl<R: AsyncRead + Unpin + Send + 'static> NdjsonSource<R> {
             if self.eof {
                 return Ok(self.take_last());
             }
-            self.buf.reserve(READ_CHUNK);
-            if self.reader.read_buf(&mut self.buf).await? == 0 {
+            if self.reader.read_chunk(&mut self.buf).await? == 0 {
                 self.eof = true;
             }
         }
@@ -120,7 +137,7 @@ impl<R: AsyncRead + Unpin + Send + 'static> NdjsonSource<R> {
     }
 }
 
-impl<R: AsyncRead + Unpin + Send + 'static> FrameSource for NdjsonSource<R> {
+impl<R: ChunkRead> FrameSource for NdjsonSource<R> {
     async fn next_event(&mut self) -> io::Result<SourceEvent> {
         Ok(SourceEvent::from(self.read_frame().await?))
     }

@@ -54,6 +54,19 @@ pub trait FrameSink: Send + 'static {
     /// given by value so a transport that passes buffers on need not copy it.
     fn send(&mut self, batch: Bytes) -> impl Future<Output = io::Result<()>> + Send;
 
+    /// Writes one batch given in parts, in order (a frame may span parts: a large body is
+    /// queued by reference between its head and tail). A sink that can write the parts
+    /// one after the other overrides this; by default they are joined into one batch.
+    fn send_parts(&mut self, mut parts: Vec<Bytes>) -> impl Future<Output = io::Result<()>> + Send {
+        async move {
+            let batch = match parts.len() {
+                1 => parts.pop().expect("one part"),
+                _ => Bytes::from(parts.concat()),
+            };
+            self.send(batch).await
+        }
+    }
+
     /// Ends the stream (closes the pipe, so the other side sees EOF).
     fn close(&mut self) -> impl Future<Output = io::Result<()>> + Send;
 }

@@ -14,6 +14,9 @@ use super::dispatch::{on_invalid, on_message, on_request};
 use super::handler::HandlerResult;
 use crate::wire::{self, ErrorObject, Id, Message, Parsed, RequestId, SharedStr, encode};
 
+/// Results this large go to the outbox by reference (see [`super::outbox`]).
+const BY_REFERENCE: usize = 64 * 1024;
+
 #[derive(Clone)]
 pub(crate) enum ReplyTo {
     Direct,
@@ -28,6 +31,14 @@ pub(crate) struct BatchReplies {
 impl ReplyTo {
     pub async fn outcome(&self, shared: &Arc<Shared>, id: &RequestId, outcome: HandlerResult) {
         if let ReplyTo::Direct = self {
+            if let Ok(result) = &outcome
+                && result.get().len() >= BY_REFERENCE
+            {
+                // A large result is written from its own buffer, not copied into the outbox.
+                let body = result.as_shared_str().clone().into_bytes();
+                let _ = shared.out.push_parts(|buf| encode::result_head(buf, id), &body, b"}").await;
+                return;
+            }
             // The common case: encoded straight into the outbox.
             let _ = shared
                 .out

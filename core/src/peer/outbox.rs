@@ -6,6 +6,10 @@
 //! the order frames enter the buffer. Back-pressure is by bytes: past the limit a sender
 //! waits until the writer has taken the buffer (a frame always fits into an empty one).
 //!
+//! A large frame whose body already sits in a buffer of its own (a big result) is queued
+//! as parts, its body by reference, so it is never copied into the shared buffer: the
+//! writer then hands the sink the parts in order ([`FrameSink::send_parts`]).
+//!
 //! The reader may *hold* the writer back while it answers a burst of frames that arrived
 //! together, so the answers leave in one write instead of waking the writer (often on the
 //! other worker thread) for the first of them. It releases the hold as soon as its source
@@ -15,6 +19,7 @@ use std::convert::Infallible;
 use std::pin::pin;
 use std::sync::{Mutex, MutexGuard};
 
+use bytes::Bytes;
 use tokio::sync::Notify;
 
 pub(crate) struct Outbox {
@@ -27,6 +32,10 @@ pub(crate) struct Outbox {
 }
 
 struct State {
+    /// Parts queued before `buf` (only when a large frame went in by reference).
+    parts: Vec<Bytes>,
+    /// The bytes in `parts`.
+    parts_len: usize,
     buf: Vec<u8>,
     closed: bool,
     /// The reader is answering a burst: do not wake the writer yet.
@@ -47,7 +56,15 @@ pub(crate) struct Closed;
 
 impl Outbox {
     pub fn new(limit: usize) -> Self {
-        let state = State { buf: Vec::new(), closed: false, held: false, woken: false, last_batch: 0 };
+        let state = State {
+            parts: Vec::new(),
+            parts_len: 0,
+            buf: Vec::new(),
+            closed: false,
+            held: false,
+            woken: false,
+            last_batch: 0,
+        };
         Self { state: Mutex::new(state), ready: Notify::new(), room: Notify::new(), limit }
     }
 
@@ -65,14 +82,38 @@ impl Outbox {
         &self,
         encode: impl Fn(&mut Vec<u8>) -> Result<(), E>,
     ) -> Result<Result<(), E>, Closed> {
-        if let Some(encoded) = self.try_push_encoded(&encode, false)? {
+        if let Some(encoded) = self.try_push(&encode, None, false)? {
             return Ok(encoded);
         }
         loop {
             let mut waiting = pin!(self.room.notified());
             waiting.as_mut().enable();
-            if let Some(encoded) = self.try_push_encoded(&encode, false)? {
+            if let Some(encoded) = self.try_push(&encode, None, false)? {
                 return Ok(encoded);
+            }
+            waiting.await;
+        }
+    }
+
+    /// Appends one frame made of `head` (encoded into the buffer), `body` (queued by
+    /// reference, not copied) and `tail`, plus its newline.
+    pub async fn push_parts(&self, head: impl Fn(&mut Vec<u8>), body: &Bytes, tail: &[u8]) -> Result<(), Closed> {
+        self.push_with_body(&infallible(head), Some((body, tail))).await
+    }
+
+    async fn push_with_body(
+        &self,
+        encode: &impl Fn(&mut Vec<u8>) -> Result<(), Infallible>,
+        body: Option<(&Bytes, &[u8])>,
+    ) -> Result<(), Closed> {
+        if self.try_push(encode, body, false)?.is_some() {
+            return Ok(());
+        }
+        loop {
+            let mut waiting = pin!(self.room.notified());
+            waiting.as_mut().enable();
+            if self.try_push(encode, body, false)?.is_some() {
+                return Ok(());
             }
             waiting.await;
         }
@@ -86,20 +127,22 @@ impl Outbox {
     /// Appends without waiting; `force` ignores the limit (for cancellations sent from a
     /// destructor, which cannot wait). `Ok(false)` when there is no room.
     pub fn try_push_with(&self, encode: impl Fn(&mut Vec<u8>), force: bool) -> Result<bool, Closed> {
-        Ok(self.try_push_encoded(&infallible(encode), force)?.is_some())
+        Ok(self.try_push(&infallible(encode), None, force)?.is_some())
     }
 
-    /// `Ok(None)` when there is no room.
-    fn try_push_encoded<E>(
+    /// `Ok(None)` when there is no room. With a `body`, the frame is `encode`'s bytes, the
+    /// body (by reference) and the tail.
+    fn try_push<E>(
         &self,
         encode: &impl Fn(&mut Vec<u8>) -> Result<(), E>,
+        body: Option<(&Bytes, &[u8])>,
         force: bool,
     ) -> Result<Option<Result<(), E>>, Closed> {
         let mut state = self.state.lock().unwrap();
         if state.closed {
             return Err(Closed);
         }
-        let room = state.buf.is_empty() || force || state.buf.len() < self.limit;
+        let room = state.is_empty() || force || state.len() < self.limit;
         let encoded = room.then(|| {
             if state.buf.capacity() == 0 {
                 let reserve = state.last_batch.min(MAX_RESERVE);
@@ -107,14 +150,22 @@ impl Outbox {
             }
             let start = state.buf.len();
             let encoded = encode(&mut state.buf);
-            match encoded {
-                Ok(()) => state.buf.push(b'\n'),
-                Err(_) => state.buf.truncate(start),
+            match (&encoded, body) {
+                (Ok(()), None) => state.buf.push(b'\n'),
+                (Ok(()), Some((body, tail))) => {
+                    let head = Bytes::from(std::mem::take(&mut state.buf));
+                    state.parts_len += head.len() + body.len();
+                    state.parts.push(head);
+                    state.parts.push(body.clone());
+                    state.buf.extend_from_slice(tail);
+                    state.buf.push(b'\n');
+                }
+                (Err(_), _) => state.buf.truncate(start),
             }
             encoded
         });
         // A full buffer wakes the writer even while the reader holds it back.
-        let wake = !(state.woken || state.buf.is_empty() || (room && state.held));
+        let wake = !(state.woken || state.is_empty() || (room && state.held));
         self.wake_writer(state, wake);
         Ok(encoded)
     }
@@ -128,7 +179,7 @@ impl Outbox {
     pub fn release(&self) {
         let mut state = self.state.lock().unwrap();
         state.held = false;
-        let wake = !state.woken && !state.buf.is_empty();
+        let wake = !state.woken && !state.is_empty();
         self.wake_writer(state, wake);
     }
 
@@ -140,15 +191,20 @@ impl Outbox {
         }
     }
 
-    /// The writer's side: everything queued, or `None` once closed and drained.
-    pub async fn take(&self) -> Option<Vec<u8>> {
+    /// The writer's side: everything queued, in parts (usually one), or `None` once closed
+    /// and drained.
+    pub async fn take(&self) -> Option<Vec<Bytes>> {
         loop {
             {
                 let mut state = self.state.lock().unwrap();
-                if !state.buf.is_empty() {
+                if !state.is_empty() {
                     state.woken = false;
                     state.last_batch = state.buf.len();
-                    let batch = std::mem::take(&mut state.buf);
+                    let mut batch = std::mem::take(&mut state.parts);
+                    state.parts_len = 0;
+                    if !state.buf.is_empty() {
+                        batch.push(Bytes::from(std::mem::take(&mut state.buf)));
+                    }
                     drop(state);
                     self.room.notify_waiters();
                     return Some(batch);
@@ -169,6 +225,16 @@ impl Outbox {
     }
 }
 
+impl State {
+    fn is_empty(&self) -> bool {
+        self.buf.is_empty() && self.parts.is_empty()
+    }
+
+    fn len(&self) -> usize {
+        self.parts_len + self.buf.len()
+    }
+}
+
 fn infallible(encode: impl Fn(&mut Vec<u8>)) -> impl Fn(&mut Vec<u8>) -> Result<(), Infallible> {
     move |buf| {
         encode(buf);
@@ -180,6 +246,23 @@ fn infallible(encode: impl Fn(&mut Vec<u8>)) -> impl Fn(&mut Vec<u8>) -> Result<
 mod tests {
     use super::*;
 
+    fn joined(batch: Option<Vec<Bytes>>) -> Vec<u8> {
+        batch.unwrap().concat()
+    }
+
+    #[tokio::test]
+    async fn a_large_body_goes_by_reference_between_the_frames_around_it() {
+        let outbox = Outbox::new(1024);
+        outbox.push(b"a").await.unwrap();
+        let body = Bytes::from_static(b"BODY");
+        outbox.push_parts(|b| b.extend_from_slice(b"<"), &body, b">").await.unwrap();
+        outbox.push(b"z").await.unwrap();
+        let batch = outbox.take().await.unwrap();
+        assert_eq!(batch.len(), 3);
+        assert_eq!(batch[1].as_ptr(), body.as_ptr());
+        assert_eq!(batch.concat(), b"a\n<BODY>\nz\n");
+    }
+
     #[tokio::test]
     async fn frames_keep_order_and_drain_after_close() {
         let outbox = Outbox::new(1024);
@@ -187,7 +270,7 @@ mod tests {
         outbox.push_with(|b| b.extend_from_slice(b"bc")).await.unwrap();
         outbox.close();
         assert!(outbox.push(b"late").await.is_err());
-        assert_eq!(outbox.take().await.unwrap(), b"a\nbc\n");
+        assert_eq!(joined(outbox.take().await), b"a\nbc\n");
         assert_eq!(outbox.take().await, None);
     }
 
@@ -205,7 +288,7 @@ mod tests {
         tokio::task::yield_now().await;
         assert!(!first.is_finished());
         outbox.release();
-        assert_eq!(first.await.unwrap().unwrap(), b"ab\n");
+        assert_eq!(joined(first.await.unwrap()), b"ab\n");
 
         let second = writer();
         tokio::task::yield_now().await;
@@ -218,9 +301,9 @@ mod tests {
             let outbox = outbox.clone();
             async move { outbox.push(b"x").await }
         });
-        assert_eq!(second.await.unwrap().unwrap(), b"12345\n");
+        assert_eq!(joined(second.await.unwrap()), b"12345\n");
         waiting.await.unwrap().unwrap();
-        assert_eq!(outbox.take().await.unwrap(), b"x\n");
+        assert_eq!(joined(outbox.take().await), b"x\n");
     }
 
     #[tokio::test]
@@ -233,8 +316,8 @@ mod tests {
         });
         tokio::task::yield_now().await;
         assert!(!waiting.is_finished());
-        assert_eq!(outbox.take().await.unwrap(), b"12345\n");
+        assert_eq!(joined(outbox.take().await), b"12345\n");
         waiting.await.unwrap().unwrap();
-        assert_eq!(outbox.take().await.unwrap(), b"x\n");
+        assert_eq!(joined(outbox.take().await), b"x\n");
     }
 }

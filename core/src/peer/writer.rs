@@ -7,14 +7,12 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
-
 use super::{CloseReason, Shared};
 use crate::framing::FrameSink;
 
 pub(crate) async fn run<K: FrameSink>(shared: Arc<Shared>, mut sink: K) {
     while let Some(batch) = shared.out.take().await {
-        if let Err(e) = sink.send(Bytes::from(batch)).await {
+        if let Err(e) = sink.send_parts(batch).await {
             shared.finish(CloseReason::Transport(format!("write failed: {e}")));
             break;
         }

@@ -178,7 +178,7 @@ impl Connection {
     async fn handle_request(self: Arc<Self>, request: Request, incoming: Incoming) -> HandlerResult {
         let params = match &request.params {
             None => Map::new(),
-            Some(raw) => match raw.parse_owned::<Value>() {
+            Some(raw) => match crate::wire::parse_value(raw.get()) {
                 Ok(Value::Object(params)) => params,
                 _ => return Err(ErrorObject::invalid_params("Invalid params: params must be an object")),
             },

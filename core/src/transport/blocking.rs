@@ -13,61 +13,106 @@
 //! that blocking when the runtime has set the descriptor non-blocking (see
 //! [`super::stdio`]).
 
-use std::io::{self, Read};
-use std::pin::Pin;
-use std::task::{Context, Poll, ready};
+use std::io::{self, Read, Write};
 
-use std::io::Write;
-
-use bytes::{Buf, Bytes};
-use tokio::io::{AsyncRead, ReadBuf};
+use bytes::{Buf, Bytes, BytesMut};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::framing::FrameSink;
+use crate::framing::{ChunkRead, FrameSink};
 
 const CHUNK: usize = 64 * 1024;
+/// A buffer holding no newline is handed over once it is this big, so a frame too large
+/// for the framing's limit never has to be held here whole.
+const HAND_OVER_AT: usize = 8 * 1024 * 1024;
+/// Whole lines read together that fit in this are handed over as a copy of their own, and
+/// the read buffer is kept; bigger ones are handed over as the buffer itself.
+const COPY_BELOW: usize = 4 * 1024;
 
+/// The read side of stdio: a thread reads straight into a buffer and hands whole lines over
+/// (see [`ChunkRead`]). A big frame is read once, into the buffer that then carries it
+/// through the framing to the handler: no copy on the way in.
 pub struct ThreadReader {
-    rx: mpsc::Receiver<io::Result<Bytes>>,
-    chunk: Bytes,
+    rx: mpsc::Receiver<io::Result<BytesMut>>,
 }
 
 impl ThreadReader {
     /// Starts a thread named `name` that reads `source` until EOF or error.
-    pub fn spawn<R: Read + Send + 'static>(mut source: R, name: &str) -> io::Result<Self> {
+    pub fn spawn(mut source: Patient, name: &str) -> io::Result<Self> {
         let (tx, rx) = mpsc::channel(4);
         std::thread::Builder::new().name(name.to_owned()).spawn(move || {
-            let mut buf = vec![0u8; CHUNK];
+            let mut buf = BytesMut::with_capacity(CHUNK);
             loop {
-                let item = match source.read(&mut buf) {
+                if buf.capacity() - buf.len() < CHUNK {
+                    // Doubling keeps the copies of a growing frame under its size in total.
+                    buf.reserve(buf.len().max(CHUNK));
+                }
+                let n = match source.read_into(&mut buf) {
                     Ok(0) => break,
-                    Ok(n) => Ok(Bytes::copy_from_slice(&buf[..n])),
+                    Ok(n) => n,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => Err(e),
+                    Err(e) => {
+                        let _ = tx.blocking_send(Err(e));
+                        return;
+                    }
                 };
-                let failed = item.is_err();
-                if tx.blocking_send(item).is_err() || failed {
-                    break;
+                let fresh = &buf[buf.len() - n..];
+                let Some(last) = memchr::memrchr(b'\n', fresh).map(|at| buf.len() - n + at + 1) else {
+                    if buf.len() < HAND_OVER_AT {
+                        continue;
+                    }
+                    let whole = std::mem::replace(&mut buf, BytesMut::with_capacity(CHUNK));
+                    if tx.blocking_send(Ok(whole)).is_err() {
+                        return;
+                    }
+                    continue;
+                };
+                let lines = if last <= COPY_BELOW {
+                    // Small frames: copy them out and keep reading into the same buffer.
+                    let lines = BytesMut::from(&buf[..last]);
+                    buf.advance(last);
+                    lines
+                } else {
+                    // Hand the buffer itself over; what follows the last line (part of the
+                    // next frame) moves to a fresh one, as big as this hand-over, so a run
+                    // of large frames does not grow (and copy) its way up every time.
+                    let mut next = BytesMut::with_capacity(last.max(CHUNK));
+                    next.extend_from_slice(&buf[last..]);
+                    buf.truncate(last);
+                    std::mem::replace(&mut buf, next)
+                };
+                if tx.blocking_send(Ok(lines)).is_err() {
+                    return;
+                }
+                if buf.is_empty() && buf.capacity() > CHUNK && last <= COPY_BELOW {
+                    // Small frames again after large ones: give the large buffer back.
+                    buf = BytesMut::with_capacity(CHUNK);
                 }
             }
+            if !buf.is_empty() {
+                let _ = tx.blocking_send(Ok(buf));
+            }
         })?;
-        Ok(Self { rx, chunk: Bytes::new() })
+        Ok(Self { rx })
     }
 }
 
-impl AsyncRead for ThreadReader {
-    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, out: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
-        if self.chunk.is_empty() {
-            match ready!(self.rx.poll_recv(cx)) {
-                Some(Ok(chunk)) => self.chunk = chunk,
-                Some(Err(e)) => return Poll::Ready(Err(e)),
-                None => return Poll::Ready(Ok(())),
+impl ChunkRead for ThreadReader {
+    async fn read_chunk(&mut self, buf: &mut BytesMut) -> io::Result<usize> {
+        match self.rx.recv().await {
+            Some(Ok(chunk)) => {
+                let n = chunk.len();
+                if buf.is_empty() {
+                    // The usual case: the framing holds no partial line, so it takes the
+                    // thread's buffer as its own.
+                    *buf = chunk;
+                } else {
+                    buf.extend_from_slice(&chunk);
+                }
+                Ok(n)
             }
+            Some(Err(e)) => Err(e),
+            None => Ok(0),
         }
-        let n = self.chunk.len().min(out.remaining());
-        out.put_slice(&self.chunk[..n]);
-        self.chunk.advance(n);
-        Poll::Ready(Ok(()))
     }
 }
 
@@ -140,6 +185,40 @@ const READABLE: i16 = 0;
 #[cfg(windows)]
 const WRITABLE: i16 = 0;
 
+impl Patient {
+    /// Reads into the spare capacity of `buf` (which must have some) and extends it by
+    /// what was read: no zeroing and no copy.
+    #[cfg(unix)]
+    fn read_into(&mut self, buf: &mut BytesMut) -> io::Result<usize> {
+        use std::os::fd::AsRawFd;
+        let spare = buf.spare_capacity_mut();
+        loop {
+            // SAFETY: the kernel writes at most `spare.len()` bytes into the spare capacity,
+            // which `buf` owns; `set_len` below covers only what it reported written.
+            let n = unsafe { libc::read(self.file.as_raw_fd(), spare.as_mut_ptr().cast(), spare.len()) };
+            if n >= 0 {
+                let n = n as usize;
+                // SAFETY: the first `n` spare bytes were just initialised by `read`.
+                unsafe { buf.set_len(buf.len() + n) };
+                return Ok(n);
+            }
+            match io::Error::last_os_error() {
+                e if e.kind() == io::ErrorKind::WouldBlock => self.wait(READABLE)?,
+                e => return Err(e),
+            }
+        }
+    }
+
+    #[cfg(windows)]
+    fn read_into(&mut self, buf: &mut BytesMut) -> io::Result<usize> {
+        let start = buf.len();
+        buf.resize(buf.capacity(), 0);
+        let read = self.read(&mut buf[start..]);
+        buf.truncate(start + *read.as_ref().unwrap_or(&0));
+        read
+    }
+}
+
 impl Read for Patient {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         loop {
@@ -202,6 +281,15 @@ impl FrameSink for ThreadSink {
             Some(done) => done.await.unwrap_or(Ok(())).and(Err(io::ErrorKind::BrokenPipe.into())),
             None => Err(io::ErrorKind::BrokenPipe.into()),
         }
+    }
+
+    /// Each part goes to the thread as it is: a large result is written from its own
+    /// buffer, never joined.
+    async fn send_parts(&mut self, parts: Vec<Bytes>) -> io::Result<()> {
+        for part in parts {
+            self.send(part).await?;
+        }
+        Ok(())
     }
 
     /// Waits until everything queued is written.

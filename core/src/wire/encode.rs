@@ -54,6 +54,15 @@ pub fn result(buf: &mut Vec<u8>, id: &RequestId, result: &str) {
     buf.push(b'}');
 }
 
+/// A success response up to its result: `{"jsonrpc":"2.0","id":…,"result":` (the result
+/// and `}` follow).
+pub fn result_head(buf: &mut Vec<u8>, id: &RequestId) {
+    buf.extend_from_slice(HEAD);
+    buf.extend_from_slice(br#","id":"#);
+    write_id(buf, id);
+    buf.extend_from_slice(br#","result":"#);
+}
+
 /// A whole error response. `id` is `None` when the request's id could not be read: the
 /// member is then left out, as the MCP schemas require (they allow no `null` id).
 pub fn error(buf: &mut Vec<u8>, id: Option<&RequestId>, error: &ErrorObject) {

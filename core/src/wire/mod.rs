@@ -14,6 +14,7 @@ mod message;
 mod recover;
 mod scan;
 mod text;
+mod value;
 pub mod write;
 
 pub use envelope::{Envelope, Id, InvalidReason, ParseError, Parsed, parse};
@@ -22,3 +23,4 @@ pub use id::RequestId;
 pub use message::{Message, Notification, Request, Response, to_message};
 pub use recover::recover_id;
 pub use text::{RawJson, SharedStr};
+pub use value::parse_value;

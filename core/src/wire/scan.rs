@@ -275,7 +275,7 @@ impl<'a> Scanner<'a> {
 
 /// The length of the leading run of string bytes that need no attention: no quote, no
 /// backslash, no control character. Eight bytes at a time.
-fn plain_run(bytes: &[u8]) -> usize {
+pub(super) fn plain_run(bytes: &[u8]) -> usize {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
     let mut at = 0;

@@ -48,7 +48,9 @@ pub fn object(buf: &mut Vec<u8>, map: &Map<String, Value>) {
 /// Appends `text` as a JSON string, escaped as serde_json escapes it.
 pub fn string(buf: &mut Vec<u8>, text: &str) {
     let bytes = text.as_bytes();
-    buf.reserve(bytes.len() + 2);
+    // Room for some escapes too: reserving the bare length made a long text with a few
+    // escapes grow (and copy) the whole buffer once more near its end.
+    buf.reserve(bytes.len() + bytes.len() / 16 + 2);
     buf.push(b'"');
     let mut run = 0;
     let mut i = 0;

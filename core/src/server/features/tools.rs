@@ -12,7 +12,7 @@ use crate::protocol::{CallTool, RequestMethod};
 use crate::server::ServerShared;
 use crate::server::context::Context;
 use crate::server::handlers::{HandlerError, HandlerFuture};
-use crate::server::registry::ToolEntry;
+use crate::server::registry::{Schema, ToolEntry};
 use crate::server::tasks::{self, TaskEntry, TaskStart};
 use crate::wire::ErrorObject;
 
@@ -23,8 +23,10 @@ pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String
     let as_task = tasks::plan(entry.task_support, entry.task_start, &cx)?;
     let arguments = object_param(&mut params, "arguments", CallTool::METHOD)?;
     let arguments = Value::Object(arguments);
-    let problems: Vec<String> =
-        entry.input.iter().flat_map(|input| input.iter_errors(&arguments)).map(|e| describe(&e)).collect();
+    let problems: Vec<String> = match entry.input.as_deref().map(|input| input.validator()).transpose() {
+        Ok(input) => input.iter().flat_map(|input| input.iter_errors(&arguments)).map(|e| describe(&e)).collect(),
+        Err(problem) => vec![problem.to_owned()],
+    };
     if !problems.is_empty() {
         return Ok(error_result(format!("Invalid arguments for tool {name}: {}", problems.join("; "))));
     }
@@ -96,7 +98,7 @@ fn error_result(message: String) -> Value {
 
 /// Completes a tool's result: `content` always present, structured output mirrored as
 /// text when the tool gave no content, and checked against the output schema.
-fn finish_tool_result(name: &str, mut result: Value, output: Option<&jsonschema::Validator>) -> Value {
+fn finish_tool_result(name: &str, mut result: Value, output: Option<&Schema>) -> Value {
     let Value::Object(map) = &mut result else {
         return error_result(format!("Tool {name} returned {result}, not a result object"));
     };
@@ -105,7 +107,10 @@ fn finish_tool_result(name: &str, mut result: Value, output: Option<&jsonschema:
         let Some(structured) = map.get("structuredContent") else {
             return error_result(format!("Tool {name} has an output schema but returned no structured content"));
         };
-        let problems: Vec<String> = schema.iter_errors(structured).map(|e| describe(&e)).collect();
+        let problems: Vec<String> = match schema.validator() {
+            Ok(schema) => schema.iter_errors(structured).map(|e| describe(&e)).collect(),
+            Err(problem) => vec![problem.to_owned()],
+        };
         if !problems.is_empty() {
             return error_result(format!("Output of tool {name} does not match its schema: {}", problems.join("; ")));
         }
