@@ -32,6 +32,13 @@ use config::ConfigFile;
 use exit::{Failure, Outcome};
 use server::ServerSpec;
 
+/// The gateway and bridge forward every call through a few short-lived buffers and
+/// headers; mimalloc serves those from thread-local pages where glibc's malloc spent a
+/// quarter of the gateway's CPU (benches/README.md, "Gateway latency at 64 in flight").
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // The raw driver runs outside the async runtime: its stdio side blocks on pipes and its

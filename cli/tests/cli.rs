@@ -332,6 +332,17 @@ fn inspect_call_and_bench_the_official_reference_server() {
     let text = ferrymcp(&["call", "echo", "message=hi", "--", "node", path.to_str().unwrap(), "stdio"]);
     assert_eq!(code(&text), 0, "{}", stderr(&text));
     assert!(stdout(&text).contains("hi"), "{}", stdout(&text));
+    // read and prompt: a static document, a prompt with an argument.
+    let reference = ["--", "node", path.to_str().unwrap(), "stdio"];
+    let uri = "demo://resource/static/document/features.md";
+    let read = ferrymcp(&[&["read", "--json", uri][..], &reference].concat());
+    assert_eq!(code(&read), 0, "{}", stderr(&read));
+    let contents = json(&read);
+    assert_eq!(contents["contents"][0]["uri"], uri, "{contents}");
+    assert!(contents["contents"][0]["text"].as_str().unwrap().starts_with("# Everything Server"), "{contents}");
+    let prompt = ferrymcp(&[&["prompt", "args-prompt", "city=Paris"][..], &reference].concat());
+    assert_eq!(code(&prompt), 0, "{}", stderr(&prompt));
+    assert!(stdout(&prompt).contains("[user]\nWhat's weather in Paris?"), "{}", stdout(&prompt));
 
     // bench: every call counted, the local server process measured.
     let server = ["--", "node", path.to_str().unwrap(), "stdio"];

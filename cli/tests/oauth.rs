@@ -227,6 +227,8 @@ fn the_authorization_code_flow_then_a_second_run_refreshes_from_the_token_store(
     let stored: Value = serde_json::from_str(&std::fs::read_to_string(&store).unwrap()).unwrap();
     assert_eq!(stored["server"], server.url());
     assert!(stored["tokens"]["refresh_token"].is_string() && stored["client"]["client_id"].is_string(), "{stored}");
+    // Dynamic registration asked for the --scope scopes, which the server registered.
+    assert_eq!(stored["client"]["scope"], "mcp notes:write", "{stored}");
 
     // The stored access token expires (the authorization server's clock: 2 s); the next
     // run refreshes it with the stored registration, and nobody is asked again.

@@ -102,3 +102,36 @@ async fn middleware_wraps_every_message_in_both_eras() {
             .unwrap();
     }
 }
+
+/// Passes over `tools/call` ([`Middleware::sees_request`]), records the rest.
+struct Selective(Seen);
+
+impl Middleware for Selective {
+    fn sees_request(&self, method: &str) -> bool {
+        method != "tools/call"
+    }
+
+    fn handle(&self, inbound: Inbound, next: Next) -> ferrymcp_core::peer::BoxFuture<ferrymcp_core::server::Answer> {
+        self.0.lock().unwrap().push((inbound.method.clone(), None, None));
+        next()
+    }
+}
+
+#[tokio::test]
+async fn a_request_the_middleware_passes_over_goes_straight_to_its_handler() {
+    for era in [EraPreference::Legacy, EraPreference::Modern] {
+        let server = server();
+        let seen: Seen = Arc::default();
+        server.set_middleware(Some(Arc::new(Selective(seen.clone()))));
+        let client = connect(&server, era).await;
+        let result = client
+            .request("tools/call", json!({"name": "echo", "arguments": {"b": 1, "a": 2}}), RequestOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(result["content"][0]["text"], r#"{"b":1,"a":2}"#, "{era:?}");
+        client.request("tools/list", json!({}), RequestOptions::default()).await.unwrap();
+        let seen = seen.lock().unwrap().clone();
+        let methods: Vec<&str> = seen.iter().map(|(method, _, _)| method.as_str()).collect();
+        assert!(!methods.contains(&"tools/call") && methods.contains(&"tools/list"), "{era:?}: {methods:?}");
+    }
+}

@@ -67,6 +67,11 @@ struct Forwarder {
 }
 
 impl Middleware for Forwarder {
+    /// The feature methods are the feature handlers' (and the others the front's own).
+    fn sees_request(&self, method: &str) -> bool {
+        SESSION_METHODS.contains(&method) || !crate::server::is_builtin_request(method)
+    }
+
     fn handle(&self, inbound: Inbound, next: Next) -> BoxFuture<Answer> {
         let client = self.client.clone();
         Box::pin(async move {

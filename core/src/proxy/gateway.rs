@@ -427,6 +427,11 @@ struct SessionForwarder {
 }
 
 impl Middleware for SessionForwarder {
+    /// Only the session methods: the rest are the feature handlers' or the front's own.
+    fn sees_request(&self, method: &str) -> bool {
+        SESSION_METHODS.contains(&method)
+    }
+
     fn handle(&self, inbound: Inbound, next: Next) -> BoxFuture<Answer> {
         let upstreams = self.upstreams.clone();
         Box::pin(async move {

@@ -62,6 +62,9 @@ pub(crate) struct Incoming {
     pub outbound: Arc<dyn Outbound>,
     /// The accepted bearer token of the HTTP request that carried it.
     pub auth: Option<Arc<AuthInfo>>,
+    /// The request's params as the transport already parsed them (the HTTP endpoint reads
+    /// them to tell the eras apart), so they are not parsed again.
+    pub params: Option<Map<String, Value>>,
 }
 
 struct ConnectionHandler(Arc<Connection>);
@@ -138,6 +141,7 @@ impl Connection {
             cancel: rcx.cancellation().clone(),
             outbound: Arc::new(rcx.peer().clone()),
             auth: None,
+            params: None,
         };
         let result = self.clone().serve_request(request, incoming).await;
         if initialize && result.is_ok() {
@@ -150,7 +154,9 @@ impl Connection {
     /// middleware, when it set one.
     pub(crate) async fn serve_request(self: Arc<Self>, request: Request, incoming: Incoming) -> HandlerResult {
         let middleware = self.server.middleware.read().unwrap().clone();
-        let Some(middleware) = middleware else { return self.handle_request(request, incoming).await };
+        let Some(middleware) = middleware.filter(|m| m.sees_request(&request.method)) else {
+            return self.handle_request(request, incoming).await;
+        };
         let params = request.params.as_ref().and_then(|raw| raw.parse_owned::<Value>().ok()).unwrap_or(Value::Null);
         let inbound = self.inbound(request.method.to_string(), params, Some(incoming.id.clone()));
         let next: Next = Box::new(move || {
@@ -175,10 +181,11 @@ impl Connection {
     }
 
     /// Serves one request: the modern or the legacy path.
-    async fn handle_request(self: Arc<Self>, request: Request, incoming: Incoming) -> HandlerResult {
-        let params = match &request.params {
-            None => Map::new(),
-            Some(raw) => match crate::wire::parse_value(raw.get()) {
+    async fn handle_request(self: Arc<Self>, request: Request, mut incoming: Incoming) -> HandlerResult {
+        let params = match (incoming.params.take(), &request.params) {
+            (Some(params), _) => params,
+            (None, None) => Map::new(),
+            (None, Some(raw)) => match crate::wire::parse_value(raw.get()) {
                 Ok(Value::Object(params)) => params,
                 _ => return Err(ErrorObject::invalid_params("Invalid params: params must be an object")),
             },

@@ -18,7 +18,7 @@ use reqwest::header::{HeaderMap, WWW_AUTHENTICATE};
 use serde_json::{Value, json};
 
 use super::connection::{Connection, Hook, Mode};
-use super::headers::{SESSION_ID, message_headers, meta_version};
+use super::headers::{Parsed, SESSION_ID, message_headers};
 use super::{legacy_sse, resume, session, sse, standalone};
 use crate::client::auth::{AuthError, Challenge};
 use crate::wire::{ErrorCode, ErrorObject, RawJson, SharedStr};
@@ -31,16 +31,26 @@ const AUTH_TRIES: u8 = 2;
 
 /// Sends one frame (a whole JSON-RPC message, as the peer encoded it).
 pub(crate) async fn send(conn: &Arc<Connection>, frame: Bytes) {
-    let Ok(message) = serde_json::from_slice::<Value>(&frame) else { return };
-    let method = message.get("method").and_then(Value::as_str);
-    let headers = headers_for(conn, &message, method);
-    match (method, message.get("id").and_then(Value::as_i64)) {
-        (Some(method), Some(id)) => {
-            let initialize = method == "initialize";
+    let (kind, headers) = {
+        let Some(message) = Parsed::of(&frame) else { return };
+        let method = message.method();
+        let headers = headers_for(conn, &message, method);
+        let kind = match (method, message.id()) {
+            (Some(method), Some(id)) => {
+                Kind::Request { id, initialize: method == "initialize", list: method == "tools/list" }
+            }
+            (Some("notifications/cancelled"), None) => Kind::Cancelled(message.request_id()),
+            (Some("notifications/initialized"), None) => Kind::Initialized,
+            _ => Kind::Other,
+        };
+        (kind, headers)
+    };
+    match kind {
+        Kind::Request { id, initialize, list } => {
             if initialize {
                 conn.hook(id, Hook::Initialize);
                 conn.state.lock().unwrap().handshake.initialize = Some((frame.clone(), headers.clone()));
-            } else if method == "tools/list" {
+            } else if list {
                 conn.hook(id, Hook::ToolsList);
             }
             let cancelled = conn.track(id);
@@ -53,31 +63,39 @@ pub(crate) async fn send(conn: &Arc<Connection>, frame: Bytes) {
                 conn.forget(id);
             });
         }
-        _ if method == Some("notifications/cancelled") => {
+        Kind::Cancelled(request_id) => {
             one_way(conn, frame, headers).await;
             // Nobody waits for that answer any more; on a 2026-07-28 server closing its
             // stream is the cancellation itself.
-            if let Some(id) = message.pointer("/params/requestId").and_then(Value::as_i64) {
+            if let Some(id) = request_id {
                 conn.forget(id);
             }
         }
-        _ if method == Some("notifications/initialized") => {
+        Kind::Initialized => {
             conn.state.lock().unwrap().handshake.initialized = Some((frame.clone(), headers.clone()));
             one_way(conn, frame, headers).await;
             if conn.mode() == Mode::Streamable {
                 standalone::start(conn).await;
             }
         }
-        _ => one_way(conn, frame, headers).await,
+        Kind::Other => one_way(conn, frame, headers).await,
     }
+}
+
+/// What a frame is, for [`send`].
+enum Kind {
+    Request { id: i64, initialize: bool, list: bool },
+    Cancelled(Option<i64>),
+    Initialized,
+    Other,
 }
 
 /// The headers of `message`. A 2026-07-28 message names its version in `_meta`; one
 /// without (a notification, a response) gets the version of the session or of the last
 /// modern request; `initialize` gets none, as nothing is agreed before it.
-fn headers_for(conn: &Connection, message: &Value, method: Option<&str>) -> HeaderMap {
+fn headers_for(conn: &Connection, message: &Parsed<'_>, method: Option<&str>) -> HeaderMap {
     let mut state = conn.state.lock().unwrap();
-    if let Some(version) = meta_version(message) {
+    if let Some(version) = message.meta_version() {
         state.modern_version = Some(version.to_owned());
     }
     let version = match method {

@@ -10,7 +10,7 @@
 use std::sync::{Arc, Weak};
 
 use bytes::Bytes;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -102,12 +102,14 @@ pub(crate) fn notification(method: &str, params: &Value) -> Bytes {
     Bytes::from(buf)
 }
 
-/// Starts serving `request` on `connection`; returns the channel of what it sends. The
+/// Starts serving `request` (its `params` too when already parsed) on `connection`;
+/// returns the channel of what it sends. The
 /// handler stops, sending nothing more, when `cancel` fires; its context carries `auth`,
 /// the token its own HTTP request was accepted with.
 pub(crate) fn start(
     connection: Arc<Connection>,
     request: Request,
+    params: Option<Map<String, Value>>,
     cancel: CancellationToken,
     session: Option<Weak<HttpSession>>,
     auth: Option<Arc<AuthInfo>>,
@@ -115,7 +117,7 @@ pub(crate) fn start(
     let (tx, rx) = mpsc::channel(QUEUE);
     let outbound = Arc::new(ResponseStream { tx: tx.clone(), cancel: cancel.clone(), session });
     let id = request.id.clone();
-    let incoming = Incoming { id: id.clone(), cancel: cancel.clone(), outbound, auth };
+    let incoming = Incoming { id: id.clone(), cancel: cancel.clone(), outbound, auth, params };
     tokio::spawn(async move {
         let served = tokio::select! {
             biased;

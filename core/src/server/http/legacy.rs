@@ -12,7 +12,7 @@ use std::sync::Arc;
 use http::request::Parts;
 use http::{HeaderValue, Response, StatusCode};
 use http_body_util::BodyExt;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::body::{Source, SseBody};
@@ -76,14 +76,16 @@ fn check_version(parts: &Parts) -> Result<(), Refusal> {
     Err(Box::new(refuse(StatusCode::BAD_REQUEST, ErrorCode::CONNECTION_CLOSED, message)))
 }
 
+/// Serves one message; `params` are a request's, when already parsed.
 pub(crate) async fn post(
     state: &Arc<HttpState>,
     parts: &Parts,
     message: Message,
+    params: Option<Map<String, Value>>,
     auth: Option<Arc<AuthInfo>>,
 ) -> Reply {
     if state.options.stateless {
-        return stateless(state, parts, message, auth).await;
+        return stateless(state, parts, message, params, auth).await;
     }
     if let Message::Request(request) = &message
         && request.method == Initialize::METHOD
@@ -98,7 +100,7 @@ pub(crate) async fn post(
         Err(reply) => return *reply,
     };
     match message {
-        Message::Request(request) => serve(state, session, request, auth).await,
+        Message::Request(request) => serve(state, session, request, params, auth).await,
         Message::Notification(notification) => {
             let params = notification.params.as_ref().map(|p| p.get());
             if notification.method == Cancelled::METHOD {
@@ -130,7 +132,13 @@ pub(crate) async fn post(
 /// A POST in stateless mode: a request is served by a connection of its own, initialized
 /// by it (`initialize`) or as the revision its `MCP-Protocol-Version` names; notifications
 /// and responses have nothing to reach and are accepted (202).
-async fn stateless(state: &Arc<HttpState>, parts: &Parts, message: Message, auth: Option<Arc<AuthInfo>>) -> Reply {
+async fn stateless(
+    state: &Arc<HttpState>,
+    parts: &Parts,
+    message: Message,
+    params: Option<Map<String, Value>>,
+    auth: Option<Arc<AuthInfo>>,
+) -> Reply {
     let Message::Request(request) = message else {
         return reply::empty(StatusCode::ACCEPTED);
     };
@@ -146,7 +154,7 @@ async fn stateless(state: &Arc<HttpState>, parts: &Parts, message: Message, auth
     // resume it from.
     let cancel = CancellationToken::new();
     let guard = super::body::CancelOnDrop(cancel.clone());
-    let rx = exchange::start(connection, request, cancel.clone(), None, auth);
+    let rx = exchange::start(connection, request, params, cancel.clone(), None, auth);
     respond(state, rx, cancel, guard).await
 }
 
@@ -194,7 +202,7 @@ async fn initialize(state: &Arc<HttpState>, request: Request, auth: Option<Arc<A
         Ok(session) => session,
         Err(refused) => return *unavailable(&state.options, refused),
     };
-    let mut rx = exchange::start(session.connection.clone(), request, session.ended.child_token(), None, auth);
+    let mut rx = exchange::start(session.connection.clone(), request, None, session.ended.child_token(), None, auth);
     let Some(Out { data, code, .. }) = rx.recv().await else {
         return refuse(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -221,12 +229,14 @@ async fn serve(
     state: &Arc<HttpState>,
     session: Arc<HttpSession>,
     request: Request,
+    params: Option<Map<String, Value>>,
     auth: Option<Arc<AuthInfo>>,
 ) -> Reply {
     let busy = session.busy();
     let id = request.id.clone();
     let cancel = session.register(&id);
-    let mut rx = exchange::start(session.connection.clone(), request, cancel, Some(Arc::downgrade(&session)), auth);
+    let mut rx =
+        exchange::start(session.connection.clone(), request, params, cancel, Some(Arc::downgrade(&session)), auth);
     let mut first = rx.recv().await;
     // JSON-response mode: only the answer goes back (what came before it is not delivered).
     while state.options.json_response && first.as_ref().is_some_and(|out| !out.last) {

@@ -313,12 +313,12 @@ where
             let modern =
                 era::is_modern(&request.method, &params) || (names_modern && request.method != Initialize::METHOD);
             if modern {
-                modern::post(state, parts, request, &params, auth).await
+                modern::post(state, parts, request, params, auth).await
             } else {
-                legacy::post(state, parts, Message::Request(request), auth).await
+                legacy::post(state, parts, Message::Request(request), Some(params), auth).await
             }
         }
-        message if has_session || !names_modern => legacy::post(state, parts, message, auth).await,
+        message if has_session || !names_modern => legacy::post(state, parts, message, None, auth).await,
         Message::Notification(notification) => {
             // A 2026-07-28 client's notification stands alone: no session to hand over.
             if !custom::engine_notification(&notification.method) {

@@ -27,15 +27,15 @@ pub(crate) async fn post(
     state: &Arc<HttpState>,
     parts: &Parts,
     request: Request,
-    params: &Map<String, Value>,
+    params: Map<String, Value>,
     auth: Option<Arc<AuthInfo>>,
 ) -> Response<ResponseBody> {
     let method = request.method.as_str();
     let schema = (method == CallTool::METHOD)
         .then(|| params.get("name").and_then(Value::as_str).and_then(|name| state.server.tool_input_schema(name)))
         .flatten();
-    let checked = headers::check(&parts.headers, method, params, schema.as_ref())
-        .and_then(|()| era::check_modern(method, params).map(drop));
+    let checked = headers::check(&parts.headers, method, &params, schema.as_ref())
+        .and_then(|()| era::check_modern(method, &params).map(drop));
     if let Err(error) = checked {
         let status =
             if error.code == ErrorCode::METHOD_NOT_FOUND { StatusCode::NOT_FOUND } else { StatusCode::BAD_REQUEST };
@@ -54,7 +54,7 @@ pub(crate) async fn post(
     }
     let guard = CancelOnDrop(cancel.clone());
     let end = cancel.clone();
-    let mut rx = exchange::start(state.stateless.clone(), request, cancel, None, auth);
+    let mut rx = exchange::start(state.stateless.clone(), request, Some(params), cancel, None, auth);
     let Some(mut first) = rx.recv().await else {
         return reply::empty(StatusCode::SERVICE_UNAVAILABLE);
     };
