@@ -53,8 +53,10 @@ fn client_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ClientOptions
         "auto" => EraPreference::Auto,
         "legacy" => EraPreference::Legacy,
         "modern" | "2026-07-28" => EraPreference::Modern,
+        "pinned" => EraPreference::Pinned,
         other => return Err(PyValueError::new_err(format!("unknown mode {other:?} (auto, legacy or 2026-07-28)"))),
     };
+    parsed.prior_discover = map.get("prior_discover").filter(|d| !d.is_null()).cloned();
     if let Some(seconds) = map.get("read_timeout_seconds").and_then(Value::as_f64) {
         parsed.peer.request_timeout = Duration::from_secs_f64(seconds);
     }
@@ -272,6 +274,7 @@ impl NativeClient {
                 "capabilities": details.capabilities,
                 "info": details.info,
                 "instructions": details.instructions,
+                "discover": details.discover,
             }),
         )
     }

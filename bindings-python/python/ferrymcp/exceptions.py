@@ -61,6 +61,20 @@ MCPError = McpError
 """The official SDK's v2 spelling."""
 
 
+class NoBackChannelError(McpError):
+    """A server-initiated request with no channel to deliver it (a 2026-07-28 request has
+    none: the server asks through input requests instead); an INVALID_REQUEST error."""
+
+    def __init__(self, method: str) -> None:
+        from ferrymcp import types
+
+        super().__init__(
+            types.INVALID_REQUEST,
+            f"Cannot send {method!r}: this transport context has no back-channel for server-initiated requests.",
+        )
+        self.method = method
+
+
 class UrlElicitationRequiredError(McpError):
     """Raise from a tool when the user must first complete URL-mode elicitations: the
     request fails with the URL_ELICITATION_REQUIRED error, whose data lists them."""
@@ -107,6 +121,7 @@ __all__ = [
     "MCPDeprecationWarning",
     "MCPError",
     "McpError",
+    "NoBackChannelError",
     "ProtocolError",
     "RequestCancelled",
     "RequestTimeout",

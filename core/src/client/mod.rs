@@ -53,6 +53,10 @@ pub enum EraPreference {
     Auto,
     Legacy,
     Modern,
+    /// Adopt 2026-07-28 without asking (the official Python client's version pin): nothing
+    /// is sent before the first request, and the server is known only through
+    /// [`ClientOptions::prior_discover`] when given (else no info, no capabilities).
+    Pinned,
 }
 
 #[derive(Clone)]
@@ -79,6 +83,9 @@ pub struct ClientOptions {
     /// the official clients); `None` turns it off.
     pub cache: Option<CacheConfig>,
     pub peer: PeerConfig,
+    /// A `server/discover` result saved from an earlier connection, adopted as the
+    /// server's details under [`EraPreference::Pinned`] (ignored otherwise, as there).
+    pub prior_discover: Option<Value>,
 }
 
 impl Default for ClientOptions {
@@ -94,6 +101,7 @@ impl Default for ClientOptions {
             list_changed: ListChangedHandlers::default(),
             cache: Some(CacheConfig { max_entries: 1024, ..CacheConfig::default() }),
             peer: PeerConfig::default(),
+            prior_discover: None,
         }
     }
 }
@@ -106,6 +114,9 @@ pub struct ServerDetails {
     pub capabilities: Value,
     pub info: Value,
     pub instructions: Option<String>,
+    /// The `server/discover` result the details came from (none after `initialize`, or
+    /// for a pin without a prior result).
+    pub discover: Option<Value>,
 }
 
 /// A connected MCP client. Cheap to clone.

@@ -43,6 +43,7 @@ from ferrymcp.types import (
     CallToolResult,
     CompleteResult,
     CreateMessageRequestParams,
+    DiscoverResult,
     ElicitRequestParams,
     EmptyResult,
     GetPromptResult,
@@ -126,8 +127,14 @@ class Client:
         cache: CacheConfig | None = _DEFAULT_CACHE,
         ca_file: str | os.PathLike[str] | None = None,
         client_cert: tuple[str | os.PathLike[str], str | os.PathLike[str]] | None = None,
+        prior_discover: DiscoverResult | None = None,
     ) -> None:
         _check_mode(mode)
+        if prior_discover is not None and not isinstance(prior_discover, DiscoverResult):
+            raise TypeError(f"prior_discover must be a DiscoverResult, not {type(prior_discover).__name__}")
+        # A saved `server/discover` result, adopted (nothing asked) when `mode` pins a
+        # 2026-07-28 version; under "auto" and "legacy" it is ignored, as there.
+        self.prior_discover = prior_discover
         self.cache = CacheConfig() if cache is _DEFAULT_CACHE else cache
         # TLS for https:// servers: trust only the CA bundle `ca_file` (PEM) instead of the
         # platform's store (which honours SSL_CERT_FILE / SSL_CERT_DIR), and present
@@ -262,6 +269,9 @@ class Client:
 
     def _options(self) -> dict[str, Any]:
         options: dict[str, Any] = {"era": self.mode}
+        if self.prior_discover is not None and self.mode not in ("auto", "legacy"):
+            options["era"] = "pinned"
+            options["prior_discover"] = _dump(self.prior_discover)
         if self.cache is not None:
             options["cache"] = self.cache._native()
         if self.client_info is not None:

@@ -26,6 +26,7 @@ from ferrymcp.client import Client
 from ferrymcp.client._streams import TransportStream
 from ferrymcp.types import (
     ClientCapabilities,
+    DiscoverResult,
     Implementation,
     InitializeResult,
     ListPromptsResult,
@@ -108,6 +109,13 @@ class ClientSession(Client):
     async def initialize(self) -> InitializeResult:
         """The server's answer to the handshake (made when the session was entered)."""
         return self._initialize_result()
+
+    @property
+    def discover_result(self) -> DiscoverResult | None:
+        """The server's `server/discover` answer on a 2026-07-28 connection (`None` after an
+        `initialize` handshake); give it back as `Client(prior_discover=...)` to skip asking."""
+        discover = self._detail("discover")
+        return DiscoverResult.model_validate(discover) if discover is not None else None
 
     @property
     def initialize_result(self) -> InitializeResult | None:

@@ -5,6 +5,7 @@ from ferrymcp.exceptions import (
     InputRequiredRoundsExceededError,
     MCPDeprecationWarning,
     McpError,
+    NoBackChannelError,
     UrlElicitationRequiredError,
 )
 
@@ -15,5 +16,6 @@ __all__ = [
     "MCPDeprecationWarning",
     "MCPError",
     "McpError",
+    "NoBackChannelError",
     "UrlElicitationRequiredError",
 ]
