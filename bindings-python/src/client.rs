@@ -282,7 +282,8 @@ impl NativeClient {
     /// Sends a request; resolves to the result dict. `progress(progress, total, message)`
     /// is called on the loop for each progress notification.
     /// `cache_mode` ("use", "refresh", "bypass") sends it through the response cache.
-    #[pyo3(signature = (method, params, timeout = None, progress = None, cache_mode = None))]
+    /// `allow_input_required` returns a result asking for input as it is (no rounds).
+    #[pyo3(signature = (method, params, timeout = None, progress = None, cache_mode = None, allow_input_required = false))]
     fn request<'py>(
         &self,
         py: Python<'py>,
@@ -291,6 +292,7 @@ impl NativeClient {
         timeout: Option<f64>,
         progress: Option<Py<PyAny>>,
         cache_mode: Option<String>,
+        allow_input_required: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (client, params) = (self.client.clone(), from_py(params)?);
         let cache_mode = cache_mode.map(|mode| CacheMode::parse(&mode).map_err(PyValueError::new_err)).transpose()?;
@@ -306,6 +308,7 @@ impl NativeClient {
         }
         awaitable(py, async move {
             let answer = match cache_mode {
+                _ if allow_input_required => client.request_once(&method, params, options).await,
                 Some(mode) => client.cached_request(&method, params, options, mode).await,
                 None => client.request(&method, params, options).await,
             };

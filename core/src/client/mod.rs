@@ -268,6 +268,25 @@ impl Client {
         self.request_rounds(method, params, options).await.map(|(result, _)| result)
     }
 
+    /// Sends a request once without answering `input_required`: a 2026-07-28 result that
+    /// asks for input is returned as it is, for a caller that answers it and retries with
+    /// `inputResponses` and `requestState` itself (the official Python session's
+    /// `allow_input_required=True`). Otherwise the same as [`request`](Self::request).
+    pub async fn request_once(
+        &self,
+        method: &str,
+        params: Value,
+        options: RequestOptions,
+    ) -> Result<Value, ClientError> {
+        let Value::Object(mut params) = params else {
+            return Err(ClientError::Usage("params must be a JSON object".into()));
+        };
+        if self.details.modern {
+            self.add_meta(&mut params);
+        }
+        self.send(method, &params, options).await
+    }
+
     /// [`request`](Self::request), and how many `input_required` rounds it took.
     async fn request_rounds(
         &self,

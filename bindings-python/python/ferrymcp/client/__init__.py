@@ -48,6 +48,7 @@ from ferrymcp.types import (
     EmptyResult,
     GetPromptResult,
     Implementation,
+    InputResponses,
     ListPromptsResult,
     ListResourcesResult,
     ListResourceTemplatesResult,
@@ -404,6 +405,7 @@ class Client:
         timeout: Any = None,
         progress_callback: ProgressCallback | None = None,
         cache_mode: CacheMode | None = None,
+        allow_input_required: bool = False,
     ) -> dict[str, Any]:
         progress = None
         if progress_callback is not None:
@@ -414,7 +416,7 @@ class Client:
         wait: Any = timeout if timeout is not None else self.read_timeout_seconds
         if hasattr(wait, "total_seconds"):  # v1 spelled timeouts as timedelta
             wait = wait.total_seconds()
-        result = await self._client.request(method, params, wait, progress, cache_mode)
+        result = await self._client.request(method, params, wait, progress, cache_mode, allow_input_required)
         await self._callbacks_done()
         return result
 
@@ -469,15 +471,38 @@ class Client:
         read_timeout_seconds: float | timedelta | None = None,
         progress_callback: ProgressCallback | None = None,
         *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
         meta: dict[str, Any] | None = None,
     ) -> CallToolResult:
         """Calls a tool. A tool that fails gives a result with `is_error` set; a
-        protocol error (unknown tool, bad arguments) raises `McpError`."""
-        params = _params(name=name, arguments=arguments or {}, _meta=meta)
-        result = await self._request("tools/call", params, read_timeout_seconds, progress_callback)
-        # The engine checks structuredContent against the tool's outputSchema (RuntimeError).
-        await self._client.validate_tool_result(name, result)
+        protocol error (unknown tool, bad arguments) raises `McpError`. The engine answers a
+        2026-07-28 server's input requests through the callbacks; `input_responses` and
+        `request_state` retry a round the caller answered itself."""
+        result = await self._call_tool(
+            name, arguments, read_timeout_seconds, progress_callback, input_responses, request_state, meta, False
+        )
         return CallToolResult.model_validate(result)
+
+    async def _call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        read_timeout_seconds: float | timedelta | None,
+        progress_callback: ProgressCallback | None,
+        input_responses: InputResponses | None,
+        request_state: str | None,
+        meta: dict[str, Any] | None,
+        allow_input_required: bool,
+    ) -> dict[str, Any]:
+        params = _params(name=name, arguments=arguments or {}, _meta=meta, **_inputs(input_responses, request_state))
+        result = await self._request(
+            "tools/call", params, read_timeout_seconds, progress_callback, allow_input_required=allow_input_required
+        )
+        if result.get("resultType") != "input_required":
+            # The engine checks structuredContent against the tool's outputSchema (RuntimeError).
+            await self._client.validate_tool_result(name, result)
+        return result
 
     async def list_resources(
         self, *, cursor: str | None = None, meta: dict[str, Any] | None = None, cache_mode: CacheMode = "use"
@@ -492,9 +517,15 @@ class Client:
         return await self._typed(ListResourceTemplatesResult, "resources/templates/list", params, cache_mode=cache_mode)
 
     async def read_resource(
-        self, uri: Any, *, meta: dict[str, Any] | None = None, cache_mode: CacheMode = "use"
+        self,
+        uri: Any,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+        meta: dict[str, Any] | None = None,
+        cache_mode: CacheMode = "use",
     ) -> ReadResourceResult:
-        params = _params(uri=str(uri), _meta=meta)
+        params = _params(uri=str(uri), _meta=meta, **_inputs(input_responses, request_state))
         return await self._typed(ReadResourceResult, "resources/read", params, cache_mode=cache_mode)
 
     async def subscribe_resource(self, uri: Any, *, meta: dict[str, Any] | None = None) -> EmptyResult:
@@ -511,9 +542,16 @@ class Client:
         return await self._typed(ListPromptsResult, "prompts/list", params, cache_mode=cache_mode)
 
     async def get_prompt(
-        self, name: str, arguments: dict[str, str] | None = None, *, meta: dict[str, Any] | None = None
+        self,
+        name: str,
+        arguments: dict[str, str] | None = None,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+        meta: dict[str, Any] | None = None,
     ) -> GetPromptResult:
-        return await self._typed(GetPromptResult, "prompts/get", _params(name=name, arguments=arguments, _meta=meta))
+        params = _params(name=name, arguments=arguments, _meta=meta, **_inputs(input_responses, request_state))
+        return await self._typed(GetPromptResult, "prompts/get", params)
 
     async def complete(
         self,
@@ -604,6 +642,17 @@ def _command(target: Any) -> tuple[str, list[str], dict[str, str] | None, str | 
     if not parts:
         raise ValueError("Client needs a command to run")
     return parts[0], parts[1:], None, None
+
+
+def _inputs(input_responses: InputResponses | None, request_state: str | None) -> dict[str, Any]:
+    """The retry keys of a round the caller answered itself (`inputResponses` keyed as the
+    server's `inputRequests`, and the `requestState` it gave back)."""
+    inputs: dict[str, Any] = {}
+    if input_responses is not None:
+        inputs["inputResponses"] = {key: _dump(value) for key, value in input_responses.items()}
+    if request_state is not None:
+        inputs["requestState"] = request_state
+    return inputs
 
 
 def _check_mode(mode: str) -> None:
