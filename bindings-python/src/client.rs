@@ -283,6 +283,8 @@ impl NativeClient {
     /// is called on the loop for each progress notification.
     /// `cache_mode` ("use", "refresh", "bypass") sends it through the response cache.
     /// `allow_input_required` returns a result asking for input as it is (no rounds).
+    // The Python call's keywords, one parameter each.
+    #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (method, params, timeout = None, progress = None, cache_mode = None, allow_input_required = false))]
     fn request<'py>(
         &self,
