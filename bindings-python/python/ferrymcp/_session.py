@@ -9,8 +9,10 @@ knows the era of the request: a legacy session gets a real server-to-client requ
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
+from ferrymcp.exceptions import MCPDeprecationWarning
 from ferrymcp.types import (
     ClientCapabilities,
     CreateMessageResult,
@@ -86,7 +88,11 @@ class ServerSession:
         tool_choice: ToolChoice | None = None,
         related_request_id: Any = None,
     ) -> CreateMessageResult | CreateMessageResultWithTools:
-        """Asks the client's model for a completion (`sampling/createMessage`)."""
+        """Asks the client's model for a completion (`sampling/createMessage`). Warns as the
+        official method does: sampling is deprecated from 2026-07-28."""
+        warnings.warn(
+            "The sampling capability is deprecated as of 2026-07-28 (SEP-2577).", MCPDeprecationWarning, stacklevel=2
+        )
         params: dict[str, Any] = {"messages": _wire(messages), "maxTokens": max_tokens}
         optional = {
             "systemPrompt": system_prompt,

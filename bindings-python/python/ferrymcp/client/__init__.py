@@ -22,6 +22,7 @@ from __future__ import annotations
 import inspect
 import os
 import shlex
+import warnings
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ from ferrymcp.client.extension import NotificationBinding as NotificationBinding
 from ferrymcp.client.extension import ResultClaim as ResultClaim
 from ferrymcp.client.extension import UnexpectedClaimedResult as UnexpectedClaimedResult
 from ferrymcp.client.extension import advertise as advertise
-from ferrymcp.exceptions import McpError
+from ferrymcp.exceptions import MCPDeprecationWarning, McpError
 from ferrymcp.types import (
     SERVER_NOTIFICATIONS,
     CallToolResult,
@@ -600,6 +601,12 @@ class Client:
         )
 
     async def send_ping(self, *, meta: dict[str, Any] | None = None) -> EmptyResult:
+        """`ping`, which 2026-07-28 removed (the official method warns the same way)."""
+        warnings.warn(
+            "ping is removed as of 2026-07-28; the method only works under mode='legacy'.",
+            MCPDeprecationWarning,
+            stacklevel=2,
+        )
         return await self._typed(EmptyResult, "ping", _params(_meta=meta))
 
 
