@@ -53,8 +53,10 @@ fn client_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ClientOptions
         "auto" => EraPreference::Auto,
         "legacy" => EraPreference::Legacy,
         "modern" | "2026-07-28" => EraPreference::Modern,
+        "pinned" => EraPreference::Pinned,
         other => return Err(PyValueError::new_err(format!("unknown mode {other:?} (auto, legacy or 2026-07-28)"))),
     };
+    parsed.prior_discover = map.get("prior_discover").filter(|d| !d.is_null()).cloned();
     if let Some(seconds) = map.get("read_timeout_seconds").and_then(Value::as_f64) {
         parsed.peer.request_timeout = Duration::from_secs_f64(seconds);
     }
@@ -272,6 +274,7 @@ impl NativeClient {
                 "capabilities": details.capabilities,
                 "info": details.info,
                 "instructions": details.instructions,
+                "discover": details.discover,
             }),
         )
     }
@@ -279,7 +282,10 @@ impl NativeClient {
     /// Sends a request; resolves to the result dict. `progress(progress, total, message)`
     /// is called on the loop for each progress notification.
     /// `cache_mode` ("use", "refresh", "bypass") sends it through the response cache.
-    #[pyo3(signature = (method, params, timeout = None, progress = None, cache_mode = None))]
+    /// `allow_input_required` returns a result asking for input as it is (no rounds).
+    // The Python call's keywords, one parameter each.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (method, params, timeout = None, progress = None, cache_mode = None, allow_input_required = false))]
     fn request<'py>(
         &self,
         py: Python<'py>,
@@ -288,6 +294,7 @@ impl NativeClient {
         timeout: Option<f64>,
         progress: Option<Py<PyAny>>,
         cache_mode: Option<String>,
+        allow_input_required: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (client, params) = (self.client.clone(), from_py(params)?);
         let cache_mode = cache_mode.map(|mode| CacheMode::parse(&mode).map_err(PyValueError::new_err)).transpose()?;
@@ -303,6 +310,7 @@ impl NativeClient {
         }
         awaitable(py, async move {
             let answer = match cache_mode {
+                _ if allow_input_required => client.request_once(&method, params, options).await,
                 Some(mode) => client.cached_request(&method, params, options, mode).await,
                 None => client.request(&method, params, options).await,
             };

@@ -147,6 +147,9 @@ fn options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ServerOptions> {
     if let Some(names) = map.get("tool_error_names_tool").and_then(Value::as_bool) {
         parsed.tool_error_names_tool = names;
     }
+    if let Some(as_result) = map.get("unknown_tool_is_result").and_then(Value::as_bool) {
+        parsed.unknown_tool_is_result = as_result;
+    }
     if let Some(seconds) = map.get("request_timeout").and_then(Value::as_f64) {
         parsed.peer.request_timeout = Duration::from_secs_f64(seconds);
     }

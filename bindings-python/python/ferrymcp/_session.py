@@ -9,9 +9,10 @@ knows the era of the request: a legacy session gets a real server-to-client requ
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ferrymcp.exceptions import McpError, NoBackChannelError
+from ferrymcp.exceptions import MCPDeprecationWarning, McpError, NoBackChannelError
 from ferrymcp.types import (
     ClientCapabilities,
     CreateMessageResult,
@@ -141,6 +142,17 @@ class ServerSession:
         return all(key in declared for key in wanted)
 
     async def create_message(
+        self, messages: list[SamplingMessage] | list[dict[str, Any]], *, max_tokens: int, **options: Any
+    ) -> CreateMessageResult | CreateMessageResultWithTools:
+        """Asks the client's model for a completion (`sampling/createMessage`; the keywords
+        of `_create_message`). Warns as the official method does: sampling is deprecated
+        from 2026-07-28 (the `Sample` dependency does not warn, as there)."""
+        warnings.warn(
+            "The sampling capability is deprecated as of 2026-07-28 (SEP-2577).", MCPDeprecationWarning, stacklevel=2
+        )
+        return await self._create_message(messages, max_tokens=max_tokens, **options)
+
+    async def _create_message(
         self,
         messages: list[SamplingMessage] | list[dict[str, Any]],
         *,
@@ -155,7 +167,6 @@ class ServerSession:
         tool_choice: ToolChoice | None = None,
         related_request_id: Any = None,
     ) -> CreateMessageResult | CreateMessageResultWithTools:
-        """Asks the client's model for a completion (`sampling/createMessage`)."""
         params: dict[str, Any] = {"messages": _wire(messages), "maxTokens": max_tokens}
         optional = {
             "systemPrompt": system_prompt,

@@ -245,7 +245,7 @@ class Context(Generic[LifespanContextT, RequestT]):
         `options` are those of `ctx.session.create_message`."""
         if isinstance(messages, str):
             messages = [SamplingMessage(role="user", content=TextContent(text=messages))]
-        result = await self.session.create_message(messages, max_tokens=max_tokens, **options)
+        result = await self.session._create_message(messages, max_tokens=max_tokens, **options)
         return typing.cast(CreateMessageResult, result)
 
     async def list_roots(self) -> ListRootsResult:

@@ -62,13 +62,14 @@ MCPError = McpError
 
 
 class NoBackChannelError(McpError):
-    """A server-to-client request has no way to reach the client: a 2026-07-28 request has
-    no session to send it on (ask with an `input_required` result instead); answered to
-    the client as an `INVALID_REQUEST` error when a handler lets it through."""
+    """A server-initiated request with no channel to deliver it (a 2026-07-28 request has
+    none: the server asks through input requests instead); an INVALID_REQUEST error."""
 
     def __init__(self, method: str) -> None:
+        from ferrymcp import types
+
         super().__init__(
-            -32600,
+            types.INVALID_REQUEST,
             f"Cannot send {method!r}: this transport context has no back-channel for server-initiated requests.",
         )
         self.method = method
@@ -120,6 +121,7 @@ __all__ = [
     "MCPDeprecationWarning",
     "MCPError",
     "McpError",
+    "NoBackChannelError",
     "ProtocolError",
     "RequestCancelled",
     "RequestTimeout",

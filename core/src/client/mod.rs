@@ -53,6 +53,10 @@ pub enum EraPreference {
     Auto,
     Legacy,
     Modern,
+    /// Adopt 2026-07-28 without asking (the official Python client's version pin): nothing
+    /// is sent before the first request, and the server is known only through
+    /// [`ClientOptions::prior_discover`] when given (else no info, no capabilities).
+    Pinned,
 }
 
 #[derive(Clone)]
@@ -79,6 +83,9 @@ pub struct ClientOptions {
     /// the official clients); `None` turns it off.
     pub cache: Option<CacheConfig>,
     pub peer: PeerConfig,
+    /// A `server/discover` result saved from an earlier connection, adopted as the
+    /// server's details under [`EraPreference::Pinned`] (ignored otherwise, as there).
+    pub prior_discover: Option<Value>,
 }
 
 impl Default for ClientOptions {
@@ -94,6 +101,7 @@ impl Default for ClientOptions {
             list_changed: ListChangedHandlers::default(),
             cache: Some(CacheConfig { max_entries: 1024, ..CacheConfig::default() }),
             peer: PeerConfig::default(),
+            prior_discover: None,
         }
     }
 }
@@ -106,6 +114,9 @@ pub struct ServerDetails {
     pub capabilities: Value,
     pub info: Value,
     pub instructions: Option<String>,
+    /// The `server/discover` result the details came from (none after `initialize`, or
+    /// for a pin without a prior result).
+    pub discover: Option<Value>,
 }
 
 /// A connected MCP client. Cheap to clone.
@@ -255,6 +266,25 @@ impl Client {
     /// are added, and `input_required` answers are resolved through the callbacks.
     pub async fn request(&self, method: &str, params: Value, options: RequestOptions) -> Result<Value, ClientError> {
         self.request_rounds(method, params, options).await.map(|(result, _)| result)
+    }
+
+    /// Sends a request once without answering `input_required`: a 2026-07-28 result that
+    /// asks for input is returned as it is, for a caller that answers it and retries with
+    /// `inputResponses` and `requestState` itself (the official Python session's
+    /// `allow_input_required=True`). Otherwise the same as [`request`](Self::request).
+    pub async fn request_once(
+        &self,
+        method: &str,
+        params: Value,
+        options: RequestOptions,
+    ) -> Result<Value, ClientError> {
+        let Value::Object(mut params) = params else {
+            return Err(ClientError::Usage("params must be a JSON object".into()));
+        };
+        if self.details.modern {
+            self.add_meta(&mut params);
+        }
+        self.send(method, &params, options).await
     }
 
     /// [`request`](Self::request), and how many `input_required` rounds it took.

@@ -12,6 +12,7 @@ use crate::wire::{ErrorCode, ErrorObject};
 pub(crate) async fn handshake(peer: &Peer, options: &ClientOptions) -> Result<ServerDetails, ClientError> {
     match options.era {
         EraPreference::Legacy => initialize(peer, options).await,
+        EraPreference::Pinned => Ok(pinned(options)),
         EraPreference::Modern => match discover(peer, options, None, ProtocolVersion::LATEST.as_str(), Retry::Allowed)
             .await
         {
@@ -51,6 +52,34 @@ pub(crate) async fn handshake(peer: &Peer, options: &ClientOptions) -> Result<Se
                 }
             }
         }
+    }
+}
+
+/// The details a `server/discover` result gives.
+fn from_discover(version: &str, result: Value) -> ServerDetails {
+    ServerDetails {
+        protocol_version: version.to_owned(),
+        modern: true,
+        capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
+        info: result["_meta"][meta::SERVER_INFO].clone(),
+        instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
+        discover: Some(result),
+    }
+}
+
+/// A pin: the latest modern version, the server known only by a saved discover result.
+fn pinned(options: &ClientOptions) -> ServerDetails {
+    let version = ProtocolVersion::LATEST.as_str();
+    match &options.prior_discover {
+        Some(result) => from_discover(version, result.clone()),
+        None => ServerDetails {
+            protocol_version: version.to_owned(),
+            modern: true,
+            capabilities: json!({}),
+            info: Value::Null,
+            instructions: None,
+            discover: None,
+        },
     }
 }
 
@@ -110,13 +139,7 @@ async fn discover(
                     result.get("supportedVersions").unwrap_or(&Value::Null)
                 )));
             }
-            Probe::Modern(ServerDetails {
-                protocol_version: version.to_owned(),
-                modern: true,
-                capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
-                info: result["_meta"]["io.modelcontextprotocol/serverInfo"].clone(),
-                instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
-            })
+            Probe::Modern(from_discover(version, result))
         }
         Err(PeerError::Rpc(e)) if e.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => {
             match (supported_by_both(&e), retry) {
@@ -170,5 +193,6 @@ async fn initialize(peer: &Peer, options: &ClientOptions) -> Result<ServerDetail
         capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
         info: result.get("serverInfo").cloned().unwrap_or(Value::Null),
         instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
+        discover: None,
     })
 }

@@ -119,6 +119,11 @@ pub struct ServerOptions {
     /// TypeScript SDKs), or `Error executing tool NAME: message` (the official Python
     /// SDK, 1.x and 2.x), which the Python binding chooses.
     pub tool_error_names_tool: bool,
+    /// How a call to a tool the server does not have is answered: a JSON-RPC error
+    /// (`-32602 Unknown tool: NAME`, the specification's answer and the default), or a
+    /// result with `isError` and that text (the official Python SDK's `MCPServer` /
+    /// `FastMCP`, 1.x and 2.x, which the Python binding chooses for them).
+    pub unknown_tool_is_result: bool,
     /// At most this many `subscriptions/listen` streams open at once; one more is refused
     /// (`-32603 Subscription limit reached`) before its acknowledgement. `None`: no cap.
     pub max_listen_streams: Option<usize>,
@@ -137,6 +142,7 @@ impl Default for ServerOptions {
             tasks: TaskOptions::default(),
             features_up_front: Features::NONE,
             tool_error_names_tool: false,
+            unknown_tool_is_result: false,
             max_listen_streams: None,
         }
     }

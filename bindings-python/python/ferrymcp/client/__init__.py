@@ -22,6 +22,7 @@ from __future__ import annotations
 import inspect
 import os
 import shlex
+import warnings
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -43,16 +44,18 @@ from ferrymcp.client.extension import ResultClaim as ResultClaim
 from ferrymcp.client.extension import UnexpectedClaimedResult as UnexpectedClaimedResult
 from ferrymcp.client.extension import advertise as advertise
 from ferrymcp.exceptions import InputRequiredRoundsExceededError as InputRequiredRoundsExceededError
-from ferrymcp.exceptions import McpError
+from ferrymcp.exceptions import MCPDeprecationWarning, McpError
 from ferrymcp.types import (
     SERVER_NOTIFICATIONS,
     CallToolResult,
     CompleteResult,
     CreateMessageRequestParams,
+    DiscoverResult,
     ElicitRequestParams,
     EmptyResult,
     GetPromptResult,
     Implementation,
+    InputResponses,
     ListPromptsResult,
     ListResourcesResult,
     ListResourceTemplatesResult,
@@ -132,8 +135,14 @@ class Client:
         cache: CacheConfig | None = _DEFAULT_CACHE,
         ca_file: str | os.PathLike[str] | None = None,
         client_cert: tuple[str | os.PathLike[str], str | os.PathLike[str]] | None = None,
+        prior_discover: DiscoverResult | None = None,
     ) -> None:
         _check_mode(mode)
+        if prior_discover is not None and not isinstance(prior_discover, DiscoverResult):
+            raise TypeError(f"prior_discover must be a DiscoverResult, not {type(prior_discover).__name__}")
+        # A saved `server/discover` result, adopted (nothing asked) when `mode` pins a
+        # 2026-07-28 version; under "auto" and "legacy" it is ignored, as there.
+        self.prior_discover = prior_discover
         self.cache = CacheConfig() if cache is _DEFAULT_CACHE else cache
         # TLS for https:// servers: trust only the CA bundle `ca_file` (PEM) instead of the
         # platform's store (which honours SSL_CERT_FILE / SSL_CERT_DIR), and present
@@ -268,6 +277,9 @@ class Client:
 
     def _options(self) -> dict[str, Any]:
         options: dict[str, Any] = {"era": self.mode}
+        if self.prior_discover is not None and self.mode not in ("auto", "legacy"):
+            options["era"] = "pinned"
+            options["prior_discover"] = _dump(self.prior_discover)
         if self.cache is not None:
             options["cache"] = self.cache._native()
         if self.client_info is not None:
@@ -400,6 +412,7 @@ class Client:
         timeout: Any = None,
         progress_callback: ProgressCallback | None = None,
         cache_mode: CacheMode | None = None,
+        allow_input_required: bool = False,
     ) -> dict[str, Any]:
         progress = None
         if progress_callback is not None:
@@ -410,7 +423,7 @@ class Client:
         wait: Any = timeout if timeout is not None else self.read_timeout_seconds
         if hasattr(wait, "total_seconds"):  # v1 spelled timeouts as timedelta
             wait = wait.total_seconds()
-        result = await self._client.request(method, params, wait, progress, cache_mode)
+        result = await self._client.request(method, params, wait, progress, cache_mode, allow_input_required)
         await self._callbacks_done()
         return result
 
@@ -465,15 +478,38 @@ class Client:
         read_timeout_seconds: float | timedelta | None = None,
         progress_callback: ProgressCallback | None = None,
         *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
         meta: dict[str, Any] | None = None,
     ) -> CallToolResult:
         """Calls a tool. A tool that fails gives a result with `is_error` set; a
-        protocol error (unknown tool, bad arguments) raises `McpError`."""
-        params = _params(name=name, arguments=arguments or {}, _meta=meta)
-        result = await self._request("tools/call", params, read_timeout_seconds, progress_callback)
-        # The engine checks structuredContent against the tool's outputSchema (RuntimeError).
-        await self._client.validate_tool_result(name, result)
+        protocol error (unknown tool, bad arguments) raises `McpError`. The engine answers a
+        2026-07-28 server's input requests through the callbacks; `input_responses` and
+        `request_state` retry a round the caller answered itself."""
+        result = await self._call_tool(
+            name, arguments, read_timeout_seconds, progress_callback, input_responses, request_state, meta, False
+        )
         return CallToolResult.model_validate(result)
+
+    async def _call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        read_timeout_seconds: float | timedelta | None,
+        progress_callback: ProgressCallback | None,
+        input_responses: InputResponses | None,
+        request_state: str | None,
+        meta: dict[str, Any] | None,
+        allow_input_required: bool,
+    ) -> dict[str, Any]:
+        params = _params(name=name, arguments=arguments or {}, _meta=meta, **_inputs(input_responses, request_state))
+        result = await self._request(
+            "tools/call", params, read_timeout_seconds, progress_callback, allow_input_required=allow_input_required
+        )
+        if result.get("resultType") != "input_required":
+            # The engine checks structuredContent against the tool's outputSchema (RuntimeError).
+            await self._client.validate_tool_result(name, result)
+        return result
 
     async def list_resources(
         self, *, cursor: str | None = None, meta: dict[str, Any] | None = None, cache_mode: CacheMode = "use"
@@ -488,9 +524,15 @@ class Client:
         return await self._typed(ListResourceTemplatesResult, "resources/templates/list", params, cache_mode=cache_mode)
 
     async def read_resource(
-        self, uri: Any, *, meta: dict[str, Any] | None = None, cache_mode: CacheMode = "use"
+        self,
+        uri: Any,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+        meta: dict[str, Any] | None = None,
+        cache_mode: CacheMode = "use",
     ) -> ReadResourceResult:
-        params = _params(uri=str(uri), _meta=meta)
+        params = _params(uri=str(uri), _meta=meta, **_inputs(input_responses, request_state))
         return await self._typed(ReadResourceResult, "resources/read", params, cache_mode=cache_mode)
 
     async def subscribe_resource(self, uri: Any, *, meta: dict[str, Any] | None = None) -> EmptyResult:
@@ -507,9 +549,16 @@ class Client:
         return await self._typed(ListPromptsResult, "prompts/list", params, cache_mode=cache_mode)
 
     async def get_prompt(
-        self, name: str, arguments: dict[str, str] | None = None, *, meta: dict[str, Any] | None = None
+        self,
+        name: str,
+        arguments: dict[str, str] | None = None,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+        meta: dict[str, Any] | None = None,
     ) -> GetPromptResult:
-        return await self._typed(GetPromptResult, "prompts/get", _params(name=name, arguments=arguments, _meta=meta))
+        params = _params(name=name, arguments=arguments, _meta=meta, **_inputs(input_responses, request_state))
+        return await self._typed(GetPromptResult, "prompts/get", params)
 
     async def complete(
         self,
@@ -558,6 +607,12 @@ class Client:
         )
 
     async def send_ping(self, *, meta: dict[str, Any] | None = None) -> EmptyResult:
+        """`ping`, which 2026-07-28 removed (the official method warns the same way)."""
+        warnings.warn(
+            "ping is removed as of 2026-07-28; the method only works under mode='legacy'.",
+            MCPDeprecationWarning,
+            stacklevel=2,
+        )
         return await self._typed(EmptyResult, "ping", _params(_meta=meta))
 
 
@@ -600,6 +655,17 @@ def _command(target: Any) -> tuple[str, list[str], dict[str, str] | None, str | 
     if not parts:
         raise ValueError("Client needs a command to run")
     return parts[0], parts[1:], None, None
+
+
+def _inputs(input_responses: InputResponses | None, request_state: str | None) -> dict[str, Any]:
+    """The retry keys of a round the caller answered itself (`inputResponses` keyed as the
+    server's `inputRequests`, and the `requestState` it gave back)."""
+    inputs: dict[str, Any] = {}
+    if input_responses is not None:
+        inputs["inputResponses"] = {key: _dump(value) for key, value in input_responses.items()}
+    if request_state is not None:
+        inputs["requestState"] = request_state
+    return inputs
 
 
 def _check_mode(mode: str) -> None:

@@ -19,15 +19,20 @@ and from the engine (`ferrymcp._carried`).
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias, TypeVar, overload
 
 from ferrymcp._carried import StreamPair, is_stream_pair
-from ferrymcp.client import Client
+from ferrymcp.client import Client, ProgressCallback, _inputs
 from ferrymcp.client._streams import TransportStream
 from ferrymcp.types import (
+    CallToolResult,
     ClientCapabilities,
+    DiscoverResult,
+    GetPromptResult,
     Implementation,
     InitializeResult,
+    InputRequiredResult,
+    InputResponses,
     ListPromptsResult,
     ListResourcesResult,
     ListResourceTemplatesResult,
@@ -42,6 +47,16 @@ _USER_STREAMS = (
     "ferrymcp.client.streamable_http.streamablehttp_client, ferrymcp.client.sse.sse_client), or two streams "
     "of SessionMessage (read_stream.receive(), write_stream.send())"
 )
+
+
+_R = TypeVar("_R", CallToolResult, GetPromptResult, ReadResourceResult)
+
+
+def _input_or(result_type: type[_R], result: dict[str, Any]) -> _R | InputRequiredResult:
+    """The result as `result_type`, or the server's request for input."""
+    if result.get("resultType") == "input_required":
+        return InputRequiredResult.model_validate(result)
+    return result_type.model_validate(result)
 
 
 def _cursor(cursor: str | None, params: Any) -> str | None:
@@ -116,6 +131,13 @@ class ClientSession(Client):
         return self._initialize_result()
 
     @property
+    def discover_result(self) -> DiscoverResult | None:
+        """The server's `server/discover` answer on a 2026-07-28 connection (`None` after an
+        `initialize` handshake); give it back as `Client(prior_discover=...)` to skip asking."""
+        discover = self._detail("discover")
+        return DiscoverResult.model_validate(discover) if discover is not None else None
+
+    @property
     def initialize_result(self) -> InitializeResult | None:
         """The server's `initialize` answer; `None` on a 2026-07-28 connection (no handshake)."""
         return None if self._detail("modern") else self._initialize_result()
@@ -157,9 +179,98 @@ class ClientSession(Client):
     ) -> ListPromptsResult:
         return await super().list_prompts(cursor=_cursor(cursor, params), meta=meta, cache_mode="bypass")
 
-    async def read_resource(self, uri: Any, *, meta: dict[str, Any] | None = None) -> ReadResourceResult:  # type: ignore[override]
-        """Session-tier calls always reach the server (the response cache is the `Client`'s)."""
-        return await super().read_resource(uri, meta=meta, cache_mode="bypass")
+    async def read_resource(  # type: ignore[override]
+        self,
+        uri: Any,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+        meta: dict[str, Any] | None = None,
+        allow_input_required: bool = False,
+    ) -> ReadResourceResult | InputRequiredResult:
+        """Session-tier calls always reach the server (the response cache is the `Client`'s).
+        `allow_input_required=True` returns a 2026-07-28 server's `InputRequiredResult` to
+        the caller instead of answering it through the callbacks."""
+        if not allow_input_required:
+            return await super().read_resource(
+                uri, input_responses=input_responses, request_state=request_state, meta=meta, cache_mode="bypass"
+            )
+        params = {"uri": str(uri), **_inputs(input_responses, request_state), **({"_meta": meta} if meta else {})}
+        return _input_or(ReadResourceResult, await self._request("resources/read", params, allow_input_required=True))
+
+    @overload
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        read_timeout_seconds: float | timedelta | None = None,
+        progress_callback: ProgressCallback | None = None,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+        meta: dict[str, Any] | None = None,
+        allow_input_required: Literal[False] = False,
+    ) -> CallToolResult: ...
+
+    @overload
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        read_timeout_seconds: float | timedelta | None = None,
+        progress_callback: ProgressCallback | None = None,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+        meta: dict[str, Any] | None = None,
+        allow_input_required: bool,
+    ) -> CallToolResult | InputRequiredResult: ...
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        read_timeout_seconds: float | timedelta | None = None,
+        progress_callback: ProgressCallback | None = None,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+        meta: dict[str, Any] | None = None,
+        allow_input_required: bool = False,
+    ) -> CallToolResult | InputRequiredResult:
+        """`Client.call_tool`; `allow_input_required=True` returns a 2026-07-28 server's
+        `InputRequiredResult` to the caller, who answers it and calls again with
+        `input_responses` and `request_state`."""
+        result = await self._call_tool(
+            name,
+            arguments,
+            read_timeout_seconds,
+            progress_callback,
+            input_responses,
+            request_state,
+            meta,
+            allow_input_required,
+        )
+        return _input_or(CallToolResult, result)
+
+    async def get_prompt(  # type: ignore[override]
+        self,
+        name: str,
+        arguments: dict[str, str] | None = None,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+        meta: dict[str, Any] | None = None,
+        allow_input_required: bool = False,
+    ) -> GetPromptResult | InputRequiredResult:
+        """`Client.get_prompt`; `allow_input_required` as for `call_tool`."""
+        params: dict[str, Any] = {"name": name, **_inputs(input_responses, request_state)}
+        if arguments is not None:
+            params["arguments"] = arguments
+        if meta is not None:
+            params["_meta"] = meta
+        result = await self._request("prompts/get", params, allow_input_required=allow_input_required)
+        return _input_or(GetPromptResult, result)
 
     async def send_progress_notification(self, *args: Any, **kwargs: Any) -> None:
         raise NotImplementedError("ferrymcp's client cannot send progress notifications yet")

@@ -46,7 +46,7 @@ def _add(native: NativeServer, entry: Registration) -> None:
 
 
 _logger = logging.getLogger("ferrymcp.server")
-_LABEL = {"tool": "tool", "resource": "resource", "template": "resource template", "prompt": "prompt"}
+_LABEL = {"tool": "Tool", "resource": "Resource", "template": "Resource template", "prompt": "Prompt"}
 
 
 class Registry:
@@ -64,14 +64,8 @@ class Registry:
         with self._lock:
             if slot in self._entries:
                 if warn:
-                    existing = self._entries[slot].fn
-                    _logger.warning(
-                        "%s %r is already registered (by %s); %s is not registered",
-                        _LABEL[entry.kind],
-                        entry.key,
-                        _describe(existing),
-                        _describe(entry.fn),
-                    )
+                    # The official SDK's words, which its users grep their logs for.
+                    _logger.warning("%s already exists: %s", _LABEL[entry.kind], entry.key)
                 return
             if self._native is not None:
                 _add(self._native, entry)
@@ -115,9 +109,3 @@ class Registry:
             if self._completion is not None:
                 native.set_completion_handler(*self._completion)
             self._native = native
-
-
-def _describe(fn: Callable[..., Any]) -> str:
-    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
-    module = getattr(fn, "__module__", None)
-    return f"function {module}.{name}" if module else f"function {name}"

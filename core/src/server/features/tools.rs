@@ -19,7 +19,13 @@ use crate::wire::ErrorObject;
 pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String, Value>, cx: Context) -> Outcome {
     let name = required_str(&params, "name", CallTool::METHOD)?.to_owned();
     let entry = server.registry.read().unwrap().tools.get(&name).cloned();
-    let entry = entry.ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))?;
+    let Some(entry) = entry else {
+        let message = format!("Unknown tool: {name}");
+        return match server.options.unknown_tool_is_result {
+            true => Ok(error_result(message)),
+            false => Err(ErrorObject::invalid_params(message)),
+        };
+    };
     let as_task = tasks::plan(entry.task_support, entry.task_start, &cx)?;
     let arguments = object_param(&mut params, "arguments", CallTool::METHOD)?;
     let arguments = Value::Object(arguments);

@@ -9,8 +9,8 @@
 use http::request::Parts;
 use http::{HeaderMap, StatusCode, header};
 
-use super::HttpOptions;
-use super::reply::{ResponseBody, refuse};
+use super::reply::{ResponseBody, plain_text, refuse};
+use super::{GuardStyle, HttpOptions};
 use crate::wire::ErrorCode;
 
 /// Boxed: refusals are the rare path, and a response is large.
@@ -20,12 +20,20 @@ type Refusal = Box<http::Response<ResponseBody>>;
 pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
 
 pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<(), Refusal> {
+    let python = options.guard_style == GuardStyle::PlainText;
+    // The official Python SDK looks at a POST's Content-Type before Host and Origin.
+    if python && parts.method == http::Method::POST && !is_json(&parts.headers) {
+        return Err(Box::new(plain_text(StatusCode::BAD_REQUEST, "Invalid Content-Type header")));
+    }
     let host = parts
         .headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .or_else(|| parts.uri.authority().map(|a| a.as_str()));
     let Some(host) = host else {
+        if python {
+            return Err(Box::new(plain_text(StatusCode::MISDIRECTED_REQUEST, "Invalid Host header")));
+        }
         return Err(Box::new(refuse(
             StatusCode::BAD_REQUEST,
             ErrorCode::CONNECTION_CLOSED,
@@ -33,6 +41,10 @@ pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<()
         )));
     };
     if !host_allowed(options, host) {
+        if python {
+            tracing::warn!("Invalid Host header: {host}");
+            return Err(Box::new(plain_text(StatusCode::MISDIRECTED_REQUEST, "Invalid Host header")));
+        }
         return Err(Box::new(refuse(
             StatusCode::FORBIDDEN,
             ErrorCode::CONNECTION_CLOSED,
@@ -42,6 +54,10 @@ pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<()
     if let Some(origin) = parts.headers.get(header::ORIGIN) {
         let origin = origin.to_str().unwrap_or("");
         if !origin_allowed(options, origin) {
+            if python {
+                tracing::warn!("Invalid Origin header: {origin}");
+                return Err(Box::new(plain_text(StatusCode::FORBIDDEN, "Invalid Origin header")));
+            }
             return Err(Box::new(refuse(
                 StatusCode::FORBIDDEN,
                 ErrorCode::CONNECTION_CLOSED,
@@ -50,6 +66,15 @@ pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<()
         }
     }
     Ok(())
+}
+
+/// A POST whose declared `Content-Length` exceeds the limit (the official Python SDK's
+/// `413 Request body too large`, answered before any other check).
+pub(crate) fn declared_too_large(options: &HttpOptions, parts: &Parts) -> Option<http::Response<ResponseBody>> {
+    let declared = parts.headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    declared
+        .is_some_and(|n| n > options.max_body as u64)
+        .then(|| plain_text(StatusCode::PAYLOAD_TOO_LARGE, "Request body too large"))
 }
 
 /// `host[:port]` against the allowed hosts: `*` allows all, an empty list none. An entry

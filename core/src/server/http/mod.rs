@@ -100,6 +100,24 @@ pub struct HttpOptions {
     /// `json_response=True` / `enableJsonResponse`): what a handler sends before its
     /// answer (progress, logs) is not delivered, as there.
     pub json_response: bool,
+    /// How the checks before a body is read refuse (see [`GuardStyle`]).
+    pub guard_style: GuardStyle,
+}
+
+/// How the endpoint refuses a request before reading its body. The official SDKs differ,
+/// and a binding picks its SDK's way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GuardStyle {
+    /// A JSON-RPC error body: `403` for a refused `Host` or `Origin`, the `Content-Type`
+    /// checked (`415`) before the body's size (`413`): the TypeScript SDKs' way.
+    #[default]
+    JsonRpc,
+    /// The official Python SDK's way: a declared body larger than the limit is `413`
+    /// before anything else is looked at (its size limit wraps the whole app), then a
+    /// POST that is not JSON is `400 Invalid Content-Type header`, a refused `Host`
+    /// `421 Invalid Host header` and a refused `Origin` `403 Invalid Origin header`:
+    /// plain text without a `Content-Type`.
+    PlainText,
 }
 
 impl Default for HttpOptions {
@@ -119,6 +137,7 @@ impl Default for HttpOptions {
             auth: None,
             stateless: false,
             json_response: false,
+            guard_style: GuardStyle::JsonRpc,
         }
     }
 }
@@ -212,6 +231,11 @@ impl HttpHandler {
         }
         if parts.uri.path() != state.options.endpoint {
             return drained(body, refuse(StatusCode::NOT_FOUND, ErrorCode::CONNECTION_CLOSED, "Not Found")).await;
+        }
+        if state.options.guard_style == GuardStyle::PlainText && parts.method == Method::POST {
+            if let Some(reply) = guard::declared_too_large(&state.options, &parts) {
+                return drained(body, reply).await;
+            }
         }
         if let Err(reply) = guard::host_and_origin(&state.options, &parts) {
             return drained(body, *reply).await;

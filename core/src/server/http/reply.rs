@@ -32,6 +32,13 @@ pub(crate) fn json(status: StatusCode, body: Bytes) -> Response<ResponseBody> {
     response
 }
 
+/// A bare text body without a `Content-Type` (the official Python SDK's refusals).
+pub(crate) fn plain_text(status: StatusCode, text: &'static str) -> Response<ResponseBody> {
+    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
+    *response.status_mut() = status;
+    response
+}
+
 /// A JSON-RPC error response (`id` left out when there is none to answer) with `status`.
 pub(crate) fn rpc_error(status: StatusCode, id: Option<&RequestId>, error: &ErrorObject) -> Response<ResponseBody> {
     let mut buf = Vec::with_capacity(128);

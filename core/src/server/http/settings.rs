@@ -19,7 +19,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{BearerAuth, Bus, EventStore, HttpOptions, LOOPBACK_HOSTS, SessionStore};
+use super::{BearerAuth, Bus, EventStore, GuardStyle, HttpOptions, LOOPBACK_HOSTS, SessionStore};
 
 /// The endpoint settings an author gave; `None` takes core's default.
 #[derive(Clone, Default)]
@@ -49,6 +49,8 @@ pub struct HttpSettings {
     pub stateless: bool,
     /// One JSON body per request (see [`HttpOptions::json_response`]).
     pub json_response: bool,
+    /// How refusals before the body look (see [`HttpOptions::guard_style`]).
+    pub guard_style: GuardStyle,
 }
 
 /// A setting core cannot serve with; the message names it.
@@ -115,6 +117,7 @@ impl HttpSettings {
             auth: self.auth,
             stateless: self.stateless,
             json_response: self.json_response,
+            guard_style: self.guard_style,
         })
     }
 }

@@ -134,6 +134,7 @@ class Server(MCPServer[LifespanResultT]):
         # failing handler is a JSON-RPC error, not a tool result.
         self._options.pop("features_up_front", None)
         self._options.pop("tool_error_names_tool", None)
+        self._options.pop("unknown_tool_is_result", None)
         if listen is not None:
             self._use_listen_handler(listen)
         self._handlers: dict[str, Handler] = {}

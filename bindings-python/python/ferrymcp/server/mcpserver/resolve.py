@@ -179,7 +179,7 @@ class Resolution:
         if isinstance(value, Elicit):
             return await context.elicit(value.message, value.schema)
         if isinstance(value, Sample):
-            return await context.session.create_message(value.messages, max_tokens=value.max_tokens, **value.options)
+            return await context.session._create_message(value.messages, max_tokens=value.max_tokens, **value.options)
         return await context.session.list_roots()
 
 

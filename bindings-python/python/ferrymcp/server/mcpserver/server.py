@@ -669,9 +669,14 @@ class MCPServer(Generic[LifespanResultT]):
         """Calls a tool in process, outside any session, through the engine's `tools/call`
         path: arguments are checked against the input schema, a failing tool gives an
         `isError` result and the output is checked against the output schema, exactly as
-        over the wire. An unknown tool, or a tool raising `McpError`, raises `McpError`
-        (the JSON-RPC error a client would get). `context` is accepted for the official
+        over the wire. A tool raising `McpError` raises it (the JSON-RPC error a client
+        would get); an unknown tool raises `ToolError`, as the official method does (a
+        client gets an `isError` result). `context` is accepted for the official
         signature; without a session, the tool's `Context` cannot reach a client."""
+        if self._registry.get("tool", name) is None:
+            from ferrymcp.server.mcpserver.exceptions import ToolError
+
+            raise ToolError(f"Unknown tool: {name}")
         result = await self._native_server().call_tool(name, arguments)
         return CallToolResult.model_validate(result)
 
@@ -1151,7 +1156,12 @@ def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int 
     # told (core/src/server/capabilities.rs).
     # The official Python server's conventions, which core applies: the three lists
     # declared up front, and a failing tool's text naming the tool.
-    options: dict[str, Any] = {"features_up_front": ["tools", "resources", "prompts"], "tool_error_names_tool": True}
+    # A call to an unknown tool is an `isError` result (`Unknown tool: NAME`) there too.
+    options: dict[str, Any] = {
+        "features_up_front": ["tools", "resources", "prompts"],
+        "tool_error_names_tool": True,
+        "unknown_tool_is_result": True,
+    }
     if cache_hints:
         from ferrymcp.server.caching import CACHEABLE_METHODS
 
