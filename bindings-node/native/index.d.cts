@@ -377,6 +377,16 @@ export declare function connectHttpClient(http: HttpClientConfig, config: Client
  */
 export declare function connectPort(port: NativePort, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null, onListChanged?: ((list: string, outcomeJson: string) => void) | undefined | null): Promise<NativeClient>
 
+/** The engine's defaults that the official SDK exports as constants, as core has them. */
+export interface Defaults {
+  /** How long a request waits for its answer unless told otherwise. */
+  requestTimeoutMs: number
+  /** The largest HTTP request body the endpoint reads. */
+  maxRequestBodySize: number
+  /** The longest stdio message (one line) the engine reads. */
+  stdioMaxMessageSize: number
+}
+
 /** Every JSON-RPC and MCP error code the engine uses, by the official SDK's names. */
 export interface ErrorCodes {
   parseError: number
@@ -570,4 +580,7 @@ export interface Vocabulary {
   /** The log levels, least severe first. */
   logLevels: Array<string>
   metaKeys: MetaKeys
+  /** The W3C trace-context keys `_meta` may carry (`traceparent`, `tracestate`, `baggage`). */
+  traceContextKeys: Array<string>
+  defaults: Defaults
 }

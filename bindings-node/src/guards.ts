@@ -16,6 +16,36 @@ export const SUPPORTED_PROTOCOL_VERSIONS: string[] = vocabulary.protocolVersions
 export const MODERN_PROTOCOL_VERSION: string = vocabulary.modernProtocolVersion;
 export const JSONRPC_VERSION = '2.0';
 
+/** The `_meta` keys MCP reserves, from core (the official `*_META_KEY` constants). */
+export const PROTOCOL_VERSION_META_KEY: string = vocabulary.metaKeys.protocolVersion;
+export const CLIENT_CAPABILITIES_META_KEY: string = vocabulary.metaKeys.clientCapabilities;
+export const CLIENT_INFO_META_KEY: string = vocabulary.metaKeys.clientInfo;
+export const LOG_LEVEL_META_KEY: string = vocabulary.metaKeys.logLevel;
+export const SERVER_INFO_META_KEY: string = vocabulary.metaKeys.serverInfo;
+export const SUBSCRIPTION_ID_META_KEY: string = vocabulary.metaKeys.subscriptionId;
+export const RELATED_TASK_META_KEY: string = vocabulary.metaKeys.relatedTask;
+const [traceparent, tracestate, baggage] = vocabulary.traceContextKeys;
+/** The W3C trace-context keys `_meta` may carry. */
+export const TRACEPARENT_META_KEY: string = traceparent;
+export const TRACESTATE_META_KEY: string = tracestate;
+export const BAGGAGE_META_KEY: string = baggage;
+
+/** The JSON-RPC error codes, from core (the official numeric constants). */
+export const PARSE_ERROR: number = vocabulary.errorCodes.parseError;
+export const INVALID_REQUEST: number = vocabulary.errorCodes.invalidRequest;
+export const METHOD_NOT_FOUND: number = vocabulary.errorCodes.methodNotFound;
+export const INVALID_PARAMS: number = vocabulary.errorCodes.invalidParams;
+export const INTERNAL_ERROR: number = vocabulary.errorCodes.internalError;
+
+/**
+ * The engine's defaults under the official constants' names. They are core's values, which
+ * differ from the official SDK's where the engines differ: a stdio message may be up to
+ * 32 MiB (official: 10 MiB).
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MSEC: number = vocabulary.defaults.requestTimeoutMs;
+export const DEFAULT_MAX_REQUEST_BODY_SIZE: number = vocabulary.defaults.maxRequestBodySize;
+export const STDIO_DEFAULT_MAX_BUFFER_SIZE: number = vocabulary.defaults.stdioMaxMessageSize;
+
 type Obj = Record<string, unknown>;
 const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isId = (value: unknown) => typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));

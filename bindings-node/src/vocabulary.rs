@@ -5,7 +5,10 @@
 //! cannot drift from what the engine sends and checks. One call returns all of them as
 //! one object (read once at load), typed field by field in the generated declarations.
 
+use ferrymcp_core::framing::DEFAULT_MAX_FRAME;
+use ferrymcp_core::peer::PeerConfig;
 use ferrymcp_core::protocol::{ErrorCode, LoggingLevel, ProtocolVersion, meta};
+use ferrymcp_core::server::http::HttpOptions;
 use napi_derive::napi;
 
 /// Every JSON-RPC and MCP error code the engine uses, by the official SDK's names.
@@ -38,6 +41,17 @@ pub struct MetaKeys {
     pub related_task: String,
 }
 
+/// The engine's defaults that the official SDK exports as constants, as core has them.
+#[napi(object)]
+pub struct Defaults {
+    /// How long a request waits for its answer unless told otherwise.
+    pub request_timeout_ms: f64,
+    /// The largest HTTP request body the endpoint reads.
+    pub max_request_body_size: f64,
+    /// The longest stdio message (one line) the engine reads.
+    pub stdio_max_message_size: f64,
+}
+
 #[napi(object)]
 pub struct Vocabulary {
     /// Every revision the engine speaks, oldest first.
@@ -52,6 +66,9 @@ pub struct Vocabulary {
     /// The log levels, least severe first.
     pub log_levels: Vec<String>,
     pub meta_keys: MetaKeys,
+    /// The W3C trace-context keys `_meta` may carry (`traceparent`, `tracestate`, `baggage`).
+    pub trace_context_keys: Vec<String>,
+    pub defaults: Defaults,
 }
 
 /// The protocol's constants, from core.
@@ -86,6 +103,12 @@ pub fn vocabulary() -> Vocabulary {
             server_info: meta::SERVER_INFO.into(),
             subscription_id: meta::SUBSCRIPTION_ID.into(),
             related_task: meta::RELATED_TASK.into(),
+        },
+        trace_context_keys: meta::TRACE_CONTEXT.iter().map(|key| (*key).to_owned()).collect(),
+        defaults: Defaults {
+            request_timeout_ms: PeerConfig::default().request_timeout.as_millis() as f64,
+            max_request_body_size: HttpOptions::default().max_body as f64,
+            stdio_max_message_size: DEFAULT_MAX_FRAME as f64,
         },
     }
 }

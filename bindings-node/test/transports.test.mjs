@@ -10,12 +10,15 @@ import { describe, test } from 'node:test';
 
 import { Client as OfficialClient } from '@modelcontextprotocol/sdk/client/index.js';
 import * as officialTypes from '@modelcontextprotocol/sdk/types.js';
+import * as officialV2Server from '@modelcontextprotocol/server';
 import { InMemoryTransport as OfficialInMemory } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer as OfficialServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Client, InMemoryTransport, McpServer, ReadBuffer, Server, serializeMessage } from 'ferrymcp';
 import { InMemoryTransport as V1InMemory } from 'ferrymcp/inMemory.js';
 import { InMemoryTransport as ServerInMemory } from 'ferrymcp/server';
 import * as types from 'ferrymcp/types.js';
+import * as ferrymcpServer from 'ferrymcp/server';
+import * as ferrymcpClient from 'ferrymcp/client';
 import { z } from 'zod';
 
 function ferryServer() {
@@ -228,6 +231,22 @@ describe('transports JavaScript carries', () => {
     assert.throws(() => new Client({ name: 'c', version: '1' }, { enforceStrictCapabilities: true }), /enforceStrictCapabilities/);
     assert.throws(() => new Client({ name: 'c', version: '1' }, { requestTimeoutMS: 5 }), /unknown option requestTimeoutMS/);
     new Client({ name: 'c', version: '1' }, { enforceStrictCapabilities: false, debouncedNotificationMethods: [] });
+  });
+
+  test("v2's _meta keys, error codes and defaults, from core, by the official names", () => {
+    const same = [
+      'PROTOCOL_VERSION_META_KEY', 'CLIENT_CAPABILITIES_META_KEY', 'CLIENT_INFO_META_KEY', 'LOG_LEVEL_META_KEY', 'SERVER_INFO_META_KEY',
+      'SUBSCRIPTION_ID_META_KEY', 'RELATED_TASK_META_KEY', 'TRACEPARENT_META_KEY', 'TRACESTATE_META_KEY', 'BAGGAGE_META_KEY',
+      'PARSE_ERROR', 'INVALID_REQUEST', 'METHOD_NOT_FOUND', 'INVALID_PARAMS', 'INTERNAL_ERROR',
+      'DEFAULT_REQUEST_TIMEOUT_MSEC', 'DEFAULT_MAX_REQUEST_BODY_SIZE',
+    ];
+    for (const name of same) {
+      assert.equal(ferrymcpServer[name], officialV2Server[name], name);
+      assert.equal(ferrymcpClient[name], officialV2Server[name], name);
+    }
+    // The engine reads stdio messages of up to 32 MiB (the official transport: 10 MiB).
+    assert.equal(ferrymcpServer.STDIO_DEFAULT_MAX_BUFFER_SIZE, 32 * 1024 * 1024);
+    assert.ok(ferrymcpServer.STDIO_DEFAULT_MAX_BUFFER_SIZE > officialV2Server.STDIO_DEFAULT_MAX_BUFFER_SIZE);
   });
 
   test("the official SDK's constants and guards, by the same names", () => {
