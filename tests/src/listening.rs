@@ -49,9 +49,34 @@ impl Drop for Server {
     }
 }
 
-/// A port nothing listens on now.
+/// A port nothing listens on now, for a child process to bind.
+///
+/// Not a port the kernel picks (`bind(0)`): those come from the ephemeral range, which
+/// every outgoing connection of the parallel tests draws from too, and a port released here
+/// can be handed out again before the child binds it, so two servers (or a server and a
+/// client socket) could meet on one port and a probe reach the wrong one. Ports are drawn
+/// instead below the ephemeral range (Linux: 32768-60999; macOS and Windows start at 49152),
+/// never twice in one test process, and checked free.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    static GIVEN: Mutex<Option<HashSet<u16>>> = Mutex::new(None);
+    const FIRST: u32 = 20_000;
+    const COUNT: u32 = 12_000;
+    let mut given = GIVEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let given = given.get_or_insert_with(HashSet::new);
+    // A start that differs per process (test binaries run one after another, and a server
+    // of the last one may still be closing its port), then a walk through the range.
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    let start = (nanos ^ std::process::id().wrapping_mul(2_654_435_761)) % COUNT;
+    for step in 0..COUNT {
+        let port = (FIRST + (start + step.wrapping_mul(7_919)) % COUNT) as u16;
+        if !given.contains(&port) && TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            given.insert(port);
+            return port;
+        }
+    }
+    panic!("no free port in {FIRST}..{}", FIRST + COUNT)
 }
 
 /// A program of the system's (a Debian package `scripts/test.sh` installs), searched on
