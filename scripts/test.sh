@@ -52,8 +52,10 @@ strip --strip-unneeded -o bindings-python/ferrymcp._native.data/scripts/ferrymcp
 bash scripts/packaging/python.sh
 # The protocol suite again (the test binary built above), against the Python fixture on the
 # installed wheel: every message schema-checked, the scripted session's transcript equal to
-# the Rust fixture's. FERRYMCP_FIXTURE is split on whitespace; paths are absolute.
-FERRYMCP_FIXTURE="$PWD/.venv/bin/python $PWD/tests/fixtures/python/everything.py" \
+# the Rust fixture's. FERRYMCP_FIXTURE is split on whitespace; paths are absolute. The
+# Python binding follows the official Python SDK where the official SDKs differ and core
+# offers both (its HTTP refusals, an unknown tool as a result): FERRYMCP_FIXTURE_DIALECT.
+FERRYMCP_FIXTURE="$PWD/.venv/bin/python $PWD/tests/fixtures/python/everything.py" FERRYMCP_FIXTURE_DIALECT=python \
   cargo test --release --workspace --test protocol
 # The conformance suite again, against the Python fixture on the installed wheel, and its
 # client scenarios against the Python conformance client (every one must pass).

@@ -14,8 +14,8 @@ use std::time::Duration;
 use ferrymcp_core::peer::BoxFuture;
 use ferrymcp_core::server::AuthInfo;
 use ferrymcp_core::server::http::{
-    AuthError, BearerAuth, BearerVerifier, HttpHandler, HttpOptions, HttpServer, HttpSettings, ServeOptions,
-    auth_info_from_json, serve,
+    AuthError, BearerAuth, BearerVerifier, GuardStyle, HttpHandler, HttpOptions, HttpServer, HttpSettings,
+    ServeOptions, auth_info_from_json, serve,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -154,6 +154,9 @@ pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<
         auth,
         stateless: settings.get("stateless").and_then(Value::as_bool).unwrap_or(false),
         json_response: settings.get("json_response").and_then(Value::as_bool).unwrap_or(false),
+        // The official Python SDK's refusals before the body (421/403 plain text, 413
+        // first); the TypeScript SDKs' differ, and the Node binding keeps core's default.
+        guard_style: GuardStyle::PlainText,
         ..HttpSettings::default()
     };
     if let Some(redis) = redis {

@@ -64,9 +64,8 @@ async def test_the_official_client_calls_tools_with_progress_and_elicitation(
         counted = await client.call_tool("count", {"steps": 3}, progress_callback=on_progress)
         assert counted.content[0].text == "counted 3"
         assert (await client.call_tool("ask", {})).content[0].text == "hello Ada"
-        with pytest.raises(mcp.MCPError) as unknown:
-            await client.call_tool("no_such_tool", {})
-        assert unknown.value.error.code == -32602
+        unknown = await client.call_tool("no_such_tool", {})
+        assert unknown.is_error and unknown.content[0].text == "Unknown tool: no_such_tool"
     assert progress == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3")]
 
 
@@ -97,12 +96,12 @@ def test_a_custom_route_is_served_beside_the_endpoint(app: tuple[Served, str]) -
 
 
 def test_a_bad_origin_is_refused_with_403(app: tuple[Served, str]) -> None:
+    # The official Python SDK's refusal: plain text, no Content-Type.
     served, prefix = app
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}).encode()
     headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
     status, fields, payload = http(served, "POST", f"{prefix}/mcp", body, {**headers, "Origin": "http://evil.example"})
-    assert status == 403 and fields["content-type"] == "application/json"
-    assert json.loads(payload)["error"]["message"] == 'Forbidden: Origin "http://evil.example" is not allowed'
+    assert (status, payload) == (403, b"Invalid Origin header") and "content-type" not in fields
     status, _, _ = http(served, "POST", f"{prefix}/mcp", body, {**headers, "Origin": "http://localhost:5173"})
     assert status != 403
 
@@ -171,7 +170,7 @@ def guarded() -> Iterator[Served]:
         ({"Origin": "https://app.example.com"}, 200),
         ({"Origin": "http://localhost:3000"}, 403),
         ({"Origin": "https://evil.example"}, 403),
-        ({"Host": "evil.example:80"}, 403),
+        ({"Host": "evil.example:80"}, 421),
     ],
 )
 def test_transport_security_chooses_hosts_and_origins(guarded: Served, headers: dict[str, str], status: int) -> None:
@@ -190,8 +189,24 @@ def test_a_body_over_the_limit_is_refused_with_413(guarded: Served) -> None:
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).encode()
     headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
     status, _, payload = http(guarded, "POST", "/mcp", body, headers)
-    assert status == 413
-    assert json.loads(payload)["error"]["message"] == "Payload Too Large: the body exceeds 4096 bytes"
+    assert (status, payload) == (413, b"Request body too large")
+
+
+def test_the_refusals_before_the_body_come_in_the_official_order(guarded: Served) -> None:
+    """As the official Python SDK: a declared size over the limit is 413 before anything
+    else (even a body that is not JSON from a refused Host), then a non-JSON POST is 400,
+    then a refused Host 421 (plain text, no Content-Type), all before the MCP endpoint's own
+    checks (415, 406)."""
+    small, large = b"{}", b"x" * 8192
+    evil = {"Host": "evil.example:80"}
+    status, fields, payload = http(guarded, "POST", "/mcp", large, {"Content-Type": "text/plain", **evil})
+    assert (status, payload) == (413, b"Request body too large") and "content-type" not in fields
+    status, _, payload = http(guarded, "POST", "/mcp", small, {"Content-Type": "text/plain", **evil})
+    assert (status, payload) == (400, b"Invalid Content-Type header")
+    status, fields, payload = http(guarded, "POST", "/mcp", small, {"Content-Type": "application/json", **evil})
+    assert (status, payload) == (421, b"Invalid Host header") and "content-type" not in fields
+    status, _, _ = http(guarded, "POST", "/mcp", small, {"Content-Type": "application/json"})
+    assert status == 406
 
 
 def test_the_app_is_a_starlette_app_with_the_official_routes() -> None:

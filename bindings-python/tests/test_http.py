@@ -104,9 +104,8 @@ async def test_the_official_client_lists_and_calls_tools(fixture_server: Running
         failing = await c.call_tool("test_error_handling", {})
         assert failing.is_error is True
         assert "intentionally" in failing.content[0].text
-        with pytest.raises(mcp.MCPError) as unknown:
-            await c.call_tool("no_such_tool", {})
-        assert unknown.value.error.code == -32602
+        unknown = await c.call_tool("no_such_tool", {})
+        assert unknown.is_error and unknown.content[0].text == "Unknown tool: no_such_tool"
 
 
 @pytest.mark.parametrize("mode", ERAS)
@@ -246,11 +245,11 @@ async def test_a_port_in_use_fails_with_a_message() -> None:
 
 async def status_of(url: str, headers: dict[str, str]) -> int:
     """The status of a POST to the endpoint at `url` with exactly `headers` (Host and Origin
-    as a rebinding page would send them) and a body the endpoint refuses after its Host and
-    Origin checks (415: the checks let it through)."""
+    as a rebinding page would send them) and a request the endpoint refuses after its Host and
+    Origin checks (406, no Accept: the checks let it through)."""
     host, port = url.removeprefix("http://").split("/")[0].rsplit(":", 1)
     reader, writer = await asyncio.open_connection(host, int(port))
-    lines = ["POST /mcp HTTP/1.1", *(f"{k}: {v}" for k, v in headers.items()), "Content-Type: text/plain"]
+    lines = ["POST /mcp HTTP/1.1", *(f"{k}: {v}" for k, v in headers.items()), "Content-Type: application/json"]
     writer.write(("\r\n".join([*lines, "Content-Length: 2", "Connection: close", "", "{}"])).encode())
     await writer.drain()
     status = int((await asyncio.wait_for(reader.readline(), START_LIMIT)).split()[1])
@@ -262,9 +261,9 @@ async def status_of(url: str, headers: dict[str, str]) -> int:
     ("settings", "evil_host", "evil_origin"),
     [
         # Bound elsewhere than loopback: every Host name, Origins only when listed (core's defaults).
-        ("host='0.0.0.0'", 415, 403),
+        ("host='0.0.0.0'", 406, 403),
         # Protection off (the official TransportSecuritySettings): every Host and Origin.
-        ("transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)", 415, 415),
+        ("transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)", 406, 406),
     ],
 )
 async def test_the_engine_derives_host_checks_from_the_settings(
@@ -281,7 +280,7 @@ async def test_the_engine_derives_host_checks_from_the_settings(
     try:
         port = server.url.rsplit(":", 1)[1].split("/")[0]
         url = f"http://127.0.0.1:{port}/mcp"
-        assert await status_of(url, {"Host": f"127.0.0.1:{port}"}) == 415
+        assert await status_of(url, {"Host": f"127.0.0.1:{port}"}) == 406
         assert await status_of(url, {"Host": "evil.example.com"}) == evil_host
         assert await status_of(url, {"Host": f"127.0.0.1:{port}", "Origin": "http://evil.example.com"}) == evil_origin
     finally:
@@ -303,7 +302,7 @@ async def test_an_empty_allowed_hosts_list_answers_no_host(tmp_path: Path) -> No
     try:
         port = server.url.rsplit(":", 1)[1].split("/")[0]
         url = f"http://127.0.0.1:{port}/mcp"
-        assert await status_of(url, {"Host": f"127.0.0.1:{port}"}) == 403
-        assert await status_of(url, {"Host": "evil.example.com"}) == 403
+        assert await status_of(url, {"Host": f"127.0.0.1:{port}"}) == 421
+        assert await status_of(url, {"Host": "evil.example.com"}) == 421
     finally:
         assert await server.stop(signal.SIGINT) == 0

@@ -271,9 +271,8 @@ async def test_registrations_reach_the_engine_in_order_and_after_it_starts() -> 
         assert (await client.call_tool("later", {})).content[0].text == "late"
         assert (await client.list_resources()).resources == []
         assert (await client.list_prompts()).prompts == []
-        with pytest.raises(McpError) as gone:
-            await client.call_tool("first", {})
-        assert gone.value.code == -32602
+        gone = await client.call_tool("first", {})
+        assert gone.is_error and gone.content[0].text == "Unknown tool: first"
     assert [t.name for t in await server.list_tools()] == ["second", "later"]
     with pytest.raises(ValueError, match="Unknown tool: first"):
         server.remove_tool("first")
@@ -294,6 +293,7 @@ def test_the_server_info_and_options_given_to_the_engine() -> None:
     assert server._options == {
         "features_up_front": ["tools", "resources", "prompts"],
         "tool_error_names_tool": True,
+        "unknown_tool_is_result": True,
         "cache_hints": {"tools/list": {"ttl_ms": 1000, "scope": "public"}},
         "page_size": 10,
     }

@@ -13,7 +13,7 @@ use ferrymcp_tests::listening::Server;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use super::fixture;
+use super::{fixture, python_dialect};
 
 /// The fixture under test serving HTTP on a free port.
 async fn serving() -> Server {
@@ -47,30 +47,49 @@ async fn status(server: &Server, path: &str, headers: &[(&str, String)], body: &
     line.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or_else(|| panic!("no status in {line:?}"))
 }
 
-/// A POST that passes Host and Origin reaches the content check: 415.
+/// A POST that passes Host and Origin reaches the content check: 415 (400 in the Python
+/// dialect).
 async fn probe(server: &Server, host: &str, origin: Option<&str>) -> u16 {
-    let mut headers = vec![("Host", host.to_owned()), ("Content-Type", "text/plain".to_owned())];
+    probe_as(server, host, origin, "text/plain").await
+}
+
+/// A JSON POST, so that the Python dialect's `Content-Type` check (made before `Host` and
+/// `Origin` there) passes and the refusal seen is the one under test.
+async fn probe_json(server: &Server, host: &str, origin: Option<&str>) -> u16 {
+    probe_as(server, host, origin, "application/json").await
+}
+
+async fn probe_as(server: &Server, host: &str, origin: Option<&str>, content_type: &str) -> u16 {
+    let mut headers = vec![("Host", host.to_owned()), ("Content-Type", content_type.to_owned())];
     headers.extend(origin.map(|o| ("Origin", o.to_owned())));
     status(server, "/mcp", &headers, "{}", 0).await
+}
+
+/// The statuses of a passed guard (the content check next) and of a refused `Host`: core's
+/// JSON-RPC style (415, 403), or the official Python SDK's (the `Content-Type` checked
+/// first: 400; a refused `Host` 421).
+fn passed_and_refused_host() -> (u16, u16) {
+    if python_dialect() { (400, 421) } else { (415, 403) }
 }
 
 #[tokio::test]
 async fn loopback_names_and_their_origins_pass_others_are_refused() {
     let server = serving().await;
     let port = server.port;
+    let (passed, refused_host) = passed_and_refused_host();
     for host in [format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}"), "localhost".into()]
     {
-        assert_eq!(probe(&server, &host, None).await, 415, "Host {host}");
+        assert_eq!(probe(&server, &host, None).await, passed, "Host {host}");
     }
     for host in ["evil.example.com", "localhost.evil.example.com:80", "127.0.0.1.nip.io"] {
-        assert_eq!(probe(&server, host, None).await, 403, "Host {host}");
+        assert_eq!(probe_json(&server, host, None).await, refused_host, "Host {host}");
     }
     let host = format!("127.0.0.1:{port}");
     for origin in ["http://localhost:5173", "http://127.0.0.1:3000", "https://[::1]"] {
-        assert_eq!(probe(&server, &host, Some(origin)).await, 415, "Origin {origin}");
+        assert_eq!(probe(&server, &host, Some(origin)).await, passed, "Origin {origin}");
     }
     for origin in ["http://evil.example.com", "null", "http://localhost.evil.example.com"] {
-        assert_eq!(probe(&server, &host, Some(origin)).await, 403, "Origin {origin}");
+        assert_eq!(probe_json(&server, &host, Some(origin)).await, 403, "Origin {origin}");
     }
 }
 

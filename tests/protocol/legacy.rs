@@ -524,7 +524,6 @@ async fn subscribe_then_unsubscribe() {
 async fn bad_requests_get_the_named_error_and_the_session_carries_on() {
     let mut child = legacy_session(V, json!({})).await;
     let cases = [
-        ("tools/call", json!({"name": "no_such_tool"}), -32602),
         ("tools/call", json!({"name": 5}), -32602),
         ("tools/call", json!({}), -32602),
         ("tools/call", json!({"name": "test_simple_text", "arguments": "x"}), -32602),
@@ -541,6 +540,16 @@ async fn bad_requests_get_the_named_error_and_the_session_carries_on() {
         ask(&mut child, n as i64, method, params.clone()).await.error(code);
         let ping = ask(&mut child, format!("ping-{n}"), "ping", Value::Null).await;
         assert_eq!(ping.result("EmptyResult"), &json!({}), "after {method} {params}");
+    }
+    // An unknown tool: -32602, or in the Python dialect the official Python SDK's isError
+    // result naming it.
+    let unknown = ask(&mut child, "unknown", "tools/call", json!({"name": "no_such_tool"})).await;
+    if python_dialect() {
+        let result = unknown.result("CallToolResult");
+        assert_eq!(result["isError"], true, "{result}");
+        assert_eq!(text(result), "Unknown tool: no_such_tool", "{result}");
+    } else {
+        unknown.error(-32602);
     }
     // Arguments that break the input schema are the model's to see: isError results.
     for arguments in [json!({"prompt": 5}), json!({})] {

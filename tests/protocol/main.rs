@@ -93,6 +93,16 @@ pub fn fixture() -> Vec<String> {
     }
 }
 
+/// Whether the fixture under test follows the official Python SDK's conventions where
+/// the official SDKs differ and core offers both (`FERRYMCP_FIXTURE_DIALECT=python`, set by
+/// `scripts/test.sh` for the Python fixture): HTTP refusals before the body in plain text
+/// (core's `GuardStyle::PlainText`) and an unknown `MCPServer` tool answered as an
+/// `isError` result (`ServerOptions::unknown_tool_is_result`). Everything else is one
+/// behaviour for every binding.
+pub fn python_dialect() -> bool {
+    std::env::var("FERRYMCP_FIXTURE_DIALECT").is_ok_and(|d| d == "python")
+}
+
 /// Whether the fixture under test is the Rust one.
 pub fn fixture_is_rust() -> bool {
     fixture() == [EVERYTHING]

@@ -223,6 +223,11 @@ async fn tool_calls(s: &mut Recorder, first: i64, meta: &Value) {
         json!({}),
     ];
     for (n, params) in calls.into_iter().enumerate() {
+        // The one answer the dialects differ on (legacy.rs checks each); the transcripts
+        // are compared without it.
+        if python_dialect() && params["name"] == "no_such_tool" {
+            continue;
+        }
         s.call(first + n as i64, "tools/call", era(params, meta)).await;
     }
 }

@@ -1156,10 +1156,12 @@ def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int 
     # told (core/src/server/capabilities.rs).
     # The official Python server's conventions, which core applies: the three lists
     # declared up front, and a failing tool's text naming the tool.
-    # (An unknown tool is an `isError` result there; core can answer so, with
-    # `unknown_tool_is_result`, but the fixtures' cross-binding protocol suite still expects
-    # core's -32602 from every binding, so it stays off until that suite knows the difference.)
-    options: dict[str, Any] = {"features_up_front": ["tools", "resources", "prompts"], "tool_error_names_tool": True}
+    # A call to an unknown tool is an `isError` result (`Unknown tool: NAME`) there too.
+    options: dict[str, Any] = {
+        "features_up_front": ["tools", "resources", "prompts"],
+        "tool_error_names_tool": True,
+        "unknown_tool_is_result": True,
+    }
     if cache_hints:
         from ferrymcp.server.caching import CACHEABLE_METHODS
 
