@@ -608,3 +608,38 @@ async fn batches_are_served_only_on_2025_03_26() {
         finish(child).await;
     }
 }
+
+/// Small answers may go out at once on the handler's thread while large ones queue for the
+/// writer: every answer must still arrive whole, once, with its own content (a small
+/// answer written into the middle of a large one would break both lines). Sent in rounds
+/// small enough that neither side's pipe fills while the other is not reading.
+#[tokio::test]
+async fn large_and_small_answers_interleaved_arrive_whole() {
+    let mut child = legacy_session(V, json!({})).await;
+    let big = "x".repeat(24 * 1024);
+    for round in 0..20 {
+        let mut batch = String::new();
+        for n in round * 6..round * 6 + 6 {
+            let name = if n % 3 == 0 { big.as_str() } else { "Ann" };
+            let call = json!({"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                "params": {"name": "greet", "arguments": {"name": name}}});
+            batch.push_str(&format!("{call}\n"));
+            let ping = json!({"jsonrpc": "2.0", "id": format!("ping-{n}"), "method": "ping"});
+            batch.push_str(&format!("{ping}\n"));
+        }
+        child.send_raw(batch.as_bytes()).await;
+        let mut seen = std::collections::HashSet::new();
+        while seen.len() < 12 {
+            let answer = child.recv().await;
+            let id = answer["id"].clone();
+            assert!(seen.insert(id.to_string()), "answered twice: {id}");
+            if let Some(n) = id.as_i64() {
+                let expected = if n % 3 == 0 { format!("Hello, {big}!") } else { "Hello, Ann!".to_owned() };
+                assert!(text(&answer["result"]) == expected, "answer {n} differs");
+            } else {
+                assert_eq!(answer["result"], json!({}), "{answer}");
+            }
+        }
+    }
+    finish(child).await;
+}

@@ -14,6 +14,8 @@
 //! [`super::stdio`]).
 
 use std::io::{self, Read, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bytes::{Buf, Bytes, BytesMut};
 use tokio::sync::{mpsc, oneshot};
@@ -128,6 +130,11 @@ pub struct Patient {
 }
 
 impl Patient {
+    /// A direct writer for this descriptor, when it is a pipe (see [`Direct`]).
+    pub(crate) fn direct(&self) -> Option<Direct> {
+        Direct::pipe(&self.file)
+    }
+
     /// This process's stdin.
     pub fn stdin() -> io::Result<Self> {
         Self::duplicate(&io::stdin())
@@ -245,34 +252,126 @@ impl Write for Patient {
     }
 }
 
+/// Writes to a pipe from the caller's thread, only where that cannot block: a batch of
+/// at most `PIPE_BUF` bytes when `poll(2)` reports the pipe writable. POSIX makes such a
+/// write atomic, and Linux and macOS report a pipe writable only with room for one, so
+/// it completes at once whatever the descriptor's blocking mode; anything else is left
+/// to the writer thread. Unix pipes only: a terminal, file or socket always goes to the
+/// thread.
+#[cfg(unix)]
+pub(crate) struct Direct {
+    file: std::fs::File,
+}
+
+#[cfg(unix)]
+impl Direct {
+    /// For `file` when it is a pipe.
+    pub(crate) fn pipe(file: &std::fs::File) -> Option<Self> {
+        use std::os::unix::fs::FileTypeExt;
+        let is_pipe = file.metadata().is_ok_and(|m| m.file_type().is_fifo());
+        is_pipe.then(|| file.try_clone().ok().map(|file| Self { file })).flatten()
+    }
+
+    /// How much of `batch` was written (0: none, try the thread).
+    fn try_write(&self, batch: &[u8]) -> io::Result<usize> {
+        use std::os::fd::AsRawFd;
+        if batch.len() > libc::PIPE_BUF {
+            return Ok(0);
+        }
+        let fd = self.file.as_raw_fd();
+        let mut ready = libc::pollfd { fd, events: libc::POLLOUT, revents: 0 };
+        // SAFETY: one valid pollfd, owned by this frame; a zero timeout never waits.
+        if unsafe { libc::poll(&mut ready, 1, 0) } != 1 || ready.revents & libc::POLLOUT == 0 {
+            // Full, or hung up or in error: the thread's write reports which.
+            return Ok(0);
+        }
+        // SAFETY: `batch` is valid for `batch.len()` bytes for the call.
+        let n = unsafe { libc::write(fd, batch.as_ptr().cast(), batch.len()) };
+        if n >= 0 {
+            return Ok(n as usize);
+        }
+        match io::Error::last_os_error() {
+            e if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted) => Ok(0),
+            e => Err(e),
+        }
+    }
+}
+
+/// Elsewhere every batch goes to the writer thread.
+#[cfg(not(unix))]
+pub(crate) struct Direct;
+
+#[cfg(not(unix))]
+impl Direct {
+    pub(crate) fn pipe(_file: &std::fs::File) -> Option<Self> {
+        None
+    }
+
+    fn try_write(&self, _batch: &[u8]) -> io::Result<usize> {
+        Ok(0)
+    }
+}
+
 /// A frame sink that writes on its own thread (for stdout).
+///
+/// A small batch is written at once, on the caller's thread, when that cannot block or
+/// overtake anything (see [`Direct`]): a sequential server's answer then costs no wake-up
+/// of the writer thread, one of the few thread hops left per call.
 pub struct ThreadSink {
     tx: Option<mpsc::Sender<Bytes>>,
     done: Option<oneshot::Receiver<io::Result<()>>>,
+    /// Batches handed to the thread and not yet written.
+    queued: Arc<AtomicUsize>,
+    direct: Option<Direct>,
 }
 
 impl ThreadSink {
     /// Starts a thread named `name` that writes each batch to `sink` and flushes it.
-    pub fn spawn<W: Write + Send + 'static>(mut sink: W, name: &str) -> io::Result<Self> {
+    pub fn spawn<W: Write + Send + 'static>(sink: W, name: &str) -> io::Result<Self> {
+        Self::spawn_with(sink, name, None)
+    }
+
+    /// [`ThreadSink::spawn`] for a pipe a batch may also be written to directly.
+    pub(crate) fn spawn_with<W: Write + Send + 'static>(
+        mut sink: W,
+        name: &str,
+        direct: Option<Direct>,
+    ) -> io::Result<Self> {
         let (tx, mut rx) = mpsc::channel::<Bytes>(4);
         let (done_tx, done) = oneshot::channel();
+        let queued = Arc::new(AtomicUsize::new(0));
+        let written = queued.clone();
         std::thread::Builder::new().name(name.to_owned()).spawn(move || {
             let mut outcome = Ok(());
             while let Some(batch) = rx.blocking_recv() {
-                if let Err(e) = sink.write_all(&batch).and_then(|()| sink.flush()) {
+                let result = sink.write_all(&batch).and_then(|()| sink.flush());
+                written.fetch_sub(1, Ordering::Release);
+                if let Err(e) = result {
                     outcome = Err(e);
                     break;
                 }
             }
             let _ = done_tx.send(outcome);
         })?;
-        Ok(Self { tx: Some(tx), done: Some(done) })
+        Ok(Self { tx: Some(tx), done: Some(done), queued, direct })
     }
 }
 
 impl FrameSink for ThreadSink {
-    async fn send(&mut self, batch: Bytes) -> io::Result<()> {
+    async fn send(&mut self, mut batch: Bytes) -> io::Result<()> {
         let tx = self.tx.as_ref().ok_or(io::ErrorKind::BrokenPipe)?;
+        // Nothing queued means nothing being written either (the thread counts a batch
+        // down once it is out), so a direct write keeps the order.
+        if let Some(direct) = &self.direct
+            && self.queued.load(Ordering::Acquire) == 0
+        {
+            match direct.try_write(&batch) {
+                Ok(n) if n == batch.len() => return Ok(()),
+                Ok(n) => batch.advance(n),
+                Err(e) => return Err(e),
+            }
+        }
+        self.queued.fetch_add(1, Ordering::AcqRel);
         if tx.send(batch).await.is_ok() {
             return Ok(());
         }

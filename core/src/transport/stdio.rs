@@ -26,6 +26,8 @@ pub fn stdio() -> io::Result<(StdioSource, StdioSink)> {
 
 pub fn stdio_with_max_frame(max_frame: usize) -> io::Result<(StdioSource, StdioSink)> {
     let stdin = ThreadReader::spawn(Patient::stdin()?, "ferrymcp-stdin")?;
-    let stdout = ThreadSink::spawn(Patient::stdout()?, "ferrymcp-stdout")?;
+    let stdout = Patient::stdout()?;
+    let direct = stdout.direct();
+    let stdout = ThreadSink::spawn_with(stdout, "ferrymcp-stdout", direct)?;
     Ok((NdjsonSource::with_max_frame(stdin, max_frame), stdout))
 }
