@@ -12,6 +12,7 @@
 //!   TypeScript layer calls `idle()` once the current macrotask is over (`setImmediate`),
 //!   which flushes the batch: that moment is all the binding decides.
 
+use ferrymcp_core::peer::RequestOptions;
 use ferrymcp_core::server::{Context, HandlerError, InputBatch};
 use napi::Env;
 use napi::bindgen_prelude::PromiseRaw;
@@ -201,7 +202,7 @@ impl NativeContext {
         key: Option<String>,
     ) -> napi::Result<PromiseRaw<'env, String>> {
         let params = parse(&params_json, "input params")?;
-        let (answer, _first) = self.batch.ask(key, method, params);
+        let (answer, _first) = self.batch.ask(key, method, params, RequestOptions::default());
         env.spawn_future(async move { answer.await.map(|v| json_text(&v)).map_err(from_handler) })
     }
 

@@ -36,7 +36,7 @@ export interface CreateMcpHandlerOptions extends StreamableHTTPServerTransportOp
   responseMode?: 'auto' | 'sse' | 'json';
   /** The bus the `subscriptions/listen` streams get their events from (an in-process one when absent). */
   bus?: ServerEventBus;
-  /** Most `subscriptions/listen` streams open at once; one more is refused (`-32603 Subscription limit reached`). No cap when absent. */
+  /** Most `subscriptions/listen` streams open at once; one more is refused (`-32603 Subscription limit reached`). Core's default (1024, as the official SDK) when absent. */
   maxSubscriptions?: number;
 }
 

@@ -5,7 +5,11 @@
 //! first ask of a batch schedules a flush with `call_soon`, which runs after the callbacks
 //! already ready in this loop iteration (such as the rest of an `asyncio.gather`).
 
+use std::time::Duration;
+
+use ferrymcp_core::peer::RequestOptions;
 use ferrymcp_core::server::{Context, InputBatch};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::Value;
@@ -116,15 +120,15 @@ impl NativeContext {
     }
 
     fn elicit<'py>(&self, py: Python<'py>, params: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
-        self.input(py, None, "elicitation/create".into(), params)
+        self.input(py, None, "elicitation/create".into(), params, None)
     }
 
     fn sample<'py>(&self, py: Python<'py>, params: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
-        self.input(py, None, "sampling/createMessage".into(), params)
+        self.input(py, None, "sampling/createMessage".into(), params, None)
     }
 
     fn list_roots<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.input(py, None, "roots/list".into(), &PyDict::new(py))
+        self.input(py, None, "roots/list".into(), &PyDict::new(py), None)
     }
 
     /// Sends a notification as it is (`params` `None` sends none): on this request's way
@@ -152,16 +156,25 @@ impl NativeContext {
         })
     }
 
-    /// Any client input; `key` names it in a 2026-07-28 `inputRequests`.
-    #[pyo3(signature = (key, method, params))]
+    /// Any client input; `key` names it in a 2026-07-28 `inputRequests`. `timeout`
+    /// (seconds) bounds the wait for a legacy client's answer (core's request options:
+    /// an expired wait raises `McpError` -32001); `None` keeps the engine's default.
+    #[pyo3(signature = (key, method, params, timeout = None))]
     fn input<'py>(
         &self,
         py: Python<'py>,
         key: Option<String>,
         method: String,
         params: &Bound<'py, PyDict>,
+        timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (answer, first) = self.batch.ask(key, method, from_py(params.as_any())?);
+        let mut options = RequestOptions::default();
+        if let Some(seconds) = timeout {
+            let limit = Duration::try_from_secs_f64(seconds)
+                .map_err(|_| PyValueError::new_err(format!("timeout must be a finite number >= 0, got {seconds}")))?;
+            options = options.timeout(limit);
+        }
+        let (answer, first) = self.batch.ask(key, method, from_py(params.as_any())?, options);
         if first {
             running_loop(py)?.call_method1("call_soon", (Flush(self.batch.clone()),))?;
         }

@@ -130,7 +130,10 @@ fn options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ServerOptions> {
     }
     let Value::Object(map) = from_py(options.as_any())? else { unreachable!("a dict is an object") };
     parsed.page_size = map.get("page_size").and_then(Value::as_u64).map(|n| n as usize);
-    parsed.max_listen_streams = map.get("max_listen_streams").and_then(Value::as_u64).map(|n| n as usize);
+    // Absent: core's default cap (the official 1024).
+    if let Some(cap) = map.get("max_listen_streams").and_then(Value::as_u64) {
+        parsed.max_listen_streams = Some(cap as usize);
+    }
     if let Some(Value::Object(hints)) = map.get("cache_hints") {
         let hints = hints.iter().map(|(method, hint)| {
             let hint = CacheHint {

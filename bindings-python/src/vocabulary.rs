@@ -1,10 +1,11 @@
 //! The protocol's constants, read from core for the Python layer: revisions, error codes,
-//! log levels and `_meta` keys.
+//! log levels, `_meta` keys and the defaults the official signatures spell out.
 //!
 //! `ferrymcp.types` takes its version and error-code constants from here, so they cannot
 //! drift from what the engine sends and checks.
 
 use ferrymcp_core::protocol::{ErrorCode, LoggingLevel, ProtocolVersion, meta};
+use ferrymcp_core::server::DEFAULT_MAX_LISTEN_STREAMS;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -36,5 +37,6 @@ pub fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
         keys.set_item(name, key)?;
     }
     module.add("META_KEYS", keys)?;
+    module.add("DEFAULT_MAX_LISTEN_STREAMS", DEFAULT_MAX_LISTEN_STREAMS)?;
     Ok(())
 }

@@ -58,3 +58,29 @@ async def test_the_session_methods_reach_the_client_as_the_official_ones(mode: s
         assert ours["ask"] == ["pong; roots=['file:///work'] can_send=True"]
     else:  # 2026-07-28 has no notifications/elicitation/complete: the client drops it
         assert ours["ask"][0].startswith("no back-channel (-32600): Cannot send 'ping'")
+
+
+@pytest.mark.parametrize("sdk", ["ferrymcp", "official"])
+async def test_a_request_read_timeout_fails_the_request_and_cancels_it_at_the_client(sdk: str) -> None:
+    """`send_request(request_read_timeout_seconds=...)` is the engine's request timeout: a
+    client that never answers gets `notifications/cancelled` (its callback is cancelled)
+    and the tool sees `REQUEST_TIMEOUT` (-32001), as with the official SDK's server."""
+    import anyio
+
+    params = mcp.StdioServerParameters(command=sys.executable, args=[str(PEER), sdk])
+    asked, cancelled = anyio.Event(), anyio.Event()
+
+    async def roots(context: Any) -> Any:
+        asked.set()
+        try:
+            await anyio.sleep_forever()
+        finally:
+            cancelled.set()
+
+    async with mcp.Client(params, mode="legacy", list_roots_callback=roots) as client:
+        result = await client.call_tool("ask_with_timeout", {"seconds": 0.2})
+        assert [block.text for block in result.content] == ["error -32001"]
+        assert asked.is_set()
+        # (A guard against hanging, not a measure: the cancel is sent with the timeout.)
+        with anyio.fail_after(30):
+            await cancelled.wait()

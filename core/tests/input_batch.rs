@@ -42,8 +42,14 @@ impl ToolHandler for Foreign {
         let (done, result) = oneshot::channel();
         let runs = self.runs.clone();
         self.foreign.spawn(async move {
-            let (first, opens) = batch.ask(None, "elicitation/create".into(), elicit("first"));
-            let (second, joins) = batch.ask(Some("second".into()), "elicitation/create".into(), elicit("second"));
+            let (first, opens) =
+                batch.ask(None, "elicitation/create".into(), elicit("first"), RequestOptions::default());
+            let (second, joins) = batch.ask(
+                Some("second".into()),
+                "elicitation/create".into(),
+                elicit("second"),
+                RequestOptions::default(),
+            );
             assert!(opens && !joins, "the first ask opens the batch, the second joins it");
             batch.flush();
             let (first, second) = tokio::join!(first, second);
@@ -55,7 +61,8 @@ impl ToolHandler for Foreign {
                 }
                 other => panic!("the two inputs ended apart: {other:?}"),
             };
-            let (third, opens) = batch.ask(None, "elicitation/create".into(), elicit("third"));
+            let (third, opens) =
+                batch.ask(None, "elicitation/create".into(), elicit("third"), RequestOptions::default());
             assert!(opens, "an ask after a flush opens a new batch");
             batch.flush();
             let third = match third.await {

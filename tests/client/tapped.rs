@@ -1,17 +1,20 @@
 //! Every message between the Rust client and the fixture (a real child process) checked
 //! against the schema of the era in use: a tap sits between the two and validates each
 //! frame in both directions, requests and notifications by their method's definition and
-//! results by the definition of the request they answer.
+//! results by the definition of the request they answer. The tap also keeps what the
+//! client sent, for tests of what a client option puts on the wire.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use ferrymcp_core::client::child::{self, ChildCommand, ShutdownTimeouts, StderrMode};
-use ferrymcp_core::client::{Client, ClientOptions, EraPreference};
+use ferrymcp_core::client::child::{self, ChildCommand, ChildProcess, ShutdownTimeouts, StderrMode};
+use ferrymcp_core::client::{Client, ClientCallbacks, ClientOptions, EraPreference, NotificationCallback};
 use ferrymcp_core::framing::{FrameSink, FrameSource, SourceEvent};
+use ferrymcp_core::peer::RequestOptions;
+use ferrymcp_core::protocol::meta;
 use ferrymcp_core::transport::memory;
 use ferrymcp_tests::schema;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::fixture::{EVERYTHING, callbacks, exercise};
 
@@ -50,6 +53,8 @@ struct Checker {
     methods: HashMap<(bool, String), String>,
     checked: usize,
     problems: Vec<String>,
+    /// The requests and notifications the client sent, in order.
+    sent: Vec<Value>,
 }
 
 impl Checker {
@@ -66,6 +71,9 @@ impl Checker {
             }
             if let Some(id) = message.get("id") {
                 self.methods.insert((from_client, id.to_string()), method.to_owned());
+            }
+            if from_client {
+                self.sent.push(message.clone());
             }
         } else if let (Some(id), Some(result)) = (message.get("id"), message.get("result")) {
             let asked = self.methods.get(&(!from_client, id.to_string())).cloned();
@@ -97,19 +105,28 @@ async fn pump(mut from: impl FrameSource, mut to: impl FrameSink, checker: Arc<M
     let _ = to.close().await;
 }
 
-async fn tapped_session(era: EraPreference, revision: &'static str) {
+/// A client connected to the fixture (a real child process) through the checking tap.
+async fn tapped(
+    options: ClientOptions,
+    callbacks: ClientCallbacks,
+    revision: &'static str,
+) -> (Client, ChildProcess, Arc<Mutex<Checker>>) {
     let command = ChildCommand::new(EVERYTHING).args(["--transport", "stdio"]).stderr(StderrMode::Discard);
     let server = child::spawn(command).unwrap();
     let ((client_source, client_sink), (tap_source, tap_sink)) = memory::pair();
     let checker = Arc::new(Mutex::new(Checker { revision, ..Checker::default() }));
     tokio::spawn(pump(tap_source, server.sink, checker.clone(), true));
     tokio::spawn(pump(server.source, tap_sink, checker.clone(), false));
+    let client = Client::connect(client_source, client_sink, options, callbacks).await.unwrap();
+    (client, server.process, checker)
+}
 
+async fn tapped_session(era: EraPreference, revision: &'static str) {
     let options = ClientOptions { era, ..ClientOptions::default() };
-    let client = Client::connect(client_source, client_sink, options, callbacks()).await.unwrap();
+    let (client, process, checker) = tapped(options, callbacks(), revision).await;
     exercise(&client).await;
     client.close().await;
-    server.process.shutdown(ShutdownTimeouts::default()).await.unwrap();
+    process.shutdown(ShutdownTimeouts::default()).await.unwrap();
 
     let checker = checker.lock().unwrap();
     assert!(checker.checked > 20, "only {} messages were seen", checker.checked);
@@ -129,6 +146,65 @@ async fn every_legacy_message_matches_the_2025_11_25_schema() {
 #[tokio::test]
 async fn every_modern_message_matches_the_2026_07_28_schema() {
     tapped_session(EraPreference::Modern, "2026-07-28").await;
+}
+
+/// The methods of what the client sent.
+fn sent_methods(checker: &Mutex<Checker>) -> Vec<String> {
+    checker.lock().unwrap().sent.iter().filter_map(|m| m["method"].as_str().map(str::to_owned)).collect()
+}
+
+/// A configured log level sends no `logging/setLevel` after a legacy handshake (as the
+/// official Python and TypeScript clients): the server keeps its own level, so its `info`
+/// message still arrives under a configured `error`; only an explicit call sends it.
+#[tokio::test]
+async fn a_configured_log_level_sends_nothing_to_a_legacy_server() {
+    let (logged, mut messages) = tokio::sync::mpsc::unbounded_channel::<Value>();
+    let on_message: NotificationCallback = Arc::new(move |method: &str, params: Value| {
+        if method == "notifications/message" {
+            let _ = logged.send(params);
+        }
+    });
+    let callbacks = ClientCallbacks { notification: Some(on_message), ..callbacks() };
+    let options =
+        ClientOptions { era: EraPreference::Legacy, log_level: Some("error".into()), ..ClientOptions::default() };
+    let (client, process, checker) = tapped(options, callbacks, "2025-11-25").await;
+    client.call_tool("test_logging_tool", json!({}), RequestOptions::default()).await.unwrap();
+    let message = messages.recv().await.expect("the info message");
+    assert_eq!(message["level"], "info", "{message}");
+    let methods = sent_methods(&checker);
+    assert_eq!(methods[..3], ["initialize", "notifications/initialized", "tools/call"]);
+    assert!(!methods.iter().any(|m| m == "logging/setLevel"), "{methods:?}");
+
+    client.set_logging_level("error").await.unwrap();
+    let sent = checker.lock().unwrap().sent.last().cloned().unwrap();
+    assert_eq!((&sent["method"], &sent["params"]["level"]), (&json!("logging/setLevel"), &json!("error")), "{sent}");
+    client.close().await;
+    process.shutdown(ShutdownTimeouts::default()).await.unwrap();
+    assert!(checker.lock().unwrap().problems.is_empty());
+}
+
+/// On 2026-07-28 the level is the per-request `_meta` opt-in, on every request after the
+/// probe (which, as the official Python client's, carries none); a request's own level
+/// wins; `logging/setLevel` is never sent.
+#[tokio::test]
+async fn a_configured_log_level_rides_on_every_modern_request() {
+    let options =
+        ClientOptions { era: EraPreference::Modern, log_level: Some("error".into()), ..ClientOptions::default() };
+    let (client, process, checker) = tapped(options, callbacks(), "2026-07-28").await;
+    client.list_tools().await.unwrap();
+    let params = json!({"name": "test_logging_tool", "arguments": {}, "_meta": {meta::LOG_LEVEL: "debug"}});
+    client.request("tools/call", params, RequestOptions::default()).await.unwrap();
+    client.close().await;
+    process.shutdown(ShutdownTimeouts::default()).await.unwrap();
+
+    let checker = checker.lock().unwrap();
+    let levels: Vec<(&str, &Value)> =
+        checker.sent.iter().map(|m| (m["method"].as_str().unwrap(), &m["params"]["_meta"][meta::LOG_LEVEL])).collect();
+    assert_eq!(
+        levels,
+        [("server/discover", &Value::Null), ("tools/list", &json!("error")), ("tools/call", &json!("debug"))]
+    );
+    assert!(checker.problems.is_empty(), "{:?}", checker.problems);
 }
 
 #[test]

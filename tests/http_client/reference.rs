@@ -112,9 +112,11 @@ async fn messages_the_server_sends_unasked_arrive_on_the_standalone_stream() {
         })),
         ..callbacks()
     };
-    let options = ClientOptions { log_level: Some("debug".into()), ..ClientOptions::default() };
-    let client =
-        Client::connect_http(HttpClientOptions::new(server.url("/mcp")), options, callbacks).await.expect("connect");
+    let client = Client::connect_http(HttpClientOptions::new(server.url("/mcp")), ClientOptions::default(), callbacks)
+        .await
+        .expect("connect");
+    // A legacy session: the level is asked for explicitly (`log_level` is a 2026 option).
+    client.set_logging_level("debug").await.unwrap();
     // The tool answers at once; the log message it starts is sent with no request to
     // ride on, so only the GET stream can carry it.
     client.call_tool("toggle-simulated-logging", json!({}), RequestOptions::default()).await.unwrap();

@@ -89,3 +89,27 @@ async fn listen_needs_its_filter() {
     ask(&mut child, 2, "subscriptions/listen", modern(json!({"notifications": true}), json!({}))).await.error(-32602);
     finish(child).await;
 }
+
+/// Every server caps open listen streams at core's default, the official SDKs' 1024
+/// (`ServerOptions::max_listen_streams`): the 1025th is refused before any ack. Run
+/// against each binding's fixture, none of which sets a cap.
+#[tokio::test]
+async fn listen_streams_are_capped_at_the_default() {
+    const CAP: i64 = 1024;
+    let mut child = spawn(MODERN);
+    let filter = modern(json!({"notifications": {"toolsListChanged": true}}), json!({}));
+    for id in 0..CAP {
+        child.send(&request(id, "subscriptions/listen", filter.clone())).await;
+    }
+    let mut acknowledged = std::collections::BTreeSet::new();
+    for _ in 0..CAP {
+        let ack = child.recv().await;
+        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged", "{ack}");
+        acknowledged.insert(ack["params"]["_meta"][TAG].as_i64().unwrap());
+    }
+    assert_eq!(acknowledged, (0..CAP).collect());
+
+    let refused = ask(&mut child, CAP, "subscriptions/listen", filter).await;
+    assert_eq!(refused.error(-32603)["message"], "Subscription limit reached");
+    finish(child).await;
+}

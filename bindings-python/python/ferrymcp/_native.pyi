@@ -35,6 +35,7 @@ __all__ = [
     "ERROR_CODES",
     "LOG_LEVELS",
     "META_KEYS",
+    "DEFAULT_MAX_LISTEN_STREAMS",
 ]
 
 __version__: str
@@ -57,6 +58,8 @@ LOG_LEVELS: list[str]
 """The log levels, least severe first."""
 META_KEYS: dict[str, str]
 """The `_meta` keys MCP reserves, by name (`"PROTOCOL_VERSION"`, ...)."""
+DEFAULT_MAX_LISTEN_STREAMS: int
+"""The engine's default cap on open `subscriptions/listen` streams (the official 1024)."""
 
 @final
 class NativeContext:
@@ -86,7 +89,9 @@ class NativeContext:
     def sample(self, params: JsonObject) -> Awaitable[JsonObject]: ...
     def list_roots(self) -> Awaitable[JsonObject]: ...
     def notify(self, method: str, params: JsonObject | None, request_scoped: bool) -> Awaitable[bool]: ...
-    def input(self, key: str | None, method: str, params: JsonObject) -> Awaitable[JsonObject]: ...
+    def input(
+        self, key: str | None, method: str, params: JsonObject, timeout: float | None = None
+    ) -> Awaitable[JsonObject]: ...
     def start_task(self) -> bool: ...
     @property
     def task_id(self) -> str | None: ...

@@ -10,9 +10,10 @@ knows the era of the request: a legacy session gets a real server-to-client requ
 from __future__ import annotations
 
 import warnings
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ferrymcp.exceptions import MCPDeprecationWarning, McpError, NoBackChannelError
+from ferrymcp.exceptions import MCPDeprecationWarning, NoBackChannelError
 from ferrymcp.types import (
     ClientCapabilities,
     CreateMessageResult,
@@ -84,15 +85,18 @@ class ServerSession:
         self,
         request: Any,
         result_type: type[ResultT],
-        request_read_timeout_seconds: float | None = None,
+        request_read_timeout_seconds: float | timedelta | None = None,
         metadata: Any = None,
         progress_callback: Any = None,
     ) -> ResultT:
         """Sends a request to the client and validates its result as `result_type`.
 
         Raises `NoBackChannelError` on a 2026-07-28 request (it has no session), and the
-        client's JSON-RPC error as `McpError`. A timeout raises `McpError` with code
-        -32001 (`REQUEST_TIMEOUT`), as the official SDK does."""
+        client's JSON-RPC error as `McpError`. `request_read_timeout_seconds` (seconds, or
+        a `timedelta` as in the 1.x API) bounds the wait for the answer in the engine's
+        request options; on expiry the client is sent `notifications/cancelled` and
+        `McpError` with code -32001 (`REQUEST_TIMEOUT`) is raised, as the official SDK
+        does. `None`: the engine's default wait."""
         if progress_callback is not None:
             raise NotImplementedError(
                 "send_request(progress_callback=...) is not supported: ferrymcp does not route the "
@@ -102,20 +106,18 @@ class ServerSession:
         method = data["method"]
         if self._native.is_modern:
             raise NoBackChannelError(method)
-        answer = self._native.input(None, method, data.get("params") or {})
-        if request_read_timeout_seconds is None:
-            return result_type.model_validate(await answer)
-        import anyio
-
-        with anyio.move_on_after(request_read_timeout_seconds) as scope:
-            result = await answer
-        if scope.cancelled_caught:
-            raise McpError(
-                -32001,
-                f"Timed out while waiting for response to {type(request).__name__}. "
-                f"Waited {request_read_timeout_seconds} seconds.",
+        timeout = request_read_timeout_seconds
+        if isinstance(timeout, timedelta):
+            timeout = timeout.total_seconds()
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))):
+            raise TypeError(
+                "send_request(request_read_timeout_seconds=...) takes seconds (a number) or a timedelta,"
+                f" not {type(timeout).__name__}"
             )
-        return result_type.model_validate(result)
+        if timeout is not None and not 0 <= timeout < float("inf"):
+            raise ValueError(f"send_request(request_read_timeout_seconds=...) must be >= 0 and finite, got {timeout}")
+        answer = self._native.input(None, method, data.get("params") or {}, timeout)
+        return result_type.model_validate(await answer)
 
     async def send_notification(self, notification: Any, related_request_id: Any = None) -> None:
         """Sends a notification as it is: on this request's way back when

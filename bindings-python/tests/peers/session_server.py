@@ -1,9 +1,10 @@
 """One `MCPServer` whose tools talk to the client through the official `ServerSession`
 API (`ctx.session`, `ctx.request_context.session`): `send_notification` on the request's
-way back and on the session's, `send_elicit_complete`, `send_ping`, `send_request` and
-`can_send_request`. `session_server.py <sdk>`, `sdk` `official` (the `mcp` package) or
-`ferrymcp` (the same code on ferrymcp's modules); test_server_session.py serves both over
-stdio to the official client in both eras and compares what the client sees.
+way back and on the session's, `send_elicit_complete`, `send_ping`, `send_request` (with
+and without `request_read_timeout_seconds`) and `can_send_request`. `session_server.py
+<sdk>`, `sdk` `official` (the `mcp` package) or `ferrymcp` (the same code on ferrymcp's
+modules); test_server_session.py serves both over stdio to the official client in both
+eras and compares what the client sees.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sys
 
 if sys.argv[1] == "official":
     from mcp.server.mcpserver import Context, MCPServer
-    from mcp.shared.exceptions import NoBackChannelError
+    from mcp.shared.exceptions import MCPError, NoBackChannelError
     from mcp.types import (
         ListRootsRequest,
         ListRootsResult,
@@ -21,7 +22,7 @@ if sys.argv[1] == "official":
     )
 else:
     from ferrymcp.server.mcpserver import Context, MCPServer
-    from ferrymcp.shared.exceptions import NoBackChannelError
+    from ferrymcp.shared.exceptions import MCPError, NoBackChannelError
     from ferrymcp.types import (
         ListRootsRequest,
         ListRootsResult,
@@ -59,6 +60,17 @@ async def ask(ctx: Context) -> str:
     except NoBackChannelError as error:
         return f"no back-channel ({error.error.code}): {error.error.message} can_send={session.can_send_request}"
     return f"pong; roots={[str(root.uri) for root in roots.roots]} can_send={session.can_send_request}"
+
+
+@mcp.tool()
+async def ask_with_timeout(seconds: float, ctx: Context) -> str:
+    """Asks for roots (the test's client never answers) waiting at most `seconds`."""
+    session = ctx.session
+    try:
+        await session.send_request(ListRootsRequest(), ListRootsResult, request_read_timeout_seconds=seconds)
+    except MCPError as error:
+        return f"error {error.error.code}"
+    return "answered"
 
 
 if __name__ == "__main__":

@@ -73,8 +73,11 @@ pub struct ClientOptions {
     pub probe_timeout: Duration,
     /// How many `input_required` rounds one request may take.
     pub max_input_rounds: usize,
-    /// The log level asked for: in `_meta` of every 2026-07-28 request (the only way to get
-    /// log messages there), or with `logging/setLevel` after a legacy handshake.
+    /// The log level opted in to on a 2026-07-28 connection: stamped in `_meta` of every
+    /// request (the only way to get log messages there; a request's own `_meta` level
+    /// wins). No effect on a legacy (handshake-era) connection, as in the official Python
+    /// and TypeScript clients: nothing is sent implicitly there; call
+    /// [`Client::set_logging_level`] for `logging/setLevel`.
     pub log_level: Option<String>,
     /// Refresh lists when the server says they changed (the official TypeScript client's
     /// `listChanged` option); on a modern server this opens a `subscriptions/listen`.
@@ -465,8 +468,10 @@ impl Client {
             // A request that declares more (one accepting tasks) keeps its own.
             fields.entry(meta::CLIENT_CAPABILITIES).or_insert_with(|| self.options.capabilities.clone());
             fields.insert(meta::CLIENT_INFO.into(), self.options.info.clone());
+            // The configured level is a default: a request's own `_meta` level wins (as
+            // in the official Python client).
             if let Some(level) = &self.options.log_level {
-                fields.insert(meta::LOG_LEVEL.into(), json!(level));
+                fields.entry(meta::LOG_LEVEL).or_insert_with(|| json!(level));
             }
         }
     }

@@ -183,10 +183,10 @@ async fn initialize(peer: &Peer, options: &ClientOptions) -> Result<ServerDetail
         )));
     };
     peer.set_batches_allowed(revision.allows_batches());
+    // `options.log_level` is not sent here: like the official clients, a legacy session
+    // gets log messages governed by an explicit `logging/setLevel` only
+    // (`Client::set_logging_level`); the level is the 2026-07-28 per-request opt-in.
     peer.notify("notifications/initialized", None::<&()>).await?;
-    if let Some(level) = &options.log_level {
-        peer.request("logging/setLevel", Some(&json!({"level": level})), RequestOptions::default()).await?;
-    }
     Ok(ServerDetails {
         protocol_version: version,
         modern: false,

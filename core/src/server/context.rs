@@ -14,7 +14,7 @@ use super::mrtr::{ClientInput, Inputs, check_response};
 use super::outbound::Outbound;
 use super::session_handle::ServerSession;
 use super::tasks::TaskEntry;
-use crate::peer::PeerError;
+use crate::peer::{PeerError, RequestOptions};
 use crate::protocol::LoggingLevel;
 use crate::protocol::{CreateMessage, Elicit, ListRoots, LoggingMessage, NotificationMethod, Progress, RequestMethod};
 use crate::wire::{ErrorCode, ErrorObject, RequestId};
@@ -243,6 +243,21 @@ impl Context {
     /// error is handed to the handler as that error (the official SDKs raise it as
     /// `McpError`), so code and data survive.
     pub async fn input(&self, key: Option<&str>, method: &str, params: Value) -> Result<Value, HandlerError> {
+        self.input_with(key, method, params, RequestOptions::default()).await
+    }
+
+    /// [`Context::input`] with the options of the request a legacy session sends (its
+    /// timeout, say: an expired wait fails with `-32001` [`ErrorCode::REQUEST_TIMEOUT`], as
+    /// in the official SDKs, and the client hears `notifications/cancelled` where the
+    /// transport can tell it). A modern round or a task has no request to time: there the
+    /// options are not used.
+    pub async fn input_with(
+        &self,
+        key: Option<&str>,
+        method: &str,
+        params: Value,
+        options: RequestOptions,
+    ) -> Result<Value, HandlerError> {
         let kind = super::router::client_input(method, &params);
         self.require_capability(kind)?;
         if let Some(task) = self.inner.task.get() {
@@ -252,10 +267,7 @@ impl Context {
             return answer.await.map_err(|_| HandlerError::Failed("The task ended before the input arrived".into()));
         }
         let Some(inputs) = &self.inner.inputs else {
-            return self.inner.outbound.request(method, params).await.map_err(|e| match e {
-                PeerError::Rpc(error) => HandlerError::Rpc(error),
-                other => HandlerError::Failed(format!("{method} failed: {other}")),
-            });
+            return self.inner.outbound.request(method, params, options).await.map_err(|e| request_failed(method, e));
         };
         let key = key.map_or_else(|| inputs.auto_key(), str::to_owned);
         if let Some(response) = inputs.response(&key) {
@@ -297,5 +309,19 @@ impl Context {
             return Err(HandlerError::Rpc(error.with_data(data)));
         }
         Err(HandlerError::Failed(format!("The client does not support {name} (it did not declare the capability)")))
+    }
+}
+
+/// How a server-to-client request's failure reaches the handler: the client's JSON-RPC
+/// error as it is, an expired wait as `-32001` (the official SDKs' `REQUEST_TIMEOUT`),
+/// anything else as a failure naming the method.
+pub(crate) fn request_failed(method: &str, error: PeerError) -> HandlerError {
+    match error {
+        PeerError::Rpc(error) => HandlerError::Rpc(error),
+        PeerError::Timeout(after) => HandlerError::Rpc(ErrorObject::new(
+            ErrorCode::REQUEST_TIMEOUT,
+            format!("Timed out while waiting for response to {method}. Waited {} seconds.", after.as_secs_f64()),
+        )),
+        other => HandlerError::Failed(format!("{method} failed: {other}")),
     }
 }

@@ -14,7 +14,7 @@ use super::Server;
 use super::context::{Context, ContextInner};
 use super::features::tools;
 use super::outbound::Outbound;
-use crate::peer::{BoxFuture, CloseReason, PeerError};
+use crate::peer::{BoxFuture, CloseReason, PeerError, RequestOptions};
 use crate::protocol::ProtocolVersion;
 use crate::wire::{ErrorObject, RequestId};
 
@@ -26,7 +26,7 @@ impl Outbound for NoClient {
         Box::pin(std::future::ready(Ok(())))
     }
 
-    fn request(&self, _method: &str, _params: Value) -> BoxFuture<Result<Value, PeerError>> {
+    fn request(&self, _method: &str, _params: Value, _options: RequestOptions) -> BoxFuture<Result<Value, PeerError>> {
         Box::pin(std::future::ready(Err(PeerError::Closed(CloseReason::Local))))
     }
 }

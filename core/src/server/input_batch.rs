@@ -24,6 +24,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::context::Context;
 use super::handlers::HandlerError;
+use crate::peer::RequestOptions;
 use crate::wire::{ErrorCode, ErrorObject};
 
 /// One input the handler asked for; its answer goes back through `reply`.
@@ -31,12 +32,13 @@ struct Ask {
     key: Option<String>,
     method: String,
     params: Value,
+    options: RequestOptions,
     reply: oneshot::Sender<Result<Value, HandlerError>>,
 }
 
 impl Ask {
     async fn make(self, cx: Context) {
-        let outcome = cx.input(self.key.as_deref(), &self.method, self.params).await;
+        let outcome = cx.input_with(self.key.as_deref(), &self.method, self.params, self.options).await;
         let _ = self.reply.send(outcome);
     }
 }
@@ -77,14 +79,21 @@ fn ended() -> HandlerError {
 impl InputBatch {
     /// Queues an input (`key` names it in a 2026-07-28 `inputRequests`; `None` numbers
     /// it). The flag says whether this ask opened a new batch: the binding must then call
-    /// [`InputBatch::flush`] once its runtime has run what is ready now.
-    pub fn ask(&self, key: Option<String>, method: String, params: Value) -> (InputAnswer, bool) {
+    /// [`InputBatch::flush`] once its runtime has run what is ready now. `options` are
+    /// those of the request a legacy session sends for it ([`Context::input_with`]).
+    pub fn ask(
+        &self,
+        key: Option<String>,
+        method: String,
+        params: Value,
+        options: RequestOptions,
+    ) -> (InputAnswer, bool) {
         let (reply, answer) = oneshot::channel();
         let mut queue = self.queue.lock().unwrap();
         if queue.closed {
             return (InputAnswer(answer), false);
         }
-        queue.asks.push(Ask { key, method, params, reply });
+        queue.asks.push(Ask { key, method, params, options, reply });
         (InputAnswer(answer), queue.asks.len() == 1)
     }
 

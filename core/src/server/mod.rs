@@ -126,8 +126,14 @@ pub struct ServerOptions {
     pub unknown_tool_is_result: bool,
     /// At most this many `subscriptions/listen` streams open at once; one more is refused
     /// (`-32603 Subscription limit reached`) before its acknowledgement. `None`: no cap.
+    /// Default [`DEFAULT_MAX_LISTEN_STREAMS`], for every binding and transport.
     pub max_listen_streams: Option<usize>,
 }
+
+/// The default cap on open `subscriptions/listen` streams: the official SDKs' default
+/// (`maxSubscriptions` of the TypeScript `createMcpHandler` and `serveStdio`,
+/// `max_subscriptions` of the Python `ListenHandler`).
+pub const DEFAULT_MAX_LISTEN_STREAMS: usize = 1024;
 
 impl Default for ServerOptions {
     fn default() -> Self {
@@ -143,7 +149,7 @@ impl Default for ServerOptions {
             features_up_front: Features::NONE,
             tool_error_names_tool: false,
             unknown_tool_is_result: false,
-            max_listen_streams: None,
+            max_listen_streams: Some(DEFAULT_MAX_LISTEN_STREAMS),
         }
     }
 }

@@ -10,7 +10,9 @@ use crate::peer::{BoxFuture, CloseReason, Peer, PeerError, RequestOptions, WeakP
 
 pub trait Outbound: Send + Sync + 'static {
     fn notify(&self, method: &str, params: Value) -> BoxFuture<Result<(), PeerError>>;
-    fn request(&self, method: &str, params: Value) -> BoxFuture<Result<Value, PeerError>>;
+    /// A server-to-client request; `options.timeout` overrides the connection's default
+    /// wait (`PeerConfig::request_timeout`), and an expired wait is [`PeerError::Timeout`].
+    fn request(&self, method: &str, params: Value, options: RequestOptions) -> BoxFuture<Result<Value, PeerError>>;
 
     /// Ends the current connection of a resumable stream without ending the request
     /// (SSE polling, SEP-1699); the client comes back with `Last-Event-ID`. Returns whether
@@ -34,10 +36,10 @@ impl Outbound for Peer {
         Box::pin(async move { peer.notify(&method, params.as_ref()).await })
     }
 
-    fn request(&self, method: &str, params: Value) -> BoxFuture<Result<Value, PeerError>> {
+    fn request(&self, method: &str, params: Value, options: RequestOptions) -> BoxFuture<Result<Value, PeerError>> {
         let (peer, method) = (self.clone(), method.to_owned());
         Box::pin(async move {
-            let raw = peer.request(&method, Some(&params), RequestOptions::default()).await?;
+            let raw = peer.request(&method, Some(&params), options).await?;
             raw.parse_owned().map_err(|e| PeerError::MalformedResponse(e.to_string()))
         })
     }
@@ -53,9 +55,9 @@ impl Outbound for WeakPeer {
         }
     }
 
-    fn request(&self, method: &str, params: Value) -> BoxFuture<Result<Value, PeerError>> {
+    fn request(&self, method: &str, params: Value, options: RequestOptions) -> BoxFuture<Result<Value, PeerError>> {
         match self.upgrade() {
-            Some(peer) => Outbound::request(&peer, method, params),
+            Some(peer) => Outbound::request(&peer, method, params, options),
             None => Box::pin(std::future::ready(Err(PeerError::Closed(CloseReason::Local)))),
         }
     }

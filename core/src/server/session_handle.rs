@@ -15,10 +15,10 @@ use std::sync::{Arc, Weak};
 
 use serde_json::{Value, json};
 
-use super::context::{level_rank, missing_capability};
+use super::context::{level_rank, missing_capability, request_failed};
 use super::handlers::HandlerError;
 use super::session::Connection;
-use crate::peer::PeerError;
+use crate::peer::RequestOptions;
 use crate::protocol::{
     CreateMessage, Elicit, ElicitationComplete, ListRoots, LoggingMessage, NotificationMethod, Ping, ProtocolVersion,
     RequestMethod,
@@ -95,10 +95,7 @@ impl ServerSession {
         }
         let outbound = connection.outbound().ok_or_else(no_way_back)?;
         drop(connection);
-        outbound.request(method, params).await.map_err(|e| match e {
-            PeerError::Rpc(error) => HandlerError::Rpc(error),
-            other => HandlerError::Failed(format!("{method} failed: {other}")),
-        })
+        outbound.request(method, params, RequestOptions::default()).await.map_err(|e| request_failed(method, e))
     }
 
     /// Asks the client's model for a completion (`sampling/createMessage`).

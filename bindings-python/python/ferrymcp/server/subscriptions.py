@@ -23,6 +23,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from ferrymcp._native import DEFAULT_MAX_LISTEN_STREAMS
 from ferrymcp.shared.subscriptions import (
     SUBSCRIPTION_ID_META_KEY,
     PromptsListChanged,
@@ -52,7 +53,8 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-_DEFAULT_MAX_SUBSCRIPTIONS = 1024
+# The engine's default (every server has it, with or without a ListenHandler).
+_DEFAULT_MAX_SUBSCRIPTIONS = DEFAULT_MAX_LISTEN_STREAMS
 _DEFAULT_MAX_BUFFERED_EVENTS = 1024
 
 

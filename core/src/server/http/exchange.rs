@@ -15,7 +15,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::sessions::HttpSession;
-use crate::peer::{BoxFuture, CloseReason, PeerError};
+use crate::peer::{BoxFuture, CloseReason, PeerError, RequestOptions};
 use crate::server::outbound::Outbound;
 use crate::server::{AuthInfo, Connection, Incoming};
 use crate::wire::{ErrorObject, Request, encode};
@@ -64,7 +64,7 @@ impl Outbound for ResponseStream {
         })
     }
 
-    fn request(&self, method: &str, params: Value) -> BoxFuture<Result<Value, PeerError>> {
+    fn request(&self, method: &str, params: Value, options: RequestOptions) -> BoxFuture<Result<Value, PeerError>> {
         let Some(session) = self.session.as_ref().and_then(Weak::upgrade) else {
             let error = ErrorObject::internal("server-to-client requests need a legacy session");
             return Box::pin(std::future::ready(Err(PeerError::Rpc(error))));
@@ -72,11 +72,22 @@ impl Outbound for ResponseStream {
         let tx = self.tx.clone();
         let (method, cancel) = (method.to_owned(), self.cancel.clone());
         Box::pin(async move {
-            let (_, data, answer) = session.outgoing_request(&method, &params);
+            let (id, data, answer) = session.outgoing_request(&method, &params);
             tx.send(Out::message(data)).await.map_err(|_| closed())?;
-            tokio::select! {
-                answer = answer => answer.unwrap_or_else(|_| Err(closed())),
-                _ = cancel.cancelled() => Err(PeerError::Cancelled),
+            let answered = async {
+                tokio::select! {
+                    answer = answer => answer.unwrap_or_else(|_| Err(closed())),
+                    _ = cancel.cancelled() => Err(PeerError::Cancelled),
+                }
+            };
+            // Without a timeout of its own the request lasts as long as the response stream.
+            let Some(limit) = options.timeout else { return answered.await };
+            match tokio::time::timeout(limit, answered).await {
+                Ok(outcome) => outcome,
+                Err(_) => {
+                    session.forget_request(id);
+                    Err(PeerError::Timeout(limit))
+                }
             }
         })
     }

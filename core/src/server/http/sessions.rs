@@ -28,7 +28,7 @@ use super::events::EventStore;
 use super::exchange::{closed, notification};
 use super::store::{SessionStore, StoreError};
 use super::stream::SseStream;
-use crate::peer::{BoxFuture, PeerError};
+use crate::peer::{BoxFuture, PeerError, RequestOptions};
 use crate::protocol::ProtocolVersion;
 use crate::server::Connection;
 use crate::server::outbound::Outbound;
@@ -144,6 +144,11 @@ impl HttpSession {
         (id, Bytes::from(buf), rx)
     }
 
+    /// Stops waiting for the answer to our request `id` (its wait expired).
+    pub(crate) fn forget_request(&self, id: i64) {
+        self.waiting.lock().unwrap().remove(&id);
+    }
+
     /// The client's answer to one of our requests; `false` when none waits for it.
     pub fn answer(&self, id: &RequestId, outcome: Result<Value, ErrorObject>) -> bool {
         let RequestId::Number(id) = id else { return false };
@@ -208,7 +213,7 @@ impl Outbound for StandaloneOutbound {
         })
     }
 
-    fn request(&self, method: &str, params: Value) -> BoxFuture<Result<Value, PeerError>> {
+    fn request(&self, method: &str, params: Value, options: RequestOptions) -> BoxFuture<Result<Value, PeerError>> {
         let session = self.0.upgrade();
         let method = method.to_owned();
         Box::pin(async move {
@@ -217,11 +222,11 @@ impl Outbound for StandaloneOutbound {
             session.send_standalone(data).await;
             // The answer comes only if the client reads the standalone stream (a GET); one
             // that never opens it must not leave the caller waiting forever.
-            let limit = session.connection.server().options.peer.request_timeout;
+            let limit = options.timeout.unwrap_or(session.connection.server().options.peer.request_timeout);
             match tokio::time::timeout(limit, answer).await {
                 Ok(answer) => answer.unwrap_or_else(|_| Err(closed())),
                 Err(_) => {
-                    session.waiting.lock().unwrap().remove(&id);
+                    session.forget_request(id);
                     Err(PeerError::Timeout(limit))
                 }
             }
