@@ -1,0 +1,135 @@
+"""Names of the official SDK that scripts/surface-diff.py found missing and the official
+examples and documentation import, now in ferrymcp. What involves the protocol runs over
+stdio against the official client (peers/surface_v1_server.py); what ferrymcp refuses
+raises an error naming the name."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("ferrymcp._native")
+mcp = pytest.importorskip("mcp")
+
+PEER = Path(__file__).resolve().parent / "peers" / "surface_v1_server.py"
+
+
+def params(kind: str) -> Any:
+    return mcp.StdioServerParameters(command=sys.executable, args=[str(PEER), kind])
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_v1_progress_reports_a_running_total(mode: str) -> None:
+    reports: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        reports.append((progress, total, message))
+
+    async with mcp.Client(params("fastmcp"), mode=mode) as c:
+        assert c.initialize_result.instructions == "Instructions, 1.x's second positional."
+        result = await c.call_tool("count", {"steps": 3}, progress_callback=on_progress)
+        assert result.content[0].text == "counted 30.0"
+        assert reports == [(10.0, 30.0, "step"), (20.0, 30.0, "step"), (30.0, 30.0, "step")]
+        # Without a progress token, 1.x's progress() refuses.
+        refused = await c.call_tool("count", {"steps": 1})
+        assert refused.is_error
+        assert "No progress token provided" in refused.content[0].text
+
+
+async def test_anyurl_is_taken_where_a_uri_is() -> None:
+    from ferrymcp import Client
+    from ferrymcp.types import AnyUrl
+
+    async with Client([sys.executable, str(PEER), "fastmcp"]) as c:
+        read = await c.read_resource(AnyUrl("note://abc"))
+        assert read.contents[0].text == "note abc"
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_request_ctx_is_the_request_being_served(mode: str) -> None:
+    async with mcp.Client(params("lowlevel"), mode=mode) as c:
+        result = await c.call_tool("whoami", {})
+        method, request_id, uri = result.content[0].text.split(" ")
+        assert method == "tools/call"
+        assert request_id not in ("", "None")
+        assert uri == "note://x"
+
+
+def test_request_ctx_outside_a_request_is_a_lookup_error() -> None:
+    from ferrymcp.server.lowlevel.server import request_ctx
+
+    with pytest.raises(LookupError):
+        request_ctx.get()
+
+
+def test_the_official_paths_name_the_same_objects() -> None:
+    import ferrymcp.client
+    import ferrymcp.server.extension
+    import ferrymcp.server.fastmcp
+    from ferrymcp.client.context import ClientRequestContext
+    from ferrymcp.server import FastMCP
+    from ferrymcp.server.fastmcp.server import FastMCP as FastMCPv1
+    from ferrymcp.server.mcpserver import MethodBinding, ResourceBinding, ToolBinding
+
+    assert ClientRequestContext is ferrymcp.client.ClientRequestContext
+    assert FastMCP is FastMCPv1 is ferrymcp.server.fastmcp.FastMCP
+    assert ToolBinding is ferrymcp.server.extension.ToolBinding
+    assert ResourceBinding is ferrymcp.server.extension.ResourceBinding
+    assert MethodBinding is ferrymcp.server.extension.MethodBinding
+
+
+def test_cache_hints_are_validated_and_apply_cache_hint_is_refused() -> None:
+    from ferrymcp.server import MCPServer
+    from ferrymcp.server.caching import CacheHint, apply_cache_hint, validate_cache_hints
+
+    hint = CacheHint(ttl_ms=5000, scope="public")
+    assert validate_cache_hints({"tools/list": hint}) == {"tools/list": hint}
+    assert validate_cache_hints(None) == {}
+    with pytest.raises(ValueError, match="'tools/call'"):
+        validate_cache_hints({"tools/call": hint})
+    with pytest.raises(TypeError, match=r"cache_hints\['tools/list'\] must be a CacheHint"):
+        validate_cache_hints({"tools/list": 5})
+    # The server constructors check with the same function.
+    with pytest.raises(ValueError, match="cacheable methods"):
+        MCPServer("x", cache_hints={"ping": hint})  # type: ignore[dict-item]
+    with pytest.raises(NotImplementedError, match="apply_cache_hint"):
+        apply_cache_hint(object(), hint)
+
+
+def test_contexts_and_transport_context() -> None:
+    from ferrymcp.shared.context import BaseContext, RequestContext
+    from ferrymcp.shared.transport_context import TransportContext
+
+    with pytest.raises(TypeError, match="BaseContext"):
+        BaseContext(object(), None)
+    assert RequestContext.__name__ == "RequestContext"
+    transport = TransportContext(kind="stdio", can_send_request=True)
+    assert transport.headers is None
+    with pytest.raises(TypeError):
+        TransportContext("stdio", True)  # type: ignore[misc]  # keyword-only, as there
+
+
+def test_refused_transports_and_routes_name_themselves() -> None:
+    from ferrymcp.server.auth.routes import cors_middleware, create_auth_routes, create_protected_resource_routes
+    from ferrymcp.server.sse import SseServerTransport
+
+    with pytest.raises(NotImplementedError, match="SseServerTransport"):
+        SseServerTransport("/messages/")
+    for refused in (create_auth_routes, create_protected_resource_routes, cors_middleware):
+        with pytest.raises(NotImplementedError, match=refused.__name__):
+            refused()
+
+
+def test_import_ferrymcp_loads_none_of_them() -> None:
+    code = (
+        "import sys, ferrymcp\n"
+        "names = ['ferrymcp.shared.progress', 'ferrymcp.server.sse', 'ferrymcp.server.auth.routes',"
+        " 'ferrymcp.shared.transport_context', 'ferrymcp.client.context', 'ferrymcp.server.fastmcp.server']\n"
+        "print([n for n in names if n in sys.modules])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "[]"
