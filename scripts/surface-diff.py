@@ -350,10 +350,11 @@ def report(surface: Surface, summary: bool, show_refused: bool) -> None:
         for name, why in sorted(surface.skipped.items()):
             print(f"  (official {name} not loaded: {why.splitlines()[0][:120]})")
     counts = surface.counts()
+    absent = counts["names missing"] + counts["names in missing modules"]
     print(
         f"  totals: {counts['modules']} public modules, {counts['modules missing']} without a ferrymcp module;"
-        f" {counts['names']} public names, {counts['names missing']} missing in present modules,"
-        f" {counts['names refused']} refused by name, {counts['names in missing modules']} in missing modules"
+        f" {counts['names']} public names, {absent} without a counterpart ({counts['names missing']} in present"
+        f" modules, {counts['names in missing modules']} in missing ones), {counts['names refused']} refused by name"
     )
 
 

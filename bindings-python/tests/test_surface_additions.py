@@ -129,8 +129,39 @@ def test_import_ferrymcp_loads_none_of_them() -> None:
     code = (
         "import sys, ferrymcp\n"
         "names = ['ferrymcp.shared.progress', 'ferrymcp.server.sse', 'ferrymcp.server.auth.routes',"
-        " 'ferrymcp.shared.transport_context', 'ferrymcp.client.context', 'ferrymcp.server.fastmcp.server']\n"
+        " 'ferrymcp.shared.transport_context', 'ferrymcp.client.context', 'ferrymcp.server.fastmcp.server',"
+        " 'ferrymcp.shared.auth_utils']\n"
         "print([n for n in names if n in sys.modules])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "[]"
+
+
+def test_resource_indicators_follow_core_and_agree_with_the_official_helpers() -> None:
+    from mcp.shared import auth_utils as official
+
+    from ferrymcp.shared.auth_utils import calculate_token_expiry, check_resource_allowed, resource_url_from_server_url
+
+    for url in ("HTTPS://Example.COM/mcp", "https://example.com/mcp#frag", "http://localhost:8000/mcp/"):
+        assert resource_url_from_server_url(url) == official.resource_url_from_server_url(url)
+    # Core's indicator has no query (the official helper keeps it).
+    assert resource_url_from_server_url("https://example.com/mcp?x=1") == "https://example.com/mcp"
+    with pytest.raises(ValueError, match="not an absolute URL"):
+        resource_url_from_server_url("/relative")
+    pairs = [
+        ("https://example.com/mcp", "https://example.com/mcp"),
+        ("https://example.com/mcp/tools", "https://example.com/mcp"),
+        ("https://example.com/mcp", "https://example.com/"),
+        ("https://example.com/mcp123", "https://example.com/mcp"),
+        ("https://example.com/api", "https://example.com/mcp"),
+        ("https://other.com/mcp", "https://example.com/mcp"),
+        ("http://example.com/mcp", "https://example.com/mcp"),
+        ("https://example.com:8443/mcp", "https://example.com/mcp"),
+    ]
+    for requested, configured in pairs:
+        ours = check_resource_allowed(requested, configured)
+        assert ours == official.check_resource_allowed(requested, configured), (requested, configured)
+    assert [check_resource_allowed(r, c) for r, c in pairs] == [True, True, True, False, False, False, False, False]
+    assert calculate_token_expiry(None) is None
+    expiry = calculate_token_expiry("60")
+    assert expiry is not None and 0 < expiry - __import__("time").time() <= 60
