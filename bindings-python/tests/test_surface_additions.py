@@ -81,6 +81,15 @@ def test_the_official_paths_name_the_same_objects() -> None:
     assert ToolBinding is ferrymcp.server.extension.ToolBinding
     assert ResourceBinding is ferrymcp.server.extension.ResourceBinding
     assert MethodBinding is ferrymcp.server.extension.MethodBinding
+    import ferrymcp.server.mcpserver.resources as resources
+    import ferrymcp.server.mcpserver.tools as tools
+
+    for era in ("mcpserver", "fastmcp"):
+        types_module = __import__(f"ferrymcp.server.{era}.resources.types", fromlist=["*"])
+        for name in ("BinaryResource", "FileResource", "FunctionResource", "TextResource"):
+            assert getattr(types_module, name) is getattr(resources, name)
+        assert __import__(f"ferrymcp.server.{era}.resources.base", fromlist=["*"]).Resource is resources.Resource
+        assert __import__(f"ferrymcp.server.{era}.tools.base", fromlist=["*"]).Tool is tools.Tool
 
 
 def test_cache_hints_are_validated_and_apply_cache_hint_is_refused() -> None:
