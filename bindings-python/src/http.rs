@@ -184,6 +184,24 @@ pub fn start<'py>(
     })
 }
 
+/// The canonical resource URI of an MCP server's URL (RFC 8707, as core's OAuth client
+/// sends it); a `ValueError` when `url` is not an absolute URL.
+#[pyfunction]
+pub fn canonical_resource(url: &str) -> PyResult<String> {
+    let parsed =
+        reqwest::Url::parse(url).map_err(|e| PyValueError::new_err(format!("not an absolute URL: {url:?}: {e}")))?;
+    Ok(ferrymcp_core::client::auth::discovery::canonical_resource(&parsed))
+}
+
+/// Whether the resource URI `resource` covers the server URL `server` (core's rule: the
+/// same origin, and a path that is a prefix of the server's at a segment boundary);
+/// `false` when either is not an absolute URL.
+#[pyfunction]
+pub fn resource_covers(resource: &str, server: &str) -> bool {
+    reqwest::Url::parse(server)
+        .is_ok_and(|server| ferrymcp_core::client::auth::discovery::resource_covers(resource, &server))
+}
+
 /// Where an endpoint at `endpoint` serves its protected resource metadata (RFC 9728), the
 /// resource being `resource` (the resource server URL) when given.
 #[pyfunction]

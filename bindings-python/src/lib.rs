@@ -43,6 +43,8 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(group::llm_tool_result, module)?)?;
     module.add_function(wrap_pyfunction!(client::default_environment, module)?)?;
     module.add_function(wrap_pyfunction!(http::metadata_path, module)?)?;
+    module.add_function(wrap_pyfunction!(http::canonical_resource, module)?)?;
+    module.add_function(wrap_pyfunction!(http::resource_covers, module)?)?;
     vocabulary::add(module)?;
     Ok(())
 }

@@ -28,6 +28,8 @@ __all__ = [
     "NativeUriTemplate",
     "default_environment",
     "metadata_path",
+    "canonical_resource",
+    "resource_covers",
     "PROTOCOL_VERSIONS",
     "LATEST_PROTOCOL_VERSION",
     "MODERN_PROTOCOL_VERSION",
@@ -222,6 +224,12 @@ def default_environment() -> dict[str, str]:
 
 def metadata_path(resource: str | None, endpoint: str) -> str:
     """Where an endpoint serves its protected resource metadata (RFC 9728)."""
+
+def canonical_resource(url: str) -> str:
+    """The canonical resource URI of a server URL (RFC 8707), as core's OAuth client sends it."""
+
+def resource_covers(resource: str, server: str) -> bool:
+    """Whether the resource URI `resource` covers the server URL `server` (core's rule)."""
 
 @final
 class NativeUriTemplate:

@@ -122,6 +122,17 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
+    if name == "AnyUrl":
+        # 1.x's `mcp.types` re-exported pydantic's URL type, which its examples build URIs
+        # with; ferrymcp takes any value whose str() is the URI, and does not depend on
+        # pydantic, so it is pydantic's own class, when pydantic is installed.
+        try:
+            from pydantic import AnyUrl
+        except ImportError as error:
+            raise ImportError(
+                "ferrymcp.types.AnyUrl is pydantic's AnyUrl: install pydantic, or pass the URI as a str"
+            ) from error
+        return AnyUrl
     read = _FROM_NATIVE.get(name)
     if read is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

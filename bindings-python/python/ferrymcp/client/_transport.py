@@ -9,15 +9,20 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
-__all__ = ["Transport", "TransportStreams"]
+__all__ = ["ReadStream", "Transport", "TransportStreams", "WriteStream"]
 
 if TYPE_CHECKING:
     from anyio.abc import ObjectReceiveStream, ObjectSendStream
 
     from ferrymcp.shared.message import SessionMessage
 
-    TransportStreams = tuple[ObjectReceiveStream[SessionMessage | Exception], ObjectSendStream[SessionMessage]]
+    ReadStream = ObjectReceiveStream[SessionMessage | Exception]
+    WriteStream = ObjectSendStream[SessionMessage]
+    TransportStreams = tuple[ReadStream, WriteStream]
 else:
+    # The two ends' official names, for annotations (anyio is not imported to run).
+    ReadStream = Any
+    WriteStream = Any
     TransportStreams = tuple[Any, Any]
 
 

@@ -11,6 +11,8 @@ _LAZY = {
     "NotificationOptions": "ferrymcp.server.lowlevel",
     "ServerRequestContext": "ferrymcp.server.context",
     "InitializationOptions": "ferrymcp.server.models",
+    # 1.x exported FastMCP here too (`from mcp.server import FastMCP`).
+    "FastMCP": "ferrymcp.server.fastmcp",
 }
 
 
@@ -25,4 +27,12 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-__all__ = ["CacheHint", "InitializationOptions", "MCPServer", "NotificationOptions", "Server", "ServerRequestContext"]
+__all__ = [
+    "CacheHint",
+    "FastMCP",
+    "InitializationOptions",
+    "MCPServer",
+    "NotificationOptions",
+    "Server",
+    "ServerRequestContext",
+]

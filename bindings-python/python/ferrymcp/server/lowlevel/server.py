@@ -457,4 +457,8 @@ def _resource_contents(uri: str, item: Any) -> dict[str, Any]:
     return contents
 
 
-__all__ = ["InitializationOptions", "NotificationOptions", "Server"]
+request_ctx = CURRENT_REQUEST
+"""1.x's context variable: `request_ctx.get()` is the request being served (the handler's
+`ServerRequestContext`, as `server.request_context` gives it); a `LookupError` outside one."""
+
+__all__ = ["InitializationOptions", "NotificationOptions", "Server", "request_ctx"]

@@ -5,7 +5,7 @@ ones user code imports: `exceptions`, `prompts` (`base`), `resources`, `tools`,
 `utilities` (`types`, `logging`), `context` and `resolve` (dependency injection).
 """
 
-from ferrymcp.server.extension import Extension
+from ferrymcp.server.extension import Extension, MethodBinding, ResourceBinding, ToolBinding
 from ferrymcp.server.mcpserver.resolve import (
     AcceptedElicitation,
     CancelledElicitation,
@@ -38,6 +38,9 @@ from ferrymcp.server.request_state import (
 )
 
 __all__ = [
+    "MethodBinding",
+    "ResourceBinding",
+    "ToolBinding",
     "DEFAULT_RESOURCE_SECURITY",
     "AcceptedElicitation",
     "AssistantMessage",

@@ -1163,16 +1163,9 @@ def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int 
         "unknown_tool_is_result": True,
     }
     if cache_hints:
-        from ferrymcp.server.caching import CACHEABLE_METHODS
+        from ferrymcp.server.caching import validate_cache_hints
 
-        unknown = sorted(repr(method) for method in cache_hints if method not in CACHEABLE_METHODS)
-        if unknown:
-            raise ValueError(
-                f"cache_hints keys must be cacheable methods (see CacheableMethod); got: {', '.join(unknown)}"
-            )
-        for method, hint in cache_hints.items():
-            if not isinstance(hint, CacheHint):
-                raise TypeError(f"cache_hints[{method!r}] must be a CacheHint, got {type(hint).__name__}")
+        cache_hints = validate_cache_hints(cache_hints)
         options["cache_hints"] = {
             method: {"ttl_ms": hint.ttl_ms, "scope": hint.scope} for method, hint in cache_hints.items()
         }
