@@ -75,8 +75,9 @@ class HandlerTransport extends HttpServerTransport {
   }
 }
 
+/** An official option ferrymcp does not run: a `TypeError` naming it, `code` `ERR_FERRYMCP_UNSUPPORTED`. */
 function refuse(where: string, key: string, why: string): never {
-  throw new TypeError(`${where}: ${key} is not supported: ${why}`);
+  throw Object.assign(new TypeError(`${where}: ${key} is not supported: ${why}`), { code: 'ERR_FERRYMCP_UNSUPPORTED' });
 }
 
 export function createMcpHandler(factory: McpServerFactory, options: CreateMcpHandlerOptions = {}): McpHttpHandler {

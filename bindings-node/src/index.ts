@@ -76,6 +76,29 @@ export type {
   OAuthTokens,
 } from './oauth-client.js';
 export * from './types.js';
+export {
+  FerrymcpUnsupportedError,
+  OAuthError,
+  OAuthErrorCode,
+  SdkError,
+  SdkErrorCode,
+  acceptedContent,
+  bearerAuthChallengeResponse,
+  buildOAuthProtectedResourceMetadata,
+  checkResourceAllowed,
+  createRequestStateCodec,
+  getOAuthProtectedResourceMetadataUrl,
+  inputRequired,
+  inputResponse,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  oauthMetadataResponse,
+  requireBearerAuth,
+  requireScopes,
+  resourceUrlFromServerUrl,
+  verifyBearerToken,
+} from './auth-helpers.js';
+export type { OAuthErrorBody } from './auth-helpers.js';
 export { InMemoryTransport, ReadBuffer, deserializeMessage, serializeMessage } from './transport.js';
 export type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from './transport.js';
 export {
