@@ -15,7 +15,10 @@ export declare class NativeCancel {
 }
 
 export declare class NativeClient {
-  /** What the handshake learnt: `{protocolVersion, modern, capabilities, serverInfo, instructions?}`. */
+  /**
+   * What the handshake learnt: `{protocolVersion, modern, capabilities, serverInfo, instructions?, discover?}`
+   * (`discover`: the `server/discover` result the details came from, when there was one).
+   */
   get serverJson(): string
   /** Whether the connection has ended (the server went away, or `close()`). */
   get isClosed(): boolean

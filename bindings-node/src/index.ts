@@ -44,7 +44,7 @@ export { RedisStore } from './http-options.js';
 export { Client } from './mcp-client.js';
 export { ClientGroup, toolDefinitions, toolResult } from './group.js';
 export type { ClientGroupOptions, GroupTool, LlmApi, ServerEvent, ServerStatus } from './group.js';
-export type { CacheMode, ClientOptions, RequestOptions } from './mcp-client.js';
+export type { CacheMode, ClientOptions, DiscoverResult, RequestOptions } from './mcp-client.js';
 export { MAX_CACHE_TTL_MS } from './mcp-client.js';
 export { SSEClientTransport, StreamableHTTPClientTransport } from './http-client.js';
 export type { AuthProvider, SSEClientTransportOptions, StreamableHTTPClientTransportOptions, TlsOptions } from './http-client.js';

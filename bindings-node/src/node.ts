@@ -43,9 +43,7 @@ export function localhostOriginValidation(): NodeRequestGuard {
 export interface NodeIncomingMessageLike extends AsyncIterable<unknown> {
   method?: string;
   url?: string;
-  originalUrl?: string;
   headers: IncomingMessage['headers'];
-  socket?: { encrypted?: boolean } | null;
 }
 
 export interface ToWebRequestOptions {
@@ -62,39 +60,51 @@ class RequestBodyTooLargeError extends Error {
   }
 }
 
+const one = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
 /**
- * A Node request as a web-standard `Request` (for `handler.fetch()` and hand-wired routing):
- * the URL from `Host` and the request path, every header, and the body: `parsedBody`
- * (JSON-encoded) when a body parser already read it, else the stream read to its end, up
- * to `maxRequestBodySize` (beyond: a `RequestBodyTooLargeError`, `status` 413).
+ * A Node request as a web-standard `Request` (for `handler.fetch()` and hand-wired routing),
+ * as `@modelcontextprotocol/node` builds it: `http://` + `Host` (or `:authority`) + the
+ * request path; every header but HTTP/2 pseudo-headers; and the body, for methods other than
+ * GET and HEAD: `parsedBody` JSON-encoded (with its `Content-Length`) when a body parser
+ * already read the stream, else the stream read to its end as text, up to
+ * `maxRequestBodySize` (beyond, or a larger `Content-Length`: a `RequestBodyTooLargeError`,
+ * `status` 413).
  */
 export async function toWebRequest(req: NodeIncomingMessageLike, parsedBody?: unknown, options: ToWebRequestOptions = {}): Promise<Request> {
   for (const key of Object.keys(options)) if (key !== 'maxRequestBodySize') throw new TypeError(`toWebRequest: unknown option '${key}'`);
   const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
+  if (!Number.isFinite(limit) || limit < 0) throw new TypeError(`toWebRequest: maxRequestBodySize must be a number >= 0, got ${String(limit)}`);
   const method = (req.method ?? 'GET').toUpperCase();
-  const scheme = req.socket?.encrypted ? 'https' : 'http';
-  const url = new URL(req.originalUrl ?? req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`);
+  const host = one(req.headers.host) ?? one(req.headers[':authority']) ?? 'localhost';
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+    if (value === undefined || name.startsWith(':')) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
-  let body: string | Uint8Array | undefined;
+  let body: string | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
-    if (parsedBody !== undefined) {
-      body = typeof parsedBody === 'string' ? parsedBody : JSON.stringify(parsedBody);
-      headers.delete('content-length');
-    } else {
+    if (parsedBody === undefined) {
+      if (Number(one(req.headers['content-length'])) > limit) throw new RequestBodyTooLargeError(limit);
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of req) {
-        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk as Uint8Array);
         size += bytes.length;
         if (size > limit) throw new RequestBodyTooLargeError(limit);
         chunks.push(bytes);
       }
-      body = new Uint8Array(Buffer.concat(chunks));
+      if (size > 0) body = Buffer.concat(chunks).toString('utf8');
+    } else {
+      const encoded = JSON.stringify(parsedBody) as string | undefined;
+      headers.delete('content-encoding');
+      headers.delete('transfer-encoding');
+      if (encoded === undefined) headers.delete('content-length');
+      else {
+        body = encoded;
+        headers.set('content-length', String(Buffer.byteLength(encoded)));
+      }
     }
   }
-  return new Request(url, { method, headers, body });
+  return new Request(`http://${host}${req.url ?? '/'}`, { method, headers, body });
 }

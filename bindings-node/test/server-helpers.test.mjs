@@ -303,6 +303,14 @@ describe('toWebRequest (ferrymcp/node)', () => {
     assert.equal(ours.method, theirs.method);
     assert.equal(ours.headers.get('x-multi'), theirs.headers.get('x-multi'));
     assert.equal(await ours.text(), await theirs.text());
+    for (const parsed of [{ jsonrpc: '2.0', id: 2, method: 'ping' }, 'text', null]) {
+      const [a, b] = [await toWebRequest(fake(), parsed), await officialToWebRequest(fake(), parsed)];
+      assert.equal(a.headers.get('content-length'), b.headers.get('content-length'));
+      assert.equal(await a.text(), await b.text());
+    }
+    const big = { ...fake(), headers: { host: 'h', 'content-length': '100' } };
+    await assert.rejects(toWebRequest(big, undefined, { maxRequestBodySize: 10 }), { name: 'RequestBodyTooLargeError', status: 413 });
+    await assert.rejects(officialToWebRequest(big, undefined, { maxRequestBodySize: 10 }), { name: 'RequestBodyTooLargeError', status: 413 });
   });
 });
 
