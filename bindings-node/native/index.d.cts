@@ -468,6 +468,13 @@ export interface HttpHeader {
 }
 
 /**
+ * Whether core's endpoint serves this HTTP request as a 2025-era one (the official
+ * `isLegacyRequest`): core's routing rule, applied to the method, the
+ * `MCP-Protocol-Version` header, whether an `Mcp-Session-Id` came, and the body text.
+ */
+export declare function isLegacyHttpRequest(method: string, versionHeader: string | undefined | null, hasSession: boolean, body: string): boolean
+
+/**
  * Binds `host:port` (port 0: the OS picks) and serves `server` there at `config.endpoint`,
  * over TLS when given `tls`.
  */

@@ -6,7 +6,7 @@
  * decision: the engine's own bearer checks and metadata documents stay in core.
  *
  * The official helpers that do decide protocol behaviour and that core does not expose yet
- * (`isLegacyRequest`, the framework-free bearer gate, the OAuth metadata responses, the
+ * (the framework-free bearer gate, the OAuth metadata responses, the
  * manual multi-round API) are exported as functions that throw a
  * `FerrymcpUnsupportedError` (`code` `ERR_FERRYMCP_UNSUPPORTED`) naming themselves, so that
  * ported code fails where it uses them, never silently.
@@ -178,7 +178,6 @@ const BEARER = "core checks bearer tokens on the endpoints it serves: pass `auth
 const METADATA = 'core serves the protected resource metadata on the endpoints it protects (`auth` option); a framework-free metadata response is not exposed';
 const ROUNDS = 'the manual multi-round API is not exposed; use ctx.mcpReq.elicitInput / requestSampling, which core runs over both eras';
 
-export const isLegacyRequest: Placeholder = placeholder('isLegacyRequest', 'core routes each request to its era itself and does not expose the classification; serve both eras on one createMcpHandler endpoint');
 export const legacyStatelessFallback: Placeholder = placeholder('legacyStatelessFallback', "core serves legacy clients on the same endpoint (createMcpHandler's legacy: 'stateless' is the default)");
 export const verifyBearerToken: Placeholder = placeholder('verifyBearerToken', BEARER);
 export const requireBearerAuth: Placeholder = placeholder('requireBearerAuth', BEARER);

@@ -35,7 +35,8 @@ export { HandlerContext } from './context.js';
 export type { InputOptions, McpRequestContext, McpServerFactoryContext, RequestHandlerExtra, ServerContext } from './context.js';
 export { NodeStreamableHTTPServerTransport, WebStandardStreamableHTTPServerTransport } from './http.js';
 export type { HandleRequestOptions, HttpListener, ListenOptions } from './http.js';
-export { createMcpHandler } from './http-handler.js';
+export { createMcpHandler, isLegacyRequest } from './http-handler.js';
+export type { IsLegacyRequestOptions } from './http-handler.js';
 export type { CreateMcpHandlerOptions, McpHttpHandler, McpServerFactory } from './http-handler.js';
 export { InMemoryServerEventBus } from './event-bus.js';
 export type { ServerEventBus, ServerNotifier } from './event-bus.js';
@@ -90,7 +91,6 @@ export {
   getOAuthProtectedResourceMetadataUrl,
   inputRequired,
   inputResponse,
-  isLegacyRequest,
   legacyStatelessFallback,
   oauthMetadataResponse,
   requireBearerAuth,

@@ -314,9 +314,67 @@ describe('toWebRequest (ferrymcp/node)', () => {
   });
 });
 
+describe('isLegacyRequest (core decides)', () => {
+  const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const post = (body, headers = {}) =>
+    new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const cases = {
+    'a GET with a session': () => new Request('http://127.0.0.1/mcp', { headers: { 'mcp-session-id': 's1' } }),
+    'a DELETE': () => new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': 's1' } }),
+    initialize: () => post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }),
+    'a request with the envelope': () => post({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope } }, { 'mcp-protocol-version': MODERN }),
+    'a legacy notification': () => post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': 's1' }),
+    'a legacy request in a session': () => post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': 's1', 'mcp-protocol-version': '2025-11-25' }),
+    'a modern header without the envelope': () => post({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-protocol-version': MODERN }),
+    'a posted response': () => post({ jsonrpc: '2.0', id: 4, result: {} }, { 'mcp-session-id': 's1' }),
+    'a body that is not JSON': () => post('{not json'),
+    'an empty body': () => post(''),
+  };
+
+  test('gives the official verdict for each kind of request', async () => {
+    for (const [what, make] of Object.entries(cases)) {
+      const request = make();
+      assert.equal(await ferry.isLegacyRequest(request), await officialServer.isLegacyRequest(make()), what);
+      if (request.method === 'POST') assert.ok((await request.text()).length >= 0, 'the request stays readable');
+    }
+    const big = () => post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { pad: 'x'.repeat(100) } });
+    assert.equal(await ferry.isLegacyRequest(big(), undefined, { maxRequestBodySize: 50 }), await officialServer.isLegacyRequest(big(), undefined, { maxRequestBodySize: 50 }));
+    const parsed = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope } };
+    assert.equal(await ferry.isLegacyRequest(post(''), parsed), await officialServer.isLegacyRequest(post(''), parsed));
+    await assert.rejects(ferry.isLegacyRequest(post(''), undefined, { limit: 1 }), /isLegacyRequest: unknown option 'limit'/);
+  });
+
+  test('routes the official clients: legacy to one handler, modern to another', async () => {
+    const named = (name) => () => {
+      const server = new ferry.McpServer({ name, version: '1.0.0' });
+      server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+      return server;
+    };
+    const legacy = ferry.createMcpHandler(named('legacy-side'));
+    const modern = ferry.createMcpHandler(named('modern-side'));
+    const router = { fetch: async (request) => ((await ferry.isLegacyRequest(request)) ? legacy.fetch(request) : modern.fetch(request)) };
+    const http = await serveThroughToWebRequest(router);
+    try {
+      for (const [mode, side] of [[{ pin: MODERN }, 'modern-side'], ['legacy', 'legacy-side']]) {
+        const client = new officialClient.Client({ name: 'official-v2', version: '2.4.0' }, { versionNegotiation: { mode } });
+        await client.connect(new officialClient.StreamableHTTPClientTransport(http.url));
+        try {
+          assert.equal(client.getServerVersion().name, side);
+          assert.equal(text(await client.callTool({ name: 'echo', arguments: { text: side } })), side);
+        } finally {
+          await client.close();
+        }
+      }
+    } finally {
+      await legacy.close();
+      await modern.close();
+      await http.close();
+    }
+  });
+});
+
 describe('official helpers ferrymcp does not run yet', () => {
   const names = [
-    'isLegacyRequest',
     'legacyStatelessFallback',
     'verifyBearerToken',
     'requireBearerAuth',
@@ -338,6 +396,12 @@ describe('official helpers ferrymcp does not run yet', () => {
           (error) => error instanceof ferry.FerrymcpUnsupportedError && error.code === 'ERR_FERRYMCP_UNSUPPORTED' && error.api === name && error.message.includes(name),
         );
       }
+    }
+  });
+
+  test('ferrymcp/express: requireBearerAuth and mcpAuthMetadataRouter throw naming themselves', () => {
+    for (const name of ['requireBearerAuth', 'mcpAuthMetadataRouter']) {
+      assert.throws(() => ferryExpress[name]({}), (e) => e.code === 'ERR_FERRYMCP_UNSUPPORTED' && e.api === name);
     }
   });
 
