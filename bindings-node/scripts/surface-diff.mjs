@@ -39,6 +39,8 @@ const V2 = [
   ['@modelcontextprotocol/client', 'ferrymcp/client'],
   ['@modelcontextprotocol/client/stdio', 'ferrymcp/stdio'],
   ['@modelcontextprotocol/node', 'ferrymcp/node'],
+  ['@modelcontextprotocol/express', 'ferrymcp/express'],
+  ['@modelcontextprotocol/hono', 'ferrymcp/hono'],
 ];
 
 /** The file an `exports` target names for ESM `import` (conditions: import, node, default). */
