@@ -438,3 +438,36 @@ where
         rpc_error(StatusCode::BAD_REQUEST, None, &ErrorObject::parse_error("Parse error: the body is not UTF-8"))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::is_legacy_request;
+
+    const MODERN: &str = "2026-07-28";
+
+    #[test]
+    fn legacy_requests_are_told_apart_as_post_routes_them() {
+        let envelope = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        let plain = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+        let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
+        let notification = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        // Not POST, or not one message: legacy (or refused before any era).
+        assert!(is_legacy_request("GET", None, true, ""));
+        assert!(is_legacy_request("DELETE", None, true, ""));
+        assert!(is_legacy_request("POST", None, false, ""));
+        assert!(is_legacy_request("POST", None, false, "{not json"));
+        assert!(is_legacy_request("POST", None, false, &format!("[{plain}]")));
+        // Requests: the envelope, or a modern header (but never for initialize), is modern.
+        assert!(!is_legacy_request("post", None, false, envelope));
+        assert!(is_legacy_request("POST", None, false, plain));
+        assert!(!is_legacy_request("POST", Some(MODERN), false, plain));
+        assert!(is_legacy_request("POST", Some("2025-11-25"), true, plain));
+        assert!(is_legacy_request("POST", Some(MODERN), false, initialize));
+        assert!(!is_legacy_request("POST", None, false, r#"{"jsonrpc":"2.0","id":1,"method":"server/discover"}"#));
+        // Notifications and responses: a session or no modern header means legacy.
+        assert!(is_legacy_request("POST", None, false, notification));
+        assert!(is_legacy_request("POST", Some(MODERN), true, notification));
+        assert!(!is_legacy_request("POST", Some(MODERN), false, notification));
+        assert!(is_legacy_request("POST", None, true, r#"{"jsonrpc":"2.0","id":4,"result":{}}"#));
+    }
+}
