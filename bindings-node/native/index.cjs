@@ -853,6 +853,7 @@ module.exports.childEnvironmentVars = nativeBinding.childEnvironmentVars
 module.exports.connectGroup = nativeBinding.connectGroup
 module.exports.connectHttpClient = nativeBinding.connectHttpClient
 module.exports.connectPort = nativeBinding.connectPort
+module.exports.isLegacyHttpRequest = nativeBinding.isLegacyHttpRequest
 module.exports.listenHttp = nativeBinding.listenHttp
 module.exports.llmToolDefinitions = nativeBinding.llmToolDefinitions
 module.exports.llmToolResult = nativeBinding.llmToolResult

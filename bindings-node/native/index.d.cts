@@ -15,7 +15,10 @@ export declare class NativeCancel {
 }
 
 export declare class NativeClient {
-  /** What the handshake learnt: `{protocolVersion, modern, capabilities, serverInfo, instructions?}`. */
+  /**
+   * What the handshake learnt: `{protocolVersion, modern, capabilities, serverInfo, instructions?, discover?}`
+   * (`discover`: the `server/discover` result the details came from, when there was one).
+   */
   get serverJson(): string
   /** Whether the connection has ended (the server went away, or `close()`). */
   get isClosed(): boolean
@@ -463,6 +466,13 @@ export interface HttpHeader {
   name: string
   value: string
 }
+
+/**
+ * Whether core's endpoint serves this HTTP request as a 2025-era one (the official
+ * `isLegacyRequest`): core's routing rule, applied to the method, the
+ * `MCP-Protocol-Version` header, whether an `Mcp-Session-Id` came, and the body text.
+ */
+export declare function isLegacyHttpRequest(method: string, versionHeader: string | undefined | null, hasSession: boolean, body: string): boolean
 
 /**
  * Binds `host:port` (port 0: the OS picks) and serves `server` there at `config.endpoint`,

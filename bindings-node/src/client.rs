@@ -284,7 +284,8 @@ impl NativeClient {
 
 #[napi]
 impl NativeClient {
-    /// What the handshake learnt: `{protocolVersion, modern, capabilities, serverInfo, instructions?}`.
+    /// What the handshake learnt: `{protocolVersion, modern, capabilities, serverInfo, instructions?, discover?}`
+    /// (`discover`: the `server/discover` result the details came from, when there was one).
     #[napi(getter)]
     pub fn server_json(&self) -> napi::Result<String> {
         let details = self.client()?.server().clone();
@@ -296,6 +297,9 @@ impl NativeClient {
         });
         if let Some(instructions) = details.instructions {
             server["instructions"] = json!(instructions);
+        }
+        if let Some(discover) = details.discover {
+            server["discover"] = discover;
         }
         Ok(server.to_string())
     }

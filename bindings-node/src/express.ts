@@ -4,10 +4,13 @@
  * mount a `NodeStreamableHTTPServerTransport` or `toNodeHandler(createMcpHandler(...))` on it.
  * Needs the `express` package (a peer dependency, as for the official adapter).
  *
- * Not here yet: `requireBearerAuth`, `mcpAuthMetadataRouter`, `getOAuthProtectedResourceMetadataUrl`
- * (the engine's endpoints take `auth: { verifier, ... }` instead); importing them fails by name.
+ * `getOAuthProtectedResourceMetadataUrl` is the package root's. Not run yet: `requireBearerAuth`
+ * and `mcpAuthMetadataRouter` (the engine's endpoints take `auth: { verifier, ... }` instead,
+ * and serve the metadata themselves): calling them throws `ERR_FERRYMCP_UNSUPPORTED`.
  */
 import express from 'express';
+export { getOAuthProtectedResourceMetadataUrl, requireBearerAuth } from './auth-helpers.js';
+export { mcpAuthMetadataRouter } from './server/auth/router.js';
 import type { Express, RequestHandler } from 'express';
 import { LOOPBACK_BINDS, guardRefusal, localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, warnUnguarded } from './host-guard.js';
 

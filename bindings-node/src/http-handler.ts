@@ -20,6 +20,8 @@ import type { HandleRequestOptions } from './http.js';
 import type { StreamableHTTPServerTransportOptions } from './http-options.js';
 import type { McpServer } from './mcp-server.js';
 import type { NativeServer } from './native.js';
+import { isLegacyHttpRequest } from './native.js';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE } from './guards.js';
 import { createServerNotifier, eventNotification, InMemoryServerEventBus, isServerEventBus } from './event-bus.js';
 import type { ServerEventBus, ServerNotifier } from './event-bus.js';
 import { factoryContext } from './context.js';
@@ -75,8 +77,9 @@ class HandlerTransport extends HttpServerTransport {
   }
 }
 
+/** An official option ferrymcp does not run: a `TypeError` naming it, `code` `ERR_FERRYMCP_UNSUPPORTED`. */
 function refuse(where: string, key: string, why: string): never {
-  throw new TypeError(`${where}: ${key} is not supported: ${why}`);
+  throw Object.assign(new TypeError(`${where}: ${key} is not supported: ${why}`), { code: 'ERR_FERRYMCP_UNSUPPORTED' });
 }
 
 export function createMcpHandler(factory: McpServerFactory, options: CreateMcpHandlerOptions = {}): McpHttpHandler {
@@ -156,3 +159,27 @@ export function toNodeHandler(handler: McpHttpHandler, options: { onerror?: (err
     }
   };
 }
+
+/** `isLegacyRequest`'s options. */
+export interface IsLegacyRequestOptions {
+  /** The body bound of the handler routed for (default `DEFAULT_MAX_REQUEST_BODY_SIZE`): a longer body is the modern path's (413). */
+  maxRequestBodySize?: number;
+}
+
+/**
+ * Whether `createMcpHandler`'s endpoint would serve this request as a 2025-era one (core
+ * decides, by the rule it routes with: see `is_legacy_request` in core's `server::http`).
+ * The body is read from a clone (the request stays readable), or taken from `parsedBody`
+ * when a body parser already read it.
+ */
+export async function isLegacyRequest(request: Request, parsedBody?: unknown, options: IsLegacyRequestOptions = {}): Promise<boolean> {
+  for (const key of Object.keys(options)) if (key !== 'maxRequestBodySize') throw new TypeError(`isLegacyRequest: unknown option '${key}'`);
+  const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
+  let body = '';
+  if (request.method.toUpperCase() === 'POST') {
+    body = parsedBody !== undefined ? (JSON.stringify(parsedBody) ?? '') : await request.clone().text();
+    if (Buffer.byteLength(body) > limit) return false;
+  }
+  return isLegacyHttpRequest(request.method, request.headers.get('mcp-protocol-version') ?? undefined, request.headers.has('mcp-session-id'), body);
+}
+

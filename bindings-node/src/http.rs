@@ -302,3 +302,11 @@ impl NativeHttpResponse {
         }
     }
 }
+
+/// Whether core's endpoint serves this HTTP request as a 2025-era one (the official
+/// `isLegacyRequest`): core's routing rule, applied to the method, the
+/// `MCP-Protocol-Version` header, whether an `Mcp-Session-Id` came, and the body text.
+#[napi]
+pub fn is_legacy_http_request(method: String, version_header: Option<String>, has_session: bool, body: String) -> bool {
+    ferrymcp_core::server::http::is_legacy_request(&method, version_header.as_deref(), has_session, &body)
+}

@@ -35,7 +35,8 @@ export { HandlerContext } from './context.js';
 export type { InputOptions, McpRequestContext, McpServerFactoryContext, RequestHandlerExtra, ServerContext } from './context.js';
 export { NodeStreamableHTTPServerTransport, WebStandardStreamableHTTPServerTransport } from './http.js';
 export type { HandleRequestOptions, HttpListener, ListenOptions } from './http.js';
-export { createMcpHandler } from './http-handler.js';
+export { createMcpHandler, isLegacyRequest } from './http-handler.js';
+export type { IsLegacyRequestOptions } from './http-handler.js';
 export type { CreateMcpHandlerOptions, McpHttpHandler, McpServerFactory } from './http-handler.js';
 export { InMemoryServerEventBus } from './event-bus.js';
 export type { ServerEventBus, ServerNotifier } from './event-bus.js';
@@ -44,7 +45,7 @@ export { RedisStore } from './http-options.js';
 export { Client } from './mcp-client.js';
 export { ClientGroup, toolDefinitions, toolResult } from './group.js';
 export type { ClientGroupOptions, GroupTool, LlmApi, ServerEvent, ServerStatus } from './group.js';
-export type { CacheMode, ClientOptions, RequestOptions } from './mcp-client.js';
+export type { CacheMode, ClientOptions, DiscoverResult, RequestOptions } from './mcp-client.js';
 export { MAX_CACHE_TTL_MS } from './mcp-client.js';
 export { SSEClientTransport, StreamableHTTPClientTransport } from './http-client.js';
 export type { AuthProvider, SSEClientTransportOptions, StreamableHTTPClientTransportOptions, TlsOptions } from './http-client.js';
@@ -76,6 +77,28 @@ export type {
   OAuthTokens,
 } from './oauth-client.js';
 export * from './types.js';
+export {
+  FerrymcpUnsupportedError,
+  OAuthError,
+  OAuthErrorCode,
+  SdkError,
+  SdkErrorCode,
+  acceptedContent,
+  bearerAuthChallengeResponse,
+  buildOAuthProtectedResourceMetadata,
+  checkResourceAllowed,
+  createRequestStateCodec,
+  getOAuthProtectedResourceMetadataUrl,
+  inputRequired,
+  inputResponse,
+  legacyStatelessFallback,
+  oauthMetadataResponse,
+  requireBearerAuth,
+  requireScopes,
+  resourceUrlFromServerUrl,
+  verifyBearerToken,
+} from './auth-helpers.js';
+export type { OAuthErrorBody } from './auth-helpers.js';
 export { InMemoryTransport, ReadBuffer, deserializeMessage, serializeMessage } from './transport.js';
 export type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from './transport.js';
 export {

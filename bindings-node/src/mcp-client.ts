@@ -175,6 +175,17 @@ interface ServerDetails {
   capabilities: ServerCapabilities;
   serverInfo: Implementation;
   instructions?: string;
+  /** The `server/discover` result the details came from (modern connections that probed). */
+  discover?: DiscoverResult;
+}
+
+/** A `server/discover` result (2026-07-28), as the server sent it. */
+export interface DiscoverResult {
+  supportedVersions: string[];
+  capabilities: ServerCapabilities;
+  serverInfo?: Implementation;
+  instructions?: string;
+  [key: string]: unknown;
 }
 
 const INPUT_METHODS = ['sampling/createMessage', 'elicitation/create', 'roots/list'];
@@ -400,6 +411,21 @@ export class Client {
 
   getNegotiatedProtocolVersion(): string | undefined {
     return this.#server?.protocolVersion;
+  }
+
+  /**
+   * The `server/discover` result of this connection: the one core's probe (or pin) got, or
+   * the last {@link discover} call's; `undefined` on a legacy connection.
+   */
+  getDiscoverResult(): DiscoverResult | undefined {
+    return this.#server?.discover;
+  }
+
+  /** Sends `server/discover` (2026-07-28) and keeps its result for {@link getDiscoverResult}. */
+  async discover(options?: RequestOptions): Promise<DiscoverResult> {
+    const result = await this.request<DiscoverResult>({ method: 'server/discover' }, options);
+    if (this.#server !== undefined) this.#server.discover = result;
+    return result;
   }
 
   /** `'modern'` (2026-07-28, stateless) or `'legacy'` (initialize). */

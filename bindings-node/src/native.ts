@@ -31,6 +31,7 @@ export const listenHttp = native.listenHttp;
 export const connectHttpClient = native.connectHttpClient;
 export const NativeOAuth = native.NativeOAuth;
 export const parseWwwAuthenticate = native.parseWwwAuthenticate;
+export const isLegacyHttpRequest = native.isLegacyHttpRequest;
 
 export type { Vocabulary, ErrorCodes, MetaKeys } from '../native/index.cjs';
 /** The protocol's constants (revisions, error codes, log levels, `_meta` keys), from core. */

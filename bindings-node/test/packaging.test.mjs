@@ -23,6 +23,8 @@ const PUBLIC = [
   'ferrymcp/inMemory.js', 'ferrymcp/shared/transport.js', 'ferrymcp/shared/stdio.js',
   'ferrymcp/client/auth.js', 'ferrymcp/client/auth-extensions.js', 'ferrymcp/express', 'ferrymcp/hono',
   'ferrymcp/server/express.js', 'ferrymcp/server/middleware/hostHeaderValidation.js',
+  'ferrymcp/shared/auth-utils.js', 'ferrymcp/shared/metadataUtils.js', 'ferrymcp/shared/uriTemplate.js',
+  'ferrymcp/server/auth/errors.js', 'ferrymcp/server/auth/router.js', 'ferrymcp/server/auth/middleware/bearerAuth.js',
 ];
 
 test('every public path loads from ESM and CommonJS, and only those are exported', async () => {

@@ -279,6 +279,49 @@ where
     reply
 }
 
+/// Whether an `MCP-Protocol-Version` header names a 2026-07-28 (or later) revision.
+fn names_modern(version_header: Option<&str>) -> bool {
+    version_header.is_some_and(|v| !ProtocolVersion::parse(v).is_some_and(ProtocolVersion::is_legacy))
+}
+
+/// Whether a posted request goes to the 2026-07-28 path: its envelope says so, or the
+/// version header names a modern revision (an `initialize` is legacy whatever the header).
+fn request_is_modern(method: &str, params: &Map<String, Value>, names_modern: bool) -> bool {
+    era::is_modern(method, params) || (names_modern && method != Initialize::METHOD)
+}
+
+/// Whether this endpoint serves an HTTP request as a 2025-era one (the official SDK's
+/// `isLegacyRequest`), by the rules [`post`] routes with: every method but POST (a session's
+/// GET or DELETE), a body that is not one JSON-RPC message (empty, not JSON, a batch), a
+/// request that neither carries the 2026-07-28 envelope nor comes under a modern version
+/// header (an `initialize` always), and a response or notification that comes with a
+/// session or without a modern version header. `false` means the modern path answers it,
+/// including with its own refusals.
+pub fn is_legacy_request(http_method: &str, version_header: Option<&str>, has_session: bool, body: &str) -> bool {
+    if !http_method.eq_ignore_ascii_case("POST") {
+        return true;
+    }
+    let names_modern = names_modern(version_header);
+    let frame = SharedStr::from(body.to_owned());
+    let message = match wire::parse(&frame) {
+        Ok(Parsed::Single(envelope)) => wire::to_message(&frame, envelope),
+        _ => return true,
+    };
+    match message {
+        Message::Request(request) => {
+            let params = match &request.params {
+                None => Map::new(),
+                Some(raw) => match raw.parse_owned::<Value>() {
+                    Ok(Value::Object(params)) => params,
+                    _ => return true,
+                },
+            };
+            !request_is_modern(&request.method, &params, names_modern)
+        }
+        _ => has_session || !names_modern,
+    }
+}
+
 async fn post<B>(state: &Arc<HttpState>, parts: &Parts, body: B, auth: Option<Arc<AuthInfo>>) -> Response<ResponseBody>
 where
     B: Body<Data = Bytes> + Send,
@@ -318,9 +361,7 @@ where
             return rpc_error(StatusCode::BAD_REQUEST, id.as_ref(), &error.to_error_object());
         }
     };
-    let header_version = parts.headers.get(VERSION_HEADER).and_then(|v| v.to_str().ok());
-    let names_modern =
-        header_version.is_some_and(|v| !ProtocolVersion::parse(v).is_some_and(ProtocolVersion::is_legacy));
+    let names_modern = names_modern(parts.headers.get(VERSION_HEADER).and_then(|v| v.to_str().ok()));
     let has_session = parts.headers.contains_key(SESSION_HEADER);
     match message {
         Message::Request(request) => {
@@ -334,9 +375,7 @@ where
                     }
                 },
             };
-            let modern =
-                era::is_modern(&request.method, &params) || (names_modern && request.method != Initialize::METHOD);
-            if modern {
+            if request_is_modern(&request.method, &params, names_modern) {
                 modern::post(state, parts, request, params, auth).await
             } else {
                 legacy::post(state, parts, Message::Request(request), Some(params), auth).await
@@ -398,4 +437,37 @@ where
     SharedStr::from_utf8(bytes).map_err(|_| {
         rpc_error(StatusCode::BAD_REQUEST, None, &ErrorObject::parse_error("Parse error: the body is not UTF-8"))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_legacy_request;
+
+    const MODERN: &str = "2026-07-28";
+
+    #[test]
+    fn legacy_requests_are_told_apart_as_post_routes_them() {
+        let envelope = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        let plain = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+        let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
+        let notification = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        // Not POST, or not one message: legacy (or refused before any era).
+        assert!(is_legacy_request("GET", None, true, ""));
+        assert!(is_legacy_request("DELETE", None, true, ""));
+        assert!(is_legacy_request("POST", None, false, ""));
+        assert!(is_legacy_request("POST", None, false, "{not json"));
+        assert!(is_legacy_request("POST", None, false, &format!("[{plain}]")));
+        // Requests: the envelope, or a modern header (but never for initialize), is modern.
+        assert!(!is_legacy_request("post", None, false, envelope));
+        assert!(is_legacy_request("POST", None, false, plain));
+        assert!(!is_legacy_request("POST", Some(MODERN), false, plain));
+        assert!(is_legacy_request("POST", Some("2025-11-25"), true, plain));
+        assert!(is_legacy_request("POST", Some(MODERN), false, initialize));
+        assert!(!is_legacy_request("POST", None, false, r#"{"jsonrpc":"2.0","id":1,"method":"server/discover"}"#));
+        // Notifications and responses: a session or no modern header means legacy.
+        assert!(is_legacy_request("POST", None, false, notification));
+        assert!(is_legacy_request("POST", Some(MODERN), true, notification));
+        assert!(!is_legacy_request("POST", Some(MODERN), false, notification));
+        assert!(is_legacy_request("POST", None, true, r#"{"jsonrpc":"2.0","id":4,"result":{}}"#));
+    }
 }
