@@ -32,11 +32,14 @@ class Server:
             argv, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
         )
         self.next_id = 1
-        self.request("initialize", {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "check-tools", "version": "0.1.0"},
-        })
+        self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "check-tools", "version": "0.1.0"},
+            },
+        )
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
     def send(self, message: dict) -> None:
@@ -116,7 +119,7 @@ def difference(a, b, path: str = "") -> str | None:
     if isinstance(a, list) and isinstance(b, list):
         if len(a) != len(b):
             return f"{path}: {len(a)} against {len(b)} items"
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
             found = difference(x, y, f"{path}/{i}")
             if found:
                 return found
