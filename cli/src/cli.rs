@@ -127,7 +127,7 @@ pub enum Command {
             "calls its `echo` tool ({\"text\": ...}; over stdio, --tool and --args name another) one\n",
             "at a time for --duration, then --window in flight (--burst N: N at once instead), and\n",
             "prints one JSON object: startup_ms, rss_idle_kib, rss_peak_kib, and per phase calls,\n",
-            " calls_per_s, p50/p99 latency and the server's CPU per call (Linux only).\n",
+            "calls_per_s, p50/p99 latency and the server's CPU per call (Linux only).\n",
             "Over HTTP (--mode), {port} in the command becomes a free port (also passed as PORT).\n",
             "FERRYMCP_BENCH_SERVER_STDERR=inherit shows the server's stderr.\n",
             "  ferrymcp bench --driver raw -d 2s --large-echo -- ./ferrymcp-echo\n",
