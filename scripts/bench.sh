@@ -28,6 +28,7 @@ done
 "$deps/fastmcp/bin/pip" install --quiet --disable-pip-version-check -r benches/peers/python/requirements-fastmcp.txt
 (cd bindings-python && "../$deps/official/bin/maturin" build --release --quiet -o ../target/wheels --interpreter "../$deps/ferrymcp/bin/python")
 "$deps/ferrymcp/bin/pip" install --quiet --disable-pip-version-check --force-reinstall target/wheels/ferrymcp-*.whl
+"$deps/ferrymcp/bin/pip" install --quiet --disable-pip-version-check -r benches/peers/python/requirements-ferrymcp.txt
 
 # Node: the official TypeScript SDK, and ferrymcp's npm package (with its linux-x64-gnu
 # binary package) packed the way a user gets it.
@@ -53,6 +54,8 @@ cp benches/peers/node/package.json benches/peers/node/*.mjs "$deps/node/"
 # Rust: the official SDK's echo server, a standalone project outside the workspace.
 CARGO_TARGET_DIR="$deps/rmcp-target" cargo build --release --manifest-path benches/peers/rmcp-echo/Cargo.toml
 
+# Every implementation answers the realistic `report` tool alike before anything is timed.
+(cd benches/e2e && "../../$deps/official/bin/python" check_tools.py)
 runs="$(cd benches/e2e && "../../$deps/official/bin/python" run.py "$@")"
 (cd benches/e2e && "../../$deps/official/bin/python" report.py "$runs" --note "${BENCH_NOTE:-}")
 

@@ -27,6 +27,7 @@ class Impl:
     peer: str | None = None  # the key ratios are taken against (ours only)
     also: tuple[str, ...] = ()  # further peers of the same language with a ratio row (ours only)
     http_modes: tuple[str, ...] = ("legacy", "modern")  # the HTTP scenarios it serves
+    report: bool = True  # serves the `report` tool (the `report` scenario)
 
 
 IMPLS = [
@@ -38,7 +39,8 @@ IMPLS = [
         [f"{DEPS}/official/bin/python", f"{PY}/echo_official.py"],
         http=[f"{DEPS}/official/bin/python", f"{PY}/echo_official.py", "http", "{port}"],
     ),
-    Impl("fastmcp", "FastMCP", "python", False, [f"{DEPS}/fastmcp/bin/python", f"{PY}/echo_fastmcp.py"]),
+    # FastMCP serves the echo only: it is a second Python peer, not one the issue names.
+    Impl("fastmcp", "FastMCP", "python", False, [f"{DEPS}/fastmcp/bin/python", f"{PY}/echo_fastmcp.py"], report=False),
     Impl(
         "ferrymcp-python",
         "ferrymcp (Python)",
@@ -101,11 +103,12 @@ IMPLS = [
         False,
         [f"{DEPS}/stdio-ceiling"],
         http=[f"{BIN}/http-ceiling", "{port}"],
+        report=False,
     ),
 ]
 
 # The scenarios of one round, each run for every implementation that has it.
-SCENARIOS = ["stdio", "tools-list", "http-legacy", "http-modern", "paced"]
+SCENARIOS = ["stdio", "tools-list", "http-legacy", "http-modern", "paced", "report", "burst"]
 
 # The `paced` scenario (issue 17): echo calls offered at these fixed rates (calls/s) over
 # stdio, below saturation, for the implementations of these languages; it reports the
@@ -114,3 +117,12 @@ PACED_RATES = [1000, 25000]
 PACED_LANGUAGES = {"node"}
 
 TOOLS = 1000
+
+# The `report` scenario (issue 17): sequential and 64 in flight over stdio, calling the
+# `report` tool (ten validated arguments, a structured result with an outputSchema, 64 KiB of
+# text; benches/README.md, "The realistic tool") with these arguments.
+REPORT_ARGS = "benches/peers/report-args.json"
+
+# The `burst` scenario (issue 17): this many echo calls written at once over stdio, then
+# every answer awaited (`ferrymcp bench --driver raw --burst`): time, errors, peak RSS.
+BURST = 10000

@@ -3,7 +3,10 @@ medians with min–max over the rounds, ratios against the peer of the same lang
 per round (so a slow moment of the shared machine hits both sides of a ratio), and the
 issue-7 targets marked met or missed.
 
-    python benches/e2e/report.py benches/results/raw/<stamp>/runs.jsonl [--note TEXT]
+    python benches/e2e/report.py benches/results/raw/<stamp>/runs.jsonl [--note TEXT] [--out FILE.md]
+
+`--out` writes the tables (and the chart beside them, same name with .png) elsewhere than
+latest.md, for a partial run (`run.py --scenarios ...`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from matrix import IMPLS, PACED_LANGUAGES, PACED_RATES, TOOLS
+from matrix import BURST, IMPLS, PACED_LANGUAGES, PACED_RATES, TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benches/results"
@@ -52,6 +55,29 @@ HTTP = [
     ("rss_peak_kib", "RSS peak", "MB", False),
 ]
 
+# The `report` scenario: the realistic tool, sequential and 64 in flight over stdio.
+REPORT = [
+    ("sequential.calls_per_s", "seq calls/s", "", True),
+    ("sequential.p50_us", "seq p50", "µs", False),
+    ("sequential.server_cpu_us_per_call", "seq CPU/call", "µs", False),
+    ("in_flight.calls_per_s", "64 in flight calls/s", "", True),
+    ("in_flight.p50_us", "64 p50", "µs", False),
+    ("in_flight.server_cpu_us_per_call", "CPU/call (64)", "µs", False),
+    ("rss_peak_kib", "RSS peak", "MB", False),
+    ("result_bytes", "result", "bytes", False),
+]
+# The `burst` scenario: BURST echo calls written at once, every answer awaited.
+BURST_METRICS = [
+    ("burst.answered", "answered", "", True),
+    ("burst.errors", "errors", "", False),
+    ("burst.seconds", "all answered in", "s", False),
+    ("burst.calls_per_s", "calls/s", "", True),
+    ("burst.p99_us", "p99 to answer", "µs", False),
+    ("burst.server_cpu_us_per_call", "CPU/call", "µs", False),
+    ("burst.rss_before_kib", "RSS before", "MB", False),
+    ("burst.rss_peak_kib", "RSS peak", "MB", False),
+]
+
 # Per offered rate of the `paced` scenario: (metric, label, unit, higher is better).
 PACED = [
     ("calls_per_s", "calls/s", "", True),
@@ -81,7 +107,7 @@ def load(path: Path):
             errors[(record["impl"], record["scenario"])].append(record["error"])
             continue
         run = record["run"]
-        for metric in {m for _, m, *_ in STDIO} | {m for m, *_ in HTTP}:
+        for metric in {m for _, m, *_ in STDIO} | {m for m, *_ in HTTP + REPORT + BURST_METRICS}:
             value = dig(run, metric)
             if value is not None:
                 values[(record["impl"], record["scenario"], metric)][record["round"]] = value
@@ -291,12 +317,43 @@ def markdown(values, errors, rounds, meta, note) -> str:
                     for s, m, _, _, h in STDIO) + " |")
     lines += ["", "## Issue-7 targets", "", "| target | figure (median) | verdict |", "|---|---|---|"]
     lines += [f"| {t} | {f} | {v} |" for t, f, v in targets(values)]
+    lines += scenario_table(values, errors, "report", REPORT, "The realistic tool (`report`), stdio", (
+        "The `report` tool (benches/README.md, \"The realistic tool\"): ten arguments validated against a schema "
+        "with a nested object and an array, a structured result with an outputSchema and 64 KiB of text, "
+        "called one at a time and 64 in flight. Ratio rows: > 1 means ferrymcp is better."))
+    lines += scenario_table(values, errors, "burst", BURST_METRICS, f"{BURST:,} requests in flight, stdio", (
+        f"{BURST:,} echo calls written at once (`ferrymcp bench --driver raw --burst {BURST}`), then every answer "
+        "awaited; a run fails unless each id is answered exactly once. RSS peak is the high-water mark after it."))
     if errors:
         lines += ["", "## Failed runs", ""]
         for (impl, scenario), messages in sorted(errors.items()):
             lines.append(f"- {BY_KEY[impl].label}, {scenario}: {len(messages)} run(s): `{messages[0].splitlines()[-1][:200]}`")
     lines += ["", "![calls/s and CPU per call](latest.png)", ""]
     return "\n".join(lines)
+
+
+def scenario_table(values, errors, scenario: str, metrics, title: str, intro: str) -> list[str]:
+    """One scenario's table (every implementation that ran it) and ferrymcp's ratio rows."""
+    ran = [i for i in IMPLS if any((i.key, scenario, m) in values for m, *_ in metrics) or (i.key, scenario) in errors]
+    if not ran:
+        return []
+    lines = ["", f"## {title}", "", intro, "",
+             "| implementation | " + " | ".join(f"{l}{' (' + u + ')' if u else ''}" for _, l, u, _ in metrics) + " |",
+             "|---" * (len(metrics) + 1) + "|"]
+    for impl in ran:
+        if (impl.key, scenario) in errors and not any((impl.key, scenario, m) in values for m, *_ in metrics):
+            reason = errors[(impl.key, scenario)][0].splitlines()[-1][:160].replace("|", "\\|")
+            lines.append(f"| {impl.label} | failed: {reason} |" + " |" * (len(metrics) - 1))
+            continue
+        lines.append(f"| {impl.label} | " + " | ".join(cell(values, (impl.key, scenario, m)) for m, *_ in metrics) + " |")
+    for impl in ran:
+        if impl.ours and impl.peer:
+            for peer in [impl.peer, *impl.also]:
+                if not any((peer, scenario, m) in values for m, *_ in metrics):
+                    continue
+                lines.append(f"| {impl.label} against the {BY_KEY[peer].label} | " + " | ".join(
+                    ratio_cell(ratios(values, impl.key, peer, scenario, m, h)) for m, _, _, h in metrics) + " |")
+    return lines
 
 
 def chart(values, path: Path) -> None:
@@ -339,14 +396,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("runs", type=Path)
     parser.add_argument("--note", default="")
+    parser.add_argument("--out", type=Path, default=RESULTS / "latest.md", help="the Markdown file (the chart goes beside it as .png)")
     args = parser.parse_args()
     values, errors, rounds = load(args.runs)
     meta_path = args.runs.with_name("meta.json")
     meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "latest.md").write_text(markdown(values, errors, rounds, meta, args.note))
-    chart(values, RESULTS / "latest.png")
-    print(RESULTS / "latest.md")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(markdown(values, errors, rounds, meta, args.note))
+    chart(values, args.out.with_suffix(".png"))
+    print(args.out)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ every scenario for every implementation, one after the other (A B A B ...), the 
 reversed every other round so slow drifts of a shared machine fall on both sides. Each
 run's JSON goes to benches/results/raw/<stamp>/, one line per run, for report.py.
 
-    python benches/e2e/run.py [--rounds 5] [--seconds 2] [--only KEY,KEY]
+    python benches/e2e/run.py [--rounds 5] [--seconds 2] [--only KEY,KEY] [--scenarios NAME,NAME]
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from matrix import BIN, IMPLS, PACED_LANGUAGES, PACED_RATES, SCENARIOS, TOOLS
+from matrix import BIN, BURST, IMPLS, PACED_LANGUAGES, PACED_RATES, REPORT_ARGS, SCENARIOS, TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,6 +30,13 @@ def command(impl, scenario: str, seconds: float) -> tuple[list[str], dict] | Non
         if impl.language not in PACED_LANGUAGES:
             return None
         return load + ["--rate", ",".join(map(str, PACED_RATES)), "--"] + impl.stdio, env
+    if scenario == "report":
+        if not impl.report:
+            return None
+        args = json.dumps(json.loads((ROOT / REPORT_ARGS).read_text()))
+        return load + ["--tool", "report", "--args", args, "--"] + impl.stdio, env
+    if scenario == "burst":
+        return [f"{BIN}/ferrymcp", "bench", "--driver", "raw", "--burst", str(BURST), "--"] + impl.stdio, env
     if scenario == "tools-list":
         if impl.language == "ceiling":
             return None
@@ -46,7 +53,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--only", default="")
+    parser.add_argument("--scenarios", default="", help="run only these scenarios (comma-separated)")
     args = parser.parse_args()
+    scenarios = [s for s in SCENARIOS if not args.scenarios or s in args.scenarios.split(",")]
+    unknown = set(filter(None, args.scenarios.split(","))) - set(SCENARIOS)
+    if unknown:
+        parser.error(f"unknown scenarios {sorted(unknown)}; known: {SCENARIOS}")
     impls = [i for i in IMPLS if not args.only or i.key in args.only.split(",")]
     out_dir = ROOT / "benches/results/raw" / time.strftime("%Y%m%d-%H%M%S")
     out_dir.mkdir(parents=True)
@@ -57,7 +69,7 @@ def main() -> None:
     out = open(out_dir / "runs.jsonl", "w")
     for round_ in range(args.rounds):
         order = impls if round_ % 2 == 0 else impls[::-1]
-        for scenario in SCENARIOS:
+        for scenario in scenarios:
             for impl in order:
                 spec = command(impl, scenario, args.seconds)
                 if spec is None:

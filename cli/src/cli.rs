@@ -124,14 +124,17 @@ pub enum Command {
             "  ferrymcp bench --tool echo --calls 10000 --json --report bench.html -- ./server\n\n",
             "The raw driver (--driver raw) is the project's own benchmark driver (benches/e2e): it\n",
             "starts the server given after --, writes JSON-RPC by hand (no client library cost),\n",
-            "calls its `echo` tool ({\"text\": ...}) one at a time for --duration, then --window in\n",
-            "flight, and prints one JSON object: startup_ms, rss_idle_kib, rss_peak_kib, and per\n",
-            "phase calls, calls_per_s, p50/p99 latency and the server's CPU per call (Linux only).\n",
+            "calls its `echo` tool ({\"text\": ...}; over stdio, --tool and --args name another) one\n",
+            "at a time for --duration, then --window in flight (--burst N: N at once instead), and\n",
+            "prints one JSON object: startup_ms, rss_idle_kib, rss_peak_kib, and per phase calls,\n",
+            "calls_per_s, p50/p99 latency and the server's CPU per call (Linux only).\n",
             "Over HTTP (--mode), {port} in the command becomes a free port (also passed as PORT).\n",
             "FERRYMCP_BENCH_SERVER_STDERR=inherit shows the server's stderr.\n",
             "  ferrymcp bench --driver raw -d 2s --large-echo -- ./ferrymcp-echo\n",
             "  ferrymcp bench --driver raw -d 2s --tools-list 1000 -- python server.py\n",
             "  ferrymcp bench --driver raw -d 2s --rate 1000,25000 -- node server.mjs\n",
+            "  ferrymcp bench --driver raw -d 2s --tool add --args '{\"a\":1,\"b\":2}' -- ./server\n",
+            "  ferrymcp bench --driver raw --burst 10000 -- ./server\n",
             "  ferrymcp bench --driver raw --mode modern -d 2s --window 64 -- ./server --port {port}\n\n",
             "Exit codes: 0 every call succeeded, 1 some calls failed, 2 usage error,\n",
             "3 the server could not be started or the connection was lost, 4 protocol error.\n",
@@ -264,7 +267,8 @@ pub struct PromptArgs {
 pub struct BenchArgs {
     #[command(flatten)]
     pub server: ServerWords,
-    /// The tool to call (required with the core driver; the raw driver calls `echo`).
+    /// The tool to call (required with the core driver; the raw driver calls `echo` unless
+    /// given another tool, over stdio).
     #[arg(long, value_name = "NAME")]
     pub tool: Option<String>,
     /// The tool's arguments as a JSON object.
@@ -318,6 +322,10 @@ pub struct BenchArgs {
     /// the server's CPU per call when it mostly waits.
     #[arg(long, value_name = "N,N", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..), help_heading = "Raw driver")]
     pub rate: Vec<u32>,
+    /// Raw driver over stdio: instead of the timed phases, write N calls at once and wait
+    /// for every answer (each id once, within 120 s): time, answers, errors, peak RSS.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000), help_heading = "Raw driver")]
+    pub burst: Option<u64>,
 }
 
 /// Which client `ferrymcp bench` drives the server with.

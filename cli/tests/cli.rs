@@ -408,6 +408,67 @@ fn bench_raw_driver_over_stdio_prints_one_run() {
     assert!(run["echo_1mib"]["calls"].as_u64().unwrap() >= 5 && run["echo_1mib"]["mb_per_s"].as_f64().unwrap() > 0.0);
 }
 
+/// The arguments of the benchmark's `report` tool (benches/peers/report-args.json).
+fn report_args() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../benches/peers/report-args.json");
+    std::fs::read_to_string(path).expect("the report tool's arguments")
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bench_raw_driver_calls_another_tool_with_its_arguments() {
+    let server = echo_server();
+    let args = report_args();
+    let output = ferrymcp(&[
+        "bench", "--driver", "raw", "-d", "0.2s", "--window", "8", "--tool", "report", "--args", &args, "--", &server,
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let run = json(&output);
+    assert_eq!(run["tool"], "report");
+    // 64 KiB of text plus the structured result, as the server wrote them.
+    assert!(run["result_bytes"].as_u64().unwrap() > 65536, "{run}");
+    assert_phase(&run, "sequential");
+    assert_phase(&run, "in_flight");
+    // Arguments the tool's schema refuses: the checked call fails the run, naming why.
+    let output = ferrymcp(&[
+        "bench",
+        "--driver",
+        "raw",
+        "-d",
+        "0.1s",
+        "--tool",
+        "report",
+        "--args",
+        r#"{"ref":"x"}"#,
+        "--",
+        &server,
+    ]);
+    assert_eq!(code(&output), 4);
+    assert!(stderr(&output).contains("answered an error"), "{}", stderr(&output));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bench_raw_driver_bursts_and_counts_every_answer() {
+    let server = echo_server();
+    let output = ferrymcp(&["bench", "--driver", "raw", "--burst", "3000", "--", &server]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let run = json(&output);
+    let burst = &run["burst"];
+    assert_eq!(
+        (burst["requests"].as_u64(), burst["answered"].as_u64(), burst["errors"].as_u64()),
+        (Some(3000), Some(3000), Some(0)),
+        "{run}"
+    );
+    assert!(burst["rss_peak_kib"].as_u64().unwrap() >= burst["rss_before_kib"].as_u64().unwrap(), "{run}");
+    assert!(run.get("sequential").is_none(), "{run}");
+    // A server that answers one id twice (and never the other) fails the run.
+    let script = r#"read l; echo '{"jsonrpc":"2.0","id":1,"result":{}}'; read l; read l; echo '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hello world"}]}}'; read a; read b; echo '{"jsonrpc":"2.0","id":3,"result":{}}'; echo '{"jsonrpc":"2.0","id":3,"result":{}}'; read l"#;
+    let output = ferrymcp(&["bench", "--driver", "raw", "--burst", "2", "--", "sh", "-c", script]);
+    assert_eq!(code(&output), 4);
+    assert!(stderr(&output).contains("id 3 was answered twice"), "{}", stderr(&output));
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn bench_raw_driver_lists_tools_and_fails_on_too_few() {
@@ -423,11 +484,11 @@ fn bench_raw_driver_lists_tools_and_fails_on_too_few() {
     let output = listing("1000");
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     let run = json(&output);
-    assert_eq!(run["tools_list"]["tools"], 1001);
+    assert_eq!(run["tools_list"]["tools"], 1002);
     assert!(run["tools_list"]["listings"].as_u64().unwrap() > 0 && run.get("sequential").is_none(), "{run}");
     let output = listing("10");
     assert_eq!(code(&output), 4);
-    assert!(stderr(&output).contains("listed 11 tools, expected at least 1000"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("listed 12 tools, expected at least 1000"), "{}", stderr(&output));
 }
 
 #[cfg(target_os = "linux")]
@@ -462,9 +523,16 @@ fn bench_raw_driver_stops_on_a_wrong_answer() {
 #[test]
 fn bench_driver_options_are_checked() {
     let server = echo_server();
-    let cases: [(&[&str], &str); 9] = [
-        (&["bench", "--driver", "raw", "--args", "{}", "--", &server], "do not apply with --driver raw: --args"),
-        (&["bench", "--driver", "raw", "--tool", "add", "--", &server], "--tool other than echo"),
+    let cases: [(&[&str], &str); 13] = [
+        (&["bench", "--driver", "raw", "--args", "{}", "--", &server], "--args needs --tool NAME"),
+        (&["bench", "--driver", "raw", "--tool", "add", "--mode", "legacy", "--", &server], "stdio only"),
+        (
+            &["bench", "--driver", "raw", "--tool", "add", "--args", "[1]", "--", &server],
+            "--args must be a JSON object",
+        ),
+        (&["bench", "--driver", "raw", "--tool", "add", "--large-echo", "--", &server], "drop --tool and --args"),
+        (&["bench", "--driver", "raw", "--burst", "10", "--rate", "100", "--", &server], "--burst runs on its own"),
+        (&["bench", "--tool", "echo", "--burst", "10", "--", &server], "need --driver raw: --burst"),
         (&["bench", "--tool", "echo", "--window", "4", "--", &server], "need --driver raw: --window"),
         (&["bench", "--driver", "raw", "--mode", "legacy", "--large-echo", "--", &server], "stdio only"),
         (&["bench", "--tool", "echo", "--rate", "100", "--", &server], "need --driver raw: --rate"),

@@ -1,7 +1,10 @@
 """The benchmark's echo server on the official Python SDK (PyPI `mcp`, v2, `MCPServer`)."""
 
+from typing import Annotated
+
 from mcp.server.mcpserver import MCPServer
-from serve import run
+from mcp.types import CallToolResult, TextContent
+from serve import Level, Owner, Report, report_result, run
 
 mcp = MCPServer("echo")
 
@@ -10,6 +13,24 @@ mcp = MCPServer("echo")
 def echo(text: str) -> str:
     """Echo the text back."""
     return text
+
+
+@mcp.tool()
+def report(
+    ref: str,
+    title: str,
+    count: int,
+    ratio: float,
+    enabled: bool,
+    level: Level,
+    tags: list[str],
+    owner: Owner,
+    note: str,
+    priority: int,
+) -> Annotated[CallToolResult, Report]:
+    """Summarise an order: a structured result and a 64 KiB text report."""
+    summary, text = report_result(ref, title, count, ratio, enabled, level, tags, owner, note, priority)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=summary)
 
 
 if __name__ == "__main__":

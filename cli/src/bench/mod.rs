@@ -177,6 +177,7 @@ pub fn no_raw_options(args: &BenchArgs) -> Outcome<()> {
         ("--large-echo", args.large_echo),
         ("--tools-list", args.tools_list.is_some()),
         ("--rate", !args.rate.is_empty()),
+        ("--burst", args.burst.is_some()),
     ];
     match given.iter().filter(|(_, set)| *set).map(|(name, _)| *name).collect::<Vec<_>>().as_slice() {
         [] => Ok(()),
@@ -190,8 +191,6 @@ pub fn no_raw_options(args: &BenchArgs) -> Outcome<()> {
 pub fn raw_main(args: &BenchArgs) -> Outcome<u8> {
     debug_assert!(args.driver == Driver::Raw);
     let core_only = [
-        ("--tool other than echo", args.tool.as_deref().is_some_and(|t| t != "echo")),
-        ("--args", args.args.is_some()),
         ("--concurrency (use --window)", args.concurrency.is_some()),
         ("--calls", args.calls.is_some()),
         ("--warmup", args.warmup.is_some()),
@@ -205,11 +204,30 @@ pub fn raw_main(args: &BenchArgs) -> Outcome<u8> {
     if args.server.command.is_empty() || !args.server.words.is_empty() {
         return Err(Failure::usage("--driver raw starts the server itself: give its command after --"));
     }
-    if args.mode.is_some() && (args.large_echo || args.tools_list.is_some() || !args.rate.is_empty()) {
-        return Err(Failure::usage("--large-echo, --tools-list and --rate are measured over stdio only (drop --mode)"));
+    let other_tool = args.tool.as_deref().is_some_and(|t| t != "echo");
+    if args.args.is_some() && args.tool.is_none() {
+        return Err(Failure::usage("--args needs --tool NAME with --driver raw (echo's arguments are its own)"));
+    }
+    if args.mode.is_some()
+        && (args.large_echo
+            || args.tools_list.is_some()
+            || !args.rate.is_empty()
+            || args.burst.is_some()
+            || args.args.is_some()
+            || other_tool)
+    {
+        return Err(Failure::usage(
+            "--large-echo, --tools-list, --rate, --burst, --tool and --args are measured over stdio only (drop --mode)",
+        ));
     }
     if args.tools_list.is_some() && !args.rate.is_empty() {
         return Err(Failure::usage("--tools-list times listings only: run --rate separately"));
+    }
+    if args.burst.is_some() && (args.tools_list.is_some() || !args.rate.is_empty() || args.large_echo) {
+        return Err(Failure::usage("--burst runs on its own: drop --tools-list, --rate and --large-echo"));
+    }
+    if (other_tool || args.args.is_some()) && (args.large_echo || args.tools_list.is_some()) {
+        return Err(Failure::usage("--large-echo and --tools-list call echo and tools/list: drop --tool and --args"));
     }
     if args.mode.is_none() && args.path.is_some() {
         return Err(Failure::usage("--path applies over HTTP only (with --mode legacy|modern)"));
@@ -231,6 +249,16 @@ fn raw_run(args: &BenchArgs) -> Outcome<u8> {
         large_echo: args.large_echo,
         tools_list: args.tools_list,
         rates: args.rate.clone(),
+        call: match (&args.tool, &args.args) {
+            (Some(tool), Some(json)) => {
+                raw::messages::Call::tool(tool, json).map_err(|e| Failure::usage(e.to_string()))?
+            }
+            (Some(tool), None) if tool != "echo" => {
+                raw::messages::Call::tool(tool, "{}").map_err(|e| Failure::usage(e.to_string()))?
+            }
+            _ => raw::messages::Call::echo(r#""hello world""#),
+        },
+        burst: args.burst.map(|n| n as usize),
         command: args.server.command.clone(),
     };
     match raw::run(&options) {

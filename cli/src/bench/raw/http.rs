@@ -107,6 +107,7 @@ async fn measure(
     let sequential = concurrent(&target, pid, 1, duration).await?;
     let in_flight = concurrent(&target, pid, window, duration).await?;
     Ok(Run {
+        tool: "echo".into(),
         startup_ms: startup.as_secs_f64() * 1e3,
         rss_idle_kib: idle.rss_kib,
         rss_peak_kib: procfs::sample(pid)?.hwm_kib,

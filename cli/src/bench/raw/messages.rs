@@ -32,14 +32,50 @@ pub fn initialized() -> &'static str {
     r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
 }
 
+/// The tool a run calls: its name and its arguments, both already written as JSON, so a
+/// frame costs one `format!` whatever the tool.
+#[derive(Clone, Debug)]
+pub struct Call {
+    pub name_json: String,
+    pub args_json: String,
+}
+
+impl Call {
+    /// `echo` with `{"text": text_json}` (`text_json` is the text already written as a JSON
+    /// string): the frame is byte for byte the one the driver always sent.
+    pub fn echo(text_json: &str) -> Call {
+        Call { name_json: r#""echo""#.into(), args_json: format!(r#"{{"text":{text_json}}}"#) }
+    }
+
+    /// Any tool, with its arguments as a JSON object (checked, and written compactly).
+    pub fn tool(name: &str, args: &str) -> Result<Call> {
+        let args: serde_json::Value =
+            serde_json::from_str(args).map_err(|e| format!("--args is not valid JSON: {e}"))?;
+        if !args.is_object() {
+            return Err("--args must be a JSON object".into());
+        }
+        Ok(Call { name_json: serde_json::to_string(name)?, args_json: serde_json::to_string(&args)? })
+    }
+
+    pub fn is_echo(&self) -> bool {
+        self.name_json == r#""echo""#
+    }
+}
+
 /// `tools/call echo`; `text_json` is the argument already written as a JSON string.
 pub fn echo(id: u64, text_json: &str, era: Era) -> String {
+    call(id, &Call::echo(text_json), era)
+}
+
+/// `tools/call` of `call`'s tool with its arguments.
+pub fn call(id: u64, call: &Call, era: Era) -> String {
+    let Call { name_json, args_json } = call;
     match era {
         Era::Legacy => format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":{text_json}}}}}}}"#
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":{name_json},"arguments":{args_json}}}}}"#
         ),
         Era::Modern => format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":{text_json}}},"_meta":{{{MODERN_META}}}}}}}"#
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":{name_json},"arguments":{args_json},"_meta":{{{MODERN_META}}}}}}}"#
         ),
     }
 }
@@ -91,6 +127,22 @@ pub fn check_echo(result: &RawValue, expected: &str) -> Result<()> {
         Some(text) => Err(format!("echo returned {} bytes of text, expected {}", text.len(), expected.len()).into()),
         None => Err(format!("echo returned no text content: {}", truncated(result.get())).into()),
     }
+}
+
+/// Checks that a tool's result is not a tool error (`isError: true`); returns its size in
+/// bytes as written by the server.
+pub fn check_result(result: &RawValue) -> Result<usize> {
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct CallResult {
+        #[serde(default)]
+        is_error: bool,
+    }
+    let parsed: CallResult = serde_json::from_str(result.get())?;
+    if parsed.is_error {
+        return Err(format!("the tool answered an error: {}", truncated(result.get())).into());
+    }
+    Ok(result.get().len())
 }
 
 /// One page of a `tools/list` result: how many tools, and the next cursor as JSON.

@@ -20,7 +20,7 @@ use std::process::Stdio;
 use std::thread;
 use std::time::Duration;
 
-use messages::Era;
+use messages::{Call, Era};
 use report::Run;
 use stdio::StdioServer;
 
@@ -39,9 +39,16 @@ pub struct RawOptions {
     pub tools_list: Option<usize>,
     /// Offered rates (calls/s) of the paced phases, stdio only.
     pub rates: Vec<u32>,
+    /// The tool and arguments every call sends (`echo` of "hello world" by default).
+    pub call: Call,
+    /// `--burst N`: instead of the timed phases, N calls at once and every answer (stdio).
+    pub burst: Option<usize>,
     /// The server's command line; over HTTP `{port}` in it becomes a free port (also `PORT`).
     pub command: Vec<String>,
 }
+
+/// How long a burst may take before the server is killed and the run fails.
+const BURST_LIMIT: Duration = Duration::from_secs(120);
 
 /// Runs every phase against a freshly started server; the caller prints the [`Run`].
 /// Blocking (stdio runs on this thread, HTTP on its own two-worker runtime): call it
@@ -84,9 +91,20 @@ fn run_stdio(options: &RawOptions) -> Result<Run> {
 
 fn stdio_phases(server: &mut StdioServer, options: &RawOptions) -> Result<Run> {
     let duration = options.duration;
-    server.checked_echo("hello world")?;
+    let call = &options.call;
+    let result_bytes = if call.is_echo() {
+        server.checked_echo("hello world")?;
+        0
+    } else {
+        server.checked_call(call)?
+    };
     thread::sleep(Duration::from_millis(200));
-    let mut run = Run { rss_idle_kib: procfs::sample(server.pid())?.rss_kib, ..Run::default() };
+    let mut run = Run {
+        tool: serde_json::from_str(&call.name_json)?,
+        result_bytes,
+        rss_idle_kib: procfs::sample(server.pid())?.rss_kib,
+        ..Run::default()
+    };
     if let Some(expected) = options.tools_list {
         let list = server.tools_list(duration)?;
         if list.tools < expected {
@@ -96,14 +114,19 @@ fn stdio_phases(server: &mut StdioServer, options: &RawOptions) -> Result<Run> {
         run.rss_peak_kib = procfs::sample(server.pid())?.hwm_kib;
         return Ok(run);
     }
-    let text = serde_json::to_string("hello world")?;
-    server.in_flight(&text, options.window, duration / 4)?;
-    run.sequential = Some(server.sequential(&text, duration)?);
-    run.in_flight = Some(server.in_flight(&text, options.window, duration)?);
+    if let Some(requests) = options.burst {
+        let burst = server.burst(call, requests, BURST_LIMIT)?;
+        run.rss_peak_kib = burst.rss_peak_kib;
+        run.burst = Some(burst);
+        return Ok(run);
+    }
+    server.in_flight(call, options.window, duration / 4)?;
+    run.sequential = Some(server.sequential(call, duration)?);
+    run.in_flight = Some(server.in_flight(call, options.window, duration)?);
     run.rss_peak_kib = procfs::sample(server.pid())?.hwm_kib;
     for &rate in &options.rates {
         run.paced
-            .push(report::Paced { offered_per_s: rate, phase: server.paced(&text, rate, options.window, duration)? });
+            .push(report::Paced { offered_per_s: rate, phase: server.paced(call, rate, options.window, duration)? });
     }
     if options.large_echo {
         run.echo_1mib = Some(server.large_echo(1 << 20, 5, duration / 2)?);

@@ -11,6 +11,10 @@ pub struct Run {
     /// `stdio`, or `http-legacy` / `http-modern`.
     pub transport: String,
     pub command: Vec<String>,
+    /// The tool the calls went to (`echo` unless `--tool`).
+    pub tool: String,
+    /// The size of the checked call's result as the server wrote it (bytes of JSON).
+    pub result_bytes: usize,
     /// From spawning the server to the first answered request (`initialize`, or the first
     /// call on modern HTTP).
     pub startup_ms: f64,
@@ -29,6 +33,8 @@ pub struct Run {
     pub echo_1mib: Option<Throughput>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tools_list: Option<ToolsList>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burst: Option<Burst>,
 }
 
 /// Large echo calls, one at a time.
@@ -58,4 +64,24 @@ pub struct Paced {
     pub offered_per_s: u32,
     #[serde(flatten)]
     pub phase: Phase,
+}
+
+/// `--burst N`: N calls written at once, then every answer awaited (issue 17).
+#[derive(Debug, Serialize)]
+pub struct Burst {
+    pub requests: usize,
+    /// Distinct ids answered: always `requests` in a run that succeeded.
+    pub answered: usize,
+    /// Answers that were JSON-RPC errors (an overloaded server may refuse some).
+    pub errors: usize,
+    /// From the first request written to the last answer read.
+    pub seconds: f64,
+    pub calls_per_s: f64,
+    /// Time from the burst's start to each answer.
+    pub p50_us: f64,
+    pub p99_us: f64,
+    pub server_cpu_us_per_call: f64,
+    /// Resident memory just before the burst, and the high-water mark after it.
+    pub rss_before_kib: u64,
+    pub rss_peak_kib: u64,
 }

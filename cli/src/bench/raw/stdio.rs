@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 
 use super::Result;
 use super::latency::{Phase, percentile};
-use super::messages::{self, Era, Reply};
+use super::messages::{self, Call, Era, Reply};
 use super::procfs;
-use super::report::{Throughput, ToolsList};
+use super::report::{Burst, Throughput, ToolsList};
 
 const PIPE_BUFFER: usize = 1 << 20;
 
@@ -70,15 +70,15 @@ impl StdioServer {
         Ok(elapsed)
     }
 
-    /// Echo calls one at a time for `duration`.
-    pub fn sequential(&mut self, text_json: &str, duration: Duration) -> Result<Phase> {
+    /// Calls one at a time for `duration`.
+    pub fn sequential(&mut self, call: &Call, duration: Duration) -> Result<Phase> {
         let before = procfs::sample(self.pid())?;
         let start = Instant::now();
         let mut latencies = Vec::new();
         while start.elapsed() < duration {
             let id = self.id();
             let sent = Instant::now();
-            self.send(&messages::echo(id, text_json, Era::Legacy))?;
+            self.send(&messages::call(id, call, Era::Legacy))?;
             self.flush()?;
             self.recv()?;
             latencies.push(sent.elapsed());
@@ -87,8 +87,8 @@ impl StdioServer {
         Ok(Phase::new(latencies, elapsed, before, procfs::sample(self.pid())?))
     }
 
-    /// Echo calls with `window` in flight for `duration`, then the stragglers drained.
-    pub fn in_flight(&mut self, text_json: &str, window: usize, duration: Duration) -> Result<Phase> {
+    /// Calls with `window` in flight for `duration`, then the stragglers drained.
+    pub fn in_flight(&mut self, call: &Call, window: usize, duration: Duration) -> Result<Phase> {
         let before = procfs::sample(self.pid())?;
         let base = self.next_id;
         let mut sent_at: Vec<Instant> = Vec::new();
@@ -99,7 +99,7 @@ impl StdioServer {
             if start.elapsed() < duration {
                 while outstanding < window {
                     let id = self.id();
-                    self.send(&messages::echo(id, text_json, Era::Legacy))?;
+                    self.send(&messages::call(id, call, Era::Legacy))?;
                     sent_at.push(Instant::now());
                     outstanding += 1;
                 }
@@ -122,12 +122,12 @@ impl StdioServer {
         Ok(Phase::new(latencies, elapsed, before, procfs::sample(self.pid())?))
     }
 
-    /// Echo calls offered at `rate` per second for `duration`. At each wake-up the calls
+    /// Calls offered at `rate` per second for `duration`. At each wake-up the calls
     /// due by then are sent together and answered before the driver sleeps to the next due
     /// time, so a server that keeps up spends the rest of the time idle, as most servers do.
     /// A server that falls behind by more than `window` calls gets `window` at a time (the
     /// missed slots are dropped, not piled up): its `calls_per_s` then reads below the rate.
-    pub fn paced(&mut self, text_json: &str, rate: u32, window: usize, duration: Duration) -> Result<Phase> {
+    pub fn paced(&mut self, call: &Call, rate: u32, window: usize, duration: Duration) -> Result<Phase> {
         let before = procfs::sample(self.pid())?;
         let mut latencies = Vec::new();
         let mut sent_at: Vec<Instant> = Vec::new();
@@ -140,7 +140,7 @@ impl StdioServer {
             sent_at.clear();
             while slot < due {
                 let id = self.id();
-                self.send(&messages::echo(id, text_json, Era::Legacy))?;
+                self.send(&messages::call(id, call, Era::Legacy))?;
                 sent_at.push(Instant::now());
                 slot += 1;
             }
@@ -157,6 +157,98 @@ impl StdioServer {
         }
         let elapsed = start.elapsed();
         Ok(Phase::new(latencies, elapsed, before, procfs::sample(self.pid())?))
+    }
+
+    /// One call of `call`'s tool whose answer must be a result and not a tool error;
+    /// returns the result's size in bytes.
+    pub fn checked_call(&mut self, call: &Call) -> Result<usize> {
+        let id = self.id();
+        self.send(&messages::call(id, call, Era::Legacy))?;
+        self.flush()?;
+        self.recv()?;
+        let reply = Reply::parse(&self.line)?.ok_or("no result")?;
+        messages::check_result(reply.result.expect("a result"))
+    }
+
+    /// `requests` calls written all at once (by a second thread, so the server's answers
+    /// are read while the requests still go out and neither pipe fills up for good), then
+    /// every answer awaited: each id must come back exactly once, as a result. Answers that
+    /// are errors are counted, not fatal. Fails if they are not all in within `limit`
+    /// (the server is then killed, which ends the read).
+    pub fn burst(&mut self, call: &Call, requests: usize, limit: Duration) -> Result<Burst> {
+        let before = procfs::sample(self.pid())?;
+        let base = self.next_id;
+        self.next_id += requests as u64;
+        let pid = self.pid();
+        let mut seen = vec![false; requests];
+        let mut latencies = Vec::with_capacity(requests);
+        let (mut answered, mut errors) = (0usize, 0usize);
+        let start = Instant::now();
+        let (stdin, stdout, line) = (&mut self.stdin, &mut self.stdout, &mut self.line);
+        let outcome: Result<()> = thread::scope(|scope| {
+            let (done, finished) = std::sync::mpsc::channel::<()>();
+            scope.spawn(move || {
+                // The watchdog: a server that never answers them all is killed.
+                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(limit) {
+                    // SAFETY: kill(2) with the pid of our own child process.
+                    unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+                }
+            });
+            let writer = scope.spawn(move || -> std::io::Result<()> {
+                for i in 0..requests as u64 {
+                    stdin.write_all(messages::call(base + i, call, Era::Legacy).as_bytes())?;
+                    stdin.write_all(b"\n")?;
+                }
+                stdin.flush()
+            });
+            let read = (|| -> Result<()> {
+                while answered < requests {
+                    line.clear();
+                    if stdout.read_until(b'\n', line)? == 0 {
+                        return Err(format!(
+                            "the server closed stdout after {answered} of {requests} answers (or did not \
+                             answer them all within {limit:?})"
+                        )
+                        .into());
+                    }
+                    let reply: Reply = serde_json::from_slice(line)?;
+                    let Some(id) = reply.id else { continue };
+                    if reply.result.is_none() && reply.error.is_none() {
+                        continue; // a request from the server
+                    }
+                    let index =
+                        id.checked_sub(base).filter(|&i| i < requests as u64).ok_or("an answer to an unknown id")?;
+                    if std::mem::replace(&mut seen[index as usize], true) {
+                        return Err(format!("id {id} was answered twice").into());
+                    }
+                    answered += 1;
+                    errors += usize::from(reply.error.is_some());
+                    latencies.push(start.elapsed());
+                }
+                Ok(())
+            })();
+            // A writer still blocked after a failed read is freed by the watchdog's kill.
+            let wrote = writer.join().expect("the writer thread does not panic");
+            drop(done);
+            read?;
+            Ok(wrote?)
+        });
+        outcome?;
+        let elapsed = start.elapsed();
+        let after = procfs::sample(self.pid())?;
+        latencies.sort_unstable();
+        Ok(Burst {
+            requests,
+            answered,
+            errors,
+            seconds: elapsed.as_secs_f64(),
+            calls_per_s: answered as f64 / elapsed.as_secs_f64(),
+            p50_us: percentile(&latencies, 0.50),
+            p99_us: percentile(&latencies, 0.99),
+            server_cpu_us_per_call: (after.cpu_seconds - before.cpu_seconds) * 1e6 / requests.max(1) as f64,
+            rss_before_kib: before.rss_kib,
+            rss_peak_kib: after.hwm_kib,
+        })
     }
 
     /// Echo calls of `bytes` of text, one at a time: at least `calls` of them, and for at
