@@ -1,17 +1,22 @@
 // Drives a `ferrymcp bridge` or `ferrymcp gateway` HTTP endpoint with the official
 // TypeScript SDK's client (installed in tests/interop by scripts/test.sh).
 //
-// Run by cli/tests/proxy.rs: `node proxy_client.mjs URL CLIENT PREFIX`, CLIENT `v1`
-// (@modelcontextprotocol/sdk, 2025-11-25), `v2-legacy` or `v2-modern`
-// (@modelcontextprotocol/client, pinned to 2025-11-25 or 2026-07-28), PREFIX the gateway's
+// Run by cli/tests/proxy.rs: `node proxy_client.mjs SERVER CLIENT PREFIX`. SERVER is the
+// bridge's or gateway's HTTP endpoint (an `http://` URL), or a JSON array, the command line
+// of a stdio server that the SDK launches itself (`["ferrymcp","bridge","--stdio",URL]`);
+// CLIENT `v1` (@modelcontextprotocol/sdk, 2025-11-25), `v2-legacy` or `v2-modern`
+// (@modelcontextprotocol/client, pinned to 2025-11-25 or 2026-07-28); PREFIX the gateway's
 // namespace of the upstream (`alpha__`) or empty. Lists the tools, calls one, one that
-// reports progress and one that asks for elicitation (answered here), and prints one JSON
-// object with what it saw, which the Rust test checks.
+// reports progress, one that asks for elicitation (answered here), gets a prompt that does
+// not exist (the error's code is recorded), and prints one JSON object with what it saw,
+// which the Rust test checks.
 import { createRequire } from 'node:module';
 
 // The SDKs come from tests/interop/node_modules (this file is outside that project).
 const require = createRequire(new URL('../../../tests/interop/package.json', import.meta.url));
-const [url, kind, prefix = ''] = process.argv.slice(2);
+const [server, kind, prefix = ''] = process.argv.slice(2);
+const overHttp = /^https?:\/\//.test(server);
+const stdio = overHttp ? undefined : JSON.parse(server);
 const progress = [];
 const asked = [];
 const answer = (message) => {
@@ -27,7 +32,12 @@ if (kind === 'v1') {
   const { ElicitRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
   client = new Client({ name: 'official-v1', version: '1' }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, async (request) => answer(request.params.message));
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+  await client.connect(
+    overHttp
+      ? new StreamableHTTPClientTransport(new URL(server))
+      : new StdioClientTransport({ command: stdio[0], args: stdio.slice(1) }),
+  );
 } else {
   const { Client, StreamableHTTPClientTransport } = require('@modelcontextprotocol/client');
   const mode = kind === 'v2-modern' ? { pin: '2026-07-28' } : 'legacy';
@@ -36,7 +46,12 @@ if (kind === 'v1') {
     { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode } },
   );
   client.setRequestHandler('elicitation/create', async (request) => answer(request.params.message));
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const { StdioClientTransport } = require('@modelcontextprotocol/client/stdio');
+  await client.connect(
+    overHttp
+      ? new StreamableHTTPClientTransport(new URL(server))
+      : new StdioClientTransport({ command: stdio[0], args: stdio.slice(1) }),
+  );
   era = client.getProtocolEra();
 }
 
@@ -50,6 +65,10 @@ const { tools } = await client.listTools();
 const simple = await call('test_simple_text', {});
 await call('test_tool_with_progress', {}, { onprogress: (p) => progress.push(p.progress) });
 const elicited = await call('test_elicitation', { message: 'Your answer?' });
+const error = await client.getPrompt({ name: `${prefix}no_such_prompt` }).then(
+  () => null,
+  (e) => e.code,
+);
 console.log(
   JSON.stringify({
     server: client.getServerVersion()?.name,
@@ -59,6 +78,7 @@ console.log(
     progress,
     asked,
     elicited: text(elicited),
+    error,
   }),
 );
 await client.close();

@@ -1,10 +1,13 @@
-"""Drives a `ferrymcp bridge` HTTP endpoint with the official Python SDK's client.
+"""Drives `ferrymcp bridge` and `ferrymcp gateway` with the official Python SDK's client.
 
-Run by cli/tests/proxy.rs: `python bridge_client.py URL MODE [PREFIX]` (MODE `legacy` or
-`auto`, the latter 2026-07-28 against a modern upstream; PREFIX the gateway's namespace of
-the upstream, e.g. `alpha__`). Lists the tools, calls one, one that
-reports progress, and one that asks for elicitation (answered here); prints one JSON
-object with what it saw, which the Rust test checks.
+Run by cli/tests/proxy.rs: `python bridge_client.py SERVER MODE [PREFIX]`. SERVER is the
+bridge's or gateway's HTTP endpoint (an `http://` URL), or a JSON array, the command line
+of a stdio server that the SDK launches itself (`["ferrymcp", "bridge", "--stdio", URL]`);
+MODE `legacy` or `auto`, the latter 2026-07-28 against a modern upstream; PREFIX the
+gateway's namespace of the upstream, e.g. `alpha__`. Lists the tools, calls one, one that
+reports progress, one that asks for elicitation (answered here), and gets a prompt that
+does not exist (the error's code is recorded); prints one JSON object with what it saw,
+which the Rust test checks.
 """
 
 import json
@@ -16,7 +19,7 @@ from mcp import types
 from mcp.client.streamable_http import streamable_http_client
 
 
-async def main(url: str, mode: str, prefix: str) -> None:
+async def main(server: str, mode: str, prefix: str) -> None:
     progress: list[float] = []
     asked: list[str] = []
 
@@ -27,11 +30,21 @@ async def main(url: str, mode: str, prefix: str) -> None:
         asked.append(params.message)
         return types.ElicitResult(action="accept", content={"response": "from python"})
 
-    async with mcp.Client(streamable_http_client(url), mode=mode, elicitation_callback=on_elicit) as client:
+    if server.startswith(("http://", "https://")):
+        target = streamable_http_client(server)
+    else:
+        command = json.loads(server)
+        target = mcp.StdioServerParameters(command=command[0], args=command[1:])
+    async with mcp.Client(target, mode=mode, elicitation_callback=on_elicit) as client:
         tools = await client.list_tools()
         simple = await client.call_tool(prefix + "test_simple_text", {})
         progressed = await client.call_tool(prefix + "test_tool_with_progress", {}, progress_callback=on_progress)
         elicited = await client.call_tool(prefix + "test_elicitation", {"message": "Your answer?"})
+        try:
+            await client.get_prompt(prefix + "no_such_prompt")
+            error = None
+        except mcp.MCPError as e:
+            error = e.code
         print(
             json.dumps(
                 {
@@ -43,6 +56,7 @@ async def main(url: str, mode: str, prefix: str) -> None:
                     "progress": progress,
                     "asked": asked,
                     "elicited": elicited.content[0].text,
+                    "error": error,
                 }
             )
         )

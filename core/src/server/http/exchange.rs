@@ -129,7 +129,9 @@ pub(crate) fn start(
     let outbound = Arc::new(ResponseStream { tx: tx.clone(), cancel: cancel.clone(), session });
     let id = request.id.clone();
     let incoming = Incoming { id: id.clone(), cancel: cancel.clone(), outbound, auth, params };
-    tokio::spawn(async move {
+    // Boxed: the handler's state machine is kilobytes, which tokio would otherwise copy
+    // into the task and again on each change of the task's stage (see client/http/post.rs).
+    tokio::spawn(Box::pin(async move {
         let served = tokio::select! {
             biased;
             _ = cancel.cancelled() => return,
@@ -151,6 +153,6 @@ pub(crate) fn start(
             }
         };
         let _ = tx.send(Out { data: Bytes::from(buf), last: true, code }).await;
-    });
+    }));
     rx
 }
