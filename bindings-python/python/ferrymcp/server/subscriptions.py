@@ -23,7 +23,6 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ferrymcp._native import DEFAULT_MAX_LISTEN_STREAMS
 from ferrymcp.shared.subscriptions import (
     SUBSCRIPTION_ID_META_KEY,
     PromptsListChanged,
@@ -53,8 +52,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-# The engine's default (every server has it, with or without a ListenHandler).
-_DEFAULT_MAX_SUBSCRIPTIONS = DEFAULT_MAX_LISTEN_STREAMS
 _DEFAULT_MAX_BUFFERED_EVENTS = 1024
 
 
@@ -105,8 +102,8 @@ class ListenHandler:
     """Serves `subscriptions/listen` from `bus`'s events: pass it as the low-level
     `Server(on_subscriptions_listen=...)` (`MCPServer` makes one for `subscriptions=`).
 
-    `max_subscriptions` caps the streams open at once on each server it serves (one more
-    is refused with `INTERNAL_ERROR` "Subscription limit reached" before its
+    `max_subscriptions` caps the streams open at once on each server it serves (the
+    engine's default, 1024 as the official SDK's, when not given; one more is refused with `INTERNAL_ERROR` "Subscription limit reached" before its
     acknowledgement). `close()` ends every open stream gracefully (each answers its
     request, tagged with its subscription id).
     """
@@ -115,7 +112,7 @@ class ListenHandler:
         self,
         bus: SubscriptionBus,
         *,
-        max_subscriptions: int = _DEFAULT_MAX_SUBSCRIPTIONS,
+        max_subscriptions: int | None = None,
         max_buffered_events: int = _DEFAULT_MAX_BUFFERED_EVENTS,
     ) -> None:
         if not isinstance(bus, SubscriptionBus):
@@ -127,7 +124,7 @@ class ListenHandler:
                 "ListenHandler(max_buffered_events=...) is not supported by ferrymcp: the engine writes each event"
                 " to its streams as it is published and keeps no per-stream backlog to bound"
             )
-        if max_subscriptions < 1:
+        if max_subscriptions is not None and max_subscriptions < 1:
             raise ValueError("ListenHandler(max_subscriptions=...) must be at least 1")
         self._bus = bus
         self._max_subscriptions = max_subscriptions
@@ -138,6 +135,9 @@ class ListenHandler:
         return self._bus
 
     def _engine_options(self) -> dict[str, Any]:
+        # Only what the author set: the default is the engine's.
+        if self._max_subscriptions is None:
+            return {}
         return {"max_listen_streams": self._max_subscriptions}
 
     def _attach(self, native: NativeServer) -> None:
