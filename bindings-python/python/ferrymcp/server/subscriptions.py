@@ -103,9 +103,10 @@ class ListenHandler:
     `Server(on_subscriptions_listen=...)` (`MCPServer` makes one for `subscriptions=`).
 
     `max_subscriptions` caps the streams open at once on each server it serves (the
-    engine's default, 1024 as the official SDK's, when not given; one more is refused with `INTERNAL_ERROR` "Subscription limit reached" before its
-    acknowledgement). `close()` ends every open stream gracefully (each answers its
-    request, tagged with its subscription id).
+    engine's default, 1024 as the official SDK's, when not given; one more is refused
+    with `INTERNAL_ERROR` "Subscription limit reached" before its acknowledgement).
+    `close()` ends every open stream gracefully (each answers its request, tagged with
+    its subscription id).
     """
 
     def __init__(
