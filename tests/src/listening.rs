@@ -23,13 +23,23 @@ impl Server {
             command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start the server");
         let mut server = Server { child, port };
         let addr = SocketAddr::from(([127, 0, 0, 1], port));
-        while tokio::net::TcpStream::connect(addr).await.is_err() {
+        loop {
+            // A connection to itself is not the server: with nothing listening yet, the
+            // kernel can pick the port being probed as the probe's own source port (when it
+            // lies in the ephemeral range) and TCP's simultaneous open connects the socket
+            // to itself. Taken for readiness, it sent tests on to "connection refused".
+            let ready = match tokio::net::TcpStream::connect(addr).await {
+                Ok(probe) => probe.local_addr().ok() != probe.peer_addr().ok(),
+                Err(_) => false,
+            };
             if let Some(status) = server.child.try_wait().unwrap() {
-                panic!("the server exited before listening: {status}");
+                panic!("the server on port {port} exited before or as it started listening: {status}");
+            }
+            if ready {
+                return server;
             }
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
-        server
     }
 
     pub fn url(&self, path: &str) -> String {
