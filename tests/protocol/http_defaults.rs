@@ -39,7 +39,16 @@ async fn status(server: &Server, path: &str, headers: &[(&str, String)], body: &
     let mut head = Vec::new();
     let mut chunk = [0u8; 1024];
     while !head.windows(2).any(|w| w == b"\r\n") {
-        let n = stream.read(&mut chunk).await.expect("read");
+        // Which probe, to which server, and what had arrived: a reset here has been seen
+        // in CI only, and these say which of the answers it cut off.
+        let n = stream.read(&mut chunk).await.unwrap_or_else(|e| {
+            panic!(
+                "read from port {} (POST {path}, {headers:?}, {} bytes declared): {e}; read before it: {:?}",
+                server.port,
+                declared.max(body.len()),
+                String::from_utf8_lossy(&head)
+            )
+        });
         assert!(n > 0, "the server closed without a status line");
         head.extend_from_slice(&chunk[..n]);
     }
