@@ -286,6 +286,18 @@ fn names_modern(version_header: Option<&str>) -> bool {
 
 /// Whether a posted request goes to the 2026-07-28 path: its envelope says so, or the
 /// version header names a modern revision (an `initialize` is legacy whatever the header).
+/// A request's params as the object routing reads (none: empty); `None` when they are
+/// not an object.
+fn params_object(request: &wire::Request) -> Option<Map<String, Value>> {
+    match &request.params {
+        None => Some(Map::new()),
+        Some(raw) => match raw.parse_owned::<Value>() {
+            Ok(Value::Object(params)) => Some(params),
+            _ => None,
+        },
+    }
+}
+
 fn request_is_modern(method: &str, params: &Map<String, Value>, names_modern: bool) -> bool {
     era::is_modern(method, params) || (names_modern && method != Initialize::METHOD)
 }
@@ -308,16 +320,10 @@ pub fn is_legacy_request(http_method: &str, version_header: Option<&str>, has_se
         _ => return true,
     };
     match message {
-        Message::Request(request) => {
-            let params = match &request.params {
-                None => Map::new(),
-                Some(raw) => match raw.parse_owned::<Value>() {
-                    Ok(Value::Object(params)) => params,
-                    _ => return true,
-                },
-            };
-            !request_is_modern(&request.method, &params, names_modern)
-        }
+        Message::Request(request) => match params_object(&request) {
+            Some(params) => !request_is_modern(&request.method, &params, names_modern),
+            None => true,
+        },
         _ => has_session || !names_modern,
     }
 }
@@ -365,15 +371,9 @@ where
     let has_session = parts.headers.contains_key(SESSION_HEADER);
     match message {
         Message::Request(request) => {
-            let params = match &request.params {
-                None => Map::new(),
-                Some(raw) => match raw.parse_owned::<Value>() {
-                    Ok(Value::Object(params)) => params,
-                    _ => {
-                        let error = ErrorObject::invalid_params("Invalid params: params must be an object");
-                        return rpc_error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
-                    }
-                },
+            let Some(params) = params_object(&request) else {
+                let error = ErrorObject::invalid_params("Invalid params: params must be an object");
+                return rpc_error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
             };
             if request_is_modern(&request.method, &params, names_modern) {
                 modern::post(state, parts, request, params, auth).await
