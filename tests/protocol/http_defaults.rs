@@ -28,8 +28,11 @@ async fn serving() -> Server {
 
 /// The status of one POST to `path` with `headers` (besides `Content-Length` and
 /// `Connection`), its body `body` or, when `declared` is larger, only the declaration.
-async fn status(server: &Server, path: &str, headers: &[(&str, String)], body: &str, declared: usize) -> u16 {
-    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).await.expect("connect");
+async fn status(server: &mut Server, path: &str, headers: &[(&str, String)], body: &str, declared: usize) -> u16 {
+    let mut stream = match TcpStream::connect(("127.0.0.1", server.port)).await {
+        Ok(stream) => stream,
+        Err(e) => panic!("connect for POST {path}: {e}; {}", server.describe()),
+    };
     let mut request = format!("POST {path} HTTP/1.1\r\n");
     for (name, value) in headers {
         request.push_str(&format!("{name}: {value}\r\n"));
@@ -41,14 +44,15 @@ async fn status(server: &Server, path: &str, headers: &[(&str, String)], body: &
     while !head.windows(2).any(|w| w == b"\r\n") {
         // Which probe, to which server, and what had arrived: a reset here has been seen
         // in CI only, and these say which of the answers it cut off.
-        let n = stream.read(&mut chunk).await.unwrap_or_else(|e| {
-            panic!(
-                "read from port {} (POST {path}, {headers:?}, {} bytes declared): {e}; read before it: {:?}",
-                server.port,
+        let n = match stream.read(&mut chunk).await {
+            Ok(n) => n,
+            Err(e) => panic!(
+                "read (POST {path}, {headers:?}, {} bytes declared): {e}; read before it: {:?}; {}",
                 declared.max(body.len()),
-                String::from_utf8_lossy(&head)
-            )
-        });
+                String::from_utf8_lossy(&head),
+                server.describe()
+            ),
+        };
         assert!(n > 0, "the server closed without a status line");
         head.extend_from_slice(&chunk[..n]);
     }
@@ -58,17 +62,17 @@ async fn status(server: &Server, path: &str, headers: &[(&str, String)], body: &
 
 /// A POST that passes Host and Origin reaches the content check: 415 (400 in the Python
 /// dialect).
-async fn probe(server: &Server, host: &str, origin: Option<&str>) -> u16 {
+async fn probe(server: &mut Server, host: &str, origin: Option<&str>) -> u16 {
     probe_as(server, host, origin, "text/plain").await
 }
 
 /// A JSON POST, so that the Python dialect's `Content-Type` check (made before `Host` and
 /// `Origin` there) passes and the refusal seen is the one under test.
-async fn probe_json(server: &Server, host: &str, origin: Option<&str>) -> u16 {
+async fn probe_json(server: &mut Server, host: &str, origin: Option<&str>) -> u16 {
     probe_as(server, host, origin, "application/json").await
 }
 
-async fn probe_as(server: &Server, host: &str, origin: Option<&str>, content_type: &str) -> u16 {
+async fn probe_as(server: &mut Server, host: &str, origin: Option<&str>, content_type: &str) -> u16 {
     let mut headers = vec![("Host", host.to_owned()), ("Content-Type", content_type.to_owned())];
     headers.extend(origin.map(|o| ("Origin", o.to_owned())));
     status(server, "/mcp", &headers, "{}", 0).await
@@ -83,35 +87,35 @@ fn passed_and_refused_host() -> (u16, u16) {
 
 #[tokio::test]
 async fn loopback_names_and_their_origins_pass_others_are_refused() {
-    let server = serving().await;
+    let mut server = serving().await;
     let port = server.port;
     let (passed, refused_host) = passed_and_refused_host();
     for host in [format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}"), "localhost".into()]
     {
-        assert_eq!(probe(&server, &host, None).await, passed, "Host {host}");
+        assert_eq!(probe(&mut server, &host, None).await, passed, "Host {host}");
     }
     for host in ["evil.example.com", "localhost.evil.example.com:80", "127.0.0.1.nip.io"] {
-        assert_eq!(probe_json(&server, host, None).await, refused_host, "Host {host}");
+        assert_eq!(probe_json(&mut server, host, None).await, refused_host, "Host {host}");
     }
     let host = format!("127.0.0.1:{port}");
     for origin in ["http://localhost:5173", "http://127.0.0.1:3000", "https://[::1]"] {
-        assert_eq!(probe(&server, &host, Some(origin)).await, passed, "Origin {origin}");
+        assert_eq!(probe(&mut server, &host, Some(origin)).await, passed, "Origin {origin}");
     }
     for origin in ["http://evil.example.com", "null", "http://localhost.evil.example.com"] {
-        assert_eq!(probe_json(&server, &host, Some(origin)).await, 403, "Origin {origin}");
+        assert_eq!(probe_json(&mut server, &host, Some(origin)).await, 403, "Origin {origin}");
     }
 }
 
 #[tokio::test]
 async fn the_endpoint_path_and_the_body_limit_are_cores() {
-    let server = serving().await;
+    let mut server = serving().await;
     let headers = [
         ("Host", format!("127.0.0.1:{}", server.port)),
         ("Content-Type", "application/json".to_owned()),
         ("Accept", "application/json, text/event-stream".to_owned()),
     ];
-    assert_eq!(status(&server, "/other", &headers, "{}", 0).await, 404);
-    assert_eq!(status(&server, "/mcp/", &headers, "{}", 0).await, 404);
+    assert_eq!(status(&mut server, "/other", &headers, "{}", 0).await, 404);
+    assert_eq!(status(&mut server, "/mcp/", &headers, "{}", 0).await, 404);
     // 4 MiB is the limit (the official Python SDK's); one byte more is refused up front.
-    assert_eq!(status(&server, "/mcp", &headers, "", 4 * 1024 * 1024 + 1).await, 413);
+    assert_eq!(status(&mut server, "/mcp", &headers, "", 4 * 1024 * 1024 + 1).await, 413);
 }

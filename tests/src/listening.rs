@@ -7,6 +7,8 @@ use std::process::{Child, Command, Stdio};
 pub struct Server {
     child: Child,
     pub port: u16,
+    /// Where the process's stderr goes (a file, removed with the server), for failures.
+    stderr: PathBuf,
 }
 
 impl Server {
@@ -19,9 +21,10 @@ impl Server {
     /// [`Server::start`] on a given port (a server restarted where its clients expect it).
     pub async fn start_at(mut command: Command, port: u16, configure: impl FnOnce(&mut Command, u16)) -> Server {
         configure(&mut command, port);
-        let child =
-            command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start the server");
-        let mut server = Server { child, port };
+        let stderr = std::env::temp_dir().join(format!("ferrymcp-server-{}-{port}.stderr", std::process::id()));
+        let log = std::fs::File::create(&stderr).expect("create the server's stderr file");
+        let child = command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(log).spawn().expect("start the server");
+        let mut server = Server { child, port, stderr };
         let addr = SocketAddr::from(([127, 0, 0, 1], port));
         loop {
             // A connection to itself is not the server: with nothing listening yet, the
@@ -32,14 +35,33 @@ impl Server {
                 Ok(probe) => probe.local_addr().ok() != probe.peer_addr().ok(),
                 Err(_) => false,
             };
-            if let Some(status) = server.child.try_wait().unwrap() {
-                panic!("the server on port {port} exited before or as it started listening: {status}");
+            if server.child.try_wait().unwrap().is_some() {
+                panic!("the server exited before or as it started listening: {}", server.describe());
             }
             if ready {
                 return server;
             }
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
+    }
+
+    /// The process's state and the end of its stderr, for a failure message: whether it
+    /// is still running, whether its port accepts a connection now, and what it printed.
+    pub fn describe(&mut self) -> String {
+        let state = match self.child.try_wait() {
+            Ok(None) => "running".to_owned(),
+            Ok(Some(status)) => format!("exited ({status})"),
+            Err(e) => format!("unknown ({e})"),
+        };
+        let accepts = std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok();
+        let printed = std::fs::read(&self.stderr).unwrap_or_default();
+        let tail = &printed[printed.len().saturating_sub(2048)..];
+        format!(
+            "the server on port {} is {state}, its port {} connections now; its stderr ends: {:?}",
+            self.port,
+            if accepts { "accepts" } else { "refuses" },
+            String::from_utf8_lossy(tail)
+        )
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -56,6 +78,7 @@ impl Server {
 impl Drop for Server {
     fn drop(&mut self) {
         self.kill();
+        let _ = std::fs::remove_file(&self.stderr);
     }
 }
 

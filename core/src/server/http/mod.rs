@@ -284,8 +284,6 @@ fn names_modern(version_header: Option<&str>) -> bool {
     version_header.is_some_and(|v| !ProtocolVersion::parse(v).is_some_and(ProtocolVersion::is_legacy))
 }
 
-/// Whether a posted request goes to the 2026-07-28 path: its envelope says so, or the
-/// version header names a modern revision (an `initialize` is legacy whatever the header).
 /// A request's params as the object routing reads (none: empty); `None` when they are
 /// not an object.
 fn params_object(request: &wire::Request) -> Option<Map<String, Value>> {
@@ -298,6 +296,8 @@ fn params_object(request: &wire::Request) -> Option<Map<String, Value>> {
     }
 }
 
+/// Whether a posted request goes to the 2026-07-28 path: its envelope says so, or the
+/// version header names a modern revision (an `initialize` is legacy whatever the header).
 fn request_is_modern(method: &str, params: &Map<String, Value>, names_modern: bool) -> bool {
     era::is_modern(method, params) || (names_modern && method != Initialize::METHOD)
 }
