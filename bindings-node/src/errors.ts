@@ -27,6 +27,20 @@ export enum ErrorCode {
   UrlElicitationRequired = codes.urlElicitationRequired,
 }
 
+/**
+ * An official option (or option value) ferrymcp does not run: a `TypeError` naming it,
+ * `code` `ERR_FERRYMCP_UNSUPPORTED`, thrown where the option is given (nothing is accepted
+ * silently).
+ */
+export function refuseOption(where: string, option: string, why: string): never {
+  throw Object.assign(new TypeError(`${where}: ${option} is not supported: ${why}`), { code: 'ERR_FERRYMCP_UNSUPPORTED' });
+}
+
+/** An option value no SDK takes (the official SDK throws too): a `TypeError`, `code` `ERR_INVALID_ARG_VALUE`. */
+export function invalidOption(where: string, message: string): never {
+  throw Object.assign(new TypeError(`${where}: ${message}`), { code: 'ERR_INVALID_ARG_VALUE' });
+}
+
 /** The code a cancelled request fails with. */
 export const REQUEST_CANCELLED = codes.requestCancelled;
 

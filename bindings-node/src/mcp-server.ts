@@ -21,6 +21,7 @@ import type { Transport } from './transport.js';
 import type { HttpListener, ListenOptions } from './http.js';
 import { NativeServer } from './native.js';
 import { warnIfStdinRead } from './stdio.js';
+import { SET_MAX_LISTEN_STREAMS } from './server-internals.js';
 import { completerOf, parseParams, prepare, promptArguments } from './schema.js';
 import type { AnySchema, Flavour, Prepared } from './schema.js';
 import { ResourceTemplate } from './template.js';
@@ -473,6 +474,11 @@ export class McpServer {
   }
 
   // -- connection --------------------------------------------------------------------
+
+  /** @internal `serveStdio({ maxSubscriptions })`: core's cap on open listen streams. */
+  [SET_MAX_LISTEN_STREAMS](cap: number): void {
+    this.#native.setMaxListenStreams(cap);
+  }
 
   /** Starts serving over the transport (ferrymcp's stdio); resolves once serving. */
   async connect(transport: ServerTransport | Transport): Promise<void> {
