@@ -1,7 +1,7 @@
 // The era options of the official v2 API (issue 14): each works as in the official SDK or
 // is refused by name with a `code`, never taken silently. Client `versionNegotiation` /
 // `supportedProtocolVersions`, `serveStdio({ legacy, transport, maxSubscriptions })`,
-// `createMcpHandler({ legacy })`, `StdioServerTransport(stdin, stdout)`; served over real
+// `createMcpHandler({ legacy })`, `StdioServerTransport(stdin, stdout)`, the `McpServer` options; served over real
 // stdio (a child process) and real in-process transports, with the official clients as peers.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { Client as OfficialClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as OfficialStdio } from '@modelcontextprotocol/client/stdio';
 import { Client, InMemoryTransport, McpServer, SUPPORTED_PROTOCOL_VERSIONS, createMcpHandler } from 'ferrymcp';
+import { Server as LowLevelServer } from 'ferrymcp/server/index.js';
 import { StdioClientTransport, StdioServerTransport, serveStdio } from 'ferrymcp/stdio';
 
 import { fixture } from './helpers.mjs';
@@ -150,4 +151,36 @@ test('StdioServerTransport(stdin, stdout): the process streams are taken, other 
   new StdioServerTransport(process.stdin, process.stdout);
   throwsNaming(() => new StdioServerTransport(new PassThrough()), 'ERR_FERRYMCP_UNSUPPORTED', 'stdin stream');
   throwsNaming(() => new StdioServerTransport(process.stdin, new PassThrough()), 'ERR_FERRYMCP_UNSUPPORTED', 'stdout stream');
+});
+
+test('McpServer / Server options: the official ones ferrymcp cannot run are refused by name, their defaults are taken, and the server still serves the official client', async () => {
+  const make = (options) => () => new McpServer(info, options);
+  throwsNaming(make({ supportedProtocolVersions: ['2025-06-18'] }), 'ERR_FERRYMCP_UNSUPPORTED', 'supportedProtocolVersions');
+  throwsNaming(make({ enforceStrictCapabilities: true }), 'ERR_FERRYMCP_UNSUPPORTED', 'enforceStrictCapabilities');
+  throwsNaming(make({ debouncedNotificationMethods: ['notifications/tools/list_changed'] }), 'ERR_FERRYMCP_UNSUPPORTED', 'debouncedNotificationMethods');
+  throwsNaming(make({ jsonSchemaValidator: {} }), 'ERR_FERRYMCP_UNSUPPORTED', 'jsonSchemaValidator');
+  throwsNaming(make({ inputRequired: { maxRounds: 3 } }), 'ERR_FERRYMCP_UNSUPPORTED', 'inputRequired');
+  throwsNaming(make({ requestState: { verify: () => true } }), 'ERR_FERRYMCP_UNSUPPORTED', 'requestState');
+  throwsNaming(make({ taskStore: {} }), 'ERR_FERRYMCP_UNSUPPORTED', 'taskStore');
+  throwsNaming(make({ sessionTimeout: 5 }), 'ERR_INVALID_ARG_VALUE', 'unknown option sessionTimeout');
+  throwsNaming(() => new LowLevelServer(info, { taskMessageQueue: {} }), 'ERR_FERRYMCP_UNSUPPORTED', 'taskMessageQueue');
+
+  // The defaults change nothing, so they are taken; the server answers the official client.
+  const server = new McpServer(info, {
+    supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
+    enforceStrictCapabilities: false,
+    debouncedNotificationMethods: [],
+    inputRequired: { legacyShim: true },
+  });
+  server.registerTool('ping', {}, async () => ({ content: [{ type: 'text', text: 'pong' }] }));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const official = new OfficialClient({ name: 'official', version: '2.4.0' });
+  await official.connect(clientSide);
+  try {
+    assert.equal((await official.callTool({ name: 'ping', arguments: {} })).content[0].text, 'pong');
+  } finally {
+    await official.close();
+    await server.close();
+  }
 });
