@@ -1,8 +1,11 @@
 // The v1 paths added for issue 14, against the official v1 package (1.x) where it has the
 // same name: `server/sse.js` (refused by name at construction), `spec.types.js`,
-// `shared/mediaType.js`, `shared/protocol.js`, `shared/stdio.js` and `server/completable.js`,
-// the last driven by the official v1 client over real stdio.
+// `shared/mediaType.js`, `shared/protocol.js`, `shared/stdio.js`, `server/completable.js`
+// (driven by the official v1 client over real stdio), `client/middleware.js` and
+// `server/auth/middleware/allowedMethods.js` (over real HTTP), `shared/responseMessage.js`,
+// `experimental/tasks/*` and the classes refused at construction.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { test } from 'node:test';
 
 import * as officialSpec from '@modelcontextprotocol/sdk/spec.types.js';
@@ -92,4 +95,97 @@ test('server/completable.js: the helpers see what completable() set, and the off
   } finally {
     await client.close();
   }
+});
+
+test('v1 paths refused at construction by name, with a code: WebSocketClientTransport, InMemoryTaskStore, InMemoryTaskMessageQueue, AjvJsonSchemaValidator; withOAuth when called', async () => {
+  const { WebSocketClientTransport } = await import('ferrymcp/client/websocket.js');
+  const { InMemoryTaskStore, InMemoryTaskMessageQueue } = await import('ferrymcp/experimental/tasks/stores/in-memory.js');
+  const { AjvJsonSchemaValidator } = await import('ferrymcp/validation/ajv-provider.js');
+  const { withOAuth } = await import('ferrymcp/client/middleware.js');
+  for (const [name, make] of [
+    ['WebSocketClientTransport', () => new WebSocketClientTransport(new URL('ws://127.0.0.1:1/'))],
+    ['InMemoryTaskStore', () => new InMemoryTaskStore()],
+    ['InMemoryTaskMessageQueue', () => new InMemoryTaskMessageQueue()],
+    ['AjvJsonSchemaValidator', () => new AjvJsonSchemaValidator()],
+    ['withOAuth', () => withOAuth({}, 'http://127.0.0.1/')],
+  ]) {
+    assert.throws(make, (error) => error.code === 'ERR_FERRYMCP_UNSUPPORTED' && error.api === name && error.message.includes(name), name);
+  }
+});
+
+test('experimental/tasks/interfaces.js isTerminal and shared/responseMessage.js as the official helpers', async () => {
+  const { isTerminal } = await import('ferrymcp/experimental/tasks/interfaces.js');
+  const officialTasks = await import('@modelcontextprotocol/sdk/experimental/tasks/interfaces.js');
+  for (const status of ['working', 'input_required', 'completed', 'failed', 'cancelled']) assert.equal(isTerminal(status), officialTasks.isTerminal(status), status);
+
+  const { takeResult, toArrayAsync } = await import('ferrymcp/shared/responseMessage.js');
+  const official = await import('@modelcontextprotocol/sdk/shared/responseMessage.js');
+  async function* stream(...messages) {
+    yield* messages;
+  }
+  const ok = [{ type: 'taskCreated', task: { taskId: 't' } }, { type: 'result', result: { content: [] } }];
+  assert.deepEqual(await toArrayAsync(stream(...ok)), await official.toArrayAsync(stream(...ok)));
+  assert.deepEqual(await takeResult(stream(...ok)), await official.takeResult(stream(...ok)));
+  const failure = new Error('task failed');
+  await assert.rejects(takeResult(stream({ type: 'error', error: failure })), (error) => error === failure);
+  await assert.rejects(takeResult(stream({ type: 'taskStatus', task: {} })), /No result in stream/);
+});
+
+test('client/middleware.js: applyMiddlewares, createMiddleware and withLogging over a real HTTP server, as the official ones', async () => {
+  const ours = await import('ferrymcp/client/middleware.js');
+  const official = await import('@modelcontextprotocol/sdk/client/middleware.js');
+  const http = createServer((req, res) => {
+    res.statusCode = req.url === '/missing' ? 404 : 200;
+    res.setHeader('x-seen', `${req.headers['x-one'] ?? '-'}/${req.headers['x-two'] ?? '-'}`);
+    res.end('body');
+  });
+  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${http.address().port}`;
+  try {
+    const outcome = [];
+    for (const m of [ours, official]) {
+      const logged = [];
+      const header = (name) =>
+        m.createMiddleware(async (next, input, init) => {
+          const headers = new Headers(init?.headers);
+          headers.set(name, String(logged.length));
+          return next(input, { ...init, headers });
+        });
+      const fetchWith = m.applyMiddlewares(header('x-one'), header('x-two'), m.withLogging({ logger: (entry) => logged.push(entry), statusLevel: 400, includeResponseHeaders: true }))(fetch);
+      const first = await fetchWith(`${base}/ok`, { method: 'POST' });
+      const second = await fetchWith(`${base}/missing`);
+      outcome.push({
+        seen: [first.headers.get('x-seen'), second.headers.get('x-seen')],
+        logged: logged.map(({ method, url, status, statusText, responseHeaders }) => ({ method, url, status, statusText, seen: responseHeaders?.get('x-seen') })),
+      });
+    }
+    assert.deepEqual(outcome[0], outcome[1]);
+    assert.deepEqual(outcome[0].logged, [{ method: 'GET', url: `${base}/missing`, status: 404, statusText: 'Not Found', seen: '0/0' }]);
+  } finally {
+    await new Promise((resolve) => http.close(resolve));
+  }
+});
+
+test('server/auth/middleware/allowedMethods.js: other methods get 405 with Allow and the OAuth error body, as the official middleware', async () => {
+  const express = (await import('express')).default;
+  const { allowedMethods } = await import('ferrymcp/server/auth/middleware/allowedMethods.js');
+  const official = await import('@modelcontextprotocol/sdk/server/auth/middleware/allowedMethods.js');
+  const answers = [];
+  for (const middleware of [allowedMethods, official.allowedMethods]) {
+    const app = express();
+    app.all('/token', middleware(['POST']), (req, res) => res.json({ ok: true }));
+    const http = await new Promise((resolve) => {
+      const server = app.listen(0, '127.0.0.1', () => resolve(server));
+    });
+    try {
+      const url = `http://127.0.0.1:${http.address().port}/token`;
+      const get = await fetch(url);
+      const post = await fetch(url, { method: 'POST' });
+      answers.push([get.status, get.headers.get('allow'), await get.json(), post.status, await post.json()]);
+    } finally {
+      await new Promise((resolve) => http.close(resolve));
+    }
+  }
+  assert.deepEqual(answers[0], answers[1]);
+  assert.equal(answers[0][0], 405);
 });
