@@ -30,3 +30,20 @@ export function isCallToolResult(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || (value as { content?: unknown }).content === undefined) return false;
   return schemas.CallToolResultSchema.safeParse(value).success;
 }
+
+/** Whether `value` is the params of a task-augmented request (an optional `task` with its metadata), as the schema says. */
+export function isTaskAugmentedRequestParams(value: unknown): boolean {
+  return schemas.TaskAugmentedRequestParamsSchema.safeParse(value).success;
+}
+
+type CompleteRequestLike = { params: { ref: { type: string } } };
+
+/** Throws a `TypeError` unless the `completion/complete` request completes a prompt argument (`ref/prompt`). */
+export function assertCompleteRequestPrompt(request: CompleteRequestLike): void {
+  if (request.params.ref.type !== 'ref/prompt') throw new TypeError(`Expected CompleteRequestPrompt, but got ${request.params.ref.type}`);
+}
+
+/** Throws a `TypeError` unless the `completion/complete` request completes a resource template variable (`ref/resource`). */
+export function assertCompleteRequestResourceTemplate(request: CompleteRequestLike): void {
+  if (request.params.ref.type !== 'ref/resource') throw new TypeError(`Expected CompleteRequestResourceTemplate, but got ${request.params.ref.type}`);
+}

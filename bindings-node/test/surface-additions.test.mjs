@@ -114,3 +114,27 @@ test('mergeCapabilities, createFetchWithInit, isCompletable and Protocol from th
     await new Promise((resolve) => http.close(resolve));
   }
 });
+
+test('isTaskAugmentedRequestParams and the completion assertions agree with the official ones (v2 root and v1 types.js)', async () => {
+  const v1 = await import('@modelcontextprotocol/sdk/types.js');
+  const ours = await import('ferrymcp/types.js');
+  for (const params of [{}, { task: {} }, { task: { ttl: 1000 } }, { task: { ttl: 'soon' } }, { name: 'x', task: { ttl: 5 } }, null]) {
+    assert.equal(server.isTaskAugmentedRequestParams(params), official.isTaskAugmentedRequestParams(params), JSON.stringify(params));
+    assert.equal(ours.isTaskAugmentedRequestParams(params), v1.isTaskAugmentedRequestParams(params), JSON.stringify(params));
+  }
+  for (const type of ['ref/prompt', 'ref/resource']) {
+    const request = { method: 'completion/complete', params: { ref: { type, name: 'p', uri: 'u' }, argument: { name: 'a', value: '' } } };
+    for (const name of ['assertCompleteRequestPrompt', 'assertCompleteRequestResourceTemplate']) {
+      const outcome = (fn) => {
+        try {
+          fn(request);
+          return 'passed';
+        } catch (error) {
+          return `${error.constructor.name}: ${error.message}`;
+        }
+      };
+      assert.equal(outcome(server[name]), outcome(official[name]), `${name}(${type})`);
+      assert.equal(outcome(ours[name]), outcome(v1[name]), `v1 ${name}(${type})`);
+    }
+  }
+});
