@@ -24,6 +24,8 @@ import { z } from 'zod';
 
 import { fixture } from './helpers.mjs';
 
+const info = { name: 'v1-paths', version: '1.0.0' };
+
 test('server/sse.js: SSEServerTransport is refused at construction, by name, with a code', () => {
   assert.throws(() => new SSEServerTransport('/messages', {}), (error) => {
     assert.equal(error.code, 'ERR_FERRYMCP_UNSUPPORTED');
@@ -188,4 +190,35 @@ test('server/auth/middleware/allowedMethods.js: other methods get 405 with Allow
   }
   assert.deepEqual(answers[0], answers[1]);
   assert.equal(answers[0][0], 405);
+});
+
+test('experimental/*: the task schemas (those of types.js), ExperimentalClientTasks (what client.experimental.tasks is), the refused server task classes; server/requestBody.js; the client root has the middleware helpers', async () => {
+  const experimental = await import('ferrymcp/experimental/index.js');
+  const tasks = await import('ferrymcp/experimental/tasks/index.js');
+  const taskTypes = await import('ferrymcp/experimental/tasks/types.js');
+  const types = await import('ferrymcp/types.js');
+  const officialTypes = await import('@modelcontextprotocol/sdk/experimental/tasks/types.js');
+  for (const name of Object.keys(taskTypes)) {
+    assert.equal(taskTypes[name], types[name], name);
+    assert.equal(experimental[name], types[name], name);
+    assert.ok(name in officialTypes, name);
+  }
+  const task = { taskId: 't1', status: 'working', ttl: null, createdAt: '2026-11-27T00:00:00Z', lastUpdatedAt: '2026-11-27T00:00:00Z' };
+  assert.equal(taskTypes.TaskSchema.safeParse(task).success, officialTypes.TaskSchema.safeParse(task).success);
+
+  const { Client } = await import('ferrymcp');
+  const client = new Client(info);
+  assert.ok(client.experimental.tasks instanceof tasks.ExperimentalClientTasks);
+  for (const name of ['ExperimentalServerTasks', 'ExperimentalMcpServerTasks', 'InMemoryTaskStore']) {
+    assert.throws(() => new experimental[name](), (error) => error.code === 'ERR_FERRYMCP_UNSUPPORTED' && error.api === name, name);
+  }
+  assert.equal(tasks.isTerminal('failed'), true);
+
+  const { DEFAULT_MAX_REQUEST_BODY_SIZE } = await import('ferrymcp/server/requestBody.js');
+  const officialBody = await import('@modelcontextprotocol/sdk/server/requestBody.js');
+  assert.equal(DEFAULT_MAX_REQUEST_BODY_SIZE, officialBody.DEFAULT_MAX_REQUEST_BODY_SIZE);
+
+  const clientRoot = await import('ferrymcp/client');
+  const middleware = await import('ferrymcp/client/middleware.js');
+  for (const name of ['applyMiddlewares', 'createMiddleware', 'withLogging', 'withOAuth']) assert.equal(clientRoot[name], middleware[name], name);
 });
