@@ -166,7 +166,20 @@ export const UNSUPPORTED = Symbol.for('ferrymcp.unsupported');
 
 type Placeholder = ((...args: any[]) => never) & { [UNSUPPORTED]: string };
 
-function placeholder(api: string, why: string): Placeholder {
+/** @internal A class the package exports by its official name only to refuse it at construction (`FerrymcpUnsupportedError` naming it). */
+export function placeholderClass(api: string, why: string): new (...args: any[]) => never {
+  const cls = class {
+    static readonly [UNSUPPORTED] = why;
+    constructor(..._args: unknown[]) {
+      throw new FerrymcpUnsupportedError(api, why);
+    }
+  };
+  Object.defineProperty(cls, 'name', { value: api });
+  return cls as unknown as new (...args: any[]) => never;
+}
+
+/** @internal */
+export function placeholder(api: string, why: string): Placeholder {
   const fn = () => {
     throw new FerrymcpUnsupportedError(api, why);
   };

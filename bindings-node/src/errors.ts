@@ -27,6 +27,20 @@ export enum ErrorCode {
   UrlElicitationRequired = codes.urlElicitationRequired,
 }
 
+/**
+ * An official option (or option value) ferrymcp does not run: a `TypeError` naming it,
+ * `code` `ERR_FERRYMCP_UNSUPPORTED`, thrown where the option is given (nothing is accepted
+ * silently).
+ */
+export function refuseOption(where: string, option: string, why: string): never {
+  throw Object.assign(new TypeError(`${where}: ${option} is not supported: ${why}`), { code: 'ERR_FERRYMCP_UNSUPPORTED' });
+}
+
+/** An option value no SDK takes (the official SDK throws too): a `TypeError`, `code` `ERR_INVALID_ARG_VALUE`. */
+export function invalidOption(where: string, message: string): never {
+  throw Object.assign(new TypeError(`${where}: ${message}`), { code: 'ERR_INVALID_ARG_VALUE' });
+}
+
 /** The code a cancelled request fails with. */
 export const REQUEST_CANCELLED = codes.requestCancelled;
 
@@ -49,7 +63,27 @@ export class McpError extends Error {
     return this.message.replace(PREFIX, '');
   }
 
+  /**
+   * The error for `code` and `data`, as the official factory chooses it: the typed
+   * subclass when the data has its shape (`UrlElicitationRequiredError`,
+   * `UnsupportedProtocolVersionError`, `ResourceNotFoundError`,
+   * `MissingRequiredClientCapabilityError`), else a plain `McpError`.
+   */
   static fromError(code: number, message: string, data?: unknown): McpError {
+    const fields = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : undefined;
+    if (code === ErrorCode.UrlElicitationRequired && Array.isArray(fields?.elicitations)) {
+      return new UrlElicitationRequiredError(fields.elicitations as Array<Record<string, unknown>>, message);
+    }
+    if (code === ErrorCode.UnsupportedProtocolVersion && Array.isArray(fields?.supported) && typeof fields.requested === 'string') {
+      return new UnsupportedProtocolVersionError({ supported: fields.supported as string[], requested: fields.requested }, message);
+    }
+    if ((code === ErrorCode.InvalidParams || code === ErrorCode.ResourceNotFound) && typeof fields?.uri === 'string' && (code === ErrorCode.ResourceNotFound || Object.keys(fields).length === 1)) {
+      return new ResourceNotFoundError(fields.uri, message);
+    }
+    const required = fields?.requiredCapabilities;
+    if (code === ErrorCode.MissingRequiredClientCapability && typeof required === 'object' && required !== null && !Array.isArray(required)) {
+      return new MissingRequiredClientCapabilityError({ requiredCapabilities: required as Record<string, unknown> }, message);
+    }
     return new McpError(code, message, data);
   }
 }
@@ -75,6 +109,36 @@ export class UrlElicitationRequiredError extends McpError {
 
   get elicitations(): Array<Record<string, unknown>> {
     return (this.data as { elicitations?: Array<Record<string, unknown>> } | undefined)?.elicitations ?? [];
+  }
+}
+
+/** A request named a protocol revision the receiver does not speak (`-32022`; `supported` and `requested` in `data`). */
+export class UnsupportedProtocolVersionError extends McpError {
+  constructor(data: { supported: string[]; requested: string }, message = `Unsupported protocol version: ${data.requested}`) {
+    super(ErrorCode.UnsupportedProtocolVersion, message, data);
+    this.name = 'UnsupportedProtocolVersionError';
+  }
+
+  /** The revisions the receiver speaks. */
+  get supported(): string[] {
+    return (this.data as { supported: string[] }).supported;
+  }
+
+  /** The revision that was asked for. */
+  get requested(): string {
+    return (this.data as { requested: string }).requested;
+  }
+}
+
+/** A request needs client capabilities the client did not declare (`-32021`; the missing ones in `data.requiredCapabilities`). */
+export class MissingRequiredClientCapabilityError extends McpError {
+  constructor(data: { requiredCapabilities: Record<string, unknown> }, message = `Missing required client capabilities: ${Object.keys(data.requiredCapabilities).join(', ')}`) {
+    super(ErrorCode.MissingRequiredClientCapability, message, data);
+    this.name = 'MissingRequiredClientCapabilityError';
+  }
+
+  get requiredCapabilities(): Record<string, unknown> {
+    return (this.data as { requiredCapabilities: Record<string, unknown> }).requiredCapabilities;
   }
 }
 

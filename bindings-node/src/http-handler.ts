@@ -25,6 +25,7 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE } from './guards.js';
 import { createServerNotifier, eventNotification, InMemoryServerEventBus, isServerEventBus } from './event-bus.js';
 import type { ServerEventBus, ServerNotifier } from './event-bus.js';
 import { factoryContext } from './context.js';
+import { invalidOption, refuseOption } from './errors.js';
 import type { McpServerFactoryContext } from './context.js';
 
 export interface CreateMcpHandlerOptions extends StreamableHTTPServerTransportOptions {
@@ -77,17 +78,18 @@ class HandlerTransport extends HttpServerTransport {
   }
 }
 
-/** An official option ferrymcp does not run: a `TypeError` naming it, `code` `ERR_FERRYMCP_UNSUPPORTED`. */
-function refuse(where: string, key: string, why: string): never {
-  throw Object.assign(new TypeError(`${where}: ${key} is not supported: ${why}`), { code: 'ERR_FERRYMCP_UNSUPPORTED' });
-}
+const refuse = refuseOption;
 
 export function createMcpHandler(factory: McpServerFactory, options: CreateMcpHandlerOptions = {}): McpHttpHandler {
   const { legacy, onerror, responseMode, bus, maxSubscriptions, ...transportOptions } = options as CreateMcpHandlerOptions & Record<string, unknown>;
-  if (legacy !== undefined && legacy !== 'stateless') refuse('createMcpHandler', `legacy: ${JSON.stringify(legacy)}`, 'core serves both eras on one endpoint');
+  if (typeof legacy === 'function') {
+    invalidOption('createMcpHandler', "legacy takes 'stateless' or 'reject', not a handler function: route 2025-era traffic yourself with isLegacyRequest(request)");
+  }
+  if (legacy === 'reject') refuse('createMcpHandler', "legacy: 'reject'", 'core has no modern-only endpoint: it serves 2025-era clients on the same endpoint (legacy: \'stateless\'); refuse them in front with isLegacyRequest(request)');
+  if (legacy !== undefined && legacy !== 'stateless') invalidOption('createMcpHandler', `legacy must be 'stateless' or 'reject', not ${JSON.stringify(legacy)}`);
   if (responseMode === 'sse') refuse('createMcpHandler', "responseMode: 'sse'", "core streams a response only when the handler sends something before its result ('auto'), or never ('json')");
   if (responseMode !== undefined && responseMode !== 'auto' && responseMode !== 'json') {
-    throw new TypeError(`createMcpHandler: responseMode must be 'auto', 'json' or 'sse', not ${JSON.stringify(responseMode)}`);
+    invalidOption('createMcpHandler', `responseMode must be 'auto', 'json' or 'sse', not ${JSON.stringify(responseMode)}`);
   }
   if (responseMode === 'json') {
     if (transportOptions.enableJsonResponse === false) throw new TypeError("createMcpHandler: responseMode: 'json' contradicts enableJsonResponse: false");

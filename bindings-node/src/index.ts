@@ -51,7 +51,20 @@ export { SSEClientTransport, StreamableHTTPClientTransport } from './http-client
 export type { AuthProvider, SSEClientTransportOptions, StreamableHTTPClientTransportOptions, TlsOptions } from './http-client.js';
 export { ExperimentalClientTasks } from './client-tasks.js';
 export type { Task, TaskCallOptions, TaskResponseMessage } from './client-tasks.js';
-export { ErrorCode, McpError, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UrlElicitationRequiredError } from './errors.js';
+export {
+  ErrorCode,
+  McpError,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  UnsupportedProtocolVersionError,
+  UrlElicitationRequiredError,
+} from './errors.js';
+export { isCallToolResult, isSpecType, preloadSchemas, specTypeSchemas } from './spec-guards.js';
+export { Protocol, mergeCapabilities } from './shared/protocol.js';
+export { createFetchWithInit } from './shared/transport.js';
+export { isCompletable } from './server/completable.js';
 export {
   ClientCredentialsProvider,
   CrossAppAccessProvider,

@@ -14,9 +14,9 @@ import type { ClientHooks, ClientTransport } from './client-transport.js';
 import { ExperimentalClientTasks, notConnected } from './client-tasks.js';
 import { methodOf } from './dispatch.js';
 import type { MethodOrSchema } from './dispatch.js';
-import { ErrorCode, McpError, fromNative, fromNativeClient } from './errors.js';
+import { ErrorCode, McpError, fromNative, fromNativeClient, invalidOption, refuseOption } from './errors.js';
 import { NativeCancel, connectPort } from './native.js';
-import { MODERN_PROTOCOL_VERSION } from './guards.js';
+import { MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './guards.js';
 import { carry, isMessageTransport } from './transport.js';
 import type { Transport } from './transport.js';
 import type { ClientConfig, NativeClientHandle, NativeReply, RequestConfig } from './native.js';
@@ -82,7 +82,7 @@ export interface ClientOptions {
    * with `server/discover`, fall back to `initialize`) or `{mode: {pin: '2026-07-28'}}`
    * (the stateless era, no fallback). ferrymcp probes when neither this nor `era` is given.
    */
-  versionNegotiation?: { mode?: 'legacy' | 'auto' | { pin: string }; probe?: unknown };
+  versionNegotiation?: { mode?: 'legacy' | 'auto' | { pin: string }; probe?: { timeoutMs?: number; maxRetries?: number } };
   /** The revision asked for in a legacy `initialize` (ferrymcp). */
   legacyVersion?: string;
   /** Default request timeout in ms (60 s, as the official SDK). */
@@ -128,7 +128,7 @@ const REFUSED_OPTIONS: Record<string, { default?: unknown; why: string }> = {
   inputRequired: { why: 'the engine answers input_required rounds itself, with the request handlers set on this client' },
   listMaxPages: { why: 'list methods return one page per call in ferrymcp (pass a cursor)' },
   responseCacheStore: { why: 'a custom response cache store is not supported by ferrymcp yet (the engine keeps an in-memory one per client)' },
-  supportedProtocolVersions: { why: "the engine offers the revisions it speaks; choose the era with versionNegotiation" },
+  supportedProtocolVersions: { why: 'the engine offers the revisions it speaks (a list naming exactly those, SUPPORTED_PROTOCOL_VERSIONS, is taken); choose the era with versionNegotiation' },
   enforceStrictCapabilities: { default: false, why: 'strict capability checks are not supported by ferrymcp' },
   debouncedNotificationMethods: { why: 'notification debouncing is not supported by ferrymcp' },
 };
@@ -138,10 +138,21 @@ function checkOptions(options: ClientOptions): void {
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || TAKEN_OPTIONS.has(key)) continue;
     const refused = REFUSED_OPTIONS[key];
-    if (refused === undefined) throw new TypeError(`ferrymcp Client: unknown option ${key}`);
+    if (refused === undefined) invalidOption('ferrymcp Client', `unknown option ${key}`);
+    if (key === 'supportedProtocolVersions' && speaksEveryRevision(value)) continue;
     const atDefault = value === refused.default || (Array.isArray(value) && value.length === 0);
-    if (!atDefault) throw new TypeError(`ferrymcp Client: ${key} is not supported: ${refused.why}`);
+    if (!atDefault) refuseOption('ferrymcp Client', key, refused.why);
   }
+}
+
+/**
+ * `supportedProtocolVersions` naming exactly the revisions the engine speaks (the exported
+ * `SUPPORTED_PROTOCOL_VERSIONS`, with or without the stateless one) changes nothing, so it is taken.
+ */
+function speaksEveryRevision(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  const given = new Set(value.filter((v) => v !== MODERN_PROTOCOL_VERSION));
+  return given.size === SUPPORTED_PROTOCOL_VERSIONS.length && SUPPORTED_PROTOCOL_VERSIONS.every((v) => given.has(v));
 }
 
 export interface RequestOptions {
@@ -589,18 +600,56 @@ function listChangedJson(config: ListChangedHandlers | undefined): string | unde
 
 /** The era `options` ask for: ferrymcp's `era`, or the official `versionNegotiation`. */
 function eraOf(options: ClientOptions): ClientOptions['era'] {
+  const where = 'ferrymcp Client';
   const negotiation = options.versionNegotiation;
-  if (negotiation === undefined) return options.era;
-  if (negotiation.probe !== undefined) {
-    throw new TypeError('ferrymcp Client: versionNegotiation.probe is not supported (the engine probes with its own timeout and the -32022 retry)');
+  if (options.era !== undefined && options.era !== 'auto' && options.era !== 'legacy' && options.era !== 'modern') {
+    invalidOption(where, `era must be 'auto', 'legacy' or 'modern', not ${JSON.stringify(options.era)}`);
   }
+  if (negotiation === undefined) return options.era;
+  if (typeof negotiation !== 'object' || negotiation === null) invalidOption(where, 'versionNegotiation must be an object ({ mode, probe })');
+  for (const key of Object.keys(negotiation)) {
+    if (key !== 'mode' && key !== 'probe') invalidOption(where, `versionNegotiation.${key} is not an option (mode, probe)`);
+  }
+  checkProbe(negotiation.probe);
+  // As the official SDK: `mode` absent is 'legacy' (the plain initialize handshake).
   const mode = negotiation.mode ?? 'legacy';
   let era: ClientOptions['era'];
   if (mode === 'legacy' || mode === 'auto') era = mode;
-  else if (typeof mode === 'object' && mode !== null && mode.pin === MODERN_PROTOCOL_VERSION) era = 'modern';
-  else throw new TypeError(`ferrymcp Client: versionNegotiation.mode ${JSON.stringify(mode)} is not 'legacy', 'auto' or {pin: '${MODERN_PROTOCOL_VERSION}'}`);
-  if (options.era !== undefined && options.era !== era) throw new TypeError(`ferrymcp Client: era '${options.era}' contradicts versionNegotiation (${era})`);
+  else if (typeof mode === 'object' && mode !== null && typeof mode.pin === 'string') era = pinnedEra(mode.pin);
+  else invalidOption(where, `versionNegotiation.mode must be 'legacy', 'auto' or { pin: '<revision>' }, not ${JSON.stringify(mode)}`);
+  if (options.era !== undefined && options.era !== era) invalidOption(where, `era '${options.era}' contradicts versionNegotiation (${era})`);
   return era;
+}
+
+/**
+ * `{ pin }`: the stateless revision core speaks works; a 2025-era revision is refused as
+ * the official SDK refuses it (pinning is for 2026-07-28 and later); a revision core does
+ * not know is refused by name.
+ */
+function pinnedEra(pin: string): 'modern' {
+  if (pin === MODERN_PROTOCOL_VERSION) return 'modern';
+  if (SUPPORTED_PROTOCOL_VERSIONS.includes(pin)) {
+    invalidOption('ferrymcp Client', `versionNegotiation: { pin: '${pin}' } is not a modern protocol revision: pinning is for ${MODERN_PROTOCOL_VERSION} and later; use mode: 'legacy' for 2025-era servers`);
+  }
+  refuseOption('ferrymcp Client', `versionNegotiation: { pin: '${pin}' }`, `the engine speaks the stateless revision ${MODERN_PROTOCOL_VERSION} only`);
+}
+
+/**
+ * The official `probe` policy: its defaults (`{}`, `maxRetries: 0`) are what the engine
+ * does; a probe timeout or re-sends are refused by name (the engine probes with the
+ * request timeout and retries only on the -32022 correction).
+ */
+function checkProbe(probe: unknown): void {
+  if (probe === undefined) return;
+  if (typeof probe !== 'object' || probe === null) invalidOption('ferrymcp Client', 'versionNegotiation.probe must be an object ({ timeoutMs, maxRetries })');
+  for (const [key, value] of Object.entries(probe)) {
+    if (value === undefined) continue;
+    if (key === 'maxRetries' && value === 0) continue;
+    if (key === 'timeoutMs' || key === 'maxRetries') {
+      refuseOption('ferrymcp Client', `versionNegotiation.probe.${key}`, 'the engine probes with the client request timeout (requestTimeoutMs) and never re-sends a timed-out probe');
+    }
+    invalidOption('ferrymcp Client', `versionNegotiation.probe.${key} is not an option (timeoutMs, maxRetries)`);
+  }
 }
 
 /**

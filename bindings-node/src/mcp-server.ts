@@ -14,13 +14,15 @@ import { currentContext } from './context.js';
 import type { HandlerContext } from './context.js';
 import { methodOf, nativeHandler } from './dispatch.js';
 import type { MethodOrSchema } from './dispatch.js';
-import { ErrorCode, McpError, fromNative } from './errors.js';
+import { ErrorCode, McpError, fromNative, invalidOption, refuseOption } from './errors.js';
+import { MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './guards.js';
 import { ListeningTransport } from './http.js';
 import { carry, isMessageTransport } from './transport.js';
 import type { Transport } from './transport.js';
 import type { HttpListener, ListenOptions } from './http.js';
 import { NativeServer } from './native.js';
 import { warnIfStdinRead } from './stdio.js';
+import { SET_MAX_LISTEN_STREAMS } from './server-internals.js';
 import { completerOf, parseParams, prepare, promptArguments } from './schema.js';
 import type { AnySchema, Flavour, Prepared } from './schema.js';
 import { ResourceTemplate } from './template.js';
@@ -63,6 +65,53 @@ export interface McpServerOptions {
   /** How long sealed request state stays valid (ferrymcp; core's default when absent). */
   requestStateTtlMs?: number;
   [option: string]: unknown;
+}
+
+const SERVER_TAKEN_OPTIONS = new Set(['capabilities', 'instructions', 'pageSize', 'handlerTimeoutMs', 'requestTimeoutMs', 'cacheHints', 'requestStateKeys', 'requestStateTtlMs']);
+
+const TASKS = 'core runs tasks with its own store and queue (declare tasks in capabilities and register tools with execution.taskSupport)';
+
+/**
+ * The official server options ferrymcp has no counterpart for, with why: each is refused by
+ * name (`ERR_FERRYMCP_UNSUPPORTED`) unless `isDefault` says the value changes nothing.
+ */
+const SERVER_REFUSED_OPTIONS: Record<string, { isDefault?: (value: unknown) => boolean; why: string }> = {
+  supportedProtocolVersions: {
+    isDefault: (value) => speaksEveryRevision(value),
+    why: 'core serves the revisions it speaks (a list naming exactly those, SUPPORTED_PROTOCOL_VERSIONS, is taken)',
+  },
+  enforceStrictCapabilities: { isDefault: (value) => value === false, why: 'strict capability checks on emitted requests are not supported by ferrymcp' },
+  debouncedNotificationMethods: { isDefault: (value) => Array.isArray(value) && value.length === 0, why: 'notification debouncing is not supported by ferrymcp' },
+  jsonSchemaValidator: { why: 'core validates elicitation answers (and tool arguments) in Rust and takes no validator' },
+  inputRequired: {
+    isDefault: (value) => isObject(value) && Object.entries(value).every(([key, v]) => v === undefined || (key === 'legacyShim' && v === true)),
+    why: 'core runs the multi-round requests (and their 2025-era shim) with its own limits; use handlerTimeoutMs for the time a handler may take',
+  },
+  requestState: { why: 'core seals and checks requestState itself: give requestStateKeys (and requestStateTtlMs) instead' },
+  taskStore: { why: TASKS },
+  taskMessageQueue: { why: TASKS },
+  defaultTaskPollInterval: { why: TASKS },
+  maxTaskQueueSize: { why: TASKS },
+};
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `supportedProtocolVersions` naming exactly the revisions core speaks (with or without the stateless one). */
+function speaksEveryRevision(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  const given = new Set(value.filter((v) => v !== MODERN_PROTOCOL_VERSION));
+  return given.size === SUPPORTED_PROTOCOL_VERSIONS.length && SUPPORTED_PROTOCOL_VERSIONS.every((v) => given.has(v));
+}
+
+/** Throws naming the first server option that cannot be honoured (nothing is accepted silently). */
+function checkServerOptions(options: McpServerOptions): void {
+  if (!isObject(options)) invalidOption('McpServer', 'options must be an object');
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined || SERVER_TAKEN_OPTIONS.has(key)) continue;
+    const refused = SERVER_REFUSED_OPTIONS[key];
+    if (refused === undefined) invalidOption('McpServer', `unknown option ${key}`);
+    if (refused.isDefault?.(value) !== true) refuseOption('McpServer', key, refused.why);
+  }
 }
 
 /** `requestStateKeys` as bytes (core checks that there is one and none is empty). */
@@ -201,6 +250,7 @@ export class McpServer {
   }
 
   constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
+    checkServerOptions(options);
     let native: InstanceType<typeof NativeServer> | undefined;
     this.#call(() => {
       native = new NativeServer(JSON.stringify(serverInfo), options.instructions, {
@@ -473,6 +523,11 @@ export class McpServer {
   }
 
   // -- connection --------------------------------------------------------------------
+
+  /** @internal `serveStdio({ maxSubscriptions })`: core's cap on open listen streams. */
+  [SET_MAX_LISTEN_STREAMS](cap: number): void {
+    this.#native.setMaxListenStreams(cap);
+  }
 
   /** Starts serving over the transport (ferrymcp's stdio); resolves once serving. */
   async connect(transport: ServerTransport | Transport): Promise<void> {

@@ -229,7 +229,8 @@ export function promptArguments(prepared: Prepared | undefined): { name: string;
   });
 }
 
-const COMPLETABLE = Symbol.for('ferrymcp.completable');
+/** The key `completable()` keeps its callback under (the official `COMPLETABLE_SYMBOL`; the value is the callback itself). */
+export const COMPLETABLE = Symbol.for('ferrymcp.completable');
 
 export type CompleteCallback = (value: string, context?: { arguments?: Record<string, string> }) => string[] | Promise<string[]>;
 

@@ -14,6 +14,10 @@ import type { Stream, Writable } from 'node:stream';
 import { childEnvironment, childEnvironmentVars, spawnClient } from './native.js';
 import type { ClientConfig, NativeClientHandle } from './native.js';
 import { factoryContext } from './context.js';
+import { invalidOption, refuseOption } from './errors.js';
+import { isMessageTransport } from './transport.js';
+import type { Transport } from './transport.js';
+import { SET_MAX_LISTEN_STREAMS } from './server-internals.js';
 import type { McpServerFactoryContext } from './context.js';
 
 /**
@@ -41,8 +45,19 @@ export class StdioServerTransport implements ServerTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
 
-  /** Accepted for API compatibility: ferrymcp always serves the process's own stdio. */
-  constructor(..._streams: unknown[]) {}
+  /**
+   * The official `(stdin?, stdout?)`: this process's own `process.stdin` / `process.stdout`
+   * (or nothing) work; other streams are refused by name (core reads and writes the
+   * process's descriptors itself; serve a stream with a `Transport` object instead).
+   */
+  constructor(stdin?: unknown, stdout?: unknown) {
+    if (stdin !== undefined && stdin !== process.stdin) {
+      refuseOption('StdioServerTransport', 'a stdin stream other than process.stdin', 'core reads the process\'s standard input itself; connect a Transport object (start, send, close, onmessage) for other streams');
+    }
+    if (stdout !== undefined && stdout !== process.stdout) {
+      refuseOption('StdioServerTransport', 'a stdout stream other than process.stdout', 'core writes the process\'s standard output itself; connect a Transport object (start, send, close, onmessage) for other streams');
+    }
+  }
 
   /** Serving starts in `McpServer.connect()`. */
   async start(): Promise<void> {}
@@ -60,8 +75,35 @@ export class StdioServerTransport implements ServerTransport {
 }
 
 export interface ServeStdioOptions {
+  /** Told about errors of serving (reporting only). */
   onerror?: (error: Error) => void;
-  [option: string]: unknown;
+  /** `'serve'` (the default: 2025-era clients are served on the same connection); `'reject'` is refused (core has no modern-only mode). */
+  legacy?: 'serve' | 'reject';
+  /** Serve this `Transport` object (start, send, close, onmessage) instead of the process's stdio. */
+  transport?: Transport;
+  /** Most `subscriptions/listen` streams open at once; one more is refused (`-32603 Subscription limit reached`). Core's default (1024, as the official SDK) when absent. */
+  maxSubscriptions?: number;
+}
+
+const SERVE_STDIO_OPTIONS = new Set(['onerror', 'legacy', 'transport', 'maxSubscriptions']);
+
+/** Throws naming the first option of `serveStdio` that cannot be honoured. */
+function checkServeStdioOptions(options: ServeStdioOptions): void {
+  for (const [key, value] of Object.entries(options)) {
+    if (value !== undefined && !SERVE_STDIO_OPTIONS.has(key)) invalidOption('serveStdio', `unknown option ${key}`);
+  }
+  const { legacy, transport, maxSubscriptions, onerror } = options;
+  if (legacy === 'reject') {
+    refuseOption('serveStdio', "legacy: 'reject'", "core has no modern-only mode: it serves a 2025-era opening on the same connection (legacy: 'serve')");
+  }
+  if (legacy !== undefined && legacy !== 'serve') invalidOption('serveStdio', `legacy must be 'serve' or 'reject', not ${JSON.stringify(legacy)}`);
+  if (transport !== undefined && !isMessageTransport(transport) && (transport as { ferrymcpStdio?: unknown }).ferrymcpStdio !== true) {
+    invalidOption('serveStdio', 'transport must be a Transport object (start, send, close, onmessage) or a StdioServerTransport');
+  }
+  if (maxSubscriptions !== undefined && (typeof maxSubscriptions !== 'number' || !Number.isInteger(maxSubscriptions) || maxSubscriptions < 0 || maxSubscriptions > 0xffffffff)) {
+    invalidOption('serveStdio', `maxSubscriptions must be a whole number >= 0, got ${String(maxSubscriptions)}`);
+  }
+  if (onerror !== undefined && typeof onerror !== 'function') invalidOption('serveStdio', 'onerror must be a function');
 }
 
 export interface StdioServerHandle {
@@ -73,11 +115,14 @@ export interface StdioServerHandle {
  * factory is called once.
  */
 export function serveStdio(factory: (ctx: McpServerFactoryContext) => McpServer | Promise<McpServer>, options: ServeStdioOptions = {}): StdioServerHandle {
-  warnIfStdinRead();
-  const transport = new StdioServerTransport();
-  transport.onerror = options.onerror;
+  checkServeStdioOptions(options);
+  const given = options.transport;
+  const transport: ServerTransport | Transport = given ?? new StdioServerTransport();
+  if (given === undefined) warnIfStdinRead();
+  if (options.onerror !== undefined && transport.onerror === undefined) transport.onerror = options.onerror;
   const server = Promise.resolve(factory(factoryContext())).then(async (server) => {
-    transport.attach(server);
+    if (transport instanceof StdioServerTransport) transport.attach(server);
+    if (options.maxSubscriptions !== undefined) server[SET_MAX_LISTEN_STREAMS](options.maxSubscriptions);
     await server.connect(transport);
     return server;
   });

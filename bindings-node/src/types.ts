@@ -214,3 +214,4 @@ export { McpError, ErrorCode } from './errors.js';
 // What v1 code imports from `types.js` beside the shapes: constants, guards and errors.
 export * from './guards.js';
 export { UrlElicitationRequiredError } from './errors.js';
+export { assertCompleteRequestPrompt, assertCompleteRequestResourceTemplate, isTaskAugmentedRequestParams } from './spec-guards.js';

@@ -4,3 +4,6 @@
  * its HTTP transports, the types and schemas, `InMemoryTransport`).
  */
 export * from '../index.js';
+// The fetch middleware helpers (v2's client root and v1's `client/middleware.js`).
+export { applyMiddlewares, createMiddleware, withLogging, withOAuth } from './middleware.js';
+export type { LoggingOptions, Middleware, RequestLogEntry } from './middleware.js';

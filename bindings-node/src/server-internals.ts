@@ -1,0 +1,7 @@
+/**
+ * Keys of `McpServer` members the package's own modules call and user code does not see.
+ * @internal
+ */
+
+/** `server[SET_MAX_LISTEN_STREAMS](cap)`: core's cap on open `subscriptions/listen` streams (the official `maxSubscriptions`). */
+export const SET_MAX_LISTEN_STREAMS: unique symbol = Symbol('ferrymcp.setMaxListenStreams');
