@@ -218,6 +218,37 @@ async def test_stdio_server_parameters_with_env_and_cwd_and_a_server_that_dies(t
             await client.call_tool("die", {})
 
 
+ADD_SERVER = """
+from ferrymcp import MCPServer
+
+mcp = MCPServer("add")
+
+
+@mcp.tool()
+def add(a: int, b: int) -> int:
+    return a + b
+
+
+mcp.run()
+"""
+
+
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+async def test_a_result_read_from_either_era_equals_one_built_without_result_type(mode: str, tmp_path: Path) -> None:
+    """As the official models (whose `result_type` defaults to "complete"): a 2026-07-28
+    answer says `resultType: "complete"`, an older one says nothing, and both equal the
+    result a test builds without naming it; another result type does not."""
+    script = tmp_path / "add_server.py"
+    script.write_text(ADD_SERVER)
+    async with Client(StdioServerParameters(command=sys.executable, args=[str(script)]), mode=mode) as client:
+        got = await client.call_tool("add", {"a": 1, "b": 2})
+    assert got.result_type == ("complete" if mode == MODERN else None)
+    built = CallToolResult(content=[TextContent(text="3")], structured_content={"result": 3}, is_error=False)
+    assert got.model_copy(update={"meta": None}) == built
+    assert built == got.model_copy(update={"meta": None})
+    assert got.model_copy(update={"meta": None, "result_type": "input_required"}) != built
+
+
 @pytest.mark.parametrize("mode", ["2025-06-18", "2024-11-05", "not-a-version"])
 def test_a_mode_that_is_not_a_pin_is_refused_as_the_official_client_refuses_it(mode: str) -> None:
     import mcp

@@ -76,6 +76,11 @@ class WireModel:
     _lookup: ClassVar[dict[str, str]] = {}
     _defaults: ClassVar[dict[str, Any]] = {}
     _hints: ClassVar[dict[str, Any] | None] = None
+    # Fields whose unset value (`None`) means a value the protocol names: an absent
+    # `resultType` is `"complete"`. Such a field compares equal either way, so a result read
+    # from a 2026-07-28 wire (which carries it) equals one built without it, as the official
+    # models (which default to that value) do.
+    _absent_means: ClassVar[dict[str, Any]] = {}
     model_fields: ClassVar[_ModelFields] = _ModelFields()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -224,7 +229,11 @@ class WireModel:
         if type(other) is not type(self):
             return NotImplemented
         mine, theirs = self.__dict__, other.__dict__
-        return mine["_extra"] == theirs["_extra"] and all(mine[name] == theirs[name] for name in type(self)._fields)
+        absent = type(self)._absent_means
+        return mine["_extra"] == theirs["_extra"] and all(
+            mine[name] == theirs[name] or (name in absent and _absent_equal(mine[name], theirs[name], absent[name]))
+            for name in type(self)._fields
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -444,3 +453,9 @@ def _dump_value(value: Any, options: dict[str, Any]) -> Any:
     if isinstance(value, dict):
         return {key: _dump_value(item, options) for key, item in value.items()}
     return value
+
+
+def _absent_equal(mine: Any, theirs: Any, meant: Any) -> bool:
+    """Whether two values of a field differ only in one being unset and the other the value
+    the protocol gives an unset one (see `WireModel._absent_means`)."""
+    return (mine is None and theirs == meant) or (theirs is None and mine == meant)
