@@ -249,6 +249,26 @@ async def test_a_result_read_from_either_era_equals_one_built_without_result_typ
     assert got.model_copy(update={"meta": None, "result_type": "input_required"}) != built
 
 
+async def test_a_client_is_entered_once(tmp_path: Path) -> None:
+    """As the official `Client`: one `async with` per instance; entering again while
+    connected, after the block ended, or after a failed connect is a RuntimeError."""
+    script = tmp_path / "add_server.py"
+    script.write_text(ADD_SERVER)
+    client = Client(StdioServerParameters(command=sys.executable, args=[str(script)]))
+    async with client:
+        with pytest.raises(RuntimeError, match="cannot reenter"):
+            await client.__aenter__()
+        assert (await client.call_tool("add", {"a": 1, "b": 2})).structured_content == {"result": 3}
+    with pytest.raises(RuntimeError, match="Client is already entered; cannot reenter"):
+        await client.__aenter__()
+    failed = Client(StdioServerParameters(command=sys.executable, args=["-c", "raise SystemExit(3)"]))
+    with pytest.raises(Exception) as first:  # noqa: PT011  # whatever the failed connect raises
+        await failed.__aenter__()
+    assert not isinstance(first.value, RuntimeError) or "reenter" not in str(first.value)
+    with pytest.raises(RuntimeError, match="cannot reenter"):
+        await failed.__aenter__()
+
+
 @pytest.mark.parametrize("mode", ["2025-06-18", "2024-11-05", "not-a-version"])
 def test_a_mode_that_is_not_a_pin_is_refused_as_the_official_client_refuses_it(mode: str) -> None:
     import mcp

@@ -174,12 +174,16 @@ class Client:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._carrier: Carrier | None = None
+        # One `async with` per Client, as the official one: entering again (while
+        # connected, or after the block ended or failed) is a RuntimeError.
+        self._entered = False
 
     # -- connecting -----------------------------------------------------------------
 
     async def __aenter__(self) -> Client:
-        if self._native is not None:
+        if self._entered:
             raise RuntimeError("Client is already entered; cannot reenter")
+        self._entered = True
         import asyncio
 
         self._loop = asyncio.get_running_loop()
