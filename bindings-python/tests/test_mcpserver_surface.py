@@ -138,3 +138,30 @@ async def test_the_private_managers_code_in_the_wild_reaches_into_change_what_is
         assert (await client.list_tools()).tools == []
         with pytest.raises(KeyError):
             del server._prompt_manager._prompts["greet"]
+
+
+class _Station:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _station(name: str) -> _Station:
+    return _Station(name)
+
+
+@pytest.mark.parametrize("sdk", ["ferrymcp", "official"])
+def test_structured_output_of_a_type_without_a_schema_is_invalid_signature(sdk: str) -> None:
+    """`structured_output=True` on a return type with no JSON Schema is refused when the
+    tool is declared, with the official exception and wording, in both SDKs."""
+    if sdk == "official":
+        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.exceptions import InvalidSignature
+    else:
+        from ferrymcp.server.mcpserver import MCPServer
+        from ferrymcp.server.mcpserver.exceptions import InvalidSignature
+
+    server = MCPServer("weather")
+    refused = r"^Function _station: return type .* is not serializable for structured output"
+    with pytest.raises(InvalidSignature, match=refused):
+        server.add_tool(_station, structured_output=True)
+    server.add_tool(_station)  # without the flag: unstructured, as there
