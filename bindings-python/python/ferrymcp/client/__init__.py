@@ -144,6 +144,14 @@ class Client:
         # 2026-07-28 version; under "auto" and "legacy" it is ignored, as there.
         self.prior_discover = prior_discover
         self.cache = CacheConfig() if cache is _DEFAULT_CACHE else cache
+        if self.cache is not None and self.cache.store is not None and self.cache.target_id is None:
+            if not isinstance(server, str):
+                # The official check at construction: only a URL names the target on its own.
+                raise ValueError(
+                    "a custom cache store requires CacheConfig.target_id when the server is not a URL: in-process "
+                    "servers and Transport instances get a random per-client identity, so their entries in a shared "
+                    "store could never be served to another client"
+                )
         # TLS for https:// servers: trust only the CA bundle `ca_file` (PEM) instead of the
         # platform's store (which honours SSL_CERT_FILE / SSL_CERT_DIR), and present
         # `client_cert`, a (certificate chain, private key) pair of PEM files.
