@@ -165,3 +165,34 @@ def test_structured_output_of_a_type_without_a_schema_is_invalid_signature(sdk: 
     with pytest.raises(InvalidSignature, match=refused):
         server.add_tool(_station, structured_output=True)
     server.add_tool(_station)  # without the flag: unstructured, as there
+
+
+LOGGING_SCRIPT = """
+import logging, sys
+if sys.argv[1] == "official":
+    from mcp.server.mcpserver import MCPServer
+else:
+    from ferrymcp.server.mcpserver import MCPServer
+MCPServer("logs", log_level=sys.argv[2])
+print(logging.getLevelName(logging.getLogger().level), len(logging.getLogger().handlers))
+logging.getLogger("app").debug("a debug line")
+logging.getLogger("app").warning("a warning line")
+"""
+
+
+@pytest.mark.parametrize("level", ["DEBUG", "WARNING"])
+def test_log_level_configures_logging_as_the_official_constructor(level: str) -> None:
+    """`MCPServer(log_level=...)` configures the root logger (`logging.basicConfig`, to
+    stderr) in a fresh process, as the official constructor does."""
+    import subprocess
+
+    seen = {}
+    for sdk in ("ferrymcp", "official"):
+        done = subprocess.run(
+            [sys.executable, "-c", LOGGING_SCRIPT, sdk, level], capture_output=True, text=True, check=True
+        )
+        seen[sdk] = (done.stdout, [line for line in done.stderr.splitlines() if "line" in line])
+    assert seen["ferrymcp"][0] == seen["official"][0] == f"{level} 1\n"
+    expected = ["a debug line", "a warning line"] if level == "DEBUG" else ["a warning line"]
+    assert [line.strip() for line in seen["ferrymcp"][1]] == expected
+    assert len(seen["official"][1]) == len(expected)

@@ -74,6 +74,7 @@ from ferrymcp.server._tools import build_tool, wire
 from ferrymcp.server.auth.provider import TokenVerifier
 from ferrymcp.server.auth.settings import AuthSettings
 from ferrymcp.server.extension import Extension, MethodBinding, validate_extension_identifier
+from ferrymcp.server.mcpserver.utilities.logging import configure_logging
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
 from ferrymcp.server.streamable_http_manager import (
     StreamableHTTPApp,
@@ -298,6 +299,9 @@ class MCPServer(Generic[LifespanResultT]):
                     f"not {type(subscriptions).__name__}"
                 )
             self._use_listen_handler(ListenHandler(subscriptions))
+        # As the official constructor: `logging.basicConfig` at `log_level` (stderr; a no-op
+        # once the application has configured logging).
+        configure_logging(log_level)  # type: ignore[arg-type]
         self._registry = Registry()
         self._custom_routes: list[tuple[str, list[str], Callable[..., Any]]] = []
         self._session_manager: StreamableHTTPSessionManager | None = None
