@@ -42,8 +42,9 @@ async def session_answers(sdk: str, mode: str, answer: dict[str, Any] | None) ->
         for title in ["Dune", "Neuromancer"]:
             result = await c.call_tool("order_book", {"title": title})
             seen[f"order {title}"] = (result.is_error, [block.text for block in result.content])
-        outcome = await c.call_tool("ask_outcome", {"title": "Neuromancer"})
-        seen["outcome"] = (outcome.is_error, [block.text for block in outcome.content])
+        for title in ["Neuromancer", "Dune"]:  # asked; resolved without asking (an accepted outcome)
+            outcome = await c.call_tool("ask_outcome", {"title": title})
+            seen[f"outcome {title}"] = (outcome.is_error, [block.text for block in outcome.content])
         with pytest.raises(mcp.MCPError) as missing:
             await c.read_resource("books://Nothing")
         seen["missing"] = (missing.value.error.message, missing.value.error.data)
@@ -63,6 +64,7 @@ async def test_the_package_api_answers_as_the_official_server(mode: str, answer:
     # The resolved parameters are not arguments the model supplies.
     assert set(ours["order_schema"]["properties"]) == {"title"}
     assert ours["order Dune"] == (False, ["Dune: 7 in stock, arrives tomorrow."])
+    assert ours["outcome Dune"] == (False, ["Dune: accept"])
     assert ours["missing"] == ("No book titled 'Nothing' in the catalog.", {"uri": "books://Nothing"})
 
 
