@@ -198,3 +198,60 @@ def test_log_level_configures_logging_as_the_official_constructor(level: str) ->
     expected = ["a debug line", "a warning line"] if level == "DEBUG" else ["a warning line"]
     assert [line.strip() for line in seen["ferrymcp"][1]] == expected
     assert len(seen["official"][1]) == len(expected)
+
+
+SESSION_VERBS_SERVER = """
+import sys
+if sys.argv[1] == "official":
+    from mcp.server.mcpserver import Context, MCPServer
+else:
+    from ferrymcp.server.mcpserver import Context, MCPServer
+
+mcp = MCPServer("verbs")
+
+
+@mcp.tool()
+async def touch(ctx: Context) -> str:
+    await ctx.session.send_resource_updated("stock://Dune")
+    await ctx.session.send_resource_list_changed()
+    await ctx.session.send_tool_list_changed()
+    await ctx.session.send_prompt_list_changed()
+    return "done"
+
+
+mcp.run()
+"""
+
+
+async def verbs_answers(script: Path, sdk: str, mode: str) -> tuple[str, list[Any]]:
+    received: list[Any] = []
+
+    async def on_message(message: Any) -> None:
+        if not isinstance(message, Exception):
+            received.append(message.model_dump(by_alias=True, exclude_none=True))
+
+    params = mcp.StdioServerParameters(command=sys.executable, args=[str(script), sdk])
+    async with mcp.Client(params, mode=mode, message_handler=on_message) as c:
+        result = await c.call_tool("touch", {})
+    return result.content[0].text, received
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_the_session_notification_verbs_send_on_the_session(mode: str, tmp_path: Path) -> None:
+    """`ctx.session.send_resource_updated(...)` and the three `send_*_list_changed()` send
+    their notification on the caller's session (no subscription needed), as the official
+    ones do: a legacy client receives all four, in order. On a 2026-07-28 call (no session)
+    the call succeeds; the official SDK drops the four where ferrymcp's engine sends
+    session-less notifications on the request's own stream (`send_notification`'s rule)."""
+    script = tmp_path / "verbs.py"
+    script.write_text(SESSION_VERBS_SERVER)
+    ours, theirs = await verbs_answers(script, "ferrymcp", mode), await verbs_answers(script, "official", mode)
+    assert ours[0] == theirs[0] == "done"
+    if mode == "legacy":
+        assert ours == theirs
+        assert [message["method"] for message in ours[1]] == [
+            "notifications/resources/updated",
+            "notifications/resources/list_changed",
+            "notifications/tools/list_changed",
+            "notifications/prompts/list_changed",
+        ]
