@@ -18,7 +18,17 @@ pytest.importorskip("ferrymcp._native")
 
 from raw_stdio import LEGACY, MODERN, check
 
-from ferrymcp import Audio, Client, ConnectionClosed, Context, Image, McpError, MCPServer, StdioServerParameters
+from ferrymcp import (
+    Audio,
+    Client,
+    ConnectionClosed,
+    Context,
+    Image,
+    MCPDeprecationWarning,
+    McpError,
+    MCPServer,
+    StdioServerParameters,
+)
 from ferrymcp.types import (
     AudioContent,
     CallToolResult,
@@ -64,9 +74,12 @@ async def test_notifications_subscribe_and_unsubscribe() -> None:
 
     async with Client(server, mode="legacy", message_handler=on_message) as client:
         assert client.server_capabilities.resources is not None and client.server_capabilities.resources.subscribe
-        assert await client.subscribe_resource("doc://a") == EmptyResult()
+        removed = r"^resources/{}subscribe is removed as of 2026-07-28; use Client\.listen\(\) instead\.$"
+        with pytest.warns(MCPDeprecationWarning, match=removed.format("")):  # as the official verb warns
+            assert await client.subscribe_resource("doc://a") == EmptyResult()
         await touch_and_wait()
-        assert await client.unsubscribe_resource("doc://a") == EmptyResult()
+        with pytest.warns(MCPDeprecationWarning, match=removed.format("un")):
+            assert await client.unsubscribe_resource("doc://a") == EmptyResult()
         await touch_and_wait()
     updated = ResourceUpdatedNotification(params=ResourceUpdatedNotificationParams(uri="doc://a"))
     once = [PromptListChangedNotification(), ResourceListChangedNotification(), updated, ToolListChangedNotification()]

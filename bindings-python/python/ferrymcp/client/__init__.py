@@ -548,10 +548,21 @@ class Client:
         return await self._typed(ReadResourceResult, "resources/read", params, cache_mode=cache_mode)
 
     async def subscribe_resource(self, uri: Any, *, meta: dict[str, Any] | None = None) -> EmptyResult:
-        """Asks a legacy server for `notifications/resources/updated` about `uri`."""
+        """Asks a legacy server for `notifications/resources/updated` about `uri`
+        (2026-07-28 removed the method; the official method warns the same way)."""
+        warnings.warn(
+            "resources/subscribe is removed as of 2026-07-28; use Client.listen() instead.",
+            MCPDeprecationWarning,
+            stacklevel=2,
+        )
         return await self._typed(EmptyResult, "resources/subscribe", _params(uri=str(uri), _meta=meta))
 
     async def unsubscribe_resource(self, uri: Any, *, meta: dict[str, Any] | None = None) -> EmptyResult:
+        warnings.warn(
+            "resources/unsubscribe is removed as of 2026-07-28; use Client.listen() instead.",
+            MCPDeprecationWarning,
+            stacklevel=2,
+        )
         return await self._typed(EmptyResult, "resources/unsubscribe", _params(uri=str(uri), _meta=meta))
 
     async def list_prompts(
