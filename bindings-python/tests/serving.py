@@ -43,9 +43,10 @@ class Served:
         return self.process.wait(STOP_LIMIT)
 
 
-def uvicorn(factory: str, module: str = "asgi_server") -> Served:
-    """A factory of peers/<module>.py under uvicorn; `url` is the server's root."""
-    command = [sys.executable, "-m", "uvicorn", "--factory", f"{module}:{factory}", "--port", "0"]
+def uvicorn(factory: str, module: str = "asgi_server", *options: str) -> Served:
+    """A factory of peers/<module>.py under uvicorn (with uvicorn's `options`); `url` is
+    the server's root."""
+    command = [sys.executable, "-m", "uvicorn", "--factory", f"{module}:{factory}", "--port", "0", *options]
     return Served([*command, "--app-dir", str(HERE / "peers")], r"Uvicorn running on (http://\S+)")
 
 

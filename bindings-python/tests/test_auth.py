@@ -188,6 +188,36 @@ async def test_the_metadata_document_is_the_official_one(served: str, official: 
     assert mine.headers["cache-control"] == expected.headers["cache-control"]
 
 
+async def test_before_the_session_manager_runs_only_the_token_check_and_metadata_answer(official: Any) -> None:
+    """As the official app, whose auth middleware and metadata route stand in front of the
+    session manager: served without its lifespan (`--lifespan off`, so nothing enters
+    `session_manager.run()`), the app still refuses a missing or bad token and serves the
+    metadata document as the official one does; a request the token check lets through is
+    the official `RuntimeError` (uvicorn's 500), and no tool runs."""
+    server = uvicorn("standalone", "auth_server", "--lifespan", "off")
+    try:
+        url = server.url + "/mcp"
+        path = "/.well-known/oauth-protected-resource/mcp"
+        transport = httpx2.ASGITransport(app=official)
+        async with httpx2.AsyncClient() as ours, httpx2.AsyncClient(transport=transport) as theirs:
+            for token in [None, "nope", "narrow"]:
+                for modern in (False, True):
+                    status, body, challenge = await answer(ours, url, token, modern)
+                    expected = await answer(theirs, "http://127.0.0.1:8000/mcp", token, modern)
+                    assert expected[0] in (401, 403), expected
+                    challenge = (challenge or "").replace(', scope="mcp"', "")
+                    assert (status, body, challenge) == expected, (token, modern)
+            mine, theirs_document = await ours.get(server.url + path), await theirs.get("http://127.0.0.1:8000" + path)
+            assert (mine.status_code, mine.json()) == (theirs_document.status_code, theirs_document.json())
+            assert mine.status_code == 200
+            allowed = await ours.post(url, headers={**HEADERS, "authorization": "Bearer good"}, json=CALL_MODERN)
+        assert allowed.status_code == 500
+    finally:
+        assert server.stop() == 0, "".join(server.lines)
+    logged = "".join(server.lines)
+    assert "RuntimeError: Task group is not initialized. Make sure to use run()." in logged
+
+
 @pytest.mark.parametrize("mode", ERAS)
 async def test_with_a_token_the_tools_see_it_through_get_access_token(served: str, mode: str) -> None:
     for token in ["good", "other"]:

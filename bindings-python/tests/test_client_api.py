@@ -18,7 +18,17 @@ pytest.importorskip("ferrymcp._native")
 
 from raw_stdio import LEGACY, MODERN, check
 
-from ferrymcp import Audio, Client, ConnectionClosed, Context, Image, McpError, MCPServer, StdioServerParameters
+from ferrymcp import (
+    Audio,
+    Client,
+    ConnectionClosed,
+    Context,
+    Image,
+    MCPDeprecationWarning,
+    McpError,
+    MCPServer,
+    StdioServerParameters,
+)
 from ferrymcp.types import (
     AudioContent,
     CallToolResult,
@@ -64,9 +74,12 @@ async def test_notifications_subscribe_and_unsubscribe() -> None:
 
     async with Client(server, mode="legacy", message_handler=on_message) as client:
         assert client.server_capabilities.resources is not None and client.server_capabilities.resources.subscribe
-        assert await client.subscribe_resource("doc://a") == EmptyResult()
+        removed = r"^resources/{}subscribe is removed as of 2026-07-28; use Client\.listen\(\) instead\.$"
+        with pytest.warns(MCPDeprecationWarning, match=removed.format("")):  # as the official verb warns
+            assert await client.subscribe_resource("doc://a") == EmptyResult()
         await touch_and_wait()
-        assert await client.unsubscribe_resource("doc://a") == EmptyResult()
+        with pytest.warns(MCPDeprecationWarning, match=removed.format("un")):
+            assert await client.unsubscribe_resource("doc://a") == EmptyResult()
         await touch_and_wait()
     updated = ResourceUpdatedNotification(params=ResourceUpdatedNotificationParams(uri="doc://a"))
     once = [PromptListChangedNotification(), ResourceListChangedNotification(), updated, ToolListChangedNotification()]
@@ -216,6 +229,57 @@ async def test_stdio_server_parameters_with_env_and_cwd_and_a_server_that_dies(t
         assert (await client.call_tool("where", {})).content[0].text == f"set in {workdir}"
         with pytest.raises(ConnectionClosed):
             await client.call_tool("die", {})
+
+
+ADD_SERVER = """
+from ferrymcp import MCPServer
+
+mcp = MCPServer("add")
+
+
+@mcp.tool()
+def add(a: int, b: int) -> int:
+    return a + b
+
+
+mcp.run()
+"""
+
+
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+async def test_a_result_read_from_either_era_equals_one_built_without_result_type(mode: str, tmp_path: Path) -> None:
+    """As the official models (whose `result_type` defaults to "complete"): a 2026-07-28
+    answer says `resultType: "complete"`, an older one says nothing, and both equal the
+    result a test builds without naming it; another result type does not."""
+    script = tmp_path / "add_server.py"
+    script.write_text(ADD_SERVER)
+    async with Client(StdioServerParameters(command=sys.executable, args=[str(script)]), mode=mode) as client:
+        got = await client.call_tool("add", {"a": 1, "b": 2})
+    assert got.result_type == ("complete" if mode == MODERN else None)
+    built = CallToolResult(content=[TextContent(text="3")], structured_content={"result": 3}, is_error=False)
+    assert got.model_copy(update={"meta": None}) == built
+    assert built == got.model_copy(update={"meta": None})
+    assert got.model_copy(update={"meta": None, "result_type": "input_required"}) != built
+
+
+async def test_a_client_is_entered_once(tmp_path: Path) -> None:
+    """As the official `Client`: one `async with` per instance; entering again while
+    connected, after the block ended, or after a failed connect is a RuntimeError."""
+    script = tmp_path / "add_server.py"
+    script.write_text(ADD_SERVER)
+    client = Client(StdioServerParameters(command=sys.executable, args=[str(script)]))
+    async with client:
+        with pytest.raises(RuntimeError, match="cannot reenter"):
+            await client.__aenter__()
+        assert (await client.call_tool("add", {"a": 1, "b": 2})).structured_content == {"result": 3}
+    with pytest.raises(RuntimeError, match="Client is already entered; cannot reenter"):
+        await client.__aenter__()
+    failed = Client(StdioServerParameters(command=sys.executable, args=["-c", "raise SystemExit(3)"]))
+    with pytest.raises(Exception) as first:  # noqa: PT011  # whatever the failed connect raises
+        await failed.__aenter__()
+    assert not isinstance(first.value, RuntimeError) or "reenter" not in str(first.value)
+    with pytest.raises(RuntimeError, match="cannot reenter"):
+        await failed.__aenter__()
 
 
 @pytest.mark.parametrize("mode", ["2025-06-18", "2024-11-05", "not-a-version"])

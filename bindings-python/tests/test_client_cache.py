@@ -115,9 +115,14 @@ def test_cache_config_is_checked_as_the_official_one_is() -> None:
 
 
 async def test_a_custom_store_is_refused_by_name() -> None:
+    """Without `target_id`, a server that is not a URL is refused at construction (the
+    official check); with one, the store itself is refused by name when connecting."""
     config = CacheConfig(store=InMemoryResponseCacheStore(), partition="alice")
+    with pytest.raises(ValueError, match=r"^a custom cache store requires CacheConfig.target_id when the server"):
+        Client(CACHE, cache=config)
+    named = CacheConfig(store=InMemoryResponseCacheStore(), partition="alice", target_id="cache-server")
     with pytest.raises(NotImplementedError, match="CacheConfig.store"):
-        async with Client(CACHE, cache=config):
+        async with Client(CACHE, cache=named):
             pass
 
 

@@ -91,3 +91,37 @@ async def test_the_1x_decorator_style(mode: str) -> None:
         assert (await c.read_resource("note://hello")).contents[0].text == "read note://hello"
         prompt = await c.get_prompt("greet", {"who": "Ada"})
         assert prompt.messages[0].content.text == "Hi Ada"
+
+
+@pytest.mark.parametrize("sdk", ["ferrymcp", "official"])
+def test_the_handler_registry_is_read_as_the_official_one(sdk: str) -> None:
+    """`get_request_handler` / `get_notification_handler` give an entry with the params
+    model and the handler, for constructor handlers and `add_request_handler` alike (the
+    same answers from the official `Server` and ferrymcp's)."""
+    if sdk == "official":
+        from mcp.server.lowlevel import Server
+        from mcp.server.lowlevel.server import HandlerEntry
+        from mcp_types import CallToolRequestParams, NotificationParams, RequestParams
+    else:
+        from ferrymcp.server.lowlevel import Server
+        from ferrymcp.server.lowlevel.server import HandlerEntry
+        from ferrymcp.types import CallToolRequestParams, NotificationParams, RequestParams
+
+    async def call_tool(ctx: Any, params: Any) -> Any: ...
+    async def reindex(ctx: Any, params: Any) -> Any: ...
+    async def reindexed(ctx: Any, params: Any) -> None: ...
+
+    server = Server("registry", on_call_tool=call_tool)
+    server.add_request_handler("bookshop/reindex", RequestParams, reindex)
+    server.add_notification_handler("notifications/bookshop/reindexed", NotificationParams, reindexed)
+    entries = {
+        method: server.get_request_handler(method) for method in ["tools/call", "bookshop/reindex", "tools/list"]
+    }
+    assert entries == {
+        "tools/call": HandlerEntry(CallToolRequestParams, call_tool),
+        "bookshop/reindex": HandlerEntry(RequestParams, reindex),
+        "tools/list": None,
+    }
+    changed = server.get_notification_handler("notifications/bookshop/reindexed")
+    assert changed == HandlerEntry(NotificationParams, reindexed)
+    assert server.get_notification_handler("notifications/nothing") is None

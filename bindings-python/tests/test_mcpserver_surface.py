@@ -42,8 +42,9 @@ async def session_answers(sdk: str, mode: str, answer: dict[str, Any] | None) ->
         for title in ["Dune", "Neuromancer"]:
             result = await c.call_tool("order_book", {"title": title})
             seen[f"order {title}"] = (result.is_error, [block.text for block in result.content])
-        outcome = await c.call_tool("ask_outcome", {"title": "Neuromancer"})
-        seen["outcome"] = (outcome.is_error, [block.text for block in outcome.content])
+        for title in ["Neuromancer", "Dune"]:  # asked; resolved without asking (an accepted outcome)
+            outcome = await c.call_tool("ask_outcome", {"title": title})
+            seen[f"outcome {title}"] = (outcome.is_error, [block.text for block in outcome.content])
         with pytest.raises(mcp.MCPError) as missing:
             await c.read_resource("books://Nothing")
         seen["missing"] = (missing.value.error.message, missing.value.error.data)
@@ -63,6 +64,7 @@ async def test_the_package_api_answers_as_the_official_server(mode: str, answer:
     # The resolved parameters are not arguments the model supplies.
     assert set(ours["order_schema"]["properties"]) == {"title"}
     assert ours["order Dune"] == (False, ["Dune: 7 in stock, arrives tomorrow."])
+    assert ours["outcome Dune"] == (False, ["Dune: accept"])
     assert ours["missing"] == ("No book titled 'Nothing' in the catalog.", {"uri": "books://Nothing"})
 
 
@@ -138,3 +140,118 @@ async def test_the_private_managers_code_in_the_wild_reaches_into_change_what_is
         assert (await client.list_tools()).tools == []
         with pytest.raises(KeyError):
             del server._prompt_manager._prompts["greet"]
+
+
+class _Station:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _station(name: str) -> _Station:
+    return _Station(name)
+
+
+@pytest.mark.parametrize("sdk", ["ferrymcp", "official"])
+def test_structured_output_of_a_type_without_a_schema_is_invalid_signature(sdk: str) -> None:
+    """`structured_output=True` on a return type with no JSON Schema is refused when the
+    tool is declared, with the official exception and wording, in both SDKs."""
+    if sdk == "official":
+        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.exceptions import InvalidSignature
+    else:
+        from ferrymcp.server.mcpserver import MCPServer
+        from ferrymcp.server.mcpserver.exceptions import InvalidSignature
+
+    server = MCPServer("weather")
+    refused = r"^Function _station: return type .* is not serializable for structured output"
+    with pytest.raises(InvalidSignature, match=refused):
+        server.add_tool(_station, structured_output=True)
+    server.add_tool(_station)  # without the flag: unstructured, as there
+
+
+LOGGING_SCRIPT = """
+import logging, sys
+if sys.argv[1] == "official":
+    from mcp.server.mcpserver import MCPServer
+else:
+    from ferrymcp.server.mcpserver import MCPServer
+MCPServer("logs", log_level=sys.argv[2])
+print(logging.getLevelName(logging.getLogger().level), len(logging.getLogger().handlers))
+logging.getLogger("app").debug("a debug line")
+logging.getLogger("app").warning("a warning line")
+"""
+
+
+@pytest.mark.parametrize("level", ["DEBUG", "WARNING"])
+def test_log_level_configures_logging_as_the_official_constructor(level: str) -> None:
+    """`MCPServer(log_level=...)` configures the root logger (`logging.basicConfig`, to
+    stderr) in a fresh process, as the official constructor does."""
+    import subprocess
+
+    seen = {}
+    for sdk in ("ferrymcp", "official"):
+        done = subprocess.run(
+            [sys.executable, "-c", LOGGING_SCRIPT, sdk, level], capture_output=True, text=True, check=True
+        )
+        seen[sdk] = (done.stdout, [line for line in done.stderr.splitlines() if "line" in line])
+    assert seen["ferrymcp"][0] == seen["official"][0] == f"{level} 1\n"
+    expected = ["a debug line", "a warning line"] if level == "DEBUG" else ["a warning line"]
+    assert [line.strip() for line in seen["ferrymcp"][1]] == expected
+    assert len(seen["official"][1]) == len(expected)
+
+
+SESSION_VERBS_SERVER = """
+import sys
+if sys.argv[1] == "official":
+    from mcp.server.mcpserver import Context, MCPServer
+else:
+    from ferrymcp.server.mcpserver import Context, MCPServer
+
+mcp = MCPServer("verbs")
+
+
+@mcp.tool()
+async def touch(ctx: Context) -> str:
+    await ctx.session.send_resource_updated("stock://Dune")
+    await ctx.session.send_resource_list_changed()
+    await ctx.session.send_tool_list_changed()
+    await ctx.session.send_prompt_list_changed()
+    return "done"
+
+
+mcp.run()
+"""
+
+
+async def verbs_answers(script: Path, sdk: str, mode: str) -> tuple[str, list[Any]]:
+    received: list[Any] = []
+
+    async def on_message(message: Any) -> None:
+        if not isinstance(message, Exception):
+            received.append(message.model_dump(by_alias=True, exclude_none=True))
+
+    params = mcp.StdioServerParameters(command=sys.executable, args=[str(script), sdk])
+    async with mcp.Client(params, mode=mode, message_handler=on_message) as c:
+        result = await c.call_tool("touch", {})
+    return result.content[0].text, received
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_the_session_notification_verbs_send_on_the_session(mode: str, tmp_path: Path) -> None:
+    """`ctx.session.send_resource_updated(...)` and the three `send_*_list_changed()` send
+    their notification on the caller's session (no subscription needed), as the official
+    ones do: a legacy client receives all four, in order. On a 2026-07-28 call (no session)
+    the call succeeds; the official SDK drops the four where ferrymcp's engine sends
+    session-less notifications on the request's own stream (`send_notification`'s rule)."""
+    script = tmp_path / "verbs.py"
+    script.write_text(SESSION_VERBS_SERVER)
+    ours, theirs = await verbs_answers(script, "ferrymcp", mode), await verbs_answers(script, "official", mode)
+    assert ours[0] == theirs[0] == "done"
+    if mode == "legacy":
+        assert ours == theirs
+        assert [message["method"] for message in ours[1]] == [
+            "notifications/resources/updated",
+            "notifications/resources/list_changed",
+            "notifications/tools/list_changed",
+            "notifications/prompts/list_changed",
+        ]

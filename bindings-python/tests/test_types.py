@@ -160,3 +160,25 @@ def test_official_models_validate_into_ours() -> None:
     official = pytest.importorskip("mcp.types")
     theirs: Any = official.Tool(name="t", input_schema={"type": "object"})
     assert types.Tool.model_validate(theirs) == types.Tool(name="t", input_schema={"type": "object"})
+
+
+def test_fields_declared_with_pydantic_field_take_its_default_and_constraints() -> None:
+    """A subclass written as for the official (pydantic) models: `Field(default=...)`,
+    `Field(default_factory=...)` and constraints such as `ge=` / `le=` work as there."""
+    pydantic = pytest.importorskip("pydantic")
+
+    class SearchParams(types.RequestParams):
+        query: str
+        limit: int = pydantic.Field(default=10, ge=1, le=100)
+        tags: list[str] = pydantic.Field(default_factory=list)
+        note: str | None = pydantic.Field(default=None, description="free text")
+
+    first, second = SearchParams(query="q"), SearchParams(query="q", limit=3)
+    assert (first.limit, first.tags, second.limit) == (10, [], 3)
+    assert first.tags is not SearchParams(query="q").tags
+    assert second.model_dump(by_alias=True, exclude_none=True) == {"query": "q", "limit": 3, "tags": []}
+    assert SearchParams.model_validate({"query": "q", "limit": "7"}).limit == 7  # pydantic's lax int
+    with pytest.raises(pydantic.ValidationError, match="SearchParams.limit"):
+        SearchParams(query="q", limit=101)
+    with pytest.raises(ValueError, match="'query' is required"):
+        SearchParams()

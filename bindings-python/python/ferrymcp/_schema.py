@@ -166,10 +166,19 @@ def output(signature: Signature, structured_output: bool | None, content_types: 
     else:
         problem = "it has no JSON Schema"
     if found is None and structured_output is True:
-        raise ValueError(
-            f"function {signature.name!r}: return type {return_type!r} cannot be structured output: {problem}"
-        )
+        raise not_structured(signature.name, return_type, problem)
     return found
+
+
+def not_structured(name: str, return_type: Any, problem: str | None = None) -> Exception:
+    """The official `InvalidSignature` for `structured_output=True` on a return type
+    without a JSON Schema (with the reason, when there is one)."""
+    from ferrymcp.server.mcpserver.exceptions import InvalidSignature
+
+    reason = f": {problem}" if problem else ""
+    return InvalidSignature(
+        f"Function {name}: return type {return_type!r} is not serializable for structured output{reason}"
+    )
 
 
 # ---------------------------------------------------------------------------------------

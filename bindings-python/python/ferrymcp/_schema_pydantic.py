@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema, 
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaWarningKind
 
 from ferrymcp import _typing as t
-from ferrymcp._schema import Input, Output
+from ferrymcp._schema import Input, Output, not_structured
 from ferrymcp._signature import EMPTY, Signature
 
 _WRAPPED_PRIMITIVES = (str, int, float, bool, bytes, type(None))
@@ -78,12 +78,11 @@ def output(name: str, annotation: Any, return_type: Any, structured_output: bool
             schema = _inline_root_ref(adapter.json_schema(schema_generator=_StrictJsonSchema))
         except Exception as exc:
             if structured_output is True:
-                problem = f"function {name!r}: return type {return_type!r} cannot be structured output: {exc}"
-                raise ValueError(problem) from exc
+                raise not_structured(name, return_type, str(exc)) from exc
             return None
         return Output(schema, annotation, wrap, _structurer(adapter, wrap))
     if structured_output is True:
-        raise ValueError(f"function {name!r}: return type {return_type!r} cannot be structured output")
+        raise not_structured(name, return_type)
     return None
 
 

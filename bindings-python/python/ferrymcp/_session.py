@@ -27,9 +27,14 @@ from ferrymcp.types import (
     ListRootsResult,
     ModelPreferences,
     PingRequest,
+    PromptListChangedNotification,
+    ResourceListChangedNotification,
+    ResourceUpdatedNotification,
+    ResourceUpdatedNotificationParams,
     SamplingMessage,
     Tool,
     ToolChoice,
+    ToolListChangedNotification,
 )
 
 if TYPE_CHECKING:
@@ -227,19 +232,19 @@ class ServerSession:
         """Reports progress on this request; the engine uses the request's own token."""
         await self._native.report_progress(progress, total, message)
 
+    # The session's notification verbs send on this session, as the official ones do
+    # (`MCPServer.notify_*` is the server-wide way: every subscribed session, and the
+    # 2026-07-28 listen streams).
+
     async def send_resource_updated(self, uri: str) -> None:
-        await self._server_required().notify_resource_updated(str(uri))
+        params = ResourceUpdatedNotificationParams(uri=str(uri))
+        await self.send_notification(ResourceUpdatedNotification(params=params))
 
     async def send_resource_list_changed(self) -> None:
-        await self._server_required().notify_resources_changed()
+        await self.send_notification(ResourceListChangedNotification())
 
     async def send_tool_list_changed(self) -> None:
-        await self._server_required().notify_tools_changed()
+        await self.send_notification(ToolListChangedNotification())
 
     async def send_prompt_list_changed(self) -> None:
-        await self._server_required().notify_prompts_changed()
-
-    def _server_required(self) -> MCPServer[Any]:
-        if self._server is None:
-            raise ValueError("this session belongs to no MCPServer")
-        return self._server
+        await self.send_notification(PromptListChangedNotification())

@@ -76,17 +76,35 @@ class WireModel:
     _lookup: ClassVar[dict[str, str]] = {}
     _defaults: ClassVar[dict[str, Any]] = {}
     _hints: ClassVar[dict[str, Any] | None] = None
+    # Fields whose unset value (`None`) means a value the protocol names: an absent
+    # `resultType` is `"complete"`. Such a field compares equal either way, so a result read
+    # from a 2026-07-28 wire (which carries it) equals one built without it, as the official
+    # models (which default to that value) do.
+    _absent_means: ClassVar[dict[str, Any]] = {}
+    # Fields declared with pydantic's `Field(...)` (a subclass of the application's own,
+    # as the official documentation writes them), and their validators (see `_field_checks`).
+    _declared: ClassVar[dict[str, Any]] = {}
+    _checks: ClassVar[dict[str, Any] | None] = None
     model_fields: ClassVar[_ModelFields] = _ModelFields()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         defaults: dict[str, Any] = {}
+        declared: dict[str, Any] = {}
         for klass in reversed(cls.__mro__):
             for name, hint in inspect.get_annotations(klass).items():
                 if name.startswith("_") or "ClassVar" in str(hint):
                     continue
-                defaults[name] = klass.__dict__.get(name, defaults.get(name, _MISSING))
+                given = klass.__dict__.get(name, defaults.get(name, _MISSING))
+                if name in klass.__dict__:
+                    declared.pop(name, None)
+                    if _is_pydantic_field(given):
+                        declared[name] = given
+                        given = _field_default(given, klass.__name__, name)
+                defaults[name] = given
         cls._fields = tuple(defaults)
+        cls._declared = declared
+        cls._checks = None
         cls._defaults = defaults
         cls._wire = {name: wire_name(name) for name in defaults}
         cls._lookup = {**{name: name for name in defaults}, **{w: n for n, w in cls._wire.items()}}
@@ -103,12 +121,18 @@ class WireModel:
                 extra[key] = value
             else:
                 values[name] = coerce(value, hints[name])
+        if cls._declared:
+            for name, check in cls._field_checks().items():
+                if name in values:
+                    values[name] = check.validate_python(values[name])
         given = frozenset(values)
         for name in cls._fields:
             if name not in values:
                 default = cls._defaults[name]
                 if default is _MISSING:
                     raise ValueError(f"{cls.__name__}: the field {cls._wire[name]!r} is required")
+                if isinstance(default, _Factory):
+                    default = default.make()
                 values[name] = copy.copy(default) if isinstance(default, (list, dict)) else default
         self.__dict__.update(values)
         self.__dict__["_extra"] = extra
@@ -122,6 +146,34 @@ class WireModel:
             hints = {name: resolved[name] for name in cls._fields}
             cls._hints = hints
         return hints
+
+    @classmethod
+    def _field_checks(cls) -> dict[str, Any]:
+        """pydantic's validators of the fields declared with pydantic's `Field(...)` with
+        constraints (`ge=`, `max_length=`...: the field's type with them), made on first
+        use: the official models check them, so these fields are checked too."""
+        checks = cls.__dict__.get("_checks")
+        if checks is None:
+            from typing import Annotated
+
+            from pydantic import ConfigDict, TypeAdapter
+
+            hints = cls._resolved_hints()
+            checks = {}
+            for name, field in cls._declared.items():
+                if not field.metadata:  # no constraint (only a default, a description...)
+                    continue
+                try:
+                    title = ConfigDict(title=f"{cls.__name__}.{name}")
+                    constrained: Any = Annotated[hints[name], field]
+                    checks[name] = TypeAdapter(constrained, config=title)
+                except Exception as exc:
+                    raise TypeError(
+                        f"{cls.__name__}.{name}: pydantic's Field(...) constraints apply to fields of plain "
+                        f"types here (bool, int, str, lists and dicts of them...), not {hints[name]!r}"
+                    ) from exc
+            cls._checks = checks
+        return checks
 
     # -- the pydantic-like surface ---------------------------------------------------
 
@@ -224,7 +276,11 @@ class WireModel:
         if type(other) is not type(self):
             return NotImplemented
         mine, theirs = self.__dict__, other.__dict__
-        return mine["_extra"] == theirs["_extra"] and all(mine[name] == theirs[name] for name in type(self)._fields)
+        absent = type(self)._absent_means
+        return mine["_extra"] == theirs["_extra"] and all(
+            mine[name] == theirs[name] or (name in absent and _absent_equal(mine[name], theirs[name], absent[name]))
+            for name in type(self)._fields
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -444,3 +500,39 @@ def _dump_value(value: Any, options: dict[str, Any]) -> Any:
     if isinstance(value, dict):
         return {key: _dump_value(item, options) for key, item in value.items()}
     return value
+
+
+def _absent_equal(mine: Any, theirs: Any, meant: Any) -> bool:
+    """Whether two values of a field differ only in one being unset and the other the value
+    the protocol gives an unset one (see `WireModel._absent_means`)."""
+    return (mine is None and theirs == meant) or (theirs is None and mine == meant)
+
+
+class _Factory:
+    """A default made per instance (pydantic's `Field(default_factory=...)`)."""
+
+    def __init__(self, make: Any) -> None:
+        self.make = make
+
+    def __repr__(self) -> str:
+        return f"<default from {getattr(self.make, '__name__', self.make)!r}>"
+
+
+def _is_pydantic_field(value: Any) -> bool:
+    """Whether a class default is pydantic's `Field(...)` (without importing pydantic)."""
+    return type(value).__name__ == "FieldInfo" and type(value).__module__.startswith("pydantic")
+
+
+def _field_default(field: Any, owner: str, name: str) -> Any:
+    """The default of a field declared with pydantic's `Field(...)`: its `default`, its
+    `default_factory`, or none (required). An alias is refused: a field's wire name here
+    is always its camelCase form."""
+    aliases = {field.alias, field.validation_alias, field.serialization_alias} - {None, wire_name(name)}
+    if aliases:
+        raise TypeError(
+            f"{owner}.{name}: Field(alias=...) is not supported by ferrymcp's wire types "
+            f"(the field's wire name is {wire_name(name)!r})"
+        )
+    if field.default_factory is not None:
+        return _Factory(field.default_factory)
+    return _MISSING if field.is_required() else field.default

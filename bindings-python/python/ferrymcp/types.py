@@ -10,7 +10,9 @@ These are plain classes, not pydantic models, so `import ferrymcp` stays fast. T
 defaults differ on purpose from the official models: `result_type` and the cache hints
 (`ttl_ms`, `cache_scope`) default to `None`, so a result built here serialises to what
 every protocol revision accepts; the engine stamps them where the 2026-07-28 revision
-needs them.
+needs them. An unset `result_type` compares equal to `"complete"` (what an absent
+`resultType` means), so a result read from a 2026-07-28 wire equals one built without it,
+as with the official models.
 
 Every public name of the official 2.x package is here (a test reads that package and
 checks), and the 1.x names that 2.x dropped. The message unions (`ClientRequest`,
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, Literal, TypedDict, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypedDict, TypeVar, get_args
 
 from ferrymcp import _jsonrpc as jsonrpc
 from ferrymcp import _version as version
@@ -271,6 +273,9 @@ SamplingMessageContentBlock = TextContent | ImageContent | AudioContent | ToolUs
 
 class Result(MCPModel):
     meta: Meta | None = None
+
+    # An absent `resultType` is a complete result (2026-07-28): equal to one that says so.
+    _absent_means: ClassVar[dict[str, Any]] = {"result_type": "complete"}
 
 
 class PaginatedResult(Result):

@@ -144,6 +144,14 @@ class Client:
         # 2026-07-28 version; under "auto" and "legacy" it is ignored, as there.
         self.prior_discover = prior_discover
         self.cache = CacheConfig() if cache is _DEFAULT_CACHE else cache
+        if self.cache is not None and self.cache.store is not None and self.cache.target_id is None:
+            if not isinstance(server, str):
+                # The official check at construction: only a URL names the target on its own.
+                raise ValueError(
+                    "a custom cache store requires CacheConfig.target_id when the server is not a URL: in-process "
+                    "servers and Transport instances get a random per-client identity, so their entries in a shared "
+                    "store could never be served to another client"
+                )
         # TLS for https:// servers: trust only the CA bundle `ca_file` (PEM) instead of the
         # platform's store (which honours SSL_CERT_FILE / SSL_CERT_DIR), and present
         # `client_cert`, a (certificate chain, private key) pair of PEM files.
@@ -174,12 +182,16 @@ class Client:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._carrier: Carrier | None = None
+        # One `async with` per Client, as the official one: entering again (while
+        # connected, or after the block ended or failed) is a RuntimeError.
+        self._entered = False
 
     # -- connecting -----------------------------------------------------------------
 
     async def __aenter__(self) -> Client:
-        if self._native is not None:
+        if self._entered:
             raise RuntimeError("Client is already entered; cannot reenter")
+        self._entered = True
         import asyncio
 
         self._loop = asyncio.get_running_loop()
@@ -536,10 +548,21 @@ class Client:
         return await self._typed(ReadResourceResult, "resources/read", params, cache_mode=cache_mode)
 
     async def subscribe_resource(self, uri: Any, *, meta: dict[str, Any] | None = None) -> EmptyResult:
-        """Asks a legacy server for `notifications/resources/updated` about `uri`."""
+        """Asks a legacy server for `notifications/resources/updated` about `uri`
+        (2026-07-28 removed the method; the official method warns the same way)."""
+        warnings.warn(
+            "resources/subscribe is removed as of 2026-07-28; use Client.listen() instead.",
+            MCPDeprecationWarning,
+            stacklevel=2,
+        )
         return await self._typed(EmptyResult, "resources/subscribe", _params(uri=str(uri), _meta=meta))
 
     async def unsubscribe_resource(self, uri: Any, *, meta: dict[str, Any] | None = None) -> EmptyResult:
+        warnings.warn(
+            "resources/unsubscribe is removed as of 2026-07-28; use Client.listen() instead.",
+            MCPDeprecationWarning,
+            stacklevel=2,
+        )
         return await self._typed(EmptyResult, "resources/unsubscribe", _params(uri=str(uri), _meta=meta))
 
     async def list_prompts(

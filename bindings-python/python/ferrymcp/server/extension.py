@@ -60,6 +60,15 @@ class MethodBinding:
     params_type: Any
     handler: Callable[..., Any]
     protocol_versions: frozenset[str] | None = None
+    """The protocol versions the method is served at (other versions: "Method not found");
+    `None`: every version."""
+
+    def __post_init__(self) -> None:
+        if self.protocol_versions is not None and not self.protocol_versions:
+            raise ValueError(
+                f"MethodBinding for {self.method!r} has an empty protocol_versions set, so it could "
+                "never be served; use None to admit every version"
+            )
 
 
 class Extension:

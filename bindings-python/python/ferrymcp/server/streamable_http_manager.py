@@ -60,10 +60,49 @@ class StreamableHTTPSessionManager:
         """Answers one HTTP request of the ASGI server."""
         handler = self._handler
         if handler is None:
-            raise RuntimeError(
-                "Task group is not initialized. Make sure to use run(). (The MCP endpoint is not running: enter "
-                "`mcp.session_manager.run()`; the app's lifespan does.)"
-            )
+            await self._before_run(scope, receive, send)
+            return
+        await self._answer(handler, scope, receive, send)
+
+    async def _before_run(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A request before `run()`. The official app checks the bearer token and serves the
+        protected resource metadata in front of the session manager, so those answers come
+        without `run()`; everything else is the official `RuntimeError`. Here the engine makes
+        both answers: a stand-in server with the same endpoint options and nothing registered
+        (no tool, no lifespan) answers the request, and only its answer from the token check
+        (a refusal carrying `WWW-Authenticate`) or for the metadata document is sent."""
+        not_running = RuntimeError(
+            "Task group is not initialized. Make sure to use run(). (The MCP endpoint is not running: enter "
+            "`mcp.session_manager.run()`; the app's lifespan does.)"
+        )
+        auth = self._options.get("auth")
+        if auth is None:
+            raise not_running
+        from ferrymcp._native import NativeServer, metadata_path
+
+        resource = auth.get("resource")
+        metadata = None if resource is None else metadata_path(str(resource), self._options["endpoint"])
+        stand_in = NativeServer(self._server._server_info()).http_handler(self._options)
+        sent: list[Message] = []
+
+        async def keep(message: Message) -> None:
+            sent.append(message)
+
+        try:
+            await self._answer(stand_in, scope, receive, keep)
+        finally:
+            await stand_in.shutdown()
+        start = next((message for message in sent if message["type"] == "http.response.start"), None)
+        if start is None:
+            return  # the client left
+        challenged = any(bytes(name).lower() == b"www-authenticate" for name, _ in start.get("headers", ()))
+        if not challenged and _route_path(scope) != metadata:
+            raise not_running
+        for message in sent:
+            await send(message)
+
+    async def _answer(self, handler: NativeHttpHandler, scope: Scope, receive: Receive, send: Send) -> None:
+        """Carries one HTTP request to `handler` and its answer back."""
         body = await _read_body(receive, handler.max_body)
         if body is None:
             return

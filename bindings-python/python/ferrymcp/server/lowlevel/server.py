@@ -28,7 +28,8 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ferrymcp import types as _types
 from ferrymcp.server._tools import wire
@@ -79,6 +80,15 @@ _HANDLERS: dict[str, tuple[str, Any, bool]] = {
 _UNSUPPORTED = ("on_progress", "on_ping")
 # Handler keywords for client notifications: keyword -> (method, params type name in ferrymcp.types).
 _NOTIFICATION_HANDLERS = {"on_roots_list_changed": ("notifications/roots/list_changed", "NotificationParams")}
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerEntry(Generic[LifespanResultT]):
+    """A registered handler and the params model its requests are validated as (what
+    `get_request_handler` and `get_notification_handler` give)."""
+
+    params_type: Any
+    handler: Callable[..., Any]
 
 
 class NotificationOptions:
@@ -172,10 +182,22 @@ class Server(MCPServer[LifespanResultT]):
             )
         self._serve_method(method, params_type, handler)
 
-    def get_request_handler(self, method: str) -> Any:
-        """The handler registered for `method` with `add_request_handler`, or `None`."""
-        entry = self._custom.get(method)
-        return entry[1] if entry is not None else None
+    def get_request_handler(self, method: str) -> HandlerEntry[LifespanResultT] | None:
+        """The entry (params model and handler) serving request `method`, given to the
+        constructor or to `add_request_handler`, or `None`."""
+        custom = self._custom.get(method)
+        if custom is not None:
+            return HandlerEntry(*custom)
+        for keyword, handler in self._handlers.items():
+            served, params_type, _ = _HANDLERS[keyword]
+            if served == method:
+                return HandlerEntry(params_type, handler)
+        return None
+
+    def get_notification_handler(self, method: str) -> HandlerEntry[LifespanResultT] | None:
+        """The entry (params model and handler) for client notification `method`, or `None`."""
+        entry = self._notification_handlers.get(method)
+        return HandlerEntry(*entry) if entry is not None else None
 
     def add_notification_handler(self, method: str, params_type: Any, handler: Any) -> None:
         """Delivers client notification `method` to `handler(ctx, params)` (params validated
@@ -461,4 +483,4 @@ request_ctx = CURRENT_REQUEST
 """1.x's context variable: `request_ctx.get()` is the request being served (the handler's
 `ServerRequestContext`, as `server.request_context` gives it); a `LookupError` outside one."""
 
-__all__ = ["InitializationOptions", "NotificationOptions", "Server", "request_ctx"]
+__all__ = ["HandlerEntry", "InitializationOptions", "NotificationOptions", "Server", "request_ctx"]

@@ -143,6 +143,10 @@ class Resolution:
             if isinstance(outcome, AcceptedElicitation):
                 return outcome.data
             raise ToolError(f"Resolver for parameter {name!r} could not resolve: elicitation was {outcome.action}")
+        if _wants_outcome(consumer):
+            # A value the resolver returned itself (nothing asked) is an accepted outcome,
+            # as in the official SDK, so the consumer's accept branch takes it.
+            return AcceptedElicitation(data=outcome)
         return outcome
 
     async def _run(self, fn: Callable[..., Any]) -> Any:

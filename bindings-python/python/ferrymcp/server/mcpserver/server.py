@@ -61,6 +61,7 @@ from ferrymcp.elicitation import (
     DeclinedElicitation,
     ElicitationResult,
 )
+from ferrymcp.exceptions import McpError
 from ferrymcp.server._completion import completion_handler
 from ferrymcp.server._prompts import build_prompt
 from ferrymcp.server._registry import Registration, Registry
@@ -72,7 +73,8 @@ from ferrymcp.server._resources import build_resource
 from ferrymcp.server._tools import build_tool, wire
 from ferrymcp.server.auth.provider import TokenVerifier
 from ferrymcp.server.auth.settings import AuthSettings
-from ferrymcp.server.extension import Extension, validate_extension_identifier
+from ferrymcp.server.extension import Extension, MethodBinding, validate_extension_identifier
+from ferrymcp.server.mcpserver.utilities.logging import configure_logging
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
 from ferrymcp.server.streamable_http_manager import (
     StreamableHTTPApp,
@@ -297,6 +299,9 @@ class MCPServer(Generic[LifespanResultT]):
                     f"not {type(subscriptions).__name__}"
                 )
             self._use_listen_handler(ListenHandler(subscriptions))
+        # As the official constructor: `logging.basicConfig` at `log_level` (stderr; a no-op
+        # once the application has configured logging).
+        configure_logging(log_level)  # type: ignore[arg-type]
         self._registry = Registry()
         self._custom_routes: list[tuple[str, list[str], Callable[..., Any]]] = []
         self._session_manager: StreamableHTTPSessionManager | None = None
@@ -376,7 +381,8 @@ class MCPServer(Generic[LifespanResultT]):
         for binding in extension.resources():
             self.add_resource(binding.resource)
         for method in extension.methods():
-            self._serve_method(method.method, method.params_type, method.handler)
+            handler = method.handler if method.protocol_versions is None else _version_gated(method)
+            self._serve_method(method.method, method.params_type, handler)
 
     def _capabilities(self) -> dict[str, Any]:
         """What the server states beyond what the engine derives: its extensions."""
@@ -811,7 +817,13 @@ class MCPServer(Generic[LifespanResultT]):
                 meta=meta if isinstance(meta, dict) else None,
             )
             bare = {key: value for key, value in params.items() if key != "_meta"}
-            typed = None if optional and not bare else params_type.model_validate(params)
+            try:
+                typed = None if optional and not bare else params_type.model_validate(params)
+            except ValueError as exc:  # pydantic's ValidationError is one
+                # The official runner's answer to params its model refuses (details stay here).
+                from ferrymcp.types import INVALID_PARAMS
+
+                raise McpError(INVALID_PARAMS, "Invalid request parameters", "") from exc
             token = CURRENT_REQUEST.set(ctx)
             try:
                 result = handler(ctx, typed)
@@ -1058,6 +1070,21 @@ class _PromptManager:
 
     def list_prompts(self) -> list[Prompt]:
         return [Prompt.model_validate(entry.definition) for entry in self._prompts.values()]
+
+
+def _version_gated(binding: MethodBinding) -> Callable[..., Any]:
+    """An extension method's handler that answers "Method not found" (as the official SDK,
+    with the method as `data`) at a protocol version outside `binding.protocol_versions`."""
+    versions = binding.protocol_versions or frozenset()
+
+    async def gated(ctx: Any, params: Any) -> Any:
+        if ctx.protocol_version not in versions:
+            from ferrymcp.types import METHOD_NOT_FOUND
+
+            raise McpError(METHOD_NOT_FOUND, "Method not found", binding.method)
+        return await binding.handler(ctx, params)
+
+    return gated
 
 
 async def _until_signalled(serving: Coroutine[Any, Any, None]) -> None:
