@@ -554,3 +554,74 @@ async fn the_bridge_takes_a_server_named_in_mcp_json() {
     client.close().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The hand-written upstream (see `python/verbatim_server.py`) and its two answers.
+fn verbatim_server() -> (String, String, Value) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/verbatim_server.py");
+    // The texts the script writes, as Python holds them.
+    let literal = |name: &str| -> String {
+        let output = Command::new("python3")
+            .args(["-c", &format!("import runpy; print(runpy.run_path({script:?})[{name:?}])")])
+            .output()
+            .expect("python3 runs");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap().trim_end_matches('\n').to_owned()
+    };
+    let error: Value = serde_json::from_str(&literal("ERROR")).unwrap();
+    (script.to_str().unwrap().to_owned(), literal("RESULT"), error)
+}
+
+/// Calls `tool` through `client`: its result's JSON text as it arrived, or the error.
+async fn call_raw(client: &Client, tool: &str) -> Result<String, ferrymcp_core::client::ClientError> {
+    let params = json!({"name": tool, "arguments": {}});
+    let Value::Object(params) = params else { unreachable!() };
+    client.request_raw("tools/call", params, RequestOptions::default()).await.map(|raw| raw.get().to_owned())
+}
+
+/// Checks the upstream's error arrived as the same JSON-RPC error: code, message, data.
+fn check_same_error(outcome: Result<String, ferrymcp_core::client::ClientError>, expected: &Value) {
+    let error = outcome.expect_err("the upstream answered an error");
+    let rpc = error.rpc().unwrap_or_else(|| panic!("not a JSON-RPC error: {error}"));
+    assert_eq!(rpc.code, expected["code"].as_i64().unwrap());
+    assert_eq!(rpc.message, expected["message"].as_str().unwrap());
+    let data: Value = serde_json::from_str(rpc.data.as_ref().expect("data").get()).unwrap();
+    assert_eq!(data, expected["data"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn proxies_pass_a_result_on_byte_for_byte_and_an_error_as_the_same_error() {
+    let (script, result, error) = verbatim_server();
+    let bridge = Listening::start(Path::new(FERRYMCP), &["bridge", "--port", "0", "--", "python3", script.as_str()]);
+    let dir = std::env::temp_dir().join(format!("ferrymcp-gateway-verbatim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mcp.json");
+    std::fs::write(&config, json!({"mcpServers": {"v": {"command": "python3", "args": [script]}}}).to_string())
+        .unwrap();
+    let mut gateway = Listening::start(Path::new(FERRYMCP), &["gateway", config.to_str().unwrap(), "--port", "0"]);
+    let stderr = lines(gateway.stderr.take().unwrap());
+    wait_for(&stderr, |l| connected_pid(l, "v")).await;
+    for (front, prefix) in [(&bridge, ""), (&gateway, "v__")] {
+        let http = HttpClientOptions::new(front.url.as_str());
+        // A legacy front client: a 2026-07-28 result is stamped (`resultType`, `_meta`),
+        // which this legacy upstream's results lack.
+        let client =
+            Client::connect_http(http, options(EraPreference::Legacy), ClientCallbacks::default()).await.unwrap();
+        assert_eq!(call_raw(&client, &format!("{prefix}verbatim")).await.unwrap(), result, "through {}", front.url);
+        check_same_error(call_raw(&client, &format!("{prefix}fail")).await, &error);
+        client.close().await;
+    }
+    // A 2026-07-28 front client gets the same result, stamped, and the same error.
+    let http = HttpClientOptions::new(gateway.url.as_str());
+    let client = Client::connect_http(http, options(EraPreference::Auto), ClientCallbacks::default()).await.unwrap();
+    assert!(client.server().modern);
+    let stamped: Value = serde_json::from_str(&call_raw(&client, "v__verbatim").await.unwrap()).unwrap();
+    let mut expected: Value = serde_json::from_str(&result).unwrap();
+    expected["resultType"] = json!("complete");
+    assert_eq!(stamped["resultType"], expected["resultType"]);
+    assert_eq!(stamped["structuredContent"], expected["structuredContent"]);
+    assert_eq!(stamped["content"], expected["content"]);
+    assert!(stamped["_meta"]["io.modelcontextprotocol/serverInfo"].is_object(), "{stamped}");
+    check_same_error(call_raw(&client, "v__fail").await, &error);
+    client.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

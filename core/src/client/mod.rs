@@ -43,7 +43,9 @@ use crate::protocol::{
     ResourceTemplate, Tool, meta,
 };
 use crate::protocol::{ListTools, RequestMethod};
+use crate::wire::RawJson;
 use child::{ChildCommand, ChildProcess, ShutdownTimeouts};
+use serde_json::value::RawValue;
 
 /// Which era to speak.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -141,6 +143,9 @@ pub struct Client {
     /// Each listed tool's `outputSchema` (`None`: it has none), from the `tools/list`
     /// results this client received, to validate `structuredContent` of its calls.
     output_schemas: Arc<Mutex<HashMap<String, Option<Value>>>>,
+    /// On a modern connection, the `_meta` [`add_meta`](Self::add_meta) gives params that
+    /// have none, encoded once: [`request_raw`](Self::request_raw) writes it as it is.
+    meta_text: Option<Arc<Box<RawValue>>>,
 }
 
 impl Client {
@@ -193,7 +198,14 @@ impl Client {
             auto_subscription: None,
             cache,
             output_schemas: Arc::default(),
+            meta_text: None,
         };
+        let mut client = client;
+        if client.details.modern {
+            let mut params = Map::new();
+            client.add_meta(&mut params);
+            client.meta_text = serde_json::value::to_raw_value(&params["_meta"]).ok().map(Arc::new);
+        }
         Ok((client, handlers))
     }
 
@@ -309,17 +321,70 @@ impl Client {
             if result.get("resultType") != Some(&json!("input_required")) {
                 return Ok((result, round));
             }
-            let responses = self.answer_inputs(&result).await?;
-            params.insert("inputResponses".into(), Value::Object(responses));
-            match result.get("requestState") {
-                Some(state) => params.insert("requestState".into(), state.clone()),
-                None => params.shift_remove("requestState"),
-            };
+            self.answer_round(&result, &mut params).await?;
         }
-        Err(ClientError::Protocol(format!(
-            "{method} still asked for input after {} rounds",
-            self.options.max_input_rounds
-        )))
+        Err(self.too_many_rounds(method))
+    }
+
+    /// [`request`](Self::request) returning the result's JSON text as the server sent it
+    /// (member order, numbers and escapes untouched), for a proxy that passes it on: the
+    /// `resultType` of a modern result is read without parsing the rest, and only an
+    /// `input_required` one is parsed, to answer it. `tools/list` is parsed as
+    /// [`request`](Self::request) parses it (the client learns the output schemas).
+    pub async fn request_raw(
+        &self,
+        method: &str,
+        mut params: Map<String, Value>,
+        options: RequestOptions,
+    ) -> Result<RawJson, ClientError> {
+        if method == ListTools::METHOD {
+            let result = self.request(method, Value::Object(params), options).await?;
+            return Ok(RawJson::from_value(&result));
+        }
+        if !self.details.modern {
+            return Ok(self.peer.request(method, Some(&params), options).await?);
+        }
+        // Params without a `_meta` (a proxy's, once the front hop's keys are gone) get the
+        // connection's, written as encoded once; others have the keys added.
+        let meta_text = self.meta_text.as_deref().filter(|_| !params.contains_key("_meta"));
+        if meta_text.is_none() {
+            self.add_meta(&mut params);
+        }
+        for _ in 0..=self.options.max_input_rounds {
+            let raw = match meta_text {
+                Some(meta) => {
+                    let params = WithMeta { params: &params, meta };
+                    self.peer.request(method, Some(&params), options.clone()).await?
+                }
+                None => self.peer.request(method, Some(&params), options.clone()).await?,
+            };
+            let asks = match raw.members(["resultType"]) {
+                Some([result_type]) => result_type.is_some_and(|t| asks_input(t.get())),
+                None => false,
+            };
+            if !asks {
+                return Ok(raw);
+            }
+            let result: Value =
+                raw.parse_owned().map_err(|e| ClientError::Protocol(format!("{method} result is not JSON: {e}")))?;
+            self.answer_round(&result, &mut params).await?;
+        }
+        Err(self.too_many_rounds(method))
+    }
+
+    /// Answers an `input_required` result's requests and sets up `params` for the retry.
+    async fn answer_round(&self, result: &Value, params: &mut Map<String, Value>) -> Result<(), ClientError> {
+        let responses = self.answer_inputs(result).await?;
+        params.insert("inputResponses".into(), Value::Object(responses));
+        match result.get("requestState") {
+            Some(state) => params.insert("requestState".into(), state.clone()),
+            None => params.shift_remove("requestState"),
+        };
+        Ok(())
+    }
+
+    fn too_many_rounds(&self, method: &str) -> ClientError {
+        ClientError::Protocol(format!("{method} still asked for input after {} rounds", self.options.max_input_rounds))
     }
 
     /// [`request`](Self::request) through the response cache (see [`cache`]): for the
@@ -603,4 +668,55 @@ fn drop_tools_with_bad_headers(result: &mut Value) {
 /// Reads a result into its protocol type.
 fn typed<T: serde::de::DeserializeOwned>(value: Value, method: &str) -> Result<T, ClientError> {
     serde_json::from_value(value).map_err(|e| ClientError::Protocol(format!("malformed {method} result: {e}")))
+}
+
+/// Params followed by a `_meta` given as JSON text (`params` has no `_meta` of its own).
+struct WithMeta<'a> {
+    params: &'a Map<String, Value>,
+    meta: &'a RawValue,
+}
+
+impl serde::Serialize for WithMeta<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.params.len() + 1))?;
+        for (key, value) in self.params {
+            map.serialize_entry(key, value)?;
+        }
+        map.serialize_entry("_meta", self.meta)?;
+        map.end()
+    }
+}
+
+/// Whether a `resultType`'s JSON text is the string `input_required` (escapes decoded).
+fn asks_input(result_type: &str) -> bool {
+    result_type == "\"input_required\""
+        || (result_type.contains('\\')
+            && serde_json::from_str::<String>(result_type).is_ok_and(|t| t == "input_required"))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Map, json};
+
+    #[test]
+    fn params_with_a_meta_text_encode_as_the_meta_added_to_them() {
+        let mut params = Map::new();
+        params.insert("name".into(), json!("t"));
+        params.insert("arguments".into(), json!({"b": 1, "a": [2]}));
+        let meta = json!({"io.modelcontextprotocol/protocolVersion": "v", "x": {"y": 1}});
+        let text = serde_json::value::to_raw_value(&meta).unwrap();
+        let written = serde_json::to_string(&super::WithMeta { params: &params, meta: &text }).unwrap();
+        params.insert("_meta".into(), meta);
+        assert_eq!(written, serde_json::to_string(&params).unwrap());
+    }
+
+    #[test]
+    fn input_required_is_read_from_the_text_of_result_type() {
+        assert!(super::asks_input(r#""input_required""#));
+        assert!(super::asks_input(r#""input\u005frequired""#));
+        assert!(!super::asks_input(r#""complete""#));
+        assert!(!super::asks_input(r#""input_required ""#));
+        assert!(!super::asks_input("null"));
+    }
 }

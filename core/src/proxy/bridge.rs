@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{Relay, forward, upstream_error};
+use super::{Relay, forward_raw, upstream_error};
 use crate::client::Client;
 use crate::peer::BoxFuture;
 use crate::protocol::{ServerCapabilities, TASKS_EXTENSION};
@@ -39,9 +39,9 @@ pub fn bridge(client: &Client, relay: &Arc<Relay>, options: ServerOptions) -> Re
             let (client, relay, name) = (client.clone(), relay.clone(), *method);
             let handler = move |params, cx| {
                 let (client, relay) = (client.clone(), relay.clone());
-                async move { forward(&client, &relay, name, params, &cx).await }
+                async move { forward_raw(&client, &relay, name, params, &cx).await }
             };
-            front.set_feature_handler(method, handler).map_err(|e| e.to_string())?;
+            front.set_raw_feature_handler(method, handler).map_err(|e| e.to_string())?;
         }
     }
     // Tasks are kept by the server that runs them, and `tasks/*` are the front engine's

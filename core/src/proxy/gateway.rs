@@ -19,11 +19,12 @@ use futures_util::future::join_all;
 use serde_json::{Map, Value, json};
 
 use super::bridge::{SESSION_METHODS, forward_plain};
-use super::{Connector, Relay, forward};
+use super::{Connector, Relay, forward_raw};
 use crate::client::Client;
 use crate::peer::BoxFuture;
 use crate::protocol::ServerCapabilities;
 use crate::server::{Answer, Context, HandlerError, Inbound, Middleware, Next, Server, ServerOptions, UriTemplate};
+use crate::wire::RawJson;
 
 /// Between an upstream's name and the name of one of its tools or prompts.
 pub const SEPARATOR: &str = "__";
@@ -254,7 +255,7 @@ impl Supervisor {
 /// The front's handlers and capabilities: every list feature, with list changes.
 fn declare(server: &Server, upstreams: &Arc<Upstreams>) {
     type Route = fn(Arc<Upstreams>, Map<String, Value>, Context) -> BoxFuture<Result<Value, HandlerError>>;
-    let routes: [(&str, Route); 8] = [
+    let lists: [(&str, Route); 4] = [
         ("tools/list", |u, p, _| Box::pin(async move { u.merged("tools/list", "tools", "tools", &p, true).await })),
         ("prompts/list", |u, p, _| {
             Box::pin(async move { u.merged("prompts/list", "prompts", "prompts", &p, true).await })
@@ -267,15 +268,24 @@ fn declare(server: &Server, upstreams: &Arc<Upstreams>) {
                 async move { u.merged("resources/templates/list", "resourceTemplates", "resources", &p, false).await },
             )
         }),
+    ];
+    for (method, route) in lists {
+        let upstreams = upstreams.clone();
+        let handler = move |params, cx| route(upstreams.clone(), params, cx);
+        server.set_feature_handler(method, handler).expect("MCP's feature methods");
+    }
+    // The forwarded calls pass the upstream's result on as its JSON text.
+    type Forward = fn(Arc<Upstreams>, Map<String, Value>, Context) -> BoxFuture<Result<RawJson, HandlerError>>;
+    let forwards: [(&str, Forward); 4] = [
         ("tools/call", |u, p, cx| Box::pin(async move { u.by_name("tools/call", p, cx).await })),
         ("prompts/get", |u, p, cx| Box::pin(async move { u.by_name("prompts/get", p, cx).await })),
         ("resources/read", |u, p, cx| Box::pin(async move { u.by_uri("resources/read", p, cx).await })),
         ("completion/complete", |u, p, cx| Box::pin(async move { u.complete(p, cx).await })),
     ];
-    for (method, route) in routes {
+    for (method, route) in forwards {
         let upstreams = upstreams.clone();
         let handler = move |params, cx| route(upstreams.clone(), params, cx);
-        server.set_feature_handler(method, handler).expect("MCP's feature methods");
+        server.set_raw_feature_handler(method, handler).expect("MCP's feature methods");
     }
     let changes = json!({"listChanged": true});
     let capabilities = json!({
@@ -348,12 +358,17 @@ impl Upstreams {
         })
     }
 
-    async fn by_name(&self, method: &str, mut params: Map<String, Value>, cx: Context) -> Result<Value, HandlerError> {
+    async fn by_name(
+        &self,
+        method: &str,
+        mut params: Map<String, Value>,
+        cx: Context,
+    ) -> Result<RawJson, HandlerError> {
         let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
         let (slot, name) = self.named(&name)?;
         params.insert("name".into(), json!(name));
         let client = slot.client().ok_or_else(|| down(&slot))?;
-        forward(&client, &slot.relay, method, params, &cx).await
+        forward_raw(&client, &slot.relay, method, params, &cx).await
     }
 
     /// The upstream that listed `uri`, or one of whose templates matches it.
@@ -368,17 +383,17 @@ impl Upstreams {
     /// Sends a request about `params.uri` to the upstream that listed it; a URI no list
     /// has shown yet is tried on each upstream offering resources, in order, and
     /// remembered with the first that answers.
-    async fn by_uri(&self, method: &str, params: Map<String, Value>, cx: Context) -> Result<Value, HandlerError> {
+    async fn by_uri(&self, method: &str, params: Map<String, Value>, cx: Context) -> Result<RawJson, HandlerError> {
         let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default().to_owned();
         if let Some(slot) = self.owner(&uri) {
             let client = slot.client().ok_or_else(|| down(&slot))?;
-            return forward(&client, &slot.relay, method, params, &cx).await;
+            return forward_raw(&client, &slot.relay, method, params, &cx).await;
         }
         for (index, slot, client) in self.connected() {
             if !Slot::offers(&client, "resources") {
                 continue;
             }
-            if let Ok(result) = forward(&client, &slot.relay, method, params.clone(), &cx).await {
+            if let Ok(result) = forward_raw(&client, &slot.relay, method, params.clone(), &cx).await {
                 self.resources.lock().unwrap().insert(uri, index);
                 return Ok(result);
             }
@@ -386,7 +401,7 @@ impl Upstreams {
         Err(HandlerError::ResourceNotFound(uri))
     }
 
-    async fn complete(&self, mut params: Map<String, Value>, cx: Context) -> Result<Value, HandlerError> {
+    async fn complete(&self, mut params: Map<String, Value>, cx: Context) -> Result<RawJson, HandlerError> {
         let reference = params.get("ref").cloned().unwrap_or(Value::Null);
         let slot = match reference.get("type").and_then(Value::as_str) {
             Some("ref/prompt") => {
@@ -402,7 +417,7 @@ impl Upstreams {
             }
         };
         let client = slot.client().ok_or_else(|| down(&slot))?;
-        forward(&client, &slot.relay, "completion/complete", params, &cx).await
+        forward_raw(&client, &slot.relay, "completion/complete", params, &cx).await
     }
 }
 

@@ -26,6 +26,7 @@ use super::router;
 use super::session_handle::ServerSession;
 use super::{Server, ServerShared};
 use crate::peer::{BoxFuture, ENGINE_NOTIFICATIONS};
+use crate::wire::RawJson;
 
 /// Answers a custom request: its params (an object; empty when the request had none) and
 /// the request's [`Context`] in, the result object out. A [`HandlerError::Failed`] answers
@@ -53,6 +54,31 @@ where
     fn handle(&self, params: Map<String, Value>, cx: Context) -> HandlerFuture {
         Box::pin(self(params, cx))
     }
+}
+
+/// Answers one of MCP's feature methods with the result's JSON text as it is: a proxy's
+/// handler, passing on an upstream's result without parsing it into a tree and encoding it
+/// back ([`Server::set_raw_feature_handler`]). The text must be a JSON object; the engine
+/// stamps a 2026-07-28 result only when it lacks what stamping adds (then it parses it).
+pub trait RawRequestHandler: Send + Sync + 'static {
+    fn handle(&self, params: Map<String, Value>, cx: Context) -> BoxFuture<Result<RawJson, super::HandlerError>>;
+}
+
+impl<F, Fut> RawRequestHandler for F
+where
+    F: Fn(Map<String, Value>, Context) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<RawJson, super::HandlerError>> + Send + 'static,
+{
+    fn handle(&self, params: Map<String, Value>, cx: Context) -> BoxFuture<Result<RawJson, super::HandlerError>> {
+        Box::pin(self(params, cx))
+    }
+}
+
+/// The application's answer to one of MCP's methods: a result value, or its JSON text.
+#[derive(Clone)]
+pub(crate) enum FeatureHandler {
+    Value(Arc<dyn RequestHandler>),
+    Raw(Arc<dyn RawRequestHandler>),
 }
 
 impl<F, Fut> NotificationHandler for F
@@ -88,7 +114,7 @@ pub const APPLICATION_ANSWERED: [&str; 11] = [
 pub(crate) struct CustomMethods {
     pub requests: HashMap<String, Arc<dyn RequestHandler>>,
     pub notifications: HashMap<String, Arc<dyn NotificationHandler>>,
-    pub features: HashMap<String, Arc<dyn RequestHandler>>,
+    pub features: HashMap<String, FeatureHandler>,
 }
 
 impl CustomMethods {
@@ -140,10 +166,21 @@ impl Server {
     /// and checks it as for its own answers. Declaring the feature follows from the
     /// handlers set (see [`super::capabilities`]). A later call replaces the handler.
     pub fn set_feature_handler(&self, method: &str, handler: impl RequestHandler) -> Result<(), RegistryError> {
+        self.set_feature(method, FeatureHandler::Value(Arc::new(handler)))
+    }
+
+    /// [`set_feature_handler`](Self::set_feature_handler) with a handler that returns the
+    /// result as JSON text ([`RawRequestHandler`]), which is sent on without a parse when
+    /// it carries what the request's era needs.
+    pub fn set_raw_feature_handler(&self, method: &str, handler: impl RawRequestHandler) -> Result<(), RegistryError> {
+        self.set_feature(method, FeatureHandler::Raw(Arc::new(handler)))
+    }
+
+    fn set_feature(&self, method: &str, handler: FeatureHandler) -> Result<(), RegistryError> {
         if !APPLICATION_ANSWERED.contains(&method) {
             return Err(RegistryError::NotAnswerable(method.to_owned()));
         }
-        self.shared.custom.write().unwrap().features.insert(method.to_owned(), Arc::new(handler));
+        self.shared.custom.write().unwrap().features.insert(method.to_owned(), handler);
         Ok(())
     }
 
@@ -159,7 +196,7 @@ impl Server {
 }
 
 /// The application's handler of MCP's `method`, if it answers it.
-pub(crate) fn feature_handler(server: &ServerShared, method: &str) -> Option<Arc<dyn RequestHandler>> {
+pub(crate) fn feature_handler(server: &ServerShared, method: &str) -> Option<FeatureHandler> {
     server.custom.read().unwrap().features.get(method).cloned()
 }
 

@@ -37,7 +37,7 @@ pub mod template;
 pub use auth_info::AuthInfo;
 pub use capabilities::Features;
 pub use context::Context;
-pub use custom::{APPLICATION_ANSWERED, NotificationHandler, RequestHandler};
+pub use custom::{APPLICATION_ANSWERED, NotificationHandler, RawRequestHandler, RequestHandler};
 pub use features::MAX_COMPLETION_VALUES;
 pub use handlers::{
     CompletionHandler, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister, ToolHandler,

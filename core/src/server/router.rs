@@ -15,6 +15,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::context::Context;
+use super::custom::FeatureHandler;
 use super::features::{self, completion, custom, discover, prompts, resources, tools};
 use super::mrtr;
 use super::notify;
@@ -39,8 +40,12 @@ pub(crate) async fn feature(
     params: Map<String, Value>,
     cx: Context,
 ) -> Result<Reply, ErrorObject> {
-    if let Some(handler) = super::custom::feature_handler(server, method) {
-        return custom::serve_with(server, method, handler, params, cx).await.map(Reply::Value);
+    match super::custom::feature_handler(server, method) {
+        Some(FeatureHandler::Value(handler)) => {
+            return custom::serve_with(server, method, handler, params, cx).await.map(Reply::Value);
+        }
+        Some(FeatureHandler::Raw(handler)) => return custom::serve_raw(server, method, handler, params, cx).await,
+        None => {}
     }
     let value = match method {
         "tools/list" => {

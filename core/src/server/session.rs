@@ -194,7 +194,8 @@ impl Connection {
         let reply = if era::is_modern(method, &params) {
             let meta = era::check_modern(method, &params)?;
             let mut reply = self.modern(method, params, meta, &incoming).await?;
-            stamp(&self.server, router::cache_hint(&self.server, method), reply.members_mut());
+            let hint = router::cache_hint(&self.server, method);
+            stamp(&self.server, hint, reply.members_mut(hint.is_some()));
             reply
         } else {
             router::legacy(&self, method, params, &incoming).await?

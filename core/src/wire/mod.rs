@@ -22,5 +22,5 @@ pub use error_object::{ErrorCode, ErrorObject};
 pub use id::RequestId;
 pub use message::{Message, Notification, Request, Response, to_message};
 pub use recover::recover_id;
-pub use text::{RawJson, SharedStr};
+pub use text::{RawJson, SharedStr, object_members};
 pub use value::parse_value;

@@ -160,6 +160,46 @@ impl RawJson {
     pub fn is_object(&self) -> bool {
         self.get().starts_with('{')
     }
+
+    /// The top-level members `names` of an object, as slices of its text, read without
+    /// building a tree (the other members are skipped). `None` when the text is not an
+    /// object. A repeated member is its last occurrence, as `serde_json::Value` keeps it.
+    pub fn members<const N: usize>(&self, names: [&str; N]) -> Option<[Option<&RawValue>; N]> {
+        object_members(self.get(), names)
+    }
+}
+
+/// [`RawJson::members`] of any JSON text (`None` also when it is not valid JSON).
+pub fn object_members<'a, const N: usize>(text: &'a str, names: [&str; N]) -> Option<[Option<&'a RawValue>; N]> {
+    let mut seed = Members { names, found: [None; N] };
+    let mut de = serde_json::Deserializer::from_str(text);
+    serde::Deserializer::deserialize_map(&mut de, &mut seed).ok()?;
+    de.end().ok()?;
+    Some(seed.found)
+}
+
+/// The visitor of [`RawJson::members`].
+struct Members<'n, 'a, const N: usize> {
+    names: [&'n str; N],
+    found: [Option<&'a RawValue>; N],
+}
+
+impl<'de, const N: usize> serde::de::Visitor<'de> for &mut Members<'_, 'de, N> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match self.names.iter().position(|name| *name == key) {
+                Some(i) => self.found[i] = Some(map.next_value()?),
+                None => drop(map.next_value::<serde::de::IgnoredAny>()?),
+            }
+        }
+        Ok(())
+    }
 }
 
 impl From<Box<RawValue>> for RawJson {
@@ -210,6 +250,17 @@ mod tests {
     fn raw_json_serialises_verbatim() {
         let raw = RawJson::from_text("{\"b\": 2, \"a\":1}").unwrap();
         assert_eq!(serde_json::to_string(&raw).unwrap(), "{\"b\": 2, \"a\":1}");
+    }
+
+    #[test]
+    fn members_are_read_as_slices_and_the_last_of_a_repeat_wins() {
+        let raw = RawJson::from_text(r#"{"a":{"x":[1]},"b\u0062":2,"c":"s","a":[3]}"#).unwrap();
+        let [a, bb, c, d] = raw.members(["a", "bb", "c", "d"]).unwrap();
+        assert_eq!(a.map(RawValue::get), Some("[3]"));
+        assert_eq!(bb.map(RawValue::get), Some("2"));
+        assert_eq!(c.map(RawValue::get), Some("\"s\""));
+        assert!(d.is_none());
+        assert!(RawJson::from_text("[1]").unwrap().members(["a"]).is_none());
     }
 
     #[test]

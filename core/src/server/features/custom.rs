@@ -11,7 +11,8 @@ use serde_json::{Map, Value};
 use super::{Outcome, Ran, handler_error, run};
 use crate::server::ServerShared;
 use crate::server::context::Context;
-use crate::server::custom::{RequestHandler, request_handler};
+use crate::server::custom::{RawRequestHandler, RequestHandler, request_handler};
+use crate::server::reply::Reply;
 use crate::wire::ErrorObject;
 
 pub(crate) async fn serve(
@@ -38,6 +39,25 @@ pub(crate) async fn serve_with(
     match run(server, &cx, method, &target, future).await {
         Ran::InputRequired(input_required) => Ok(input_required),
         Ran::Done(Ok(result)) => Ok(result),
+        Ran::Done(Err(error)) => Err(handler_error(error, |m| format!("{method} failed: {m}"), cx.is_modern())),
+        Ran::Task(_) => unreachable!("only a tool call starts a task"),
+    }
+}
+
+/// Serves `method` with a handler that answers JSON text ([`RawRequestHandler`]), as
+/// [`serve_with`] serves one that answers a value: the text is not parsed here.
+pub(crate) async fn serve_raw(
+    server: &Arc<ServerShared>,
+    method: &str,
+    handler: Arc<dyn RawRequestHandler>,
+    params: Map<String, Value>,
+    cx: Context,
+) -> Result<Reply, ErrorObject> {
+    let target = crate::server::router::mrtr_target(method, &params);
+    let future = handler.handle(params, cx.clone());
+    match run(server, &cx, method, &target, future).await {
+        Ran::InputRequired(input_required) => Ok(Reply::Value(input_required)),
+        Ran::Done(Ok(result)) => Ok(Reply::Raw(result)),
         Ran::Done(Err(error)) => Err(handler_error(error, |m| format!("{method} failed: {m}"), cx.is_modern())),
         Ran::Task(_) => unreachable!("only a tool call starts a task"),
     }

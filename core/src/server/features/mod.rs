@@ -24,10 +24,11 @@ use serde_json::{Map, Value, json};
 
 use super::ServerShared;
 use super::context::Context;
-use super::handlers::{HandlerError, HandlerFuture};
+use super::handlers::HandlerError;
 use super::mrtr::{Stop, UntilInput};
 use super::registry::Registry;
 use super::reply::{Page, Reply};
+use crate::peer::BoxFuture;
 use crate::wire::{ErrorObject, RawJson};
 use resources::resource_not_found;
 
@@ -88,18 +89,24 @@ fn object_param(params: &mut Map<String, Value>, key: &str, method: &str) -> Res
     }
 }
 
-/// How a handler run inside its request ended.
-enum Ran {
-    Done(Result<Value, HandlerError>),
+/// How a handler run inside its request ended (`T`: the result, a value or JSON text).
+enum Ran<T = Value> {
+    Done(Result<T, HandlerError>),
     /// The `input_required` result (modern requests).
     InputRequired(Value),
     /// The handler started its task; here is the rest of it, to run in the task.
-    Task(HandlerFuture),
+    Task(BoxFuture<Result<T, HandlerError>>),
 }
 
 /// Runs a handler; on a modern request it may stop for client input, and the outcome is
 /// then the `input_required` result, or (a tool that starts its own task) go on as a task.
-async fn run(server: &ServerShared, cx: &Context, method: &str, target: &str, mut future: HandlerFuture) -> Ran {
+async fn run<T>(
+    server: &ServerShared,
+    cx: &Context,
+    method: &str,
+    target: &str,
+    mut future: BoxFuture<Result<T, HandlerError>>,
+) -> Ran<T> {
     let Some(inputs) = &cx.inner.inputs else { return Ran::Done(future.await) };
     match (UntilInput { future: &mut future, inputs, task: &cx.inner.task }).await {
         Stop::Done(outcome) => Ran::Done(outcome),
