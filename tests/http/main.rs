@@ -7,6 +7,7 @@ mod auth;
 mod hostile;
 mod legacy;
 mod modern;
+mod output_shapes;
 mod scale;
 mod shutdown;
 mod support;
