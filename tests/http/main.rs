@@ -7,6 +7,7 @@ mod auth;
 mod hostile;
 mod legacy;
 mod modern;
+mod modern_only;
 mod output_shapes;
 mod scale;
 mod shutdown;
