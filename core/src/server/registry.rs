@@ -448,4 +448,30 @@ mod schema_tests {
         assert!(!plainly_valid(&other, 0));
         assert!(compile(&other, "t").unwrap().compiled.get().is_some());
     }
+
+    #[test]
+    fn wrap_for_legacy_moves_pointers_hoists_the_dialect_and_leaves_data_and_other_bases() {
+        let natural = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "array",
+            "items": {"$ref": "#/$defs/item"},
+            "default": [{"$ref": "#/not-a-pointer"}],
+            "$defs": {
+                "item": {"anyOf": [{"$ref": "#"}, {"const": {"$ref": "#/data"}}]},
+                "$ref": {"$id": "https://example.com/other", "$ref": "#/inner"}
+            }
+        });
+        let wrapped = super::wrap_for_legacy(&natural);
+        assert_eq!(wrapped["$schema"], natural["$schema"], "the dialect is the wrapper's");
+        assert_eq!((&wrapped["type"], &wrapped["required"]), (&json!("object"), &json!(["result"])));
+        let result = &wrapped["properties"]["result"];
+        assert_eq!(result["items"]["$ref"], "#/properties/result/$defs/item");
+        assert_eq!(result["$defs"]["item"]["anyOf"][0]["$ref"], "#/properties/result");
+        assert_eq!(result["$defs"]["item"]["anyOf"][1]["const"], json!({"$ref": "#/data"}), "data is not rewritten");
+        assert_eq!(result["default"], natural["default"]);
+        assert_eq!(result["$defs"]["$ref"]["$ref"], "#/inner", "a subschema with its own base keeps its pointers");
+
+        let own_base = json!({"$id": "https://example.com/s", "type": "array", "items": {"$ref": "#/$defs/x"}});
+        assert_eq!(super::wrap_for_legacy(&own_base)["properties"]["result"], own_base);
+    }
 }
