@@ -240,6 +240,11 @@ export declare class NativeServer {
   closeListenStreams(): void
   /** The cap on open listen streams for those opened from now on (`null`: no cap). */
   setMaxListenStreams(cap?: number | undefined | null): void
+  /**
+   * Serve 2026-07-28 clients only, or both eras (core's `Server::set_reject_legacy`:
+   * the official `legacy: 'reject'` of `createMcpHandler` and `serveStdio`).
+   */
+  setRejectLegacy(reject: boolean): void
   constructor(infoJson: string, instructions?: string | undefined | null, config?: ServerConfig | undefined | null)
   /**
    * Registers a tool from its `Tool` definition (JSON text). `taskStart`: where a

@@ -175,20 +175,16 @@ export class HandlerContext {
   }
 
   /**
-   * v1 `extra.sendNotification`: progress and log messages go through core's rules (the
-   * client's token and level); any other notification is sent as given, on the way this
-   * request answers.
+   * v1 `extra.sendNotification` and v2 `ctx.mcpReq.notify`: a notification about this
+   * request, sent on the way it answers. Progress goes through core's rule (the client's
+   * token); anything else, `notifications/message` included, is sent as given, as the
+   * official SDKs do: only `mcpReq.log` applies the client's level (on a 2026-07-28
+   * request, its `_meta` logLevel), a notification written out is the handler's choice.
    */
   async sendNotification(notification: Notification): Promise<void> {
-    const params = (notification.params ?? {}) as { progress: number; total?: number; message?: string; level: LoggingLevel; data?: unknown; logger?: string };
-    switch (notification.method) {
-      case 'notifications/progress':
-        return this.reportProgress(params.progress, params.total, params.message);
-      case 'notifications/message':
-        return this.log(params.level, params.data, params.logger);
-      default:
-        await this.#native.notify(notification.method, JSON.stringify(notification.params ?? {}));
-    }
+    const params = (notification.params ?? {}) as { progress: number; total?: number; message?: string };
+    if (notification.method === 'notifications/progress') return this.reportProgress(params.progress, params.total, params.message);
+    await this.#native.notify(notification.method, JSON.stringify(notification.params ?? {}));
   }
 
   /** Reads one of this server's own resources. */

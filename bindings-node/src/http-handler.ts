@@ -29,7 +29,11 @@ import { invalidOption, refuseOption } from './errors.js';
 import type { McpServerFactoryContext } from './context.js';
 
 export interface CreateMcpHandlerOptions extends StreamableHTTPServerTransportOptions {
-  /** `'stateless'` (the default) is accepted: core serves 2025-era clients (with sessions); `'reject'` is refused. */
+  /**
+   * `'stateless'` (the default): core serves 2025-era clients too (with sessions); `'reject'`:
+   * 2026-07-28 clients only, as the official SDK (a 2025-era request `400` with -32022 naming
+   * the supported revisions, a 2025-era notification `202` and dropped, GET and DELETE `405`).
+   */
   legacy?: 'stateless' | 'reject';
   /** Told about errors thrown while serving a request (reporting only). */
   onerror?: (error: Error) => void;
@@ -85,8 +89,7 @@ export function createMcpHandler(factory: McpServerFactory, options: CreateMcpHa
   if (typeof legacy === 'function') {
     invalidOption('createMcpHandler', "legacy takes 'stateless' or 'reject', not a handler function: route 2025-era traffic yourself with isLegacyRequest(request)");
   }
-  if (legacy === 'reject') refuse('createMcpHandler', "legacy: 'reject'", 'core has no modern-only endpoint: it serves 2025-era clients on the same endpoint (legacy: \'stateless\'); refuse them in front with isLegacyRequest(request)');
-  if (legacy !== undefined && legacy !== 'stateless') invalidOption('createMcpHandler', `legacy must be 'stateless' or 'reject', not ${JSON.stringify(legacy)}`);
+  if (legacy !== undefined && legacy !== 'stateless' && legacy !== 'reject') invalidOption('createMcpHandler', `legacy must be 'stateless' or 'reject', not ${JSON.stringify(legacy)}`);
   if (responseMode === 'sse') refuse('createMcpHandler', "responseMode: 'sse'", "core streams a response only when the handler sends something before its result ('auto'), or never ('json')");
   if (responseMode !== undefined && responseMode !== 'auto' && responseMode !== 'json') {
     invalidOption('createMcpHandler', `responseMode must be 'auto', 'json' or 'sse', not ${JSON.stringify(responseMode)}`);
@@ -114,6 +117,7 @@ export function createMcpHandler(factory: McpServerFactory, options: CreateMcpHa
     native = server;
     server.carryListenEvents();
     if (maxSubscriptions !== undefined) server.setMaxListenStreams(maxSubscriptions);
+    if (legacy === 'reject') server.setRejectLegacy(true);
     unsubscribe = events.subscribe((event) => {
       const notification = eventNotification(event);
       if (notification === undefined) return reportError(new TypeError(`createMcpHandler: the bus carried an event of no known kind: ${JSON.stringify(event)}`));

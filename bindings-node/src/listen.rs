@@ -45,4 +45,11 @@ impl NativeServer {
     pub fn set_max_listen_streams(&self, cap: Option<u32>) {
         self.core().set_max_listen_streams(cap.map(|n| n as usize));
     }
+
+    /// Serve 2026-07-28 clients only, or both eras (core's `Server::set_reject_legacy`:
+    /// the official `legacy: 'reject'` of `createMcpHandler` and `serveStdio`).
+    #[napi]
+    pub fn set_reject_legacy(&self, reject: bool) {
+        self.core().set_reject_legacy(reject);
+    }
 }

@@ -22,7 +22,7 @@ import type { Transport } from './transport.js';
 import type { HttpListener, ListenOptions } from './http.js';
 import { NativeServer } from './native.js';
 import { warnIfStdinRead } from './stdio.js';
-import { SET_MAX_LISTEN_STREAMS } from './server-internals.js';
+import { SET_MAX_LISTEN_STREAMS, SET_REJECT_LEGACY } from './server-internals.js';
 import { completerOf, parseParams, prepare, promptArguments } from './schema.js';
 import type { AnySchema, Flavour, Prepared } from './schema.js';
 import { ResourceTemplate } from './template.js';
@@ -527,6 +527,11 @@ export class McpServer {
   /** @internal `serveStdio({ maxSubscriptions })`: core's cap on open listen streams. */
   [SET_MAX_LISTEN_STREAMS](cap: number): void {
     this.#native.setMaxListenStreams(cap);
+  }
+
+  /** @internal `serveStdio({ legacy: 'reject' })`: core serves 2026-07-28 clients only. */
+  [SET_REJECT_LEGACY](reject: boolean): void {
+    this.#native.setRejectLegacy(reject);
   }
 
   /** Starts serving over the transport (ferrymcp's stdio); resolves once serving. */

@@ -17,7 +17,7 @@ import { factoryContext } from './context.js';
 import { invalidOption, refuseOption } from './errors.js';
 import { isMessageTransport } from './transport.js';
 import type { Transport } from './transport.js';
-import { SET_MAX_LISTEN_STREAMS } from './server-internals.js';
+import { SET_MAX_LISTEN_STREAMS, SET_REJECT_LEGACY } from './server-internals.js';
 import type { McpServerFactoryContext } from './context.js';
 
 /**
@@ -77,7 +77,11 @@ export class StdioServerTransport implements ServerTransport {
 export interface ServeStdioOptions {
   /** Told about errors of serving (reporting only). */
   onerror?: (error: Error) => void;
-  /** `'serve'` (the default: 2025-era clients are served on the same connection); `'reject'` is refused (core has no modern-only mode). */
+  /**
+   * `'serve'` (the default: 2025-era clients are served on the same connection); `'reject'`:
+   * 2026-07-28 clients only, a 2025-era request is answered with -32022 naming the supported
+   * revisions, a 2025-era notification is dropped, and the connection stays open (core's).
+   */
   legacy?: 'serve' | 'reject';
   /** Serve this `Transport` object (start, send, close, onmessage) instead of the process's stdio. */
   transport?: Transport;
@@ -93,10 +97,7 @@ function checkServeStdioOptions(options: ServeStdioOptions): void {
     if (value !== undefined && !SERVE_STDIO_OPTIONS.has(key)) invalidOption('serveStdio', `unknown option ${key}`);
   }
   const { legacy, transport, maxSubscriptions, onerror } = options;
-  if (legacy === 'reject') {
-    refuseOption('serveStdio', "legacy: 'reject'", "core has no modern-only mode: it serves a 2025-era opening on the same connection (legacy: 'serve')");
-  }
-  if (legacy !== undefined && legacy !== 'serve') invalidOption('serveStdio', `legacy must be 'serve' or 'reject', not ${JSON.stringify(legacy)}`);
+  if (legacy !== undefined && legacy !== 'serve' && legacy !== 'reject') invalidOption('serveStdio', `legacy must be 'serve' or 'reject', not ${JSON.stringify(legacy)}`);
   if (transport !== undefined && !isMessageTransport(transport) && (transport as { ferrymcpStdio?: unknown }).ferrymcpStdio !== true) {
     invalidOption('serveStdio', 'transport must be a Transport object (start, send, close, onmessage) or a StdioServerTransport');
   }
@@ -123,6 +124,7 @@ export function serveStdio(factory: (ctx: McpServerFactoryContext) => McpServer 
   const server = Promise.resolve(factory(factoryContext())).then(async (server) => {
     if (transport instanceof StdioServerTransport) transport.attach(server);
     if (options.maxSubscriptions !== undefined) server[SET_MAX_LISTEN_STREAMS](options.maxSubscriptions);
+    if (options.legacy === 'reject') server[SET_REJECT_LEGACY](true);
     await server.connect(transport);
     return server;
   });

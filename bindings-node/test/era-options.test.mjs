@@ -77,9 +77,8 @@ function runRefused(options) {
   });
 }
 
-test("serveStdio: legacy: 'reject' and unknown options are refused by name in the serving process; legacy: 'serve' serves the official v1-style (legacy) and v2 clients", async () => {
+test("serveStdio: unknown options are refused by name in the serving process; legacy: 'serve' serves the official v1-style (legacy) and v2 clients", async () => {
   for (const [options, code, name] of [
-    [{ legacy: 'reject' }, 'ERR_FERRYMCP_UNSUPPORTED', "legacy: 'reject'"],
     [{ legacy: 'sometimes' }, 'ERR_INVALID_ARG_VALUE', 'legacy must be'],
     [{ keepAliveMs: 5 }, 'ERR_INVALID_ARG_VALUE', 'keepAliveMs'],
     [{ maxSubscriptions: -1 }, 'ERR_INVALID_ARG_VALUE', 'maxSubscriptions'],
@@ -136,11 +135,11 @@ test('serveStdio({ transport }): serves the given Transport object instead of th
   throwsNaming(() => serveStdio(() => new McpServer(info), { transport: {} }), 'ERR_INVALID_ARG_VALUE', 'transport must be');
 });
 
-test("createMcpHandler({ legacy }): 'stateless' is taken, 'reject' is refused by name, a handler function is a mistake (as the official SDK says)", () => {
+test("createMcpHandler({ legacy }): 'stateless' and 'reject' are taken (modern-only.test.mjs serves the latter), a handler function is a mistake (as the official SDK says)", () => {
   const factory = () => new McpServer(info);
   const handler = createMcpHandler(factory, { legacy: 'stateless' });
   handler.close();
-  throwsNaming(() => createMcpHandler(factory, { legacy: 'reject' }), 'ERR_FERRYMCP_UNSUPPORTED', "legacy: 'reject'");
+  createMcpHandler(factory, { legacy: 'reject' }).close();
   throwsNaming(() => createMcpHandler(factory, { legacy: () => new Response() }), 'ERR_INVALID_ARG_VALUE', 'isLegacyRequest');
   throwsNaming(() => createMcpHandler(factory, { legacy: 'serve' }), 'ERR_INVALID_ARG_VALUE', 'legacy must be');
   throwsNaming(() => createMcpHandler(factory, { responseMode: 'sse' }), 'ERR_FERRYMCP_UNSUPPORTED', "responseMode: 'sse'");

@@ -363,7 +363,7 @@ describe('options and lifecycle', () => {
     assert.throws(() => new WebStandardStreamableHTTPServerTransport({ supportedProtocolVersions: ['2025-11-25'] }), TypeError);
     assert.throws(() => new WebStandardStreamableHTTPServerTransport({ sessionIdGeneratr: () => 'x' }), /does not take the option "sessionIdGeneratr"/);
     assert.throws(() => new NodeStreamableHTTPServerTransport({ keepAliveMs: 0 }), /keepAliveMs must be a positive integer/);
-    assert.throws(() => createMcpHandler(() => build().server, { legacy: 'reject' }), TypeError);
+    assert.throws(() => createMcpHandler(() => build().server, { legacy: 'sometimes' }), TypeError);
     assert.throws(() => createMcpHandler(() => build().server, { responseMode: 'sse' }), TypeError);
   });
 

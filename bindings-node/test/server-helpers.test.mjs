@@ -405,10 +405,5 @@ describe('official helpers ferrymcp does not run yet', () => {
     }
   });
 
-  test("createMcpHandler's legacy: 'reject' throws naming it, with the code", () => {
-    assert.throws(
-      () => ferry.createMcpHandler(() => echoServer(), { legacy: 'reject' }),
-      (error) => error instanceof TypeError && error.code === 'ERR_FERRYMCP_UNSUPPORTED' && /legacy: 'reject'/.test(error.message),
-    );
-  });
+  // createMcpHandler's legacy: 'reject' runs now (core's modern-only mode): modern-only.test.mjs.
 });

@@ -7,6 +7,8 @@ mod auth;
 mod hostile;
 mod legacy;
 mod modern;
+mod modern_only;
+mod output_shapes;
 mod scale;
 mod shutdown;
 mod support;

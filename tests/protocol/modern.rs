@@ -252,3 +252,30 @@ async fn progress_only_under_a_token() {
     assert_eq!(text(answer.complete("CallToolResult")), "Streaming complete");
     finish(child).await;
 }
+
+/// A modern-only server over stdio (core's `reject_legacy`, the official `serveStdio`'s
+/// `legacy: 'reject'`): `initialize` and any request without the envelope are answered with
+/// -32022 naming the supported revisions (and the one `initialize` asked for), a
+/// notification without it is dropped, and the connection goes on serving 2026-07-28
+/// requests. The Rust fixture's `--reject-legacy`; the Node binding's `serveStdio` option
+/// has its own test there.
+#[tokio::test]
+async fn a_modern_only_server_refuses_2025_requests_and_keeps_serving() {
+    let mut child = crate::spawn_command(&[crate::EVERYTHING.to_owned(), "--reject-legacy".to_owned()], MODERN);
+    let params =
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}});
+    let refused = ask(&mut child, 1, "initialize", params).await;
+    let error = refused.error(-32022);
+    assert_eq!(error["message"], "Unsupported protocol version: 2025-11-25");
+    assert_eq!(error["data"], json!({"supported": [MODERN], "requested": "2025-11-25"}));
+    child.send(&crate::notification("notifications/initialized", Value::Null)).await;
+    // Not checked against the schema, which requires `requested`: the official SDK leaves
+    // it out rather than make one up when the request named no version, and so does core.
+    let refused = ask(&mut child, 2, "tools/list", Value::Null).await;
+    let error = &refused.response["error"];
+    assert_eq!(error["code"], -32022);
+    assert_eq!(error["data"], json!({"supported": [MODERN]}), "nothing requested is made up");
+    let listed = ask(&mut child, 3, "tools/list", modern(json!({}), json!({}))).await;
+    assert!(!listed.complete("ListToolsResult")["tools"].as_array().unwrap().is_empty());
+    finish(child).await;
+}

@@ -483,7 +483,9 @@ impl Client {
         };
         let Some(schema) = schema else { return Ok(()) };
         let invalid = |detail: String| ClientError::OutputSchema { tool: name.to_owned(), missing: false, detail };
-        let Some(content) = result.get("structuredContent").filter(|c| !c.is_null()) else {
+        // Present is enough: from 2026-07-28 `null` is a structured result like any other
+        // value (SEP-2106), which the schema then judges.
+        let Some(content) = result.get("structuredContent") else {
             return Err(ClientError::OutputSchema { tool: name.to_owned(), missing: true, detail: String::new() });
         };
         let validator = jsonschema::validator_for(&schema).map_err(|e| invalid(format!("invalid schema: {e}")))?;

@@ -66,6 +66,22 @@ pub(crate) fn unsupported_version(requested: &str) -> ErrorObject {
         .with_data(RawJson::to_json(&data).expect("JSON"))
 }
 
+/// The answer to a 2025-era request on a server that serves 2026-07-28 only (the official
+/// TypeScript SDK's `legacy: 'reject'`): -32022 naming the supported revisions and the one
+/// the request named (`initialize`'s `protocolVersion`, or over HTTP the version header),
+/// if it named one.
+pub(crate) fn legacy_rejected(requested: Option<&str>) -> ErrorObject {
+    let Some(requested) = requested else {
+        let data = json!({"supported": ProtocolVersion::strings(&ProtocolVersion::MODERN)});
+        return ErrorObject::new(
+            ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version: the request did not name a protocol version",
+        )
+        .with_data(RawJson::to_json(&data).expect("JSON"));
+    };
+    unsupported_version(requested)
+}
+
 /// The legacy version to answer `initialize` with: the requested one if supported, else
 /// the newest.
 pub(crate) fn negotiate(requested: &str) -> ProtocolVersion {

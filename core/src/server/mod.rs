@@ -128,6 +128,13 @@ pub struct ServerOptions {
     /// (`-32603 Subscription limit reached`) before its acknowledgement. `None`: no cap.
     /// Default [`DEFAULT_MAX_LISTEN_STREAMS`], for every binding and transport.
     pub max_listen_streams: Option<usize>,
+    /// Serve 2026-07-28 clients only (the official TypeScript SDK's `legacy: 'reject'` of
+    /// `createMcpHandler` and `serveStdio`): a 2025-era request is answered with -32022
+    /// naming the supported revisions and the one it asked for (over HTTP with `400`), a
+    /// 2025-era notification is dropped (HTTP: `202`), a posted response is `400` and a
+    /// session's GET or DELETE `405`. Default `false`: one server serves both eras.
+    /// [`Server::set_reject_legacy`] changes it later.
+    pub reject_legacy: bool,
 }
 
 /// The default cap on open `subscriptions/listen` streams: the official SDKs' default
@@ -150,6 +157,7 @@ impl Default for ServerOptions {
             tool_error_names_tool: false,
             unknown_tool_is_result: false,
             max_listen_streams: Some(DEFAULT_MAX_LISTEN_STREAMS),
+            reject_legacy: false,
         }
     }
 }
@@ -236,6 +244,15 @@ pub(crate) struct ServerShared {
     /// The cap on open listen streams: [`ServerOptions::max_listen_streams`] until
     /// [`Server::set_max_listen_streams`] changes it.
     pub max_listen_streams: Mutex<Option<usize>>,
+    /// [`ServerOptions::reject_legacy`] until [`Server::set_reject_legacy`] changes it.
+    pub reject_legacy: std::sync::atomic::AtomicBool,
+}
+
+impl ServerShared {
+    /// Whether 2025-era traffic is refused (see [`ServerOptions::reject_legacy`]).
+    pub(crate) fn rejects_legacy(&self) -> bool {
+        self.reject_legacy.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 impl Server {
@@ -254,6 +271,7 @@ impl Server {
         );
         let tasks = tasks::TaskStore::new(options.tasks.clone());
         let max_listen_streams = Mutex::new(options.max_listen_streams);
+        let options_reject_legacy = options.reject_legacy;
         Self {
             shared: Arc::new(ServerShared {
                 info,
@@ -273,8 +291,16 @@ impl Server {
                 listen_carried: Default::default(),
                 listen_closing: Default::default(),
                 max_listen_streams,
+                reject_legacy: options_reject_legacy.into(),
             }),
         }
+    }
+
+    /// Serves 2026-07-28 clients only from now on, or both eras again (see
+    /// [`ServerOptions::reject_legacy`]): for an application that learns it after building
+    /// the server (an HTTP handler or a stdio server given a server by a factory).
+    pub fn set_reject_legacy(&self, reject: bool) {
+        self.shared.reject_legacy.store(reject, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Runs `middleware` around every message a client sends from now on (see

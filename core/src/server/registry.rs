@@ -59,6 +59,10 @@ pub(crate) struct ToolEntry {
     pub name: String,
     pub definition: Value,
     pub listed: RawJson,
+    /// What a 2025-era client is listed when the output schema's root is not an object
+    /// (SEP-2106): the schema wrapped as `{"result": ...}`, and each structured result with
+    /// it; `None`: the same as `listed`.
+    pub legacy_listed: Option<RawJson>,
     /// The arguments' check; `None` when the handler checks them itself.
     pub input: Option<Arc<Schema>>,
     pub output: Option<Arc<Schema>>,
@@ -139,18 +143,29 @@ impl Registry {
         // compile is the application's mistake either way.
         let input = compile(input, &format!("{what} inputSchema"))?;
         let input = (!handler_checks_arguments).then_some(input);
-        let output = match definition.get("outputSchema") {
-            Some(schema) if schema.get("type") != Some(&json!("object")) => {
-                return Err(invalid(&what, "outputSchema must have \"type\": \"object\""));
+        // Any JSON Schema root from 2026-07-28 (SEP-2106); a 2025-era client, whose
+        // revision requires `"type": "object"`, is shown it wrapped (see `wrap_for_legacy`).
+        let (output, legacy_listed) = match definition.get("outputSchema") {
+            Some(schema) if !schema.is_object() => {
+                return Err(invalid(&what, "outputSchema must be a JSON Schema object"));
             }
-            Some(schema) => Some(compile(schema, &format!("{what} outputSchema"))?),
-            None => None,
+            Some(schema) => {
+                let compiled = compile(schema, &format!("{what} outputSchema"))?;
+                let legacy = (schema.get("type") != Some(&json!("object"))).then(|| {
+                    let mut wrapped = definition.clone();
+                    wrapped.insert("outputSchema".into(), wrap_for_legacy(schema));
+                    listed(&Value::Object(wrapped))
+                });
+                (Some(compiled), legacy)
+            }
+            None => (None, None),
         };
         let task_support = TaskSupport::of(&definition).map_err(|problem| invalid(&what, problem))?;
         let definition = Value::Object(definition);
         let entry = ToolEntry {
             name: name.clone(),
             listed: listed(&definition),
+            legacy_listed,
             definition,
             input,
             output,
@@ -250,6 +265,57 @@ impl Registry {
             Some(FoundResource { handler: entry.handler.clone(), variables, cache_hint: entry.cache_hint })
         })
     }
+}
+
+/// A non-object output schema as the 2025 revisions allow one (SEP-2106, as the official
+/// TypeScript SDK projects it): `{"type": "object", "properties": {"result": schema},
+/// "required": ["result"]}`, with a root `$schema` moved up to the wrapper and the
+/// same-document pointers inside (`$ref` / `$dynamicRef` `#` and `#/...`) pointed at their
+/// new place; a root `$id` (a base of its own) keeps every pointer as it is.
+pub(crate) fn wrap_for_legacy(schema: &Value) -> Value {
+    fn own_base(node: &Map<String, Value>) -> bool {
+        node.get("$id").is_some_and(|id| !id.as_str().is_some_and(|id| id.starts_with('#')))
+    }
+    fn rewrite(node: &Value, names: bool) -> Value {
+        const DATA: [&str; 4] = ["const", "enum", "default", "examples"];
+        const NAME_MAPS: [&str; 6] =
+            ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
+        match node {
+            Value::Array(items) => Value::Array(items.iter().map(|item| rewrite(item, false)).collect()),
+            Value::Object(map) if !names && own_base(map) => node.clone(),
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(key, value)| {
+                        let value = match (names, key.as_str(), value) {
+                            (true, _, _) => rewrite(value, false),
+                            (false, "$ref" | "$dynamicRef", Value::String(pointer)) if pointer == "#" => {
+                                json!("#/properties/result")
+                            }
+                            (false, "$ref" | "$dynamicRef", Value::String(pointer)) if pointer.starts_with("#/") => {
+                                json!(format!("#/properties/result{}", &pointer[1..]))
+                            }
+                            (false, key, _) if DATA.contains(&key) => value.clone(),
+                            (false, key, _) => rewrite(value, NAME_MAPS.contains(&key)),
+                        };
+                        (key.clone(), value)
+                    })
+                    .collect(),
+            ),
+            _ => node.clone(),
+        }
+    }
+    let natural = match schema.as_object() {
+        Some(map) if own_base(map) => schema.clone(),
+        _ => rewrite(schema, false),
+    };
+    let mut wrapped = Map::new();
+    if let Some(dialect) = schema.get("$schema").filter(|d| d.is_string()) {
+        wrapped.insert("$schema".into(), dialect.clone());
+    }
+    wrapped.insert("type".into(), json!("object"));
+    wrapped.insert("properties".into(), json!({"result": natural}));
+    wrapped.insert("required".into(), json!(["result"]));
+    Value::Object(wrapped)
 }
 
 fn listed(definition: &Value) -> RawJson {
@@ -381,5 +447,31 @@ mod schema_tests {
             json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/x"}}, "$defs": {"x": {"type": "string"}}});
         assert!(!plainly_valid(&other, 0));
         assert!(compile(&other, "t").unwrap().compiled.get().is_some());
+    }
+
+    #[test]
+    fn wrap_for_legacy_moves_pointers_hoists_the_dialect_and_leaves_data_and_other_bases() {
+        let natural = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "array",
+            "items": {"$ref": "#/$defs/item"},
+            "default": [{"$ref": "#/not-a-pointer"}],
+            "$defs": {
+                "item": {"anyOf": [{"$ref": "#"}, {"const": {"$ref": "#/data"}}]},
+                "$ref": {"$id": "https://example.com/other", "$ref": "#/inner"}
+            }
+        });
+        let wrapped = super::wrap_for_legacy(&natural);
+        assert_eq!(wrapped["$schema"], natural["$schema"], "the dialect is the wrapper's");
+        assert_eq!((&wrapped["type"], &wrapped["required"]), (&json!("object"), &json!(["result"])));
+        let result = &wrapped["properties"]["result"];
+        assert_eq!(result["items"]["$ref"], "#/properties/result/$defs/item");
+        assert_eq!(result["$defs"]["item"]["anyOf"][0]["$ref"], "#/properties/result");
+        assert_eq!(result["$defs"]["item"]["anyOf"][1]["const"], json!({"$ref": "#/data"}), "data is not rewritten");
+        assert_eq!(result["default"], natural["default"]);
+        assert_eq!(result["$defs"]["$ref"]["$ref"], "#/inner", "a subschema with its own base keeps its pointers");
+
+        let own_base = json!({"$id": "https://example.com/s", "type": "array", "items": {"$ref": "#/$defs/x"}});
+        assert_eq!(super::wrap_for_legacy(&own_base)["properties"]["result"], own_base);
     }
 }

@@ -49,7 +49,13 @@ pub(crate) async fn feature(
     }
     let value = match method {
         "tools/list" => {
-            return features::list(server, &params, "tools", |r| r.tools.values().map(|t| t.listed.clone()).collect());
+            let modern = cx.is_modern();
+            return features::list(server, &params, "tools", |r| {
+                r.tools
+                    .values()
+                    .map(|t| t.legacy_listed.as_ref().filter(|_| !modern).unwrap_or(&t.listed).clone())
+                    .collect()
+            });
         }
         "resources/list" => return resources::list_resources(server, &params, cx).await,
         "resources/templates/list" => {

@@ -122,6 +122,10 @@ impl Connection {
             tracing::debug!("client initialized");
         }
         let modern = params.as_object().is_some_and(|params| era::is_modern(method, params));
+        if !modern && self.server.rejects_legacy() {
+            // Dropped, as the official SDK's modern-only servers do.
+            return Box::pin(std::future::ready(()));
+        }
         let session = if modern { None } else { self.session() };
         let version = self.message_version(&params);
         middleware::deliver_notification(&self.server, method, params, session, version)
@@ -197,6 +201,9 @@ impl Connection {
             let hint = router::cache_hint(&self.server, method);
             stamp(&self.server, hint, reply.members_mut(hint.is_some()));
             reply
+        } else if self.server.rejects_legacy() {
+            let requested = params.get("protocolVersion").and_then(Value::as_str).filter(|_| method == "initialize");
+            return Err(era::legacy_rejected(requested));
         } else {
             router::legacy(&self, method, params, &incoming).await?
         };

@@ -41,8 +41,9 @@ pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String
         Some(TaskStart::AtCall) => {
             let task = server.tasks.create()?;
             cx.inner.task.set(task.clone());
+            let modern = cx.is_modern();
             let future = entry.handler.call(arguments, cx);
-            return Ok(hand_over(server, task, entry, future));
+            return Ok(hand_over(server, task, entry, future, modern));
         }
         Some(TaskStart::OnRequest) => cx.inner.task.allow_start(),
         None => {}
@@ -53,34 +54,46 @@ pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String
         Ran::InputRequired(input_required) => return Ok(input_required),
         Ran::Task(rest) => {
             let task = cx.inner.task.get().expect("a started task").clone();
-            return Ok(hand_over(server, task, entry, rest));
+            return Ok(hand_over(server, task, entry, rest, cx.is_modern()));
         }
     };
     match cx.inner.task.get() {
         // Started, and finished before it next waited: the task completes at once.
-        Some(task) => Ok(hand_over(server, task.clone(), entry, Box::pin(std::future::ready(outcome)))),
-        None => tool_outcome(server, &entry, outcome, cx.is_modern()),
+        Some(task) => Ok(hand_over(server, task.clone(), entry, Box::pin(std::future::ready(outcome)), cx.is_modern())),
+        None => tool_outcome(server, &entry, outcome, cx.is_modern(), cx.is_modern()),
     }
 }
 
 /// Hands the rest of a tool call to its task, and answers the call with the task handle.
-fn hand_over(server: &Arc<ServerShared>, task: Arc<TaskEntry>, entry: Arc<ToolEntry>, rest: HandlerFuture) -> Value {
+/// `modern`: the call came in a 2026-07-28 request (its result is shaped for that era).
+fn hand_over(
+    server: &Arc<ServerShared>,
+    task: Arc<TaskEntry>,
+    entry: Arc<ToolEntry>,
+    rest: HandlerFuture,
+    modern: bool,
+) -> Value {
     let created = tasks::created(&task);
     let owner = server.clone();
-    tasks::spawn(server.clone(), task, Box::pin(async move { tool_outcome(&owner, &entry, rest.await, true) }));
+    tasks::spawn(server.clone(), task, Box::pin(async move { tool_outcome(&owner, &entry, rest.await, true, modern) }));
     created
 }
 
 /// What a tool's handler outcome answers: a finished result (a failure is a result with
-/// `isError`, which the model sees), or the JSON-RPC error the handler chose.
+/// `isError`, which the model sees), or the JSON-RPC error the handler chose. `modern`
+/// picks the resource-not-found code, `modern_result` the result's shape (SEP-2106).
 fn tool_outcome(
     server: &ServerShared,
     entry: &ToolEntry,
     outcome: Result<Value, HandlerError>,
     modern: bool,
+    modern_result: bool,
 ) -> Outcome {
     match outcome {
-        Ok(result) => Ok(finish_tool_result(&entry.name, result, entry.output.as_deref())),
+        Ok(result) => {
+            let result = finish_tool_result(&entry.name, result, entry.output.as_deref());
+            Ok(project_structured(result, !modern_result && entry.legacy_listed.is_some(), modern_result))
+        }
         Err(HandlerError::Failed(message)) if server.options.tool_error_names_tool => {
             Ok(error_result(format!("Error executing tool {}: {message}", entry.name)))
         }
@@ -128,6 +141,38 @@ fn finish_tool_result(name: &str, mut result: Value, output: Option<&Schema>) ->
             None => json!([]),
         };
         map.insert("content".into(), content);
+    }
+    result
+}
+
+/// SEP-2106, as the official TypeScript SDK shapes a result after checking it: a
+/// `structuredContent` that is not an object (an array, a string, a number, `true`, `null`)
+/// gets a text rendering appended when the tool wrote no text block (every era); toward a
+/// 2025-era client, whose revision allows only an object there, it goes out as
+/// `{"result": value}`, as does any value of a tool whose output schema was listed wrapped
+/// (`schema_wrapped`).
+fn project_structured(mut result: Value, schema_wrapped: bool, modern: bool) -> Value {
+    let Value::Object(map) = &mut result else { return result };
+    let Some(structured) = map.get("structuredContent") else { return result };
+    let natural = !structured.is_object();
+    if natural {
+        let text = structured.to_string();
+        let has_text = map
+            .get("content")
+            .and_then(Value::as_array)
+            .is_some_and(|blocks| blocks.iter().any(|block| block.get("type") == Some(&json!("text"))));
+        if !has_text {
+            match map.get_mut("content") {
+                Some(Value::Array(blocks)) => blocks.push(json!({"type": "text", "text": text})),
+                _ => {
+                    map.insert("content".into(), json!([{"type": "text", "text": text}]));
+                }
+            }
+        }
+    }
+    if !modern && (natural || schema_wrapped) {
+        let structured = map.remove("structuredContent").unwrap_or(Value::Null);
+        map.insert("structuredContent".into(), json!({ "result": structured }));
     }
     result
 }

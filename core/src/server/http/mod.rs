@@ -246,6 +246,13 @@ impl HttpHandler {
         };
         match parts.method {
             Method::POST => post(state, &parts, body, auth).await,
+            // A modern-only endpoint has no sessions to GET or DELETE (the official SDK's words).
+            _ if state.server.shared.rejects_legacy() => {
+                let mut reply =
+                    refuse(StatusCode::METHOD_NOT_ALLOWED, ErrorCode::CONNECTION_CLOSED, "Method not allowed.");
+                reply.headers_mut().insert(http::header::ALLOW, http::HeaderValue::from_static("POST"));
+                drained(body, reply).await
+            }
             Method::GET | Method::DELETE if state.options.stateless => {
                 drained(body, reply::method_not_allowed("POST")).await
             }
@@ -377,9 +384,24 @@ where
             };
             if request_is_modern(&request.method, &params, names_modern) {
                 modern::post(state, parts, request, params, auth).await
+            } else if state.server.shared.rejects_legacy() {
+                let requested = match request.method.as_str() {
+                    "initialize" => params.get("protocolVersion").and_then(Value::as_str),
+                    _ => parts.headers.get(VERSION_HEADER).and_then(|v| v.to_str().ok()),
+                };
+                rpc_error(StatusCode::BAD_REQUEST, Some(&request.id), &era::legacy_rejected(requested))
             } else {
                 legacy::post(state, parts, Message::Request(request), Some(params), auth).await
             }
+        }
+        Message::Response(_) if (has_session || !names_modern) && state.server.shared.rejects_legacy() => refuse(
+            StatusCode::BAD_REQUEST,
+            ErrorCode::INVALID_REQUEST,
+            "Bad Request: JSON-RPC responses cannot be posted to this endpoint",
+        ),
+        // A 2025-era notification on a modern-only endpoint: taken and dropped.
+        Message::Notification(_) if (has_session || !names_modern) && state.server.shared.rejects_legacy() => {
+            reply::empty(StatusCode::ACCEPTED)
         }
         message if has_session || !names_modern => legacy::post(state, parts, message, None, auth).await,
         Message::Notification(notification) => {
