@@ -45,7 +45,7 @@ step "cargo clippy (macOS, Windows)" bash scripts/check-targets.sh
 # the packaging smoke test.
 [ -x .venv/bin/pip ] || python3 -m venv --clear .venv
 .venv/bin/pip install --quiet --disable-pip-version-check -r tests/interop/requirements.txt -r scripts/lint-requirements.txt
-python_files=(bindings-python/python bindings-python/tests tests scripts examples)
+python_files=(bindings-python/python bindings-python/tests tests scripts examples cli/tests)
 step "ruff check" .venv/bin/ruff check --config bindings-python/pyproject.toml "${python_files[@]}"
 step "ruff format" .venv/bin/ruff format --config bindings-python/pyproject.toml --check "${python_files[@]}"
 # mypy --strict over the package (the pure-Python layer against _native.pyi).

@@ -22,7 +22,7 @@ TOOLS = [
 
 
 def answer(request_id: object, member: str) -> None:
-    sys.stdout.write('{"jsonrpc":"2.0","id":%s,%s}\n' % (json.dumps(request_id), member))
+    sys.stdout.write('{"jsonrpc":"2.0","id":' + json.dumps(request_id) + "," + member + "}\n")
     sys.stdout.flush()
 
 
@@ -45,7 +45,7 @@ def main() -> None:
         elif method == "ping":
             answer(request_id, '"result":{}')
         else:
-            answer(request_id, '"error":{"code":-32601,"message":"Method not found: %s"}' % method)
+            answer(request_id, '"error":' + json.dumps({"code": -32601, "message": f"Method not found: {method}"}))
 
 
 if __name__ == "__main__":
