@@ -48,7 +48,9 @@ fn answer(request: &Value) -> (u16, &'static str, String) {
 /// What the client sent: each message with its headers (names in lower case).
 type Received = Arc<Mutex<Vec<(HashMap<String, String>, Value)>>>;
 
-async fn serve(stream: TcpStream, received: Received, hung_up: Arc<Notify>) {
+/// Serves one connection; with `ignore_cancellations` a `notifications/cancelled` is read
+/// and never acknowledged (the connection held open until the client hangs up).
+async fn serve(stream: TcpStream, received: Received, hung_up: Arc<Notify>, ignore_cancellations: bool) {
     let mut stream = BufReader::new(stream);
     loop {
         let mut headers = HashMap::new();
@@ -74,6 +76,10 @@ async fn serve(stream: TcpStream, received: Received, hung_up: Arc<Notify>) {
             let _ = stream.read(&mut [0; 1]).await;
             return hung_up.notify_one();
         }
+        if ignore_cancellations && request["method"] == "notifications/cancelled" {
+            let _ = stream.read(&mut [0; 1]).await;
+            return;
+        }
         let (status, kind, body) = match request.get("id") {
             Some(_) => answer(&request),
             None => (202, "application/json", String::new()),
@@ -94,7 +100,7 @@ async fn each_broken_answer_fails_only_its_call_and_says_why() {
     let (log, hang_up) = (received.clone(), hung_up.clone());
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
-            tokio::spawn(serve(stream, log.clone(), hang_up.clone()));
+            tokio::spawn(serve(stream, log.clone(), hang_up.clone(), false));
         }
     });
     let client =
@@ -144,6 +150,44 @@ async fn each_broken_answer_fails_only_its_call_and_says_why() {
             assert_eq!(headers["mcp-name"], name);
         }
     }
+}
+
+/// A notification the server never acknowledges (here the cancellation of a call the
+/// client gave up on) holds up neither the calls after it nor `close()`.
+#[tokio::test]
+async fn a_notification_never_acknowledged_stops_nothing_behind_it() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let received = Received::default();
+    let hung_up = Arc::new(Notify::new());
+    let (log, hang_up) = (received.clone(), hung_up.clone());
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            tokio::spawn(serve(stream, log.clone(), hang_up.clone(), true));
+        }
+    });
+    let client =
+        Client::connect_http(HttpClientOptions::new(url), ClientOptions::default(), ClientCallbacks::default())
+            .await
+            .unwrap();
+    let gave_up =
+        client.call_tool("never", json!({}), RequestOptions::default().timeout(Duration::from_millis(100))).await;
+    assert!(matches!(gave_up, Err(ClientError::Peer(PeerError::Timeout(_)))), "{gave_up:?}");
+    // (Guards against hanging, not measures: the defect they catch is a wait without end.)
+    for _ in 0..3 {
+        let fine = tokio::time::timeout(
+            Duration::from_secs(20),
+            client.call_tool("fine", json!({}), RequestOptions::default().timeout(Duration::from_secs(15))),
+        )
+        .await
+        .expect("a call after the unacknowledged notification is sent and answered")
+        .expect("the call succeeds");
+        assert_eq!(serde_json::to_value(fine).unwrap()["content"][0]["text"], "fine");
+    }
+    tokio::time::timeout(Duration::from_secs(20), client.close()).await.expect("close() returns");
+    let received = received.lock().unwrap();
+    assert!(received.iter().any(|(_, m)| m["method"] == "notifications/cancelled"), "the cancellation was sent");
+    assert_eq!(received.iter().filter(|(_, m)| m["params"]["name"] == "fine").count(), 3);
 }
 
 #[tokio::test]

@@ -11,6 +11,7 @@
 //! forgot the session: a new one is made and the request sent again.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use reqwest::StatusCode;
@@ -28,6 +29,11 @@ const QUOTE: usize = 300;
 /// How many times one request may be sent again after a new authorization (a 401, then a
 /// 403 `insufficient_scope`): a server that keeps refusing ends the loop.
 const AUTH_TRIES: u8 = 2;
+
+/// How long a notification or a response waits for the server's acknowledgement (202)
+/// before it is abandoned (and logged). Such a POST is sent off the writer, so a server
+/// that never acknowledges holds up nothing else; this bounds what it holds on to.
+const ONE_WAY_WAIT: Duration = Duration::from_secs(30);
 
 /// Sends one frame (a whole JSON-RPC message, as the peer encoded it).
 pub(crate) async fn send(conn: &Arc<Connection>, frame: Bytes) {
@@ -68,21 +74,30 @@ pub(crate) async fn send(conn: &Arc<Connection>, frame: Bytes) {
             }));
         }
         Kind::Cancelled(request_id) => {
-            one_way(conn, frame, headers).await;
-            // Nobody waits for that answer any more; on a 2026-07-28 server closing its
-            // stream is the cancellation itself.
-            if let Some(id) = request_id {
-                conn.forget(id);
-            }
+            let conn = conn.clone();
+            tokio::spawn(Box::pin(async move {
+                one_way(&conn, frame, headers).await;
+                // Nobody waits for that answer any more; on a 2026-07-28 server closing
+                // its stream is the cancellation itself.
+                if let Some(id) = request_id {
+                    conn.forget(id);
+                }
+            }));
         }
         Kind::Initialized => {
+            // Awaited here: what the client sends next must not overtake it.
             conn.state.lock().unwrap().handshake.initialized = Some((frame.clone(), headers.clone()));
             one_way(conn, frame, headers).await;
             if conn.mode() == Mode::Streamable {
                 standalone::start(conn).await;
             }
         }
-        Kind::Other => one_way(conn, frame, headers).await,
+        // Not awaited: a server that never acknowledges a notification must not stop the
+        // requests behind it (nor `close()`, which waits for the writer).
+        Kind::Other => {
+            let conn = conn.clone();
+            tokio::spawn(Box::pin(async move { one_way(&conn, frame, headers).await }));
+        }
     }
 }
 
@@ -116,9 +131,16 @@ fn target(conn: &Connection) -> reqwest::Url {
     }
 }
 
-/// A notification or a response: the server acknowledges it, nothing comes back.
+/// A notification or a response: the server acknowledges it, nothing comes back. Given
+/// up after [`ONE_WAY_WAIT`].
 async fn one_way(conn: &Connection, frame: Bytes, headers: HeaderMap) {
     let url = target(conn);
+    if tokio::time::timeout(ONE_WAY_WAIT, post_one_way(conn, &url, frame, headers)).await.is_err() {
+        tracing::warn!("POST {url} of a notification or response got no answer in {ONE_WAY_WAIT:?}; given up");
+    }
+}
+
+async fn post_one_way(conn: &Connection, url: &reqwest::Url, frame: Bytes, headers: HeaderMap) {
     let token = match conn.bearer().await {
         Ok(token) => token,
         Err(e) => return tracing::warn!("no token for a notification or response: {e}"),
