@@ -127,7 +127,8 @@ export async function run(sdk) {
   const sequential = await phase(client, args.seconds, 1, serverPid);
   const inFlight = await phase(client, args.seconds, args.window, serverPid);
   inFlight.window = args.window;
-  const protocolVersion = client.getNegotiatedProtocolVersion?.() ?? null;
+  // The v1 line keeps the negotiated version only on its HTTP transport (null over stdio).
+  const protocolVersion = client.getNegotiatedProtocolVersion?.() ?? transport.protocolVersion ?? null;
   const rssPeakKib = process.resourceUsage().maxRSS;
   await client.close();
   process.stdout.write(
