@@ -55,6 +55,8 @@ cp benches/peers/node/package.json benches/peers/node/*.mjs "$deps/node/"
 
 # Rust: the official SDK's echo server, a standalone project outside the workspace.
 CARGO_TARGET_DIR="$deps/rmcp-target" cargo build --release --manifest-path benches/peers/rmcp-echo/Cargo.toml
+# and its client, for the client side (benches/e2e/clients.py).
+CARGO_TARGET_DIR="$deps/rmcp-target" cargo build --release --manifest-path benches/peers/rmcp-client/Cargo.toml
 
 # Every implementation answers the realistic `report` tool alike before anything is timed.
 (cd benches/e2e && "../../$deps/official/bin/python" check_tools.py)

@@ -90,6 +90,8 @@ def main() -> None:
             order = clients if round_ % 2 == 0 else clients[::-1]
             for transport in transports:
                 for client in order:
+                    if transport not in client.transports:
+                        continue
                     started = time.time()
                     record = {"round": round_, "client": client.key, "transport": transport}
                     record |= run_one(client, transport, args.seconds)

@@ -136,11 +136,12 @@ BURST = 10000
 class ClientImpl:
     key: str
     label: str
-    language: str  # python | node
+    language: str  # python | node | rust
     ours: bool
     argv: list[str]
     peer: str | None = None  # the official client of the same language (ours only)
     also: tuple[str, ...] = ()
+    transports: tuple[str, ...] = ("stdio", "http")  # the transports it is run on
 
 
 CLIENTS = [
@@ -179,6 +180,17 @@ CLIENTS = [
         also=("ts-client-v1",),
     ),
 ]
+# rmcp's client is a reference row (ferrymcp has no Rust client program here); stdio only.
+CLIENTS.append(
+    ClientImpl(
+        "rmcp-client",
+        "official Rust SDK (rmcp) client",
+        "rust",
+        False,
+        [f"{DEPS}/rmcp-target/release/rmcp-client"],
+        transports=("stdio",),
+    )
+)
 # The fixed server of the client side: stdio command, and HTTP command served at /mcp.
 CLIENT_SERVER_STDIO = [f"{BIN}/ferrymcp-echo"]
 CLIENT_SERVER_HTTP = [f"{BIN}/ferrymcp-echo", "http", "{port}"]
