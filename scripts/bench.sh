@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The end-to-end benchmark against the official SDKs (issue 7; benches/README.md explains
 # it). Installs every peer by package name into benches/.deps/ (ignored by git), builds
-# ferrymcp's Rust, Python and Node servers, runs the matrix with benches/e2e/run.py, and
+# ferrymcp's Rust, Python and Node servers, runs the matrix with benches/e2e/run.py and the
+# client side with benches/e2e/clients.py, and
 # writes benches/results/latest.md and latest.png with benches/e2e/report.py; then the
 # gateway comparison (benches/gateway/run.py) into benches/results/gateway-latest.md.
-#   scripts/bench.sh [--rounds 5] [--seconds 2] [--only KEY,KEY]   (arguments go to run.py)
+#   scripts/bench.sh [--rounds 5] [--seconds 2] [--only KEY,KEY]   (arguments go to run.py;
+#   clients.py takes the same --rounds and --seconds)
 # BENCH_NOTE="..." adds a note to latest.md. Not part of the test command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,10 +55,15 @@ cp benches/peers/node/package.json benches/peers/node/*.mjs "$deps/node/"
 
 # Rust: the official SDK's echo server, a standalone project outside the workspace.
 CARGO_TARGET_DIR="$deps/rmcp-target" cargo build --release --manifest-path benches/peers/rmcp-echo/Cargo.toml
+# and its client, for the client side (benches/e2e/clients.py).
+CARGO_TARGET_DIR="$deps/rmcp-target" cargo build --release --manifest-path benches/peers/rmcp-client/Cargo.toml
 
 # Every implementation answers the realistic `report` tool alike before anything is timed.
 (cd benches/e2e && "../../$deps/official/bin/python" check_tools.py)
 runs="$(cd benches/e2e && "../../$deps/official/bin/python" run.py "$@")"
+# The client side (issue 17): each SDK's client against the same server (ferrymcp-echo), into
+# clients.jsonl beside runs.jsonl, where report.py finds it; same --rounds and --seconds.
+(cd benches/e2e && "../../$deps/official/bin/python" clients.py --out-dir "$(dirname "$runs")" "$@" >/dev/null)
 (cd benches/e2e && "../../$deps/official/bin/python" report.py "$runs" --note "${BENCH_NOTE:-}")
 
 # What a gateway adds per call: `ferrymcp gateway` against FastMCP's proxy (installed above),

@@ -126,3 +126,72 @@ REPORT_ARGS = "benches/peers/report-args.json"
 # The `burst` scenario (issue 17): this many echo calls written at once over stdio, then
 # every answer awaited (`ferrymcp bench --driver raw --burst`): time, errors, peak RSS.
 BURST = 10000
+
+
+# The client side (issue 17; benches/README.md, "Issue 17: the client side"): each client
+# program calls the same fixed server, ferrymcp's Rust `ferrymcp-echo`, over stdio and over
+# Streamable HTTP (`e2e/clients.py`). A program is its SDK's high-level `Client` and prints
+# one JSON line (`peers/python/clientbench.py`, `peers/node/clientbench.mjs`).
+@dataclass(frozen=True)
+class ClientImpl:
+    key: str
+    label: str
+    language: str  # python | node | rust
+    ours: bool
+    argv: list[str]
+    peer: str | None = None  # the official client of the same language (ours only)
+    also: tuple[str, ...] = ()
+    transports: tuple[str, ...] = ("stdio", "http")  # the transports it is run on
+
+
+CLIENTS = [
+    ClientImpl(
+        "mcp-python-client",
+        "official Python SDK (mcp) Client",
+        "python",
+        False,
+        [f"{DEPS}/official/bin/python", f"{PY}/client_official.py"],
+    ),
+    ClientImpl(
+        "ferrymcp-python-client",
+        "ferrymcp (Python) Client",
+        "python",
+        True,
+        [f"{DEPS}/ferrymcp/bin/python", f"{PY}/client_ferrymcp.py"],
+        peer="mcp-python-client",
+    ),
+    ClientImpl(
+        "ts-client", "official TypeScript SDK v2 Client", "node", False, ["node", f"{DEPS}/node/client-official.mjs"]
+    ),
+    ClientImpl(
+        "ts-client-v1",
+        "official TypeScript SDK v1 Client",
+        "node",
+        False,
+        ["node", f"{DEPS}/node/client-official-v1.mjs"],
+    ),
+    ClientImpl(
+        "ferrymcp-node-client",
+        "ferrymcp (Node) Client",
+        "node",
+        True,
+        ["node", f"{DEPS}/node/client-ferrymcp.mjs"],
+        peer="ts-client",
+        also=("ts-client-v1",),
+    ),
+]
+# rmcp's client is a reference row (ferrymcp has no Rust client program here); stdio only.
+CLIENTS.append(
+    ClientImpl(
+        "rmcp-client",
+        "official Rust SDK (rmcp) client",
+        "rust",
+        False,
+        [f"{DEPS}/rmcp-target/release/rmcp-client"],
+        transports=("stdio",),
+    )
+)
+# The fixed server of the client side: stdio command, and HTTP command served at /mcp.
+CLIENT_SERVER_STDIO = [f"{BIN}/ferrymcp-echo"]
+CLIENT_SERVER_HTTP = [f"{BIN}/ferrymcp-echo", "http", "{port}"]
+CLIENT_TRANSPORTS = ["stdio", "http"]

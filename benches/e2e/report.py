@@ -4,6 +4,10 @@ per round (so a slow moment of the shared machine hits both sides of a ratio), a
 issue-7 targets marked met or missed.
 
     python benches/e2e/report.py benches/results/raw/<stamp>/runs.jsonl [--note TEXT] [--out FILE.md]
+                                 [--clients clients.jsonl]
+
+The client side (clients.py) goes in as its own section when a clients.jsonl lies beside
+runs.jsonl (or is named with `--clients`).
 
 `--out` writes the tables (and the chart beside them, same name with .png) elsewhere than
 latest.md, for a partial run (`run.py --scenarios ...`).
@@ -21,11 +25,12 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from matrix import BURST, IMPLS, PACED_LANGUAGES, PACED_RATES, TOOLS
+from matrix import BURST, CLIENT_TRANSPORTS, CLIENTS, IMPLS, PACED_LANGUAGES, PACED_RATES, TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benches/results"
 BY_KEY = {i.key: i for i in IMPLS}
+CLIENT_BY_KEY = {c.key: c for c in CLIENTS}
 
 # (scenario, metric path, label, unit, higher is better)
 STDIO = [
@@ -78,6 +83,21 @@ BURST_METRICS = [
     ("burst.rss_peak_kib", "RSS peak", "MB", False),
 ]
 
+# The client side (clients.py's clients.jsonl): each client program against the same server.
+CLIENT_METRICS = [
+    ("sequential.calls_per_s", "seq calls/s", "", True),
+    ("sequential.p50_us", "seq p50", "µs", False),
+    ("sequential.p99_us", "seq p99", "µs", False),
+    ("sequential.client_cpu_us_per_call", "seq client CPU/call", "µs", False),
+    ("in_flight.calls_per_s", "64 in flight calls/s", "", True),
+    ("in_flight.p50_us", "64 p50", "µs", False),
+    ("in_flight.p99_us", "64 p99", "µs", False),
+    ("in_flight.client_cpu_us_per_call", "64 client CPU/call", "µs", False),
+    ("in_flight.server_cpu_us_per_call", "64 server CPU/call", "µs", False),
+    ("connect_ms", "connect", "ms", False),
+    ("rss_peak_kib", "client RSS peak", "MB", False),
+]
+
 # Per offered rate of the `paced` scenario: (metric, label, unit, higher is better).
 PACED = [
     ("calls_per_s", "calls/s", "", True),
@@ -115,6 +135,66 @@ def load(path: Path):
             for metric, *_ in PACED:
                 values[(record["impl"], "paced", f"paced.{phase['offered_per_s']}.{metric}")][record["round"]] = phase[metric]
     return values, errors, sorted(rounds)
+
+
+def load_clients(path: Path):
+    """clients.jsonl: values keyed (client, "client-<transport>", metric), errors, and the
+    protocol versions each client negotiated."""
+    values, errors, protocols = defaultdict(dict), defaultdict(list), defaultdict(set)
+    if not path.exists():
+        return values, errors, protocols
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        scenario = f"client-{record['transport']}"
+        if "error" in record:
+            errors[(record["client"], scenario)].append(record["error"])
+            continue
+        run = record["run"]
+        # The v1 TypeScript line does not expose it over stdio (it speaks the handshake era).
+        protocols[(record["client"], scenario)].add(run.get("protocol_version") or "not exposed")
+        for metric, *_ in CLIENT_METRICS:
+            value = dig(run, metric)
+            if value is not None:
+                values[(record["client"], scenario, metric)][record["round"]] = value
+    return values, errors, protocols
+
+
+def client_tables(values, errors, protocols) -> list[str]:
+    """The client side: one table per transport, with ferrymcp's ratio rows."""
+    if not values and not errors:
+        return []
+    lines = ["", "## The client side: clients against the same server", "",
+             ("Each SDK's high-level `Client` (benches/e2e/clients.py; benches/README.md, \"Issue 17: the client side\") "
+              "calls `echo` on the same server, ferrymcp's Rust `ferrymcp-echo`: one at a time, then 64 in flight. "
+              "Client CPU/call is the client process's own CPU time (every thread, not the server's); the server's "
+              "is beside it. Ratio rows: > 1 means ferrymcp's client is better.")]
+    head = "| client | protocol | " + " | ".join(f"{l}{' (' + u + ')' if u else ''}" for _, l, u, _ in CLIENT_METRICS) + " |"
+    for transport in CLIENT_TRANSPORTS:
+        scenario = f"client-{transport}"
+        ran = [c for c in CLIENTS if any((c.key, scenario, m) in values for m, *_ in CLIENT_METRICS) or (c.key, scenario) in errors]
+        if not ran:
+            continue
+        title = "stdio" if transport == "stdio" else "Streamable HTTP (127.0.0.1)"
+        lines += ["", f"### {title}", "", head, "|---" * (len(CLIENT_METRICS) + 2) + "|"]
+        for c in ran:
+            if (c.key, scenario) in errors and not any((c.key, scenario, m) in values for m, *_ in CLIENT_METRICS):
+                reason = errors[(c.key, scenario)][0].splitlines()[-1][:160].replace("|", "\\|")
+                lines.append(f"| {c.label} | failed: {reason} |" + " |" * len(CLIENT_METRICS))
+                continue
+            protocol = ", ".join(sorted(protocols.get((c.key, scenario), {"?"})))
+            lines.append(f"| {c.label} | {protocol} | " + " | ".join(cell(values, (c.key, scenario, m)) for m, *_ in CLIENT_METRICS) + " |")
+        for c in ran:
+            if c.ours and c.peer:
+                for peer in [c.peer, *c.also]:
+                    if not any((peer, scenario, m) in values for m, *_ in CLIENT_METRICS):
+                        continue
+                    lines.append(f"| {c.label} against the {CLIENT_BY_KEY[peer].label} | | " + " | ".join(
+                        ratio_cell(ratios(values, c.key, peer, scenario, m, h)) for m, _, _, h in CLIENT_METRICS) + " |")
+        failed = [(c, errors[(c.key, scenario)]) for c in ran if (c.key, scenario) in errors]
+        lines += [""] if failed else []
+        for c, messages in failed:
+            lines.append(f"- {c.label}, {transport}: {len(messages)} failed run(s): `{messages[0].splitlines()[-1][:200]}`")
+    return lines
 
 
 def fmt(value: float) -> str:
@@ -174,6 +254,7 @@ def versions(commit: str) -> dict:
         "mcp (PyPI)": pip_version("official", "mcp"),
         "fastmcp (PyPI)": pip_version("fastmcp", "fastmcp"),
         "@modelcontextprotocol/server (npm)": npm_version("@modelcontextprotocol/server"),
+        "@modelcontextprotocol/client (npm)": npm_version("@modelcontextprotocol/client"),
         "@modelcontextprotocol/sdk (npm)": npm_version("@modelcontextprotocol/sdk"),
         "rmcp (crates.io)": rmcp,
         "Python": platform.python_version(),
@@ -255,7 +336,7 @@ def targets(values) -> list[tuple[str, str, str]]:
     return rows
 
 
-def markdown(values, errors, rounds, meta, note) -> str:
+def markdown(values, errors, rounds, meta, note, clients=None) -> str:
     lines = [
         "# End-to-end benchmark: ferrymcp against the official SDKs",
         "",
@@ -324,6 +405,8 @@ def markdown(values, errors, rounds, meta, note) -> str:
     lines += scenario_table(values, errors, "burst", BURST_METRICS, f"{BURST:,} requests in flight, stdio", (
         f"{BURST:,} echo calls written at once (`ferrymcp bench --driver raw --burst {BURST}`), then every answer "
         "awaited; a run fails unless each id is answered exactly once. RSS peak is the high-water mark after it."))
+    if clients is not None:
+        lines += client_tables(*clients)
     if errors:
         lines += ["", "## Failed runs", ""]
         for (impl, scenario), messages in sorted(errors.items()):
@@ -396,13 +479,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("runs", type=Path)
     parser.add_argument("--note", default="")
+    parser.add_argument("--clients", type=Path, help="a clients.py output (default: clients.jsonl beside RUNS)")
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.md", help="the Markdown file (the chart goes beside it as .png)")
     args = parser.parse_args()
     values, errors, rounds = load(args.runs)
     meta_path = args.runs.with_name("meta.json")
     meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(markdown(values, errors, rounds, meta, args.note))
+    clients = load_clients(args.clients or args.runs.with_name("clients.jsonl"))
+    args.out.write_text(markdown(values, errors, rounds, meta, args.note, clients))
     chart(values, args.out.with_suffix(".png"))
     print(args.out)
 
