@@ -9,9 +9,11 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{Outcome, Ran, handler_error, run};
+use crate::peer::BoxFuture;
 use crate::server::ServerShared;
 use crate::server::context::Context;
 use crate::server::custom::{RawRequestHandler, RequestHandler, request_handler};
+use crate::server::handlers::HandlerError;
 use crate::server::reply::Reply;
 use crate::wire::ErrorObject;
 
@@ -34,14 +36,7 @@ pub(crate) async fn serve_with(
     params: Map<String, Value>,
     cx: Context,
 ) -> Outcome {
-    let target = crate::server::router::mrtr_target(method, &params);
-    let future = handler.handle(params, cx.clone());
-    match run(server, &cx, method, &target, future).await {
-        Ran::InputRequired(input_required) => Ok(input_required),
-        Ran::Done(Ok(result)) => Ok(result),
-        Ran::Done(Err(error)) => Err(handler_error(error, |m| format!("{method} failed: {m}"), cx.is_modern())),
-        Ran::Task(_) => unreachable!("only a tool call starts a task"),
-    }
+    serve_run(server, method, params, cx, |params, cx| handler.handle(params, cx), |result| result).await
 }
 
 /// Serves `method` with a handler that answers JSON text ([`RawRequestHandler`]), as
@@ -53,11 +48,24 @@ pub(crate) async fn serve_raw(
     params: Map<String, Value>,
     cx: Context,
 ) -> Result<Reply, ErrorObject> {
+    serve_run(server, method, params, cx, |params, cx| handler.handle(params, cx), Reply::Raw).await
+}
+
+/// What both handler kinds share: the handler's future run as a prompt's (it may stop for
+/// client input), its answer made a reply by `answer`, its failure worded for `method`.
+async fn serve_run<T, R: From<Value>>(
+    server: &Arc<ServerShared>,
+    method: &str,
+    params: Map<String, Value>,
+    cx: Context,
+    handle: impl FnOnce(Map<String, Value>, Context) -> BoxFuture<Result<T, HandlerError>>,
+    answer: impl FnOnce(T) -> R,
+) -> Result<R, ErrorObject> {
     let target = crate::server::router::mrtr_target(method, &params);
-    let future = handler.handle(params, cx.clone());
+    let future = handle(params, cx.clone());
     match run(server, &cx, method, &target, future).await {
-        Ran::InputRequired(input_required) => Ok(Reply::Value(input_required)),
-        Ran::Done(Ok(result)) => Ok(Reply::Raw(result)),
+        Ran::InputRequired(input_required) => Ok(R::from(input_required)),
+        Ran::Done(Ok(result)) => Ok(answer(result)),
         Ran::Done(Err(error)) => Err(handler_error(error, |m| format!("{method} failed: {m}"), cx.is_modern())),
         Ran::Task(_) => unreachable!("only a tool call starts a task"),
     }
