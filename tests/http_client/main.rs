@@ -6,6 +6,7 @@
 
 mod gone;
 mod hostile;
+mod identity_assertion;
 mod oauth;
 mod python;
 mod reference;
