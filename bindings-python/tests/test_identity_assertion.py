@@ -312,3 +312,29 @@ async def test_the_server_side_names_of_the_hook() -> None:
     with pytest.raises(TokenError) as refused:
         await Plain().exchange_identity_assertion(None, params)
     assert refused.value.error == "unsupported_grant_type"
+
+
+def test_the_authorization_server_half_is_refused_by_name() -> None:
+    """The official story's servers build the authorization server with
+    `auth_server_provider=` (`MCPServer`, and the low-level app with a verifier beside it):
+    not served, and said so."""
+    from ferrymcp.server.auth.provider import OAuthAuthorizationServerProvider, ProviderTokenVerifier
+    from ferrymcp.server.auth.routes import create_auth_routes
+    from ferrymcp.server.auth.settings import AuthSettings
+    from ferrymcp.server.lowlevel import Server
+    from ferrymcp.server.mcpserver import MCPServer
+
+    class Plain(OAuthAuthorizationServerProvider[Any, Any, Any]):
+        pass
+
+    settings = AuthSettings(
+        issuer_url="http://127.0.0.1:1/", resource_server_url="http://127.0.0.1:1/mcp", identity_assertion_enabled=True
+    )
+    with pytest.raises(NotImplementedError, match="auth_server_provider is not supported"):
+        MCPServer("x", auth=settings, auth_server_provider=Plain())
+    with pytest.raises(NotImplementedError, match="auth_server_provider is not supported"):
+        Server("x").streamable_http_app(
+            auth=settings, token_verifier=ProviderTokenVerifier(Plain()), auth_server_provider=Plain()
+        )
+    with pytest.raises(NotImplementedError, match="create_auth_routes is not supported"):
+        create_auth_routes(Plain(), issuer_url="http://127.0.0.1:1/", identity_assertion_enabled=True)
