@@ -84,10 +84,21 @@ impl OAuthHandler for PyOAuthHandler {
     fn invalidate(&self, what: &'static str) -> BoxFuture<Result<(), AuthError>> {
         self.write("invalidate", Value::String(what.to_owned()))
     }
+
+    fn assertion(&self, audience: String, resource: String) -> BoxFuture<Result<String, AuthError>> {
+        let callable = self.0.clone();
+        Box::pin(async move {
+            match run(callable, "assertion", Value::from(vec![audience, resource])).await? {
+                Value::String(assertion) => Ok(assertion),
+                other => Err(AuthError::new(format!("the assertion provider returned {other}, not a string"))),
+            }
+        })
+    }
 }
 
 /// Core's OAuth client from the dict `OAuthClientProvider._engine_options()` builds
-/// (`client_metadata`, `client_metadata_url`, `grant`, `handler`).
+/// (`client_metadata`, `client_metadata_url`, `grant`, `issuer` and `server_url` of the
+/// identity-assertion grant, `handler`).
 pub fn oauth(options: &Bound<'_, PyDict>, event_loop: LoopCell) -> PyResult<Arc<OAuth>> {
     let handler = options.get_item("handler")?.ok_or_else(|| PyValueError::new_err("oauth needs a handler"))?;
     let settings = options.copy()?;
@@ -100,6 +111,14 @@ pub fn oauth(options: &Bound<'_, PyDict>, event_loop: LoopCell) -> PyResult<Arc<
     parsed.grant = match settings.get("grant").and_then(Value::as_str).unwrap_or("authorization_code") {
         "authorization_code" => Grant::AuthorizationCode,
         "client_credentials" => Grant::ClientCredentials,
+        "identity_assertion" => Grant::IdentityAssertion {
+            issuer: settings
+                .get("issuer")
+                .and_then(Value::as_str)
+                .ok_or_else(|| PyValueError::new_err("the identity-assertion grant needs an issuer"))?
+                .to_owned(),
+            server_url: settings.get("server_url").and_then(Value::as_str).map(str::to_owned),
+        },
         other => return Err(PyValueError::new_err(format!("unknown OAuth grant {other:?}"))),
     };
     if let Some(seconds) = settings.get("refresh_margin").and_then(Value::as_f64) {

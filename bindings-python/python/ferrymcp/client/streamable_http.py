@@ -97,9 +97,9 @@ def _from_http_client(client: Any, url: str) -> tuple[str, dict[str, str], float
 
 
 def _is_oauth_provider(auth: Any) -> bool:
-    from ferrymcp.client.auth.oauth2 import OAuthClientProvider
+    from ferrymcp.client.auth.oauth2 import _EngineAuth
 
-    return isinstance(auth, OAuthClientProvider)
+    return isinstance(auth, _EngineAuth)
 
 
 def _static_auth_headers(module: Any, auth: Any, url: str) -> dict[str, str]:

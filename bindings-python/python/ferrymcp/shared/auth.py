@@ -14,6 +14,9 @@ from typing import Any, Literal
 
 from ferrymcp._wire import WireModel
 
+JWT_BEARER_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+"""RFC 7523 section 2.1: the grant of SEP-990's identity assertion (an ID-JAG)."""
+
 
 class _OAuthModel(WireModel):
     """A `WireModel` whose wire names are the field names (OAuth's snake_case)."""
@@ -123,6 +126,7 @@ class OAuthMetadata(_OAuthModel):
     code_challenge_methods_supported: list[str] | None = None
     client_id_metadata_document_supported: bool | None = None
     authorization_response_iss_parameter_supported: bool | None = None
+    authorization_grant_profiles_supported: list[str] | None = None
 
 
 class ProtectedResourceMetadata(_OAuthModel):
@@ -145,6 +149,7 @@ class ProtectedResourceMetadata(_OAuthModel):
 
 
 __all__ = [
+    "JWT_BEARER_GRANT_TYPE",
     "AuthorizationCodeResult",
     "InvalidRedirectUriError",
     "InvalidScopeError",

@@ -26,6 +26,9 @@ impl OAuth {
     /// Protected resource metadata, then the authorization server's metadata; what the
     /// handler kept from an earlier discovery when the challenge names no other metadata.
     pub(super) async fn discover(&self, _state: &State, challenge: &Challenge) -> Result<Discovered, AuthError> {
+        if let Grant::IdentityAssertion { issuer, server_url } = &self.options.grant {
+            return self.discover_configured(issuer, server_url.as_deref()).await;
+        }
         let server = self.server()?;
         if challenge.resource_metadata.is_none()
             && let Some(kept) = self.options.handler.discovery_state().await?
@@ -90,6 +93,14 @@ impl OAuth {
                 self.store(state, tokens).await
             }
             Grant::AuthorizationCode => self.authorization_code(state, &discovered, scope).await,
+            Grant::IdentityAssertion { .. } => {
+                // The scopes the client was configured with, or (a step-up) the union the
+                // caller put in the challenge: never the resource server's suggestions.
+                let scope = challenge.scope.clone().or_else(|| self.configured_scope());
+                let tokens = self.present_assertion(&discovered, scope.clone()).await?;
+                state.scope = scope;
+                self.store(state, tokens).await
+            }
         }
     }
 
@@ -302,7 +313,7 @@ impl OAuth {
     }
 
     /// A POST to the token endpoint, the client authenticated as its registration says.
-    async fn token_request(
+    pub(super) async fn token_request(
         &self,
         discovered: &Discovered,
         info: &OAuthClientInformation,
@@ -397,7 +408,7 @@ fn auth_method<'a>(discovered: &'a Discovered, info: &'a OAuthClientInformation)
     }
 }
 
-fn endpoint(discovered: &Discovered, name: &str) -> Result<Url, AuthError> {
+pub(super) fn endpoint(discovered: &Discovered, name: &str) -> Result<Url, AuthError> {
     let text = discovered
         .metadata
         .get(name)

@@ -9,15 +9,18 @@
 //! discovery order ([`discovery`]), client registration (pre-registered, client ID
 //! metadata document, dynamic registration), PKCE S256, the `resource` parameter (RFC
 //! 8707), scope selection, refresh timing, the `iss` check (RFC 9207), the
-//! client-credentials grant ([`flow`]). What belongs to the host stays the host's, behind
-//! [`OAuthHandler`]: where tokens and the client registration are stored, and how the
-//! user is sent to the authorization URL and the redirect is caught.
+//! client-credentials grant ([`flow`]), the identity-assertion grant of SEP-990
+//! ([`assertion`]). What belongs to the host stays the host's, behind [`OAuthHandler`]:
+//! where tokens and the client registration are stored, how the user is sent to the
+//! authorization URL and the redirect is caught, and where an identity assertion comes
+//! from.
 //!
 //! Written on reqwest and serde rather than the `oauth2` crate: `oauth2` covers the token
 //! requests only (no RFC 9728 discovery, no client ID metadata documents, no step-up), its
 //! type-state client wants the endpoints known when it is built while MCP learns them
 //! from a 401 at run time, and it would bring a second HTTP stack beside the transport's.
 
+mod assertion;
 pub mod discovery;
 mod flow;
 
@@ -29,6 +32,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::peer::BoxFuture;
+pub use assertion::{ID_JAG_TOKEN_TYPE, JWT_BEARER_GRANT_TYPE};
 pub use discovery::Challenge;
 
 /// Why a request fails while the host has yet to call [`OAuth::finish_auth`].
@@ -194,6 +198,16 @@ pub trait OAuthHandler: Send + Sync {
     fn discovery_state(&self) -> BoxFuture<Result<Option<Value>, AuthError>> {
         Box::pin(async { Ok(None) })
     }
+    /// A fresh assertion for the identity-assertion grant ([`Grant::IdentityAssertion`]):
+    /// the ID-JAG the enterprise identity provider issues for `audience` (the authorization
+    /// server's issuer, the ID-JAG's `aud`) and `resource` (the MCP server's canonical URI,
+    /// its `resource` claim). Asked for once per token request, after the authorization
+    /// server's metadata has been checked, and never kept: an ID-JAG is single-use.
+    fn assertion(&self, _audience: String, _resource: String) -> BoxFuture<Result<String, AuthError>> {
+        Box::pin(async {
+            Err(AuthError::new("the identity-assertion grant needs an assertion provider; this host gives none"))
+        })
+    }
 }
 
 /// Which grant gets the tokens.
@@ -204,6 +218,33 @@ pub enum Grant {
     /// Machine to machine (the `io.modelcontextprotocol/oauth-client-credentials`
     /// extension): the registration's own credentials, no user.
     ClientCredentials,
+    /// SEP-990 (Enterprise-Managed Authorization): the RFC 7523 `jwt-bearer` grant with an
+    /// identity assertion (an ID-JAG) from [`OAuthHandler::assertion`], by a pre-registered
+    /// confidential client. The authorization server is configuration: its metadata is
+    /// read from `issuer`'s own well-known URL, and the MCP server is never asked which
+    /// authorization server to use (see [`assertion`]).
+    IdentityAssertion {
+        /// The authorization server's issuer, compared character for character with the
+        /// `issuer` its metadata names (RFC 8414 section 3.3).
+        issuer: String,
+        /// The MCP server whose canonical URI is the `resource` asked for; `None`: the
+        /// server the connection reaches.
+        server_url: Option<String>,
+    },
+}
+
+impl Grant {
+    /// Whether tokens come without a user, so an expiring one is replaced before the
+    /// next request.
+    fn unattended(&self) -> bool {
+        matches!(self, Self::ClientCredentials | Self::IdentityAssertion { .. })
+    }
+
+    /// Whether a refresh token is used. Not with an identity assertion: the identity
+    /// provider decides how long access lasts by issuing the next assertion, or not.
+    fn refreshes(&self) -> bool {
+        !matches!(self, Self::IdentityAssertion { .. })
+    }
 }
 
 /// How a client authorizes.
@@ -331,10 +372,13 @@ impl OAuth {
         self.load(&mut state).await?;
         let Some(tokens) = state.tokens.clone() else { return Ok(None) };
         if self.expiring(&state) {
-            if tokens.refresh_token.is_some() && self.refresh(&mut state).await.is_ok() {
+            if self.options.grant.refreshes()
+                && tokens.refresh_token.is_some()
+                && self.refresh(&mut state).await.is_ok()
+            {
                 return Ok(state.tokens.as_ref().map(|t| t.access_token.clone()));
             }
-            if self.options.grant == Grant::ClientCredentials {
+            if self.options.grant.unattended() {
                 self.authorize(&mut state, Challenge::default()).await?;
                 return Ok(state.tokens.as_ref().map(|t| t.access_token.clone()));
             }
@@ -357,6 +401,11 @@ impl OAuth {
             // that followed the first one, such as the era probe's fallback): one trip.
             return Err(AuthError::waiting());
         }
+        if let Grant::IdentityAssertion { .. } = self.options.grant {
+            // The resource server is never asked anything: not where to authorize, not
+            // which scopes (SEP-990 as the official SDK does it).
+            return self.authorize(&mut state, Challenge::default()).await;
+        }
         if challenge.resource_metadata.is_some() || state.discovered.is_none() {
             state.discovered = Some(self.discover(&state, &challenge).await?);
         }
@@ -377,6 +426,12 @@ impl OAuth {
         let current = state.tokens.as_ref().map(|t| t.access_token.as_str());
         if current.is_some() && current != sent {
             return Ok(());
+        }
+        if let Grant::IdentityAssertion { .. } = self.options.grant {
+            // The configured scopes and the challenged ones; where the metadata lives is
+            // configuration, whatever the challenge names.
+            let scope = union(self.configured_scope().as_deref(), challenge.scope.as_deref());
+            return self.authorize(&mut state, Challenge { scope, ..Challenge::default() }).await;
         }
         if challenge.resource_metadata.is_some() || state.discovered.is_none() {
             state.discovered = Some(self.discover(&state, &challenge).await?);
@@ -463,6 +518,14 @@ impl OAuth {
 pub fn is_auth_failure(error: &crate::wire::ErrorObject) -> bool {
     let data = error.data.as_ref().and_then(|data| data.parse_owned::<Value>().ok());
     data.is_some_and(|data| data.get("oauth").is_some())
+}
+
+impl OAuth {
+    /// The scopes the client metadata asks for (`scope`, space-separated).
+    fn configured_scope(&self) -> Option<String> {
+        let scope = self.options.client_metadata.get("scope").and_then(Value::as_str)?;
+        (!scope.trim().is_empty()).then(|| scope.to_owned())
+    }
 }
 
 /// The first redirect URI of the client metadata.

@@ -45,11 +45,34 @@ def _auth_bases() -> tuple[type, ...]:
     return tuple(bases) or (object,)
 
 
-_DRIVEN_BY_ENGINE = (
-    "ferrymcp's OAuthClientProvider is driven by ferrymcp's engine: pass it as auth= of "
-    "streamablehttp_client / sse_client, or in the httpx client given to streamable_http_client; "
-    "it cannot authorize requests an httpx client sends by itself"
-)
+def _driven_by_engine(auth: object) -> str:
+    name = type(auth).__name__
+    return (
+        f"ferrymcp's {name} is driven by ferrymcp's engine: pass it as auth= of "
+        "streamablehttp_client / sse_client, or in the httpx client given to streamable_http_client; "
+        "it cannot authorize requests an httpx client sends by itself"
+    )
+
+
+class _EngineAuth(*_auth_bases()):  # type: ignore[misc]
+    """What the engine's OAuth client takes: an `httpx.Auth` (where httpx is installed, so
+    httpx clients accept it) whose flow core runs, from `_engine_options()`. Its httpx
+    flow is refused: it cannot authorize requests an httpx client sends by itself."""
+
+    requires_response_body = True
+
+    def _engine_options(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def auth_flow(self, request: Any) -> Any:
+        raise TypeError(_driven_by_engine(self))
+
+    def sync_auth_flow(self, request: Any) -> Any:
+        raise TypeError(_driven_by_engine(self))
+
+    async def async_auth_flow(self, request: Any) -> Any:
+        raise TypeError(_driven_by_engine(self))
+        yield request  # an async generator, as httpx expects
 
 
 class PKCEParameters(_Model):
@@ -108,13 +131,11 @@ class OAuthContext:
     client_metadata_url: str | None = None
 
 
-class OAuthClientProvider(*_auth_bases()):  # type: ignore[misc]
+class OAuthClientProvider(_EngineAuth):
     """OAuth 2.1 for one MCP server (see the module doc).
 
     The signature is 2.x's; 1.x's `timeout` (its sixth argument, before
     `client_metadata_url`) is taken by keyword or in that position."""
-
-    requires_response_body = True
 
     def __init__(
         self,
@@ -201,29 +222,19 @@ class OAuthClientProvider(*_auth_bases()):  # type: ignore[misc]
             raise OAuthFlowError("No authorization code received")
         return {"code": result.code, "state": result.state, "iss": getattr(result, "iss", None)}
 
-    # -- httpx.Auth -----------------------------------------------------------------
-
-    def auth_flow(self, request: Any) -> Any:
-        raise TypeError(_DRIVEN_BY_ENGINE)
-
-    def sync_auth_flow(self, request: Any) -> Any:
-        raise TypeError(_DRIVEN_BY_ENGINE)
-
-    async def async_auth_flow(self, request: Any) -> Any:
-        raise TypeError(_DRIVEN_BY_ENGINE)
-        yield request  # an async generator, as httpx expects
-
 
 def engine_oauth(auth: Any) -> dict[str, Any] | None:
-    """The engine options of `auth` (an `OAuthClientProvider`), `None` for none; any other
-    auth object is refused by name."""
+    """The engine options of `auth` (an `OAuthClientProvider` or an
+    `IdentityAssertionOAuthProvider`), `None` for none; any other auth object is refused by
+    name."""
     if auth is None:
         return None
-    if isinstance(auth, OAuthClientProvider):
+    if isinstance(auth, _EngineAuth):
         return auth._engine_options()
     raise TypeError(
         f"auth={type(auth).__name__} is not supported by ferrymcp's HTTP client: it takes "
-        "ferrymcp.client.auth.OAuthClientProvider (or a subclass such as ClientCredentialsOAuthProvider); "
+        "ferrymcp.client.auth.OAuthClientProvider (or a subclass such as ClientCredentialsOAuthProvider) "
+        "or an IdentityAssertionOAuthProvider; "
         "send other credentials as headers, e.g. headers={'Authorization': 'Bearer ...'}"
     )
 

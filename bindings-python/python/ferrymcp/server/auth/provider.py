@@ -32,6 +32,17 @@ class AccessToken:
 
 
 @dataclass
+class IdentityAssertionParams:
+    """A SEP-990 identity-assertion token request (the RFC 7523 jwt-bearer grant), as the
+    official `exchange_identity_assertion` hook gets it: the ID-JAG, and the scopes and
+    RFC 8707 resource the client asked for."""
+
+    assertion: str
+    scopes: list[str] | None = None
+    resource: str | None = None
+
+
+@dataclass
 class AuthorizationCode:
     code: str
     scopes: list[str]
@@ -131,6 +142,11 @@ class OAuthAuthorizationServerProvider(Protocol, Generic[AuthorizationCodeT, Ref
     async def load_access_token(self, token: str) -> AccessTokenT | None: ...
     async def revoke_token(self, token: AccessTokenT | RefreshTokenT) -> None: ...
 
+    async def exchange_identity_assertion(self, client: Any, params: IdentityAssertionParams) -> Any:
+        """SEP-990's hook: validate the ID-JAG and issue a token. As the official default,
+        every request is refused as an unsupported grant type unless overridden."""
+        raise TokenError("unsupported_grant_type", "The JWT bearer grant is not supported by this authorization server")
+
 
 class ProviderTokenVerifier:
     """A `TokenVerifier` over a provider's `load_access_token`."""
@@ -156,6 +172,7 @@ __all__ = [
     "AuthorizationCode",
     "AuthorizationParams",
     "AuthorizeError",
+    "IdentityAssertionParams",
     "OAuthAuthorizationServerProvider",
     "ProviderTokenVerifier",
     "RefreshToken",

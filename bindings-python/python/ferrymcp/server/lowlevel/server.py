@@ -364,7 +364,7 @@ class Server(MCPServer[LifespanResultT]):
         official low-level server's takes: bearer auth (`auth=` with `token_verifier=`; an
         `auth_server_provider=` is refused as `MCPServer` refuses it), Starlette routes of
         the application's own, and Starlette's `debug`."""
-        _check_auth(auth, token_verifier, auth_server_provider)
+        _check_auth(auth, token_verifier, auth_server_provider, both=True)
         bearer = _bearer_options(auth, token_verifier) if auth is not None else self._bearer()
         return self._http_app(kwargs, bearer, list(custom_starlette_routes or []), debug)
 

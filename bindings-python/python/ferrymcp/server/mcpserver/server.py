@@ -171,11 +171,14 @@ def _refuse_unsupported(given: dict[str, Any]) -> None:
             raise TypeError(f"MCPServer(): {key}= is not supported: {reason}")
 
 
-def _check_auth(auth: AuthSettings | None, token_verifier: Any, auth_server_provider: Any) -> None:
+def _check_auth(
+    auth: AuthSettings | None, token_verifier: Any, auth_server_provider: Any, *, both: bool = False
+) -> None:
     """The official SDK's checks of the auth arguments, then ferrymcp's refusal of the
-    authorization-server half."""
+    authorization-server half. `both`: a provider and a verifier together are allowed (the
+    official low-level `streamable_http_app` takes them so)."""
     if auth is not None:
-        if auth_server_provider and token_verifier:
+        if auth_server_provider and token_verifier and not both:
             raise ValueError("Cannot specify both auth_server_provider and token_verifier")
         if not auth_server_provider and not token_verifier:
             raise ValueError("Must specify either auth_server_provider or token_verifier when auth is enabled")
