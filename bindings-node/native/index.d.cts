@@ -536,6 +536,11 @@ export interface RequestConfig {
    * official `cacheMode` of the cacheable verbs).
    */
   cacheMode?: string
+  /**
+   * A `tools/call`'s tool name: the result is checked against the tool's `outputSchema`
+   * before resolving, as `validateToolResult` does (no second trip).
+   */
+  validateTool?: string
 }
 
 export interface ServerConfig {

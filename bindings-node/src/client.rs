@@ -78,6 +78,9 @@ pub struct RequestConfig {
     /// `"use"`, `"refresh"` or `"bypass"`: send it through the response cache (the
     /// official `cacheMode` of the cacheable verbs).
     pub cache_mode: Option<String>,
+    /// A `tools/call`'s tool name: the result is checked against the tool's `outputSchema`
+    /// before resolving, as `validateToolResult` does (no second trip).
+    pub validate_tool: Option<String>,
 }
 
 /// `(line) => void`, weak: each line the child writes to stderr, when asked for.
@@ -324,8 +327,9 @@ impl NativeClient {
         let client = self.client()?;
         let params = parse(&params_json, "params")?;
         let mut options = RequestOptions::default();
-        let mut cache_mode = None;
+        let (mut cache_mode, mut validate_tool) = (None, None);
         if let Some(config) = config {
+            validate_tool = config.validate_tool;
             cache_mode = config
                 .cache_mode
                 .map(|mode| CacheMode::parse(&mode).map_err(|e| mcp_error(ErrorCode::INVALID_PARAMS, &e, None)))
@@ -340,6 +344,10 @@ impl NativeClient {
             let result = match cache_mode {
                 Some(mode) => client.cached_request(&method, params, options, mode).await,
                 None => client.request(&method, params, options).await,
+            };
+            let result = match (result, validate_tool) {
+                (Ok(result), Some(name)) => client.validate_tool_result(&name, &result).await.map(|()| result),
+                (result, _) => result,
             };
             Ok(result.map_err(from_client)?.to_string())
         }))

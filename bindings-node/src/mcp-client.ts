@@ -14,7 +14,7 @@ import type { ClientHooks, ClientTransport } from './client-transport.js';
 import { ExperimentalClientTasks, notConnected } from './client-tasks.js';
 import { methodOf } from './dispatch.js';
 import type { MethodOrSchema } from './dispatch.js';
-import { ErrorCode, McpError, fromNative, fromNativeClient, invalidOption, refuseOption } from './errors.js';
+import { ErrorCode, McpError, fromNativeClient, invalidOption, refuseOption } from './errors.js';
 import { NativeCancel, connectPort } from './native.js';
 import { MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './guards.js';
 import { carry, isMessageTransport } from './transport.js';
@@ -446,7 +446,12 @@ export class Client {
 
   /** Any request by method; v1's `request(request, resultSchema, options)` also works. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the official SDK's signature: the caller picks the type
-  async request<T = any>(request: Request, schemaOrOptions?: unknown, options?: RequestOptions): Promise<T> {
+  request<T = any>(request: Request, schemaOrOptions?: unknown, options?: RequestOptions): Promise<T> {
+    return this.#request<T>(request, schemaOrOptions, options);
+  }
+
+  /** `request`; `validateTool` (a `tools/call`'s tool) has the engine check the result against the tool's `outputSchema` before answering. */
+  async #request<T>(request: Request, schemaOrOptions: unknown, options: RequestOptions | undefined, validateTool?: string): Promise<T> {
     const native = this.#native;
     if (native === undefined) throw new McpError(ErrorCode.ConnectionClosed, 'Not connected');
     const opts = optionsOf(schemaOrOptions, options) ?? {};
@@ -456,6 +461,7 @@ export class Client {
       resetTimeoutOnProgress: opts.resetTimeoutOnProgress,
       maxTotalTimeoutMs: opts.maxTotalTimeout,
       cacheMode: opts.cacheMode,
+      validateTool,
     };
     const onprogress = opts.onprogress;
     const progress = onprogress && ((json: string) => onprogress(JSON.parse(json) as Progress));
@@ -507,16 +513,7 @@ export class Client {
    * missing, `InvalidParams` when it does not match).
    */
   async callTool(params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }, schemaOrOptions?: unknown, options?: RequestOptions): Promise<CallToolResult> {
-    const result = await this.request<CallToolResult>({ method: 'tools/call', params }, optionsOf(schemaOrOptions, options));
-    const native = this.#native;
-    if (native !== undefined) {
-      try {
-        await native.validateToolResult(params.name, JSON.stringify(result));
-      } catch (error) {
-        throw fromNative(error);
-      }
-    }
-    return result;
+    return this.#request<CallToolResult>({ method: 'tools/call', params }, optionsOf(schemaOrOptions, options), undefined, params.name);
   }
 
   listResources(params?: Record<string, unknown>, options?: RequestOptions): Promise<ListResourcesResult> {

@@ -283,9 +283,11 @@ impl NativeClient {
     /// is called on the loop for each progress notification.
     /// `cache_mode` ("use", "refresh", "bypass") sends it through the response cache.
     /// `allow_input_required` returns a result asking for input as it is (no rounds).
+    /// `validate_tool` (a `tools/call`'s tool name) checks the result against the tool's
+    /// `outputSchema` before resolving, as [`validate_tool_result`](Self::validate_tool_result).
     // The Python call's keywords, one parameter each.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (method, params, timeout = None, progress = None, cache_mode = None, allow_input_required = false))]
+    #[pyo3(signature = (method, params, timeout = None, progress = None, cache_mode = None, allow_input_required = false, validate_tool = None))]
     fn request<'py>(
         &self,
         py: Python<'py>,
@@ -295,6 +297,7 @@ impl NativeClient {
         progress: Option<Py<PyAny>>,
         cache_mode: Option<String>,
         allow_input_required: bool,
+        validate_tool: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (client, params) = (self.client.clone(), from_py(params)?);
         let cache_mode = cache_mode.map(|mode| CacheMode::parse(&mode).map_err(PyValueError::new_err)).transpose()?;
@@ -313,6 +316,10 @@ impl NativeClient {
                 _ if allow_input_required => client.request_once(&method, params, options).await,
                 Some(mode) => client.cached_request(&method, params, options, mode).await,
                 None => client.request(&method, params, options).await,
+            };
+            let answer = match (answer, validate_tool) {
+                (Ok(result), Some(name)) => client.validate_tool_result(&name, &result).await.map(|()| result),
+                (answer, _) => answer,
             };
             match answer {
                 Ok(result) => ok(Json(result)),

@@ -142,7 +142,7 @@ pub struct Client {
     cache: Option<Arc<ResponseCache>>,
     /// Each listed tool's `outputSchema` (`None`: it has none), from the `tools/list`
     /// results this client received, to validate `structuredContent` of its calls.
-    output_schemas: Arc<Mutex<HashMap<String, Option<Value>>>>,
+    output_schemas: Arc<Mutex<HashMap<String, Option<Arc<OutputSchema>>>>>,
     /// On a modern connection, the `_meta` [`add_meta`](Self::add_meta) gives params that
     /// have none, encoded once: [`request_raw`](Self::request_raw) writes it as it is.
     meta_text: Option<Arc<Box<RawValue>>>,
@@ -452,7 +452,8 @@ impl Client {
         }
         for tool in tools {
             if let Some(name) = tool.get("name").and_then(Value::as_str) {
-                schemas.insert(name.to_owned(), tool.get("outputSchema").filter(|s| !s.is_null()).cloned());
+                let schema = tool.get("outputSchema").filter(|s| !s.is_null()).cloned().map(OutputSchema::new);
+                schemas.insert(name.to_owned(), schema);
             }
         }
     }
@@ -461,8 +462,12 @@ impl Client {
     /// clients do: a result that is not an error must carry `structuredContent` matching
     /// it. The schema is the one the last `tools/list` gave; a tool this client has not
     /// seen listed makes it list the tools first (a tool still unknown is not checked).
+    /// A result asking for input (`input_required`, 2026-07-28) is not a tool's answer
+    /// yet: it is not checked.
     pub async fn validate_tool_result(&self, name: &str, result: &Value) -> Result<(), ClientError> {
-        if result.get("isError").and_then(Value::as_bool) == Some(true) {
+        if result.get("isError").and_then(Value::as_bool) == Some(true)
+            || result.get("resultType").and_then(Value::as_str) == Some("input_required")
+        {
             return Ok(());
         }
         let known = |client: &Self| {
@@ -488,7 +493,7 @@ impl Client {
         let Some(content) = result.get("structuredContent") else {
             return Err(ClientError::OutputSchema { tool: name.to_owned(), missing: true, detail: String::new() });
         };
-        let validator = jsonschema::validator_for(&schema).map_err(|e| invalid(format!("invalid schema: {e}")))?;
+        let validator = schema.validator().map_err(|e| invalid(format!("invalid schema: {e}")))?;
         if let Some(error) = validator.iter_errors(content).next() {
             return Err(invalid(error.to_string()));
         }
@@ -665,6 +670,28 @@ fn drop_tools_with_bad_headers(result: &mut Value) {
         }
         _ => true,
     });
+}
+
+/// A listed tool's `outputSchema`, compiled once, at its first use, and kept until a
+/// `tools/list` result lists the tool again (or forgets it): compiling it for every call
+/// cost more than the call itself.
+struct OutputSchema {
+    schema: Value,
+    validator: std::sync::OnceLock<Result<jsonschema::Validator, String>>,
+}
+
+impl OutputSchema {
+    fn new(schema: Value) -> Arc<Self> {
+        Arc::new(Self { schema, validator: std::sync::OnceLock::new() })
+    }
+
+    /// The compiled validator, or why the schema does not compile.
+    fn validator(&self) -> Result<&jsonschema::Validator, &str> {
+        self.validator
+            .get_or_init(|| jsonschema::validator_for(&self.schema).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(String::as_str)
+    }
 }
 
 /// Reads a result into its protocol type.

@@ -425,6 +425,7 @@ class Client:
         progress_callback: ProgressCallback | None = None,
         cache_mode: CacheMode | None = None,
         allow_input_required: bool = False,
+        validate_tool: str | None = None,
     ) -> dict[str, Any]:
         progress = None
         if progress_callback is not None:
@@ -435,7 +436,9 @@ class Client:
         wait: Any = timeout if timeout is not None else self.read_timeout_seconds
         if hasattr(wait, "total_seconds"):  # v1 spelled timeouts as timedelta
             wait = wait.total_seconds()
-        result = await self._client.request(method, params, wait, progress, cache_mode, allow_input_required)
+        result = await self._client.request(
+            method, params, wait, progress, cache_mode, allow_input_required, validate_tool
+        )
         await self._callbacks_done()
         return result
 
@@ -515,13 +518,16 @@ class Client:
         allow_input_required: bool,
     ) -> dict[str, Any]:
         params = _params(name=name, arguments=arguments or {}, _meta=meta, **_inputs(input_responses, request_state))
-        result = await self._request(
-            "tools/call", params, read_timeout_seconds, progress_callback, allow_input_required=allow_input_required
+        # The engine checks structuredContent against the tool's outputSchema (RuntimeError)
+        # before answering (not a result asking for input).
+        return await self._request(
+            "tools/call",
+            params,
+            read_timeout_seconds,
+            progress_callback,
+            allow_input_required=allow_input_required,
+            validate_tool=name,
         )
-        if result.get("resultType") != "input_required":
-            # The engine checks structuredContent against the tool's outputSchema (RuntimeError).
-            await self._client.validate_tool_result(name, result)
-        return result
 
     async def list_resources(
         self, *, cursor: str | None = None, meta: dict[str, Any] | None = None, cache_mode: CacheMode = "use"
