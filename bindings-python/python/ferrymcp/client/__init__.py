@@ -436,9 +436,15 @@ class Client:
         wait: Any = timeout if timeout is not None else self.read_timeout_seconds
         if hasattr(wait, "total_seconds"):  # v1 spelled timeouts as timedelta
             wait = wait.total_seconds()
-        result = await self._client.request(
-            method, params, wait, progress, cache_mode, allow_input_required, validate_tool
-        )
+        try:
+            result = await self._client.request(
+                method, params, wait, progress, cache_mode, allow_input_required, validate_tool
+            )
+        except Exception:
+            # An error answer (or a result its outputSchema refuses) also comes after what
+            # the server sent before it: those callbacks have run when the caller sees it.
+            await self._callbacks_done()
+            raise
         await self._callbacks_done()
         return result
 
