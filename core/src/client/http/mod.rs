@@ -16,6 +16,7 @@
 //! `https://` with rustls (see `crate::tls`), OAuth from [`crate::client::auth`].
 
 mod connection;
+mod direct;
 mod headers;
 mod legacy_sse;
 mod param_headers;
