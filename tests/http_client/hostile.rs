@@ -54,6 +54,13 @@ async fn serve(stream: TcpStream, received: Received, hung_up: Arc<Notify>, igno
     let mut stream = BufReader::new(stream);
     loop {
         let mut headers = HashMap::new();
+        let mut request_line = String::new();
+        if stream.read_line(&mut request_line).await.unwrap_or(0) == 0 {
+            return;
+        }
+        // The path, under a name no header has.
+        let path = request_line.split(' ').nth(1).unwrap_or_default().to_owned();
+        headers.insert(":path".to_owned(), path.clone());
         loop {
             let mut line = String::new();
             if stream.read_line(&mut line).await.unwrap_or(0) == 0 {
@@ -80,11 +87,17 @@ async fn serve(stream: TcpStream, received: Received, hung_up: Arc<Notify>, igno
             let _ = stream.read(&mut [0; 1]).await;
             return;
         }
-        let (status, kind, body) = match request.get("id") {
+        let (mut status, kind, body) = match request.get("id") {
             Some(_) => answer(&request),
             None => (202, "application/json", String::new()),
         };
-        let head = format!("HTTP/1.1 {status} X\r\ncontent-type: {kind}\r\ncontent-length: {}\r\n\r\n", body.len());
+        // "moved" is answered at /moved only: elsewhere, a redirect there.
+        let mut location = "";
+        if request["params"]["name"] == "moved" && path != "/moved" {
+            (status, location) = (307, "location: /moved\r\n");
+        }
+        let length = body.len();
+        let head = format!("HTTP/1.1 {status} X\r\ncontent-type: {kind}\r\n{location}content-length: {length}\r\n\r\n");
         if stream.get_mut().write_all(format!("{head}{body}").as_bytes()).await.is_err() {
             return;
         }
@@ -135,9 +148,20 @@ async fn each_broken_answer_fails_only_its_call_and_says_why() {
         .await
         .expect("the cancelled call's connection stays open");
     let _ = client.call_tool("fine", json!({}), RequestOptions::default()).await.unwrap();
+
+    // A redirect is followed (307: the POST again, at the new place), and the client goes
+    // on working.
+    let moved = client.call_tool("moved", json!({}), RequestOptions::default()).await.expect("a redirect is followed");
+    assert_eq!(serde_json::to_value(moved).unwrap()["content"][0]["text"], "fine");
+    let _ = client.call_tool("fine", json!({}), RequestOptions::default()).await.unwrap();
     client.close().await;
 
     let received = received.lock().unwrap();
+    let moved: Vec<_> =
+        received.iter().filter(|(_, m)| m["params"]["name"] == "moved").map(|(h, _)| h[":path"].as_str()).collect();
+    // The client's direct path (core/src/client/http/direct.rs) met the redirect first and
+    // left the request to reqwest, which sent it again and followed the redirect.
+    assert_eq!(moved, ["/mcp", "/mcp", "/moved"]);
     let cancelled = received.iter().find(|(_, m)| m["method"] == "notifications/cancelled").expect("a cancellation");
     assert_eq!(cancelled.0["mcp-method"], "notifications/cancelled");
     assert_eq!(cancelled.0["mcp-protocol-version"], "2026-07-28");

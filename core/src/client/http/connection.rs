@@ -15,6 +15,7 @@ use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use bytes::Bytes;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue};
 use reqwest::{Method, RequestBuilder, Url};
 use serde::Deserialize;
@@ -23,6 +24,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use super::direct::{Direct, add_host, replace_headers};
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::param_headers::{ParamHeader, tool_param_headers};
 use super::session::Handshake;
@@ -68,6 +70,8 @@ pub(crate) struct State {
 
 pub(crate) struct Connection {
     pub http: reqwest::Client,
+    /// The direct path of requests' POSTs, when the endpoint allows one (see [`Direct`]).
+    direct: Option<Direct>,
     pub url: Url,
     pub connect_timeout: Duration,
     pub tls: ClientTls,
@@ -83,6 +87,23 @@ pub(crate) struct Connection {
     pub oauth: Option<Arc<OAuth>>,
     /// The access token last handed out by [`Self::oauth`], sent with every request.
     token: Mutex<Option<String>>,
+}
+
+/// The answer to a request's POST, from whichever client sent it.
+pub(crate) enum Posted {
+    Reqwest(reqwest::Response),
+    /// From the direct path; not yet read.
+    Direct(http::Response<hyper::body::Incoming>),
+}
+
+impl Posted {
+    /// As a reqwest response, for the paths that read one (streams, errors, retries).
+    pub fn into_reqwest(self) -> reqwest::Response {
+        match self {
+            Self::Reqwest(response) => response,
+            Self::Direct(response) => reqwest::Response::from(response.map(reqwest::Body::wrap)),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -112,8 +133,10 @@ impl Connection {
             running: HashMap::new(),
         };
         let renewing = tokio::sync::Mutex::new(());
+        let direct = if oauth.is_none() { Direct::new(&url, connect_timeout) } else { None };
         Self {
             http,
+            direct,
             url,
             connect_timeout,
             tls,
@@ -167,6 +190,50 @@ impl Connection {
             .header(CONTENT_TYPE, "application/json")
             .header(ACCEPT, ACCEPT_BOTH)
             .body(body)
+    }
+
+    /// Sends the POST of a request to `url`: straight through hyper-util's client when the
+    /// connection allows it and `url` is the endpoint (see [`Direct`]), else through
+    /// reqwest. The error is the failure with its causes, as reqwest words it.
+    pub async fn send_post(&self, url: &Url, body: Bytes, headers: &HeaderMap) -> Result<Posted, String> {
+        if let Some(direct) = self.direct.as_ref().filter(|direct| direct.is_on() && *url == self.url)
+            && let Some(all) = self.direct_headers(headers, direct.host())
+        {
+            match direct.post(body.clone(), all).await {
+                Ok(Some(response)) => return Ok(Posted::Direct(response)),
+                // A redirect: reqwest sends it again and follows it.
+                Ok(None) => {}
+                Err(e) => return Err(format!("error sending request for url ({url}): {}", super::chain(&e))),
+            }
+        }
+        match self.post(url.clone(), body, headers.clone()).send().await {
+            Ok(response) => Ok(Posted::Reqwest(response)),
+            Err(e) => Err(super::chain(&e)),
+        }
+    }
+
+    /// The headers [`Self::post`] gives reqwest for a message with `message` headers, in
+    /// the same order, and the `Host` hyper-util then adds; `None` when the negotiated
+    /// version is no header value (reqwest refuses the request then, and words why).
+    fn direct_headers(&self, message: &HeaderMap, host: &HeaderValue) -> Option<HeaderMap> {
+        let mut headers = self.fixed.clone();
+        if self.token.lock().unwrap().is_some() {
+            return None;
+        }
+        {
+            let state = self.state.lock().unwrap();
+            if let Some(session) = &state.session {
+                headers.append(SESSION_ID, session.clone());
+            }
+            if let Some(version) = &state.version {
+                headers.append(PROTOCOL_VERSION, HeaderValue::from_str(version).ok()?);
+            }
+        }
+        replace_headers(&mut headers, message);
+        headers.append(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.append(ACCEPT, HeaderValue::from_static(ACCEPT_BOTH));
+        add_host(&mut headers, host);
+        Some(headers)
     }
 
     /// A token that stops reading the answer to `id` (when the request is cancelled).

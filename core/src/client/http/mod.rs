@@ -13,9 +13,12 @@
 //! `initialize` makes the transport try HTTP+SSE ([`legacy_sse`]).
 //!
 //! HTTP is reqwest's: one pooled client per connection (keep-alive reuse, `TCP_NODELAY`),
-//! `https://` with rustls (see `crate::tls`), OAuth from [`crate::client::auth`].
+//! `https://` with rustls (see `crate::tls`), OAuth from [`crate::client::auth`]; a
+//! request's POST to a plain `http://` endpoint takes the direct path of [`direct`]
+//! (hyper-util's pooled client, which reqwest drives inside, without reqwest's layers).
 
 mod connection;
+mod direct;
 mod headers;
 mod legacy_sse;
 mod param_headers;

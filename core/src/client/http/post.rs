@@ -14,11 +14,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
+use http_body_util::BodyExt;
+use http_body_util::Collected;
 use reqwest::StatusCode;
 use reqwest::header::{HeaderMap, WWW_AUTHENTICATE};
 use serde_json::{Value, json};
 
-use super::connection::{Connection, Hook, Mode};
+use super::connection::{Connection, Hook, Mode, Posted};
 use super::headers::{Parsed, SESSION_ID, message_headers};
 use super::{legacy_sse, resume, session, sse, standalone};
 use crate::client::auth::{AuthError, Challenge};
@@ -184,12 +186,19 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
         Err(e) => return conn.fail_with(id, &auth_error(&e)).await,
     };
     let sent = tokio::select! {
-        sent = conn.post(url.clone(), frame.clone(), headers.clone()).send() => sent,
+        sent = conn.send_post(&url, frame.clone(), headers) => sent,
         () = conn.stop.cancelled() => return,
     };
     let response = match sent {
-        Ok(response) => response,
-        Err(e) => return conn.lost(id, format!("POST {url} failed: {}", super::chain(&e))).await,
+        // The usual answer, straight from hyper: the JSON response, read here.
+        Ok(Posted::Direct(response)) if plain(response.status(), response.headers(), initialize) => {
+            let status = response.status();
+            let body = response.into_body().collect().await.map(Collected::to_bytes);
+            let body = body.map_err(|e| format!("error decoding response body: {}", super::chain(&e)));
+            return answer(&conn, body, id, &url, status).await;
+        }
+        Ok(posted) => posted.into_reqwest(),
+        Err(e) => return conn.lost(id, format!("POST {url} failed: {e}")).await,
     };
     let status = response.status();
     if let Some(oauth) = conn.oauth.clone().filter(|_| outgoing.auth_tries > 0) {
@@ -245,7 +254,20 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
     if sse::is_event_stream(&response) {
         return resume::follow(&conn, response, id).await;
     }
-    match response.bytes().await.map(SharedStr::from_utf8) {
+    let body = response.bytes().await.map_err(|e| super::chain(&e));
+    answer(&conn, body, id, &url, status).await;
+}
+
+/// Whether an answer of the direct path is the plain JSON response [`answer`] reads (no
+/// stream, no error, nothing the transport keeps from it; the direct path has no OAuth
+/// and no HTTP+SSE).
+fn plain(status: StatusCode, headers: &HeaderMap, initialize: bool) -> bool {
+    status.is_success() && status != StatusCode::ACCEPTED && !initialize && !sse::is_event_stream_type(headers)
+}
+
+/// Delivers the response in the body of a successful POST's answer (`status`).
+async fn answer(conn: &Connection, body: Result<Bytes, String>, id: i64, url: &reqwest::Url, status: StatusCode) {
+    match body.map(SharedStr::from_utf8) {
         Ok(Ok(text)) => {
             if conn.deliver(text.clone()).await.and_then(|answered| answered.as_i64()) != Some(id) {
                 let body = quote(&text);
@@ -253,7 +275,7 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
             }
         }
         Ok(Err(e)) => conn.fail(id, format!("POST {url} answered with a body that is not UTF-8: {e}")).await,
-        Err(e) => conn.lost(id, format!("reading the answer of POST {url} failed: {}", super::chain(&e))).await,
+        Err(e) => conn.lost(id, format!("reading the answer of POST {url} failed: {e}")).await,
     }
 }
 

@@ -43,8 +43,12 @@ pub(crate) enum Drained {
 }
 
 pub(crate) fn is_event_stream(response: &Response) -> bool {
-    response
-        .headers()
+    is_event_stream_type(response.headers())
+}
+
+/// Whether `headers` name an SSE body.
+pub(crate) fn is_event_stream_type(headers: &reqwest::header::HeaderMap) -> bool {
+    headers
         .get(reqwest::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.trim_start().starts_with(EVENT_STREAM))
