@@ -22,9 +22,11 @@ from ferrymcp import Client, Context, McpError, MCPServer, RequestTimeout
 from ferrymcp.types import (
     CreateMessageResult,
     ElicitResult,
+    EmptyResult,
     ListRootsResult,
     PromptReference,
     Root,
+    SetLevelRequestParams,
     TextContent,
     ToolListChangedNotification,
 )
@@ -234,6 +236,13 @@ async def test_logging_in_a_legacy_session() -> None:
     async def on_log(params: Any) -> None:
         logs.append((params.level, params.data, params.logger))
 
+    # As the official `MCPServer`, `logging/setLevel` is served once the application gives
+    # it a handler (the official everything server's way); the engine holds the session
+    # to the level set.
+    async def set_level(ctx: Any, params: SetLevelRequestParams) -> EmptyResult:
+        return EmptyResult()
+
+    mcp._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_level)
     async with client(mcp, "legacy", logging_callback=on_log) as c:
         await c.set_logging_level("info")
         await c.call_tool("chatty", {})

@@ -21,7 +21,7 @@ pub(crate) async fn serve(
     params: Map<String, Value>,
     cx: Context,
 ) -> Outcome {
-    let handler = request_handler(server, method).ok_or_else(|| ErrorObject::method_not_found(method))?;
+    let handler = request_handler(server, method).ok_or_else(|| server.options.dialect.method_not_found(method))?;
     serve_with(server, method, handler, params, cx).await
 }
 
@@ -39,7 +39,7 @@ pub(crate) async fn serve_with(
     match run(server, &cx, method, &target, future).await {
         Ran::InputRequired(input_required) => Ok(input_required),
         Ran::Done(Ok(result)) => Ok(result),
-        Ran::Done(Err(error)) => Err(handler_error(error, |m| format!("{method} failed: {m}"), cx.is_modern())),
+        Ran::Done(Err(error)) => Err(handler_error(server, error, |m| format!("{method} failed: {m}"), cx.is_modern())),
         Ran::Task(_) => unreachable!("only a tool call starts a task"),
     }
 }
@@ -58,7 +58,7 @@ pub(crate) async fn serve_raw(
     match run(server, &cx, method, &target, future).await {
         Ran::InputRequired(input_required) => Ok(Reply::Value(input_required)),
         Ran::Done(Ok(result)) => Ok(Reply::Raw(result)),
-        Ran::Done(Err(error)) => Err(handler_error(error, |m| format!("{method} failed: {m}"), cx.is_modern())),
+        Ran::Done(Err(error)) => Err(handler_error(server, error, |m| format!("{method} failed: {m}"), cx.is_modern())),
         Ran::Task(_) => unreachable!("only a tool call starts a task"),
     }
 }
