@@ -250,10 +250,11 @@ async fn prompts_list_and_get() {
     assert_eq!(text, "Prompt with arguments: arg1='testValue1', arg2='testValue2'");
     let missing = json!({"name": "test_prompt_with_arguments", "arguments": {"arg1": "testValue1"}});
     let missing = ask(&mut child, 4, "prompts/get", missing).await;
-    // The official Python SDK's dialect sanitises a prompt's failure, an argument missing
-    // or an unknown prompt included (core's `Dialect::PythonSdk`).
+    // The official Python SDK's dialect answers a legacy session's failed prompt, an
+    // argument missing or an unknown prompt included, with code 0 and the failure's text
+    // (core's `Dialect::PythonSdk`).
     if python_dialect() {
-        assert_eq!(missing.error(-32603)["message"], "Internal server error");
+        assert_eq!(missing.error(0)["message"], "Missing required arguments: {'arg2'}");
     } else {
         assert!(missing.error(-32602)["message"].as_str().unwrap().contains("arg2"));
     }
@@ -271,7 +272,7 @@ async fn prompts_list_and_get() {
     assert_eq!(messages[0]["content"], json!({"type": "image", "data": TEST_IMAGE_BASE64, "mimeType": "image/png"}));
 
     let unknown = ask(&mut child, 7, "prompts/get", json!({"name": "no_such_prompt"})).await;
-    unknown.error(if python_dialect() { -32603 } else { -32602 });
+    unknown.error(if python_dialect() { 0 } else { -32602 });
     finish(child).await;
 }
 

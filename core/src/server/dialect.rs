@@ -15,6 +15,10 @@ use serde_json::json;
 
 use crate::wire::{ErrorCode, ErrorObject, RawJson};
 
+/// The code the official Python SDK answers a legacy request whose handler raised with
+/// (not JSON-RPC's -32603: its 1.x servers did so, and it keeps their answers).
+const PYTHON_LEGACY_FAILURE: i64 = 0;
+
 /// Whose answers the server gives where the official SDKs differ.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Dialect {
@@ -31,10 +35,11 @@ pub enum Dialect {
     /// itself (the low-level `Server`) without `listChanged` unless the application declares
     /// it, a completion as the handler gave it (within the 100-value cap), `Method not found`
     /// with the method as `data`, a feature whose handlers the server does not have
-    /// -32601 too, `Unknown resource: URI` (-32602 in both eras, `data: {uri}`), and a
-    /// handler failure sanitised to `-32603 Internal server error` (a resource's read:
-    /// `Error reading resource URI` with `data: {uri}`), an unknown prompt or a prompt
-    /// missing a required argument included.
+    /// -32601 too, `Unknown resource: URI` (-32602 in both eras, `data: {uri}`), a
+    /// resource's failed read `-32603 Error reading resource URI` with `data: {uri}`, and
+    /// any other handler failure (an unknown prompt or a prompt missing a required
+    /// argument included) sanitised to `-32603 Internal server error` on a 2026-07-28
+    /// request, or code 0 with the failure's own text on a legacy one.
     PythonSdk,
 }
 
@@ -111,23 +116,53 @@ impl Dialect {
         }
     }
 
-    /// The answer when a handler failed with `message` (already worded by the feature:
-    /// `Prompt NAME failed: ...`); `reading`: the URI of a resource whose read failed.
-    pub(crate) fn handler_failed(self, message: String, reading: Option<&str>) -> ErrorObject {
+    /// The answer when a handler failed with `message`: `worded` is the feature's wording
+    /// of it (`Prompt NAME failed: ...`), `reading` the URI of a resource whose read
+    /// failed, `modern` a 2026-07-28 request. The official Python SDK sanitises a modern
+    /// request's failure, and answers a legacy one with code 0 and the exception's text
+    /// (its 1.x compatibility, in its `JSONRPCDispatcher`).
+    pub(crate) fn handler_failed(
+        self,
+        message: String,
+        worded: impl FnOnce(String) -> String,
+        reading: Option<&str>,
+        modern: bool,
+    ) -> ErrorObject {
         match (self, reading) {
-            (Dialect::Ferrymcp, _) => ErrorObject::internal(message),
-            (Dialect::PythonSdk, None) => ErrorObject::internal("Internal server error"),
+            (Dialect::Ferrymcp, _) => ErrorObject::internal(worded(message)),
             (Dialect::PythonSdk, Some(uri)) => ErrorObject::internal(format!("Error reading resource {uri}"))
                 .with_data(RawJson::to_json(&json!({"uri": uri})).expect("JSON")),
+            (Dialect::PythonSdk, None) if modern => ErrorObject::internal("Internal server error"),
+            (Dialect::PythonSdk, None) => ErrorObject::new(PYTHON_LEGACY_FAILURE, message),
         }
     }
 
-    /// The answer to a `prompts/get` that names no prompt, or lacks a required argument
-    /// (`message` says which).
-    pub(crate) fn invalid_prompt_request(self, message: String) -> ErrorObject {
+    /// The answer to a `prompts/get` of prompt `name` that the server does not have
+    /// (`unknown`) or that lacks the required arguments `missing`, at a `modern` request
+    /// or not.
+    pub(crate) fn invalid_prompt_request(
+        self,
+        name: &str,
+        unknown: bool,
+        missing: &[&str],
+        modern: bool,
+    ) -> ErrorObject {
         match self {
-            Dialect::Ferrymcp => ErrorObject::invalid_params(message),
-            Dialect::PythonSdk => ErrorObject::internal("Internal server error"),
+            Dialect::Ferrymcp if unknown => ErrorObject::invalid_params(format!("Unknown prompt: {name}")),
+            Dialect::Ferrymcp => ErrorObject::invalid_params(format!(
+                "Invalid params: prompt {name} needs argument(s) {}",
+                missing.join(", ")
+            )),
+            // The official `MCPServer` raises a `ValueError` (a Python set in its text).
+            Dialect::PythonSdk => {
+                let message = if unknown {
+                    format!("Unknown prompt: {name}")
+                } else {
+                    let names: Vec<String> = missing.iter().map(|m| format!("'{m}'")).collect();
+                    format!("Missing required arguments: {{{}}}", names.join(", "))
+                };
+                self.handler_failed(message, |m| m, None, modern)
+            }
         }
     }
 }
@@ -141,7 +176,8 @@ mod tests {
         let d = Dialect::default();
         assert_eq!(d.method_not_found("x/y"), ErrorObject::method_not_found("x/y"));
         assert_eq!(d.resource_not_found("a://b", false).code, ErrorCode::RESOURCE_NOT_FOUND);
-        assert_eq!(d.handler_failed("Prompt p failed: boom".into(), None).message, "Prompt p failed: boom");
+        let failed = d.handler_failed("boom".into(), |m| format!("Prompt p failed: {m}"), None, false);
+        assert_eq!(failed, ErrorObject::internal("Prompt p failed: boom"));
         assert!(d.declares_logging(false) && d.serves_set_level() && d.fills_completion());
         assert!(d.announces_changes(false, false, true));
     }
@@ -157,15 +193,16 @@ mod tests {
         assert_eq!(d.reword("a/b", ErrorObject::method_not_found("c/d")), ErrorObject::method_not_found("c/d"));
         let missing = d.resource_not_found("a://b", false);
         assert_eq!((missing.code, missing.message.as_str()), (ErrorCode::INVALID_PARAMS, "Unknown resource: a://b"));
-        let failed = d.handler_failed("tools/call failed: 'query'".into(), None);
-        assert_eq!(
-            (failed.code, failed.message.as_str(), failed.data),
-            (ErrorCode::INTERNAL_ERROR, "Internal server error", None)
-        );
-        let read = d.handler_failed("Reading a://b failed: boom".into(), Some("a://b"));
+        let worded = |m| format!("tools/call failed: {m}");
+        let failed = d.handler_failed("'query'".into(), worded, None, true);
+        assert_eq!(failed, ErrorObject::internal("Internal server error"));
+        assert_eq!(d.handler_failed("'query'".into(), worded, None, false), ErrorObject::new(0, "'query'"));
+        let read = d.handler_failed("boom".into(), worded, Some("a://b"), false);
         assert_eq!(read.message, "Error reading resource a://b");
         assert!(!d.declares_logging(false) && d.declares_logging(true));
         assert!(!d.announces_changes(false, false, true) && d.announces_changes(true, false, false));
-        assert_eq!(d.invalid_prompt_request("Unknown prompt: p".into()).code, ErrorCode::INTERNAL_ERROR);
+        assert_eq!(d.invalid_prompt_request("p", true, &[], true), ErrorObject::internal("Internal server error"));
+        let missing = d.invalid_prompt_request("p", false, &["who"], false);
+        assert_eq!(missing, ErrorObject::new(0, "Missing required arguments: {'who'}"));
     }
 }

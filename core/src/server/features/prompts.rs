@@ -14,15 +14,12 @@ pub(crate) async fn get_prompt(server: &Arc<ServerShared>, mut params: Map<Strin
     let name = required_str(&params, "name", GetPrompt::METHOD)?.to_owned();
     let entry = server.registry.read().unwrap().prompts.get(&name).cloned();
     let dialect = server.options.dialect;
-    let entry = entry.ok_or_else(|| dialect.invalid_prompt_request(format!("Unknown prompt: {name}")))?;
+    let entry = entry.ok_or_else(|| dialect.invalid_prompt_request(&name, true, &[], cx.is_modern()))?;
     let arguments = object_param(&mut params, "arguments", GetPrompt::METHOD)?;
     let missing: Vec<&str> =
         entry.required.iter().filter(|a| !arguments.contains_key(a.as_str())).map(String::as_str).collect();
     if !missing.is_empty() {
-        return Err(dialect.invalid_prompt_request(format!(
-            "Invalid params: prompt {name} needs argument(s) {}",
-            missing.join(", ")
-        )));
+        return Err(dialect.invalid_prompt_request(&name, false, &missing, cx.is_modern()));
     }
     let future = entry.handler.get(arguments, cx.clone());
     match run(server, &cx, GetPrompt::METHOD, &name, future).await {
