@@ -207,9 +207,14 @@ async def test_resources_prompts_completion(mode: str) -> None:
         assert templated.contents[0].text == '{\n  "id": 42,\n  "type": "int"\n}'
         prompt = await c.get_prompt("greet", {"name": "Ada", "times": "2"})
         assert prompt.messages[0].content.text == "hi Ada hi Ada " and prompt.description == "Greets"
+        # A required argument missing fails the prompt as the official `MCPServer`'s
+        # `ValueError` does: code 0 and its text on a legacy session, sanitised at 2026-07-28.
         with pytest.raises(McpError) as missing:
             await c.get_prompt("greet", {})
-        assert missing.value.code == -32602
+        if c.protocol_version == "2026-07-28":
+            assert (missing.value.code, str(missing.value)) == (-32603, "Internal server error")
+        else:
+            assert (missing.value.code, str(missing.value)) == (0, "Missing required arguments: {'name'}")
         done = await c.complete(PromptReference(name="greet"), {"name": "name", "value": "A"})
         assert done.completion.values == ["A-1", "A-2"]
 
