@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use ferrymcp_core::peer::BoxFuture;
 use ferrymcp_core::server::{
-    APPLICATION_ANSWERED, CacheHint, CompletionHandler, Context, Features, HandlerFuture, NotificationHandler,
+    APPLICATION_ANSWERED, CacheHint, CompletionHandler, Context, Dialect, Features, HandlerFuture, NotificationHandler,
     PromptHandler, RequestHandler, ResourceHandler, Server, ServerOptions, ServerSession, StateCodec, StateCodecHandle,
     TaskStart, ToolHandler, input_batch,
 };
@@ -152,6 +152,14 @@ fn options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ServerOptions> {
     }
     if let Some(as_result) = map.get("unknown_tool_is_result").and_then(Value::as_bool) {
         parsed.unknown_tool_is_result = as_result;
+    }
+    // Whose answers (core/src/server/dialect.rs): the Python API selects the official
+    // Python SDK's.
+    match map.get("dialect").and_then(Value::as_str) {
+        None => {}
+        Some("python-sdk") => parsed.dialect = Dialect::PythonSdk,
+        Some("ferrymcp") => parsed.dialect = Dialect::Ferrymcp,
+        Some(other) => return Err(PyValueError::new_err(format!("dialect: unknown dialect {other:?}"))),
     }
     if let Some(seconds) = map.get("request_timeout").and_then(Value::as_f64) {
         parsed.peer.request_timeout = Duration::from_secs_f64(seconds);

@@ -6,9 +6,10 @@ registered (the API registers those lists up front), completions once `@mcp.comp
 is used, and an extension's settings under `capabilities.extensions`. ferrymcp answers both
 eras with the flags the official server gives 2026-07-28 clients (`listChanged` and
 `subscribe` true: the engine honours them for legacy sessions too, where the official
-server says false), adds `logging` (the engine serves `logging/setLevel` on every server),
-and declares extensions to legacy clients too (as the official TypeScript SDK does); see
-core/src/server/capabilities.rs.
+server says false), and declares extensions to legacy clients too (as the official
+TypeScript SDK does); `logging` only as the official server declares it (with a
+`logging/setLevel` handler: test_dialect.py); see core/src/server/capabilities.rs and
+core/src/server/dialect.rs.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def declared(sdk: str, shape: str, revision: str) -> dict[str, Any]:
 def test_declares_what_the_official_server_declares(shape: str, revision: str) -> None:
     official = declared("official", shape, MODERN)
     assert set(official) >= {"tools", "resources", "prompts"}
-    assert declared("ferrymcp", shape, revision) == {**official, "logging": {}}
+    assert declared("ferrymcp", shape, revision) == official
 
 
 def test_misdeclared_extensions_raise_naming_them() -> None:

@@ -22,9 +22,11 @@ from ferrymcp import Client, Context, McpError, MCPServer, RequestTimeout
 from ferrymcp.types import (
     CreateMessageResult,
     ElicitResult,
+    EmptyResult,
     ListRootsResult,
     PromptReference,
     Root,
+    SetLevelRequestParams,
     TextContent,
     ToolListChangedNotification,
 )
@@ -205,9 +207,14 @@ async def test_resources_prompts_completion(mode: str) -> None:
         assert templated.contents[0].text == '{\n  "id": 42,\n  "type": "int"\n}'
         prompt = await c.get_prompt("greet", {"name": "Ada", "times": "2"})
         assert prompt.messages[0].content.text == "hi Ada hi Ada " and prompt.description == "Greets"
+        # A required argument missing fails the prompt as the official `MCPServer`'s
+        # `ValueError` does: code 0 and its text on a legacy session, sanitised at 2026-07-28.
         with pytest.raises(McpError) as missing:
             await c.get_prompt("greet", {})
-        assert missing.value.code == -32602
+        if c.protocol_version == "2026-07-28":
+            assert (missing.value.code, str(missing.value)) == (-32603, "Internal server error")
+        else:
+            assert (missing.value.code, str(missing.value)) == (0, "Missing required arguments: {'name'}")
         done = await c.complete(PromptReference(name="greet"), {"name": "name", "value": "A"})
         assert done.completion.values == ["A-1", "A-2"]
 
@@ -234,6 +241,13 @@ async def test_logging_in_a_legacy_session() -> None:
     async def on_log(params: Any) -> None:
         logs.append((params.level, params.data, params.logger))
 
+    # As the official `MCPServer`, `logging/setLevel` is served once the application gives
+    # it a handler (the official everything server's way); the engine holds the session
+    # to the level set.
+    async def set_level(ctx: Any, params: SetLevelRequestParams) -> EmptyResult:
+        return EmptyResult()
+
+    mcp._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_level)
     async with client(mcp, "legacy", logging_callback=on_log) as c:
         await c.set_logging_level("info")
         await c.call_tool("chatty", {})

@@ -2,7 +2,8 @@
 (peers/lowlevel_server.py), served over stdio by the official SDK and by ferrymcp to the
 official client in both eras, the answers compared: the application's tools, a paginated
 resource list whose cursor the engine passes through, a prompt, and the capabilities
-derived from which handlers are set (the engine's: `logging` beside them).
+derived from which handlers are set, and the errors of a failing handler and of methods no
+handler was given for.
 """
 
 from __future__ import annotations
@@ -34,9 +35,7 @@ async def answers(sdk: str, mode: str) -> dict[str, Any]:
     params = mcp.StdioServerParameters(command=sys.executable, args=[str(PEER), sdk])
     seen: dict[str, Any] = {}
     async with mcp.Client(params, mode=mode) as c:
-        caps = c.server_capabilities.model_dump(exclude_none=True)
-        caps.pop("logging", None)
-        seen["capabilities"] = caps
+        seen["capabilities"] = c.server_capabilities.model_dump(exclude_none=True)
         seen["tools"] = [t.name for t in (await c.list_tools()).tools]
         seen["call"] = (await c.call_tool("search_books", {"query": "Dune"})).model_dump(exclude_none=True)
         pages, cursor = [], None
@@ -50,6 +49,16 @@ async def answers(sdk: str, mode: str) -> dict[str, Any]:
         seen["prompt"] = (await c.get_prompt("greet", {"who": "Ada"})).messages[0].content.text
         custom = await c.session.send_request(_Reindex(), mcp.types.EmptyResult)
         seen["custom"] = custom.model_dump(exclude_none=True)
+        # A handler's own failure (a `KeyError`), and methods no handler was given for.
+        prompt = mcp.types.PromptReference(type="ref/prompt", name="greet")
+        for failing in (
+            c.call_tool("search_books", {}),
+            c.read_resource("config://settings"),
+            c.complete(ref=prompt, argument={"name": "who", "value": "A"}),
+        ):
+            with pytest.raises(mcp.MCPError) as failed:
+                await failing
+            seen.setdefault("errors", []).append(failed.value.error.model_dump())
     return seen
 
 
@@ -59,6 +68,15 @@ async def test_the_lowlevel_server_answers_as_the_official_one(mode: str) -> Non
     assert ours == theirs
     assert ours["pages"] == [["books://0", "books://1"], ["books://2", "books://3"], ["books://4"]]
     assert ours["call"]["content"][0]["text"] == "tools/call: found 'Dune'"
+    # The official Python SDK's wording (core's `Dialect::PythonSdk`), and no `logging` or
+    # `listChanged: true` the official server does not declare.
+    # A handler's failure: code 0 and its text on a legacy session, sanitised at 2026-07-28.
+    failed = (
+        {"code": 0, "message": "'query'"} if mode == "legacy" else {"code": -32603, "message": "Internal server error"}
+    )
+    assert ours["errors"][0] == {**failed, "data": None}
+    assert ours["errors"][1] == {"code": -32601, "message": "Method not found", "data": "resources/read"}
+    assert "logging" not in ours["capabilities"]
 
 
 def test_handlers_ferrymcp_does_not_take_are_refused() -> None:

@@ -294,6 +294,7 @@ def test_the_server_info_and_options_given_to_the_engine() -> None:
         "features_up_front": ["tools", "resources", "prompts"],
         "tool_error_names_tool": True,
         "unknown_tool_is_result": True,
+        "dialect": "python-sdk",
         "cache_hints": {"tools/list": {"ttl_ms": 1000, "scope": "public"}},
         "page_size": 10,
     }
@@ -337,7 +338,7 @@ def test_explicit_input_schema_and_var_keyword_tools() -> None:
     assert refused.is_error and "'b' was unexpected" in refused.content[0].text
 
 
-@pytest.mark.parametrize(("mode", "not_found"), [("legacy", -32002), ("2026-07-28", -32602)])
+@pytest.mark.parametrize(("mode", "not_found"), [("legacy", -32602), ("2026-07-28", -32602)])
 async def test_template_variables_are_checked_as_the_official_sdk_checks_them(mode: str, not_found: int) -> None:
     server = MCPServer("s")
 
@@ -351,7 +352,7 @@ async def test_template_variables_are_checked_as_the_official_sdk_checks_them(mo
 
     async with Client(server, mode=mode) as client:
         assert (await client.read_resource("files://a%2Fb")).contents[0].text == "a/b"
-        # A refused variable is "not found", with the era's code.
+        # A refused variable is "not found", -32602 in both eras as the official SDK answers.
         for bad in ("..%2Fetc%2Fpasswd", "%2Fetc%2Fpasswd", "C:%5Cx", "a%00b"):
             with pytest.raises(McpError) as refused:
                 await client.read_resource(f"files://{bad}")

@@ -20,7 +20,12 @@
 //! - `logging`: always. The official SDKs declare it exactly when `logging/setLevel` is
 //!   served (Python's low-level server: a `setLevel` handler; TypeScript: the `logging`
 //!   capability installs one), and core serves `logging/setLevel` on every legacy session
-//!   and honours the 2026-07-28 `_meta` log level on every request.
+//!   and honours the 2026-07-28 `_meta` log level on every request. In the official Python
+//!   SDK's dialect ([`Dialect::PythonSdk`](super::Dialect)) core serves it only through the
+//!   application's handler, and declares it only then, as that SDK does.
+//! - In that dialect a list the application answers itself declares `listChanged` (and
+//!   `resources.subscribe`) only as the application declares it (its `NotificationOptions`,
+//!   its `resources/subscribe` handler), not `true` for 2026-07-28 clients.
 //! - the tasks extension (`extensions["io.modelcontextprotocol/tasks"]`): on 2026-07-28
 //!   only (it does not exist before, and core runs tasks only for modern requests), once a
 //!   tool supports tasks.
@@ -70,6 +75,7 @@ struct AppAnswered {
     prompts: bool,
     subscribe: bool,
     completion: bool,
+    set_level: bool,
 }
 
 /// The capabilities the server declares to a client of this era (`modern`: 2026-07-28).
@@ -83,6 +89,7 @@ pub(crate) fn capabilities(server: &ServerShared, modern: bool) -> ServerCapabil
             prompts: custom.answers("prompts/list"),
             subscribe: custom.answers("resources/subscribe"),
             completion: custom.answers("completion/complete"),
+            set_level: custom.answers("logging/setLevel"),
         }
     };
     let engine = registry.offered.or(server.options.features_up_front);
@@ -94,18 +101,19 @@ pub(crate) fn capabilities(server: &ServerShared, modern: bool) -> ServerCapabil
     // does so only on a 2026-07-28 `subscriptions/listen` stream (the engine's), unless
     // the application declares more (`register_capabilities`), as the official low-level
     // servers derive it.
-    let changes = |engine_keeps: bool| Some(engine_keeps || modern);
+    let dialect = server.options.dialect;
+    let changes = |engine_keeps: bool| Some(dialect.announces_changes(engine_keeps, false, modern));
     let list_changed =
         |engine_keeps: bool| ListChangedCapability { list_changed: changes(engine_keeps), ..Default::default() };
     let mut derived = ServerCapabilities {
         tools: offered.tools.then(|| list_changed(engine.tools)),
         resources: offered.resources.then(|| ResourcesCapability {
-            subscribe: Some(engine.resources || modern || answered.subscribe),
+            subscribe: Some(dialect.announces_changes(engine.resources, answered.subscribe, modern)),
             list_changed: changes(engine.resources),
             ..Default::default()
         }),
         prompts: offered.prompts.then(|| list_changed(engine.prompts)),
-        logging: Some(Default::default()),
+        logging: dialect.declares_logging(answered.set_level).then(Default::default),
         completions: (server.completion.read().unwrap().is_some() || answered.completion).then(Default::default),
         ..Default::default()
     };
@@ -114,4 +122,16 @@ pub(crate) fn capabilities(server: &ServerShared, modern: bool) -> ServerCapabil
     }
     derived.merge(&server.capabilities.read().unwrap());
     derived
+}
+
+/// Whether core itself serves `method`'s list (registered, or up front): `None` when
+/// `method` belongs to none of the three lists.
+pub(crate) fn engine_offers(server: &ServerShared, method: &str) -> Option<bool> {
+    let engine = server.registry.read().unwrap().offered.or(server.options.features_up_front);
+    match method {
+        "tools/list" | "tools/call" => Some(engine.tools),
+        "resources/list" | "resources/read" | "resources/templates/list" => Some(engine.resources),
+        "prompts/list" | "prompts/get" => Some(engine.prompts),
+        _ => None,
+    }
 }

@@ -33,6 +33,8 @@ pub struct Inbound {
     pub session: Option<ServerSession>,
     /// The protocol revision the message speaks, when known.
     pub protocol_version: Option<String>,
+    /// The server's dialect, in which a middleware's failure is worded.
+    pub dialect: super::Dialect,
 }
 
 /// What the handling of a message came to: a request's result, `None` for a
@@ -74,7 +76,7 @@ impl Inbound {
         match outcome {
             Ok(Value::Null) => Ok(None),
             Ok(value) => Ok(Some(value)),
-            Err(error) => Err(features::handler_error(error, |message| message, modern)),
+            Err(error) => Err(features::dialect_handler_error(self.dialect, error, |message| message, modern, None)),
         }
     }
 }
@@ -101,6 +103,7 @@ pub(crate) fn deliver_notification(
         request_id: None,
         session: session.clone(),
         protocol_version,
+        dialect: server.options.dialect,
     };
     let (server, method) = (server.clone(), method.to_owned());
     let next: Next = Box::new(move || {

@@ -16,6 +16,7 @@ mod auth_info;
 pub(crate) mod capabilities;
 mod context;
 mod custom;
+mod dialect;
 pub(crate) mod era;
 mod features;
 mod handlers;
@@ -38,6 +39,7 @@ pub use auth_info::AuthInfo;
 pub use capabilities::Features;
 pub use context::Context;
 pub use custom::{APPLICATION_ANSWERED, NotificationHandler, RawRequestHandler, RequestHandler};
+pub use dialect::Dialect;
 pub use features::MAX_COMPLETION_VALUES;
 pub use handlers::{
     CompletionHandler, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister, ToolHandler,
@@ -135,6 +137,10 @@ pub struct ServerOptions {
     /// session's GET or DELETE `405`. Default `false`: one server serves both eras.
     /// [`Server::set_reject_legacy`] changes it later.
     pub reject_legacy: bool,
+    /// Whose answers the server gives where the official SDKs differ (capabilities it
+    /// could declare, error wording, completion totals): see [`Dialect`]. Default
+    /// [`Dialect::Ferrymcp`]; the Python binding selects [`Dialect::PythonSdk`].
+    pub dialect: Dialect,
 }
 
 /// The default cap on open `subscriptions/listen` streams: the official SDKs' default
@@ -158,6 +164,7 @@ impl Default for ServerOptions {
             unknown_tool_is_result: false,
             max_listen_streams: Some(DEFAULT_MAX_LISTEN_STREAMS),
             reject_legacy: false,
+            dialect: Dialect::Ferrymcp,
         }
     }
 }

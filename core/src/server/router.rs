@@ -47,6 +47,10 @@ pub(crate) async fn feature(
         Some(FeatureHandler::Raw(handler)) => return custom::serve_raw(server, method, handler, params, cx).await,
         None => {}
     }
+    let dialect = server.options.dialect;
+    if dialect.unoffered_is_not_found() && super::capabilities::engine_offers(server, method) == Some(false) {
+        return Err(dialect.method_not_found(method));
+    }
     let value = match method {
         "tools/list" => {
             let modern = cx.is_modern();
@@ -77,7 +81,7 @@ pub(crate) async fn feature(
         "tasks/get" => tasks::serve(server, method, &params, &cx, tasks::get),
         "tasks/update" => tasks::serve(server, method, &params, &cx, tasks::update),
         "tasks/cancel" => tasks::serve(server, method, &params, &cx, tasks::cancel),
-        _ if is_builtin_request(method) => Err(ErrorObject::method_not_found(method)),
+        _ if is_builtin_request(method) => Err(dialect.method_not_found(method)),
         _ => custom::serve(server, method, params, cx).await,
     };
     value.map(Reply::Value)
@@ -97,14 +101,22 @@ pub(crate) async fn legacy(
         _ if !connection.initialized() => Err(ErrorObject::invalid_request(format!(
             "Invalid request: {method} before initialize (send initialize first, or use the 2026-07-28 _meta)"
         ))),
-        // A session method the application answers itself (the low-level server APIs).
+        // A session method the application answers itself (the low-level server APIs); in
+        // a dialect where the application's `logging/setLevel` handler is the only way to
+        // serve it, core still holds the session to the level it sets.
         "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
             if connection.server().custom.read().unwrap().answers(method) =>
         {
+            if method == "logging/setLevel" && !connection.server().options.dialect.serves_set_level() {
+                connection.set_log_level(&params)?;
+            }
             let cx = connection.legacy_context(incoming, &params);
             feature(connection.server(), method, params, cx).await
         }
-        "logging/setLevel" => connection.set_log_level(&params).map(Reply::Value),
+        "logging/setLevel" if connection.server().options.dialect.serves_set_level() => {
+            connection.set_log_level(&params).map(Reply::Value)
+        }
+        "logging/setLevel" => Err(connection.server().options.dialect.method_not_found(method)),
         "resources/subscribe" => connection.subscribe(method, &params, true).map(Reply::Value),
         "resources/unsubscribe" => connection.subscribe(method, &params, false).map(Reply::Value),
         _ => {

@@ -176,7 +176,8 @@ impl Connection {
     /// A message as middleware sees it.
     fn inbound(&self, method: String, params: Value, request_id: Option<RequestId>) -> Inbound {
         let protocol_version = self.message_version(&params);
-        Inbound { method, params, request_id, session: self.session(), protocol_version }
+        let dialect = self.server.options.dialect;
+        Inbound { method, params, request_id, session: self.session(), protocol_version, dialect }
     }
 
     /// The revision a message speaks: the one it states, or the session's.
@@ -184,8 +185,14 @@ impl Connection {
         middleware::stated_version(params).or_else(|| self.negotiated_version().map(|v| v.as_str().to_owned()))
     }
 
-    /// Serves one request: the modern or the legacy path.
-    async fn handle_request(self: Arc<Self>, request: Request, mut incoming: Incoming) -> HandlerResult {
+    /// Serves one request: the modern or the legacy path; a -32601 for it worded in the
+    /// server's dialect.
+    async fn handle_request(self: Arc<Self>, request: Request, incoming: Incoming) -> HandlerResult {
+        let (dialect, method) = (self.server.options.dialect, request.method.clone());
+        self.serve_either_era(request, incoming).await.map_err(|error| dialect.reword(method.as_str(), error))
+    }
+
+    async fn serve_either_era(self: Arc<Self>, request: Request, mut incoming: Incoming) -> HandlerResult {
         let params = match (incoming.params.take(), &request.params) {
             (Some(params), _) => params,
             (None, None) => Map::new(),

@@ -6,7 +6,8 @@
 //! may return every match it has and every server answers the same request alike: more
 //! than 100 values are cut to the first 100 with `hasMore: true` and a `total` of at least
 //! what the handler found; within the cap, a `total` or `hasMore` the handler gave is
-//! kept, and one it left out is filled in (the number of values, and `false`).
+//! kept, and one it left out is filled in (the number of values, and `false`), except in
+//! the official Python SDK's dialect, which answers the handler's completion as it is.
 
 use std::sync::Arc;
 
@@ -23,7 +24,7 @@ pub const MAX_COMPLETION_VALUES: usize = 100;
 
 pub(crate) async fn complete(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Context) -> Outcome {
     let handler = server.completion.read().unwrap().clone();
-    let handler = handler.ok_or_else(|| ErrorObject::method_not_found(Complete::METHOD))?;
+    let handler = handler.ok_or_else(|| server.options.dialect.method_not_found(Complete::METHOD))?;
     if !params.get("ref").is_some_and(Value::is_object) || !params.get("argument").is_some_and(Value::is_object) {
         return Err(ErrorObject::invalid_params("Invalid params: completion/complete needs \"ref\" and \"argument\""));
     }
@@ -31,15 +32,16 @@ pub(crate) async fn complete(server: &Arc<ServerShared>, params: Map<String, Val
     let mut result = handler
         .complete(params, cx)
         .await
-        .map_err(|error| handler_error(error, |m| format!("Completion failed: {m}"), modern))?;
+        .map_err(|error| handler_error(server, error, |m| format!("Completion failed: {m}"), modern))?;
     if let Some(Value::Object(completion)) = result.get_mut("completion") {
-        cap(completion);
+        cap(completion, server.options.dialect.fills_completion());
     }
     Ok(result)
 }
 
-/// Holds `completion` (`{values, total?, hasMore?}`) to the cap; see the module comment.
-fn cap(completion: &mut Map<String, Value>) {
+/// Holds `completion` (`{values, total?, hasMore?}`) to the cap, and with `fill` says
+/// `total` and `hasMore` within it; see the module comment.
+fn cap(completion: &mut Map<String, Value>, fill: bool) {
     let Some(Value::Array(values)) = completion.get_mut("values") else { return };
     let found = values.len();
     let given_total = completion.get("total").and_then(Value::as_u64);
@@ -52,6 +54,9 @@ fn cap(completion: &mut Map<String, Value>) {
         completion.insert("hasMore".into(), json!(true));
         return;
     }
+    if !fill {
+        return;
+    }
     completion.entry("total").or_insert_with(|| json!(found));
     completion.entry("hasMore").or_insert(json!(false));
 }
@@ -62,7 +67,7 @@ mod tests {
 
     fn capped(completion: Value) -> Value {
         let Value::Object(mut completion) = completion else { unreachable!() };
-        cap(&mut completion);
+        cap(&mut completion, true);
         Value::Object(completion)
     }
 
@@ -89,5 +94,15 @@ mod tests {
         let own = json!({"values": ["a"], "total": 40, "hasMore": true});
         assert_eq!(capped(own.clone()), own);
         assert_eq!(capped(json!({"values": numbers(100)}))["hasMore"], false);
+    }
+
+    #[test]
+    fn without_filling_a_completion_within_the_cap_is_left_as_the_handler_gave_it() {
+        let mut completion = json!({"values": ["a"]}).as_object().unwrap().clone();
+        cap(&mut completion, false);
+        assert_eq!(Value::Object(completion), json!({"values": ["a"]}));
+        let mut over = json!({"values": numbers(101)}).as_object().unwrap().clone();
+        cap(&mut over, false);
+        assert_eq!((over["total"].clone(), over["hasMore"].clone()), (json!(101), json!(true)));
     }
 }

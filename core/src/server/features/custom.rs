@@ -23,7 +23,7 @@ pub(crate) async fn serve(
     params: Map<String, Value>,
     cx: Context,
 ) -> Outcome {
-    let handler = request_handler(server, method).ok_or_else(|| ErrorObject::method_not_found(method))?;
+    let handler = request_handler(server, method).ok_or_else(|| server.options.dialect.method_not_found(method))?;
     serve_with(server, method, handler, params, cx).await
 }
 
@@ -66,7 +66,7 @@ async fn serve_run<T, R: From<Value>>(
     match run(server, &cx, method, &target, future).await {
         Ran::InputRequired(input_required) => Ok(R::from(input_required)),
         Ran::Done(Ok(result)) => Ok(answer(result)),
-        Ran::Done(Err(error)) => Err(handler_error(error, |m| format!("{method} failed: {m}"), cx.is_modern())),
+        Ran::Done(Err(error)) => Err(handler_error(server, error, |m| format!("{method} failed: {m}"), cx.is_modern())),
         Ran::Task(_) => unreachable!("only a tool call starts a task"),
     }
 }

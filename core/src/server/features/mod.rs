@@ -30,7 +30,6 @@ use super::registry::Registry;
 use super::reply::{Page, Reply};
 use crate::peer::BoxFuture;
 use crate::wire::{ErrorObject, RawJson};
-use resources::resource_not_found;
 
 type Outcome = Result<Value, ErrorObject>;
 
@@ -126,11 +125,30 @@ async fn run<T>(
 
 /// How a failed resource, prompt, listing or completion handler answers its request (a
 /// tool's failure is a result instead; see [`tools::call_tool`]).
-pub(crate) fn handler_error(error: HandlerError, failed: impl FnOnce(String) -> String, modern: bool) -> ErrorObject {
+/// Worded in the server's [`Dialect`](super::Dialect).
+pub(crate) fn handler_error(
+    server: &ServerShared,
+    error: HandlerError,
+    failed: impl FnOnce(String) -> String,
+    modern: bool,
+) -> ErrorObject {
+    dialect_handler_error(server.options.dialect, error, failed, modern, None)
+}
+
+/// [`handler_error`] in `dialect`; `reading`: the URI of a resource whose read failed.
+pub(crate) fn dialect_handler_error(
+    dialect: super::Dialect,
+    error: HandlerError,
+    failed: impl FnOnce(String) -> String,
+    modern: bool,
+    reading: Option<&str>,
+) -> ErrorObject {
     match error {
-        HandlerError::Failed(message) => ErrorObject::internal(failed(message)),
+        HandlerError::Failed(message) => dialect.handler_failed(message, failed, reading, modern),
         HandlerError::Rpc(error) => error,
-        HandlerError::ResourceNotFound(uri) => resource_not_found(&uri, modern),
-        HandlerError::ResourceNotFoundSaying { uri, message } => resource_not_found(&uri, modern).with_message(message),
+        HandlerError::ResourceNotFound(uri) => dialect.resource_not_found(&uri, modern),
+        HandlerError::ResourceNotFoundSaying { uri, message } => {
+            dialect.resource_not_found(&uri, modern).with_message(message)
+        }
     }
 }

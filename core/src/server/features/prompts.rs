@@ -9,26 +9,25 @@ use super::{Outcome, Ran, handler_error, object_param, required_str, run};
 use crate::protocol::{GetPrompt, RequestMethod};
 use crate::server::ServerShared;
 use crate::server::context::Context;
-use crate::wire::ErrorObject;
 
 pub(crate) async fn get_prompt(server: &Arc<ServerShared>, mut params: Map<String, Value>, cx: Context) -> Outcome {
     let name = required_str(&params, "name", GetPrompt::METHOD)?.to_owned();
     let entry = server.registry.read().unwrap().prompts.get(&name).cloned();
-    let entry = entry.ok_or_else(|| ErrorObject::invalid_params(format!("Unknown prompt: {name}")))?;
+    let dialect = server.options.dialect;
+    let entry = entry.ok_or_else(|| dialect.invalid_prompt_request(&name, true, &[], cx.is_modern()))?;
     let arguments = object_param(&mut params, "arguments", GetPrompt::METHOD)?;
     let missing: Vec<&str> =
         entry.required.iter().filter(|a| !arguments.contains_key(a.as_str())).map(String::as_str).collect();
     if !missing.is_empty() {
-        return Err(ErrorObject::invalid_params(format!(
-            "Invalid params: prompt {name} needs argument(s) {}",
-            missing.join(", ")
-        )));
+        return Err(dialect.invalid_prompt_request(&name, false, &missing, cx.is_modern()));
     }
     let future = entry.handler.get(arguments, cx.clone());
     match run(server, &cx, GetPrompt::METHOD, &name, future).await {
         Ran::InputRequired(input_required) => Ok(input_required),
         Ran::Done(Ok(result)) => Ok(with_description(result, entry.description.as_ref())),
-        Ran::Done(Err(error)) => Err(handler_error(error, |m| format!("Prompt {name} failed: {m}"), cx.is_modern())),
+        Ran::Done(Err(error)) => {
+            Err(handler_error(server, error, |m| format!("Prompt {name} failed: {m}"), cx.is_modern()))
+        }
         Ran::Task(_) => unreachable!("only a tool call starts a task"),
     }
 }

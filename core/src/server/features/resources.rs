@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::{Outcome, Ran, handler_error, page, required_str, run};
+use super::{Outcome, Ran, dialect_handler_error, handler_error, page, required_str, run};
 use crate::protocol::{ReadResource, RequestMethod};
 use crate::server::context::Context;
 use crate::server::reply::Reply;
 use crate::server::{ResourceCacheHint, ServerShared};
-use crate::wire::{ErrorCode, ErrorObject, RawJson};
+use crate::wire::{ErrorObject, RawJson};
 
 /// The static resources, then what each listing template lists (in registration order),
 /// each listed resource over its template's metadata.
@@ -45,6 +45,7 @@ pub(crate) async fn list_resources(
             }
             Err(error) => {
                 return Err(handler_error(
+                    server,
                     error,
                     |m| format!("Listing template {template} failed: {m}"),
                     cx.is_modern(),
@@ -76,16 +77,11 @@ fn over_template(template: &Value, resource: Value) -> Value {
     Value::Object(merged)
 }
 
-pub(crate) fn resource_not_found(uri: &str, modern: bool) -> ErrorObject {
-    let code = if modern { ErrorCode::INVALID_PARAMS } else { ErrorCode::RESOURCE_NOT_FOUND };
-    ErrorObject::new(code, format!("Resource not found: {uri}"))
-        .with_data(RawJson::to_json(&json!({"uri": uri})).expect("JSON"))
-}
-
 pub(crate) async fn read_resource(server: &Arc<ServerShared>, params: Map<String, Value>, cx: Context) -> Outcome {
     let uri = required_str(&params, "uri", ReadResource::METHOD)?.to_owned();
     let found = server.registry.read().unwrap().find_resource(&uri);
-    let found = found.ok_or_else(|| resource_not_found(&uri, cx.is_modern()))?;
+    let dialect = server.options.dialect;
+    let found = found.ok_or_else(|| dialect.resource_not_found(&uri, cx.is_modern()))?;
     let (modern, cache_hint) = (cx.is_modern(), found.cache_hint);
     let future = found.handler.read(uri.clone(), found.variables, cx.clone());
     let outcome = match run(server, &cx, ReadResource::METHOD, &uri, future).await {
@@ -97,7 +93,10 @@ pub(crate) async fn read_resource(server: &Arc<ServerShared>, params: Map<String
         Ok(Value::Array(contents)) => json!({"contents": contents}),
         Ok(result) if result.get("contents").is_some_and(Value::is_array) => result,
         Ok(other) => return Err(ErrorObject::internal(format!("Resource {uri} returned {other}, not contents"))),
-        Err(error) => return Err(handler_error(error, |m| format!("Reading {uri} failed: {m}"), modern)),
+        Err(error) => {
+            let failed = |m| format!("Reading {uri} failed: {m}");
+            return Err(dialect_handler_error(dialect, error, failed, modern, Some(&uri)));
+        }
     };
     if let (true, Some(hint), Value::Object(result)) = (modern, cache_hint, &mut result) {
         own_cache_hint(result, hint);

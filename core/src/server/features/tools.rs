@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::{Outcome, Ran, object_param, required_str, resources::resource_not_found, run};
+use super::{Outcome, Ran, object_param, required_str, run};
 use crate::protocol::{CallTool, RequestMethod};
 use crate::server::ServerShared;
 use crate::server::context::Context;
@@ -99,9 +99,9 @@ fn tool_outcome(
         }
         Err(HandlerError::Failed(message)) => Ok(error_result(message)),
         Err(HandlerError::Rpc(error)) => Err(error),
-        Err(HandlerError::ResourceNotFound(uri)) => Err(resource_not_found(&uri, modern)),
+        Err(HandlerError::ResourceNotFound(uri)) => Err(server.options.dialect.resource_not_found(&uri, modern)),
         Err(HandlerError::ResourceNotFoundSaying { uri, message }) => {
-            Err(resource_not_found(&uri, modern).with_message(message))
+            Err(server.options.dialect.resource_not_found(&uri, modern).with_message(message))
         }
     }
 }

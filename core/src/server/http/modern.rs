@@ -37,6 +37,7 @@ pub(crate) async fn post(
     let checked = headers::check(&parts.headers, method, &params, schema.as_ref())
         .and_then(|()| era::check_modern(method, &params).map(drop));
     if let Err(error) = checked {
+        let error = state.server.shared.options.dialect.reword(method, error);
         let status =
             if error.code == ErrorCode::METHOD_NOT_FOUND { StatusCode::NOT_FOUND } else { StatusCode::BAD_REQUEST };
         return rpc_error(status, Some(&request.id), &error);

@@ -792,6 +792,13 @@ class MCPServer(Generic[LifespanResultT]):
         dumped = wire(result)
         return dumped if isinstance(dumped, dict) else None
 
+    @property
+    def _lowlevel_server(self) -> _LowLevelView:
+        """What official code reaches through the official `MCPServer._lowlevel_server` (its
+        own everything server registers `logging/setLevel` there): request handlers served
+        beside the server's own."""
+        return _LowLevelView(self)
+
     def _serve_method(self, method: str, params_type: Any, handler: Callable[..., Any]) -> None:
         """Serves request `method` with `handler(ctx, params)` (a later call replaces it)."""
         self._custom[method] = (params_type, handler)
@@ -1180,6 +1187,24 @@ def _endpoint_options(chosen: dict[str, Any], bearer: dict[str, Any] | None = No
     return cast("HttpOptions", {key: value for key, value in options.items() if value is not None})
 
 
+class _LowLevelView:
+    """`MCPServer._lowlevel_server`: `add_request_handler(method, params_type, handler)` as
+    on the low-level `Server` (MCP's own session methods such as `logging/setLevel` and
+    `resources/subscribe` included: the handler answers them, and the server declares
+    what follows from them, `logging` for `logging/setLevel`)."""
+
+    def __init__(self, server: MCPServer[Any]) -> None:
+        self._server = server
+
+    def add_request_handler(self, method: str, params_type: Any, handler: Callable[..., Any]) -> None:
+        if method == "initialize":
+            raise ValueError(
+                "'initialize' is handled by the server runner and cannot be overridden; "
+                "use Server.middleware to observe or wrap initialization"
+            )
+        self._server._serve_method(method, params_type, handler)
+
+
 def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int | None) -> dict[str, Any]:
     # The official MCPServer/FastMCP registers the tools, resources and prompts handlers when
     # it is built, so it declares all three even while empty; the engine does the same when
@@ -1187,10 +1212,13 @@ def _native_options(cache_hints: Mapping[str, CacheHint] | None, page_size: int 
     # The official Python server's conventions, which core applies: the three lists
     # declared up front, and a failing tool's text naming the tool.
     # A call to an unknown tool is an `isError` result (`Unknown tool: NAME`) there too.
+    # The rest of its answers (capabilities, error wording, completions) are core's
+    # `Dialect::PythonSdk` (core/src/server/dialect.rs), for `MCPServer` and `Server` alike.
     options: dict[str, Any] = {
         "features_up_front": ["tools", "resources", "prompts"],
         "tool_error_names_tool": True,
         "unknown_tool_is_result": True,
+        "dialect": "python-sdk",
     }
     if cache_hints:
         from ferrymcp.server.caching import validate_cache_hints

@@ -1,0 +1,208 @@
+//! Whose answers the server gives where the official SDKs answer the same request
+//! differently: [`Dialect`], chosen once per server in
+//! [`ServerOptions::dialect`](super::ServerOptions::dialect).
+//!
+//! The specification leaves some things open (which capabilities a server declares while it
+//! could serve more, the wording of an error, whether a completion says `total`), and the
+//! official SDKs filled them in differently. Code ported from one of them asserts on its
+//! answers (its own documentation tests do, byte for byte), so a binding selects the dialect
+//! of the SDK whose API it offers; the rules themselves live here, once, never in a binding.
+//! Every function below is one of those open points; the default ([`Dialect::Ferrymcp`]) is
+//! what ferrymcp answered before dialects existed, the specification's wording and the
+//! TypeScript SDKs' choices, so the Rust API and the Node binding are unchanged by it.
+
+use serde_json::json;
+
+use crate::wire::{ErrorCode, ErrorObject, RawJson};
+
+/// The code the official Python SDK answers a legacy request whose handler raised with
+/// (not JSON-RPC's -32603: its 1.x servers did so, and it keeps their answers).
+const PYTHON_LEGACY_FAILURE: i64 = 0;
+
+/// Whose answers the server gives where the official SDKs differ.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    /// ferrymcp's own: `logging` always declared (core serves `logging/setLevel` on every
+    /// session), `listChanged: true` wherever core carries list changes, a completion with
+    /// `total` and `hasMore` filled in, `Method not found: NAME`, `Resource not found: URI`
+    /// with the era's code, and a failing handler's message in the error.
+    #[default]
+    Ferrymcp,
+    /// The official Python SDK's (`mcp` 2.x, `main`): `logging` only when the application
+    /// answers `logging/setLevel` itself (and `logging/setLevel` otherwise -32601, as the
+    /// official runner answers a method no handler serves; with the handler, core applies
+    /// the level too), a list the application answers
+    /// itself (the low-level `Server`) without `listChanged` unless the application declares
+    /// it, a completion as the handler gave it (within the 100-value cap), `Method not found`
+    /// with the method as `data`, a feature whose handlers the server does not have
+    /// -32601 too, `Unknown resource: URI` (-32602 in both eras, `data: {uri}`), a
+    /// resource's failed read `-32603 Error reading resource URI` with `data: {uri}`, and
+    /// any other handler failure (an unknown prompt or a prompt missing a required
+    /// argument included) sanitised to `-32603 Internal server error` on a 2026-07-28
+    /// request, or code 0 with the failure's own text on a legacy one.
+    PythonSdk,
+}
+
+impl Dialect {
+    /// Whether `logging` is declared; `app_sets_level`: the application answers
+    /// `logging/setLevel` itself.
+    pub(crate) fn declares_logging(self, app_sets_level: bool) -> bool {
+        match self {
+            Dialect::Ferrymcp => true,
+            Dialect::PythonSdk => app_sets_level,
+        }
+    }
+
+    /// Whether core answers `logging/setLevel` on a legacy session when the application
+    /// does not (otherwise the method is not found, and when the application does, core
+    /// applies the level before its handler runs: ported code filters by it or not, the
+    /// messages a client receives are the same).
+    pub(crate) fn serves_set_level(self) -> bool {
+        self == Dialect::Ferrymcp
+    }
+
+    /// `listChanged` (and `resources.subscribe`) of a list: `engine_keeps` when core keeps
+    /// the list (and carries its changes), `app_declares` when the application answers
+    /// the method that would make it true itself (`resources/subscribe`), `modern` for a
+    /// 2026-07-28 client, to whom core carries changes on `subscriptions/listen`.
+    pub(crate) fn announces_changes(self, engine_keeps: bool, app_declares: bool, modern: bool) -> bool {
+        match self {
+            Dialect::Ferrymcp => engine_keeps || modern || app_declares,
+            Dialect::PythonSdk => engine_keeps || app_declares,
+        }
+    }
+
+    /// Whether a completion within the cap gets `total` and `hasMore` filled in.
+    pub(crate) fn fills_completion(self) -> bool {
+        self == Dialect::Ferrymcp
+    }
+
+    /// Whether a feature request of a list the server does not offer (no handler given to
+    /// a low-level server) is -32601 rather than answered from the empty registry.
+    pub(crate) fn unoffered_is_not_found(self) -> bool {
+        self == Dialect::PythonSdk
+    }
+
+    /// The -32601 answer to `method`.
+    pub(crate) fn method_not_found(self, method: &str) -> ErrorObject {
+        match self {
+            Dialect::Ferrymcp => ErrorObject::method_not_found(method),
+            Dialect::PythonSdk => ErrorObject::new(ErrorCode::METHOD_NOT_FOUND, "Method not found")
+                .with_data(RawJson::to_json(&json!(method)).expect("JSON")),
+        }
+    }
+
+    /// Reworded for this dialect if `error` is core's -32601 for the request's own
+    /// `method` (the answer of a layer that does not know the server, such as the era
+    /// check refusing a method 2026-07-28 removed).
+    pub(crate) fn reword(self, method: &str, error: ErrorObject) -> ErrorObject {
+        if self != Dialect::Ferrymcp && error.data.is_none() && error == ErrorObject::method_not_found(method) {
+            return self.method_not_found(method);
+        }
+        error
+    }
+
+    /// The answer when no resource has `uri`: the era's code (`modern`: 2026-07-28).
+    pub(crate) fn resource_not_found(self, uri: &str, modern: bool) -> ErrorObject {
+        let data = RawJson::to_json(&json!({"uri": uri})).expect("JSON");
+        match self {
+            Dialect::Ferrymcp => {
+                let code = if modern { ErrorCode::INVALID_PARAMS } else { ErrorCode::RESOURCE_NOT_FOUND };
+                ErrorObject::new(code, format!("Resource not found: {uri}")).with_data(data)
+            }
+            Dialect::PythonSdk => {
+                ErrorObject::new(ErrorCode::INVALID_PARAMS, format!("Unknown resource: {uri}")).with_data(data)
+            }
+        }
+    }
+
+    /// The answer when a handler failed with `message`: `worded` is the feature's wording
+    /// of it (`Prompt NAME failed: ...`), `reading` the URI of a resource whose read
+    /// failed, `modern` a 2026-07-28 request. The official Python SDK sanitises a modern
+    /// request's failure, and answers a legacy one with code 0 and the exception's text
+    /// (its 1.x compatibility, in its `JSONRPCDispatcher`).
+    pub(crate) fn handler_failed(
+        self,
+        message: String,
+        worded: impl FnOnce(String) -> String,
+        reading: Option<&str>,
+        modern: bool,
+    ) -> ErrorObject {
+        match (self, reading) {
+            (Dialect::Ferrymcp, _) => ErrorObject::internal(worded(message)),
+            (Dialect::PythonSdk, Some(uri)) => ErrorObject::internal(format!("Error reading resource {uri}"))
+                .with_data(RawJson::to_json(&json!({"uri": uri})).expect("JSON")),
+            (Dialect::PythonSdk, None) if modern => ErrorObject::internal("Internal server error"),
+            (Dialect::PythonSdk, None) => ErrorObject::new(PYTHON_LEGACY_FAILURE, message),
+        }
+    }
+
+    /// The answer to a `prompts/get` of prompt `name` that the server does not have
+    /// (`unknown`) or that lacks the required arguments `missing`, at a `modern` request
+    /// or not.
+    pub(crate) fn invalid_prompt_request(
+        self,
+        name: &str,
+        unknown: bool,
+        missing: &[&str],
+        modern: bool,
+    ) -> ErrorObject {
+        match self {
+            Dialect::Ferrymcp if unknown => ErrorObject::invalid_params(format!("Unknown prompt: {name}")),
+            Dialect::Ferrymcp => ErrorObject::invalid_params(format!(
+                "Invalid params: prompt {name} needs argument(s) {}",
+                missing.join(", ")
+            )),
+            // The official `MCPServer` raises a `ValueError` (a Python set in its text).
+            Dialect::PythonSdk => {
+                let message = if unknown {
+                    format!("Unknown prompt: {name}")
+                } else {
+                    let names: Vec<String> = missing.iter().map(|m| format!("'{m}'")).collect();
+                    format!("Missing required arguments: {{{}}}", names.join(", "))
+                };
+                self.handler_failed(message, |m| m, None, modern)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_keeps_ferrymcps_wording() {
+        let d = Dialect::default();
+        assert_eq!(d.method_not_found("x/y"), ErrorObject::method_not_found("x/y"));
+        assert_eq!(d.resource_not_found("a://b", false).code, ErrorCode::RESOURCE_NOT_FOUND);
+        let failed = d.handler_failed("boom".into(), |m| format!("Prompt p failed: {m}"), None, false);
+        assert_eq!(failed, ErrorObject::internal("Prompt p failed: boom"));
+        assert!(d.declares_logging(false) && d.serves_set_level() && d.fills_completion());
+        assert!(d.announces_changes(false, false, true));
+    }
+
+    #[test]
+    fn the_python_sdk_words_errors_as_its_runner() {
+        let d = Dialect::PythonSdk;
+        let error = d.method_not_found("resources/read");
+        assert_eq!((error.code, error.message.as_str()), (ErrorCode::METHOD_NOT_FOUND, "Method not found"));
+        assert_eq!(error.data.unwrap().get(), "\"resources/read\"");
+        assert_eq!(d.reword("a/b", ErrorObject::method_not_found("a/b")).message, "Method not found");
+        // Another method's -32601 (an application's own error) is left as it is.
+        assert_eq!(d.reword("a/b", ErrorObject::method_not_found("c/d")), ErrorObject::method_not_found("c/d"));
+        let missing = d.resource_not_found("a://b", false);
+        assert_eq!((missing.code, missing.message.as_str()), (ErrorCode::INVALID_PARAMS, "Unknown resource: a://b"));
+        let worded = |m| format!("tools/call failed: {m}");
+        let failed = d.handler_failed("'query'".into(), worded, None, true);
+        assert_eq!(failed, ErrorObject::internal("Internal server error"));
+        assert_eq!(d.handler_failed("'query'".into(), worded, None, false), ErrorObject::new(0, "'query'"));
+        let read = d.handler_failed("boom".into(), worded, Some("a://b"), false);
+        assert_eq!(read.message, "Error reading resource a://b");
+        assert!(!d.declares_logging(false) && d.declares_logging(true));
+        assert!(!d.announces_changes(false, false, true) && d.announces_changes(true, false, false));
+        assert_eq!(d.invalid_prompt_request("p", true, &[], true), ErrorObject::internal("Internal server error"));
+        let missing = d.invalid_prompt_request("p", false, &["who"], false);
+        assert_eq!(missing, ErrorObject::new(0, "Missing required arguments: {'who'}"));
+    }
+}

@@ -1,0 +1,185 @@
+//! `ServerOptions::dialect`: the official Python SDK's answers where the official SDKs
+//! differ (capabilities, error wording, completion totals), against the default's, over
+//! the in-memory transport with a raw JSON-RPC peer, in both eras.
+
+use ferrymcp_core::client::ClientCallbacks;
+use ferrymcp_core::peer::{Peer, PeerConfig, PeerError, RequestOptions};
+use ferrymcp_core::server::{Context, Dialect, Features, HandlerError, Server, ServerOptions};
+use ferrymcp_core::transport::memory;
+use serde_json::{Map, Value, json};
+
+const LEGACY: &str = "2025-11-25";
+const MODERN: &str = "2026-07-28";
+
+fn server(dialect: Dialect, up_front: Features) -> Server {
+    let options = ServerOptions { dialect, features_up_front: up_front, ..ServerOptions::default() };
+    Server::with_info(json!({"name": "dialect", "version": "1"}), None, options)
+}
+
+/// A server like the official Python `MCPServer`: lists up front, a failing resource, a
+/// prompt with a required argument, and a completion that says only its values.
+fn mcpserver(dialect: Dialect) -> Server {
+    let server = server(dialect, Features::ALL);
+    let fail =
+        |_: String, _: Map<String, Value>, _: Context| async { Err::<Value, _>(HandlerError::from("disk on fire")) };
+    server.add_resource(json!({"uri": "data://broken", "name": "broken"}), fail).unwrap();
+    let greet = |arguments: Map<String, Value>, _: Context| async move {
+        Ok(json!({"messages": [{"role": "user", "content": {"type": "text", "text": arguments["who"]}}]}))
+    };
+    server.add_prompt(json!({"name": "greet", "arguments": [{"name": "who", "required": true}]}), greet).unwrap();
+    server.set_completion_handler(|_: Map<String, Value>, _: Context| async {
+        Ok(json!({"completion": {"values": ["python"]}}))
+    });
+    server
+}
+
+/// A low-level server: the application answers `tools/list` and `tools/call`, the call
+/// failing as a handler's `KeyError` does.
+fn lowlevel(dialect: Dialect) -> Server {
+    let server = server(dialect, Features::NONE);
+    let list = |_: Map<String, Value>, _: Context| async { Ok::<_, HandlerError>(json!({"tools": []})) };
+    server.set_feature_handler("tools/list", list).unwrap();
+    let call = |_: Map<String, Value>, _: Context| async { Err::<Value, _>(HandlerError::from("'query'")) };
+    server.set_feature_handler("tools/call", call).unwrap();
+    server
+}
+
+/// A connection whose session is initialized at `revision` (legacy), or none (modern).
+async fn connect(server: &Server, revision: &str) -> Peer {
+    let ((client_source, client_sink), (server_source, server_sink)) = memory::pair();
+    let serving = server.clone();
+    tokio::spawn(async move { serving.serve(server_source, server_sink).await });
+    let peer =
+        Peer::spawn(client_source, client_sink, ClientCallbacks::default().handler().unwrap(), PeerConfig::default());
+    if revision != MODERN {
+        let params =
+            json!({"protocolVersion": revision, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}});
+        peer.request("initialize", Some(&params), RequestOptions::default()).await.unwrap();
+        peer.notify("notifications/initialized", None::<&Value>).await.unwrap();
+    }
+    peer
+}
+
+/// `method`'s answer at `revision`: the result, or the error object as JSON.
+async fn ask(peer: &Peer, revision: &str, method: &str, mut params: Value) -> Result<Value, Value> {
+    if revision == MODERN {
+        params["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        });
+    }
+    match peer.request(method, Some(&params), RequestOptions::default()).await {
+        Ok(raw) => Ok(raw.parse_owned().unwrap()),
+        Err(PeerError::Rpc(error)) => Err(serde_json::to_value(error).unwrap()),
+        Err(other) => panic!("{method}: {other}"),
+    }
+}
+
+async fn capabilities(server: &Server, revision: &str) -> Value {
+    let peer = connect(server, MODERN).await;
+    if revision == MODERN {
+        return ask(&peer, MODERN, "server/discover", json!({})).await.unwrap()["capabilities"].clone();
+    }
+    let params = json!({"protocolVersion": revision, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}});
+    ask(&peer, revision, "initialize", params).await.unwrap()["capabilities"].clone()
+}
+
+#[tokio::test]
+async fn the_python_sdk_declares_logging_only_with_a_set_level_handler() {
+    for revision in [LEGACY, MODERN] {
+        let caps = capabilities(&mcpserver(Dialect::PythonSdk), revision).await;
+        assert_eq!(caps.get("logging"), None, "{revision}: {caps}");
+        assert_eq!(capabilities(&mcpserver(Dialect::Ferrymcp), revision).await["logging"], json!({}));
+    }
+    // Without the handler `logging/setLevel` is not served, as the official runner answers.
+    let python = mcpserver(Dialect::PythonSdk);
+    let peer = connect(&python, LEGACY).await;
+    let refused = ask(&peer, LEGACY, "logging/setLevel", json!({"level": "info"})).await.unwrap_err();
+    assert_eq!(refused, json!({"code": -32601, "message": "Method not found", "data": "logging/setLevel"}));
+    // With it, `logging` is declared and the handler answers (core keeps the level too).
+    let set_level = |_: Map<String, Value>, _: Context| async { Ok::<_, HandlerError>(json!({"handled": true})) };
+    python.set_feature_handler("logging/setLevel", set_level).unwrap();
+    assert_eq!(capabilities(&python, LEGACY).await["logging"], json!({}));
+    let peer = connect(&python, LEGACY).await;
+    assert_eq!(ask(&peer, LEGACY, "logging/setLevel", json!({"level": "info"})).await, Ok(json!({"handled": true})));
+    assert_eq!(ask(&peer, LEGACY, "logging/setLevel", json!({"level": "loud"})).await.unwrap_err()["code"], -32602);
+}
+
+#[tokio::test]
+async fn an_application_answered_list_announces_no_changes_in_the_python_sdk() {
+    for revision in [LEGACY, MODERN] {
+        let python = capabilities(&lowlevel(Dialect::PythonSdk), revision).await;
+        assert_eq!(python, json!({"tools": {"listChanged": false}}), "{revision}");
+    }
+    // ferrymcp's own: changes reach 2026-07-28 clients on `subscriptions/listen`.
+    let ours = capabilities(&lowlevel(Dialect::Ferrymcp), MODERN).await;
+    assert_eq!(ours, json!({"tools": {"listChanged": true}, "logging": {}}));
+}
+
+#[tokio::test]
+async fn errors_are_worded_as_the_official_python_sdk_words_them() {
+    for revision in [LEGACY, MODERN] {
+        let peer = connect(&mcpserver(Dialect::PythonSdk), revision).await;
+        let missing = ask(&peer, revision, "resources/read", json!({"uri": "data://nothing"})).await.unwrap_err();
+        let expected =
+            json!({"code": -32602, "message": "Unknown resource: data://nothing", "data": {"uri": "data://nothing"}});
+        assert_eq!(missing, expected, "{revision}");
+        let broken = ask(&peer, revision, "resources/read", json!({"uri": "data://broken"})).await.unwrap_err();
+        let expected = json!({"code": -32603, "message": "Error reading resource data://broken", "data": {"uri": "data://broken"}});
+        assert_eq!(broken, expected, "{revision}");
+        // A failure is sanitised at 2026-07-28, and code 0 with its own text before.
+        let failed = |text: &str| match revision {
+            MODERN => json!({"code": -32603, "message": "Internal server error"}),
+            _ => json!({"code": 0, "message": text}),
+        };
+        let no_argument = ask(&peer, revision, "prompts/get", json!({"name": "greet"})).await.unwrap_err();
+        assert_eq!(no_argument, failed("Missing required arguments: {'who'}"), "{revision}");
+        let no_prompt = ask(&peer, revision, "prompts/get", json!({"name": "nope"})).await.unwrap_err();
+        assert_eq!(no_prompt, failed("Unknown prompt: nope"), "{revision}");
+        let unknown = ask(&peer, revision, "vendor/nothing", json!({})).await.unwrap_err();
+        assert_eq!(unknown, json!({"code": -32601, "message": "Method not found", "data": "vendor/nothing"}));
+
+        let peer = connect(&lowlevel(Dialect::PythonSdk), revision).await;
+        let call = ask(&peer, revision, "tools/call", json!({"name": "search"})).await.unwrap_err();
+        assert_eq!(call, failed("'query'"), "{revision}");
+        // No resources handler: the method is not found, not the resource.
+        let unserved = ask(&peer, revision, "resources/read", json!({"uri": "config://settings"})).await.unwrap_err();
+        assert_eq!(unserved, json!({"code": -32601, "message": "Method not found", "data": "resources/read"}));
+        let unserved = ask(&peer, revision, "completion/complete", json!({})).await.unwrap_err();
+        assert_eq!(unserved["data"], "completion/complete");
+    }
+    // 2026-07-28 removed `resources/subscribe`: the era check's -32601, worded the same.
+    let peer = connect(&mcpserver(Dialect::PythonSdk), MODERN).await;
+    let removed = ask(&peer, MODERN, "resources/subscribe", json!({"uri": "data://broken"})).await.unwrap_err();
+    assert_eq!(removed, json!({"code": -32601, "message": "Method not found", "data": "resources/subscribe"}));
+}
+
+#[tokio::test]
+async fn the_default_keeps_ferrymcps_wording() {
+    let peer = connect(&mcpserver(Dialect::Ferrymcp), LEGACY).await;
+    let missing = ask(&peer, LEGACY, "resources/read", json!({"uri": "data://nothing"})).await.unwrap_err();
+    assert_eq!(
+        (missing["code"].clone(), missing["message"].clone()),
+        (json!(-32002), json!("Resource not found: data://nothing"))
+    );
+    let no_argument = ask(&peer, LEGACY, "prompts/get", json!({"name": "greet"})).await.unwrap_err();
+    assert_eq!(no_argument["code"], -32602);
+    let unknown = ask(&peer, LEGACY, "vendor/nothing", json!({})).await.unwrap_err();
+    assert_eq!(unknown, json!({"code": -32601, "message": "Method not found: vendor/nothing"}));
+    let peer = connect(&lowlevel(Dialect::Ferrymcp), LEGACY).await;
+    let failed = ask(&peer, LEGACY, "tools/call", json!({"name": "search"})).await.unwrap_err();
+    assert_eq!(failed["message"], "tools/call failed: 'query'");
+}
+
+#[tokio::test]
+async fn a_completion_is_answered_as_the_handler_gave_it_in_the_python_sdk() {
+    let params = json!({"ref": {"type": "ref/prompt", "name": "greet"}, "argument": {"name": "who", "value": "p"}});
+    for revision in [LEGACY, MODERN] {
+        let peer = connect(&mcpserver(Dialect::PythonSdk), revision).await;
+        let answer = ask(&peer, revision, "completion/complete", params.clone()).await.unwrap();
+        assert_eq!(answer["completion"], json!({"values": ["python"]}), "{revision}");
+        let peer = connect(&mcpserver(Dialect::Ferrymcp), revision).await;
+        let answer = ask(&peer, revision, "completion/complete", params.clone()).await.unwrap();
+        assert_eq!(answer["completion"], json!({"values": ["python"], "total": 1, "hasMore": false}), "{revision}");
+    }
+}
