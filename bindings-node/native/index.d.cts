@@ -75,6 +75,12 @@ export declare class NativeContext {
   /** Fails the request with exactly this JSON-RPC error. */
   failRpc(code: number, message: string, dataJson?: string | undefined | null): boolean
   /**
+   * Fails the request as one whose `requestState` the server's own check (the official
+   * `requestState.verify` hook) rejected: core's fixed answer, a JSON-RPC error even
+   * for a tool.
+   */
+  rejectRequestState(): boolean
+  /**
    * Closes the request's SSE stream on a legacy HTTP session (the client resumes it);
    * `false` where there is none to close.
    */
@@ -91,6 +97,13 @@ export declare class NativeContext {
    * text, camelCase), when the endpoint requires one.
    */
   get authInfoJson(): string | null
+  /** A modern retry's `inputResponses` (this round's, JSON text), when it carried some. */
+  get inputResponsesJson(): string | null
+  /**
+   * The `requestState` the handler's own `input_required` result carried, echoed back
+   * intact on the retry (core sealed and checked it).
+   */
+  get requestState(): string | null
   get clientCapabilitiesJson(): string
   get isCancelled(): boolean
   /** The id of the task this call runs as (tasks extension), if it runs as one. */
@@ -146,8 +159,13 @@ export declare class NativeHttpHandler {
    * Answers one request. `headers` is flat (`[name, value, name, value, ...]`, as
    * Node's `rawHeaders`); `body` is the whole body, or its first `maxBodyBytes + 1`
    * bytes when longer (core answers 413 then).
+   *
+   * `auth_info_json`: a token accepted in front of this endpoint (the official
+   * `requireBearerAuth`, `req.auth`, `handleRequest`'s `authInfo`; core's `AuthInfo` as
+   * JSON, camelCase): the request's handlers get it, when the endpoint checks no tokens
+   * itself.
    */
-  handle(method: string, url: string, headers: Array<string>, body: Buffer): Promise<NativeHttpResponse>
+  handle(method: string, url: string, headers: Array<string>, body: Buffer, authInfoJson?: string | undefined | null): Promise<NativeHttpResponse>
   /**
    * Ends long-lived streams (standalone GET, `subscriptions/listen`) and then every
    * legacy session; requests in flight are answered.
@@ -332,6 +350,21 @@ export interface AuthConfig {
   resource?: string
   verifyTimeoutMs?: number
 }
+
+/**
+ * The official `verifyBearerToken` / `requireBearerAuth` check, by core's bearer policy:
+ * the `Authorization` header's token as `verifier` says and core accepts it (required
+ * scopes, expiry). Resolves to JSON: `{"ok": true, "authInfo": {...}}`, or `{"ok": false,
+ * "status", "wwwAuthenticate", "body"}` (the response core's endpoint would answer, its
+ * challenge naming `resource_metadata_url` when given).
+ */
+export declare function bearerAuthorize(verifier: (token: string) => Promise<string>, requiredScopes: Array<string>, authorization?: string | undefined | null, resourceMetadataUrl?: string | undefined | null, verifyTimeoutMs?: number | undefined | null): Promise<string>
+
+/**
+ * How core answers an OAuth error of the resource server (the official
+ * `bearerAuthChallengeResponse`): JSON `{"ok": false, "status", "wwwAuthenticate", "body"}`.
+ */
+export declare function bearerChallenge(error: string, description: string, scope?: string | undefined | null, resourceMetadataUrl?: string | undefined | null): string
 
 /**
  * This process's values of [`child_environment_vars`]: what a child server starts with

@@ -189,16 +189,8 @@ export function placeholder(api: string, why: string): Placeholder {
 
 const BEARER = "core checks bearer tokens on the endpoints it serves: pass `auth: { verifier, requiredScopes, resourceServerUrl }` to the transport or createMcpHandler instead";
 const METADATA = 'core serves the protected resource metadata on the endpoints it protects (`auth` option); a framework-free metadata response is not exposed';
-const ROUNDS = 'the manual multi-round API is not exposed; use ctx.mcpReq.elicitInput / requestSampling, which core runs over both eras';
 
 export const legacyStatelessFallback: Placeholder = placeholder('legacyStatelessFallback', "core serves legacy clients on the same endpoint (createMcpHandler's legacy: 'stateless' is the default)");
-export const verifyBearerToken: Placeholder = placeholder('verifyBearerToken', BEARER);
-export const requireBearerAuth: Placeholder = placeholder('requireBearerAuth', BEARER);
-export const bearerAuthChallengeResponse: Placeholder = placeholder('bearerAuthChallengeResponse', BEARER);
 export const requireScopes: Placeholder = placeholder('requireScopes', BEARER);
 export const oauthMetadataResponse: Placeholder = placeholder('oauthMetadataResponse', METADATA);
 export const buildOAuthProtectedResourceMetadata: Placeholder = placeholder('buildOAuthProtectedResourceMetadata', METADATA);
-export const inputRequired: Placeholder = placeholder('inputRequired', ROUNDS);
-export const inputResponse: Placeholder = placeholder('inputResponse', ROUNDS);
-export const acceptedContent: Placeholder = placeholder('acceptedContent', ROUNDS);
-export const createRequestStateCodec: Placeholder = placeholder('createRequestStateCodec', ROUNDS);

@@ -72,6 +72,14 @@ impl NativeContext {
         Ok(self.replier.send(Answer::rpc(code, message, data_json)?))
     }
 
+    /// Fails the request as one whose `requestState` the server's own check (the official
+    /// `requestState.verify` hook) rejected: core's fixed answer, a JSON-RPC error even
+    /// for a tool.
+    #[napi]
+    pub fn reject_request_state(&self) -> bool {
+        self.replier.send(Answer::Rpc(ferrymcp_core::server::request_state_rejected()))
+    }
+
     /// Closes the request's SSE stream on a legacy HTTP session (the client resumes it);
     /// `false` where there is none to close.
     #[napi]
@@ -111,6 +119,19 @@ impl NativeContext {
     #[napi(getter)]
     pub fn auth_info_json(&self) -> Option<String> {
         self.cx.auth_info().and_then(|info| serde_json::to_string(info).ok())
+    }
+
+    /// A modern retry's `inputResponses` (this round's, JSON text), when it carried some.
+    #[napi(getter)]
+    pub fn input_responses_json(&self) -> Option<String> {
+        self.cx.input_responses().map(|responses| serde_json::Value::Object(responses.clone()).to_string())
+    }
+
+    /// The `requestState` the handler's own `input_required` result carried, echoed back
+    /// intact on the retry (core sealed and checked it).
+    #[napi(getter)]
+    pub fn request_state(&self) -> Option<String> {
+        self.cx.request_state().map(str::to_owned)
     }
 
     #[napi(getter)]

@@ -48,6 +48,10 @@ export interface McpRequestContext {
   readonly _meta?: RequestMeta;
   readonly signal: AbortSignal;
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /** A 2026-07-28 retry's `inputResponses` (this round's), for a handler that returned `inputRequired(...)` itself. */
+  readonly inputResponses?: Record<string, unknown>;
+  /** The `requestState` of the handler's own `inputRequired(...)` result, on the retry (decoded by the server's `requestState.verify` hook when it has one). */
+  requestState<T = unknown>(): T | undefined;
   elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
   requestSampling(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the official SDK's signature: the caller picks the type
@@ -61,6 +65,7 @@ export class HandlerContext {
   #signal?: AbortSignal;
   #idleScheduled = false;
   #mcpReq?: McpRequestContext;
+  #requestState: { value: unknown } | undefined;
 
   constructor(native: NativeContext, method: string) {
     this.#native = native;
@@ -128,6 +133,27 @@ export class HandlerContext {
     if (json === null || json === undefined) return undefined;
     const { resource, ...rest } = JSON.parse(json) as Omit<AuthInfo, 'resource'> & { resource?: string };
     return resource === undefined ? rest : { ...rest, resource: new URL(resource) };
+  }
+
+  /** A 2026-07-28 retry's `inputResponses` (this round's only, as the client sent them). */
+  get inputResponses(): Record<string, unknown> | undefined {
+    const json = this.#native.inputResponsesJson;
+    return json === null || json === undefined ? undefined : (JSON.parse(json) as Record<string, unknown>);
+  }
+
+  /** The `requestState` the handler's own `inputRequired(...)` result carried, as echoed back (core checked it is intact). */
+  get rawRequestState(): string | undefined {
+    return this.#native.requestState ?? undefined;
+  }
+
+  /** @internal What `ctx.mcpReq.requestState()` returns: the server's `requestState.verify` hook's answer. */
+  setRequestState(value: unknown): void {
+    this.#requestState = { value };
+  }
+
+  /** The request state as the handler reads it (decoded by the verify hook when the server has one, else the string). */
+  requestState<T = unknown>(): T | undefined {
+    return (this.#requestState === undefined ? this.rawRequestState : this.#requestState.value) as T | undefined;
   }
 
   get clientCapabilities(): ClientCapabilities {
@@ -214,6 +240,10 @@ export class HandlerContext {
           return self.signal;
         },
         log: (level, data, logger) => self.log(level, data, logger),
+        get inputResponses() {
+          return self.inputResponses;
+        },
+        requestState: <T>() => self.requestState<T>(),
         elicitInput: (params, options) => self.elicitInput(params, options),
         requestSampling: (params, options) => self.createMessage(params, options),
         send: (request) => self.sendRequest(request),
@@ -274,7 +304,8 @@ export type ServerContext = HandlerContext;
  * factory that unit's `era`, `authInfo` and `requestInfo`; ferrymcp builds one instance that
  * serves every unit, so these read the request being handled when a handler reads them (a
  * tool's closure over `ctx.era` answers per request, as there). Read while the factory runs,
- * outside any request, `era` throws saying so rather than guess.
+ * outside any request, `era` throws saying so rather than guess, except on an endpoint
+ * that serves one era only (`legacy: 'reject'`: `'modern'`).
  */
 export interface McpServerFactoryContext {
   readonly era: 'legacy' | 'modern';
@@ -282,10 +313,16 @@ export interface McpServerFactoryContext {
   readonly requestInfo?: undefined;
 }
 
-export function factoryContext(): McpServerFactoryContext {
+/**
+ * `only`: the one era the endpoint serves (`'modern'` for `legacy: 'reject'`), which the
+ * factory may then read while it runs, as the official example `legacy-routing` does
+ * (`(ctx) => buildServer(ctx.era)` behind `legacy: 'reject'`).
+ */
+export function factoryContext(only?: 'legacy' | 'modern'): McpServerFactoryContext {
   return {
     get era(): 'legacy' | 'modern' {
       const ctx = currentContext.getStore();
+      if (ctx === undefined && only !== undefined) return only;
       if (ctx === undefined)
         throw new Error('ctx.era is known only while a request is handled: ferrymcp serves both eras from the one server the factory builds (read it inside a handler)');
       return ctx.isModern ? 'modern' : 'legacy';

@@ -34,11 +34,69 @@ export function methodOf(methodOrSchema: MethodOrSchema): string {
 }
 
 
-export function nativeHandler(method: string, kind: Kind, run: Run): NativeHandler {
+/** What a server adds around each of its handlers. */
+export interface HandlerHooks {
+  /**
+   * The official `requestState.verify` hook: run before the handler on a retry that echoes
+   * the `requestState` of the handler's own `inputRequired(...)` result; what it returns
+   * (when not `undefined`) is what `ctx.mcpReq.requestState()` answers.
+   */
+  verifyRequestState?: (state: string, ctx: HandlerContext) => unknown;
+  /** Hears a verify hook's rejection (the client gets the one fixed error). */
+  onerror?: (error: Error) => void;
+}
+
+export function nativeHandler(method: string, kind: Kind, run: Run, hooks?: HandlerHooks): NativeHandler {
   return (payloadJson, native) => {
     const ctx = new HandlerContext(native, method);
-    currentContext.run(ctx, dispatch, native, kind, ctx, payloadJson, run);
+    const verify = hooks?.verifyRequestState;
+    const state = verify === undefined ? undefined : ctx.rawRequestState;
+    if (verify === undefined || state === undefined) {
+      currentContext.run(ctx, dispatch, native, kind, ctx, payloadJson, run);
+      return;
+    }
+    currentContext.run(ctx, verifyThenDispatch, verify, state, hooks!, native, kind, ctx, payloadJson, run);
   };
+}
+
+/**
+ * The verify hook, then the handler. A rejection is answered by core's fixed error for it
+ * (`request_state_rejected`), whatever the hook threw (its reason goes to `onerror`
+ * only): a tool too gets the JSON-RPC error, not an `isError` result.
+ */
+function verifyThenDispatch(
+  verify: NonNullable<HandlerHooks['verifyRequestState']>,
+  state: string,
+  hooks: HandlerHooks,
+  native: NativeContext,
+  kind: Kind,
+  ctx: HandlerContext,
+  payloadJson: string,
+  run: Run,
+): void {
+  const rejected = (error: unknown) => {
+    try {
+      hooks.onerror?.(new Error(`requestState verification rejected ${ctx.mcpReq.method}: ${messageOf(error)}`));
+    } catch {
+      // Reporting never changes the answer.
+    }
+    try {
+      native.rejectRequestState();
+    } catch {
+      // Nothing left to answer with; the request ends at its deadline.
+    }
+  };
+  let decoded: unknown;
+  try {
+    decoded = verify(state, ctx);
+  } catch (error) {
+    rejected(error);
+    return;
+  }
+  Promise.resolve(decoded).then((value) => {
+    if (value !== undefined) ctx.setRequestState(value);
+    dispatch(native, kind, ctx, payloadJson, run);
+  }, rejected);
 }
 
 /**

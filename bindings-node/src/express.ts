@@ -4,12 +4,17 @@
  * mount a `NodeStreamableHTTPServerTransport` or `toNodeHandler(createMcpHandler(...))` on it.
  * Needs the `express` package (a peer dependency, as for the official adapter).
  *
- * `getOAuthProtectedResourceMetadataUrl` is the package root's. Not run yet: `requireBearerAuth`
- * and `mcpAuthMetadataRouter` (the engine's endpoints take `auth: { verifier, ... }` instead,
- * and serve the metadata themselves): calling them throws `ERR_FERRYMCP_UNSUPPORTED`.
+ * `getOAuthProtectedResourceMetadataUrl` is the package root's. `requireBearerAuth` is the
+ * Express bearer middleware: core's policy decides (see `bearer-gate.ts`), `req.auth` carries
+ * the accepted token to `toNodeHandler` and the transports. Not run yet:
+ * `mcpAuthMetadataRouter` (the engine's endpoints take `auth: { verifier, ... }` instead, and
+ * serve the metadata themselves): calling it throws `ERR_FERRYMCP_UNSUPPORTED`.
  */
 import express from 'express';
-export { getOAuthProtectedResourceMetadataUrl, requireBearerAuth } from './auth-helpers.js';
+export { getOAuthProtectedResourceMetadataUrl } from './auth-helpers.js';
+export { requireBearerAuthMiddleware as requireBearerAuth } from './bearer-gate.js';
+export type { BearerAuthMiddlewareOptions } from './bearer-gate.js';
+export type { OAuthTokenVerifier } from './http-options.js';
 export { mcpAuthMetadataRouter } from './server/auth/router.js';
 import type { Express, RequestHandler } from 'express';
 import { LOOPBACK_BINDS, guardRefusal, localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, warnUnguarded } from './host-guard.js';

@@ -126,8 +126,15 @@ export function createMcpHandler(factory: McpServerFactory, options: CreateMcpHa
     });
   };
   let connected: Promise<void> | undefined;
+  // A factory that fails fails the request it ran for, and the next request calls it again.
   const ready = () =>
-    (connected ??= Promise.resolve(factory(factoryContext())).then((server) => server.connect(transport)));
+    (connected ??= Promise.resolve()
+      .then(() => factory(factoryContext(legacy === 'reject' ? 'modern' : undefined)))
+      .then((server) => server.connect(transport))
+      .catch((error: unknown) => {
+        connected = undefined;
+        return report(error);
+      }));
   const report = (error: unknown): never => {
     reportError(error instanceof Error ? error : new Error(String(error)));
     throw error;
@@ -152,10 +159,16 @@ export function createMcpHandler(factory: McpServerFactory, options: CreateMcpHa
 /** `(req, res, parsedBody?)` for `http.createServer`, Express or Fastify. */
 export type NodeMcpRequestHandler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
 
-/** A `createMcpHandler` handler as a Node request handler (no web-standard conversion: core's pipe to Node directly). */
-export function toNodeHandler(handler: McpHttpHandler, options: { onerror?: (error: Error) => void } = {}): NodeMcpRequestHandler {
-  const node = (handler as McpHttpHandler & { [NODE]?: NodeMcpRequestHandler })[NODE];
-  if (node === undefined) throw new TypeError("toNodeHandler takes a handler made by ferrymcp's createMcpHandler");
+/**
+ * A `createMcpHandler` handler as a Node request handler (no web-standard conversion: core's
+ * pipe to Node directly; `req.auth`, set by a bearer middleware, reaches the handlers as
+ * `ctx.authInfo`). Any other `{ fetch(request) }` (a composed web-standard handler, as the
+ * official `toNodeHandler` takes) is bridged: the Node request becomes a `Request`
+ * (`toWebRequest`) and the `Response` is written back, its body streamed.
+ */
+export function toNodeHandler(handler: McpHttpHandler | { fetch(request: Request): Response | Promise<Response> }, options: { onerror?: (error: Error) => void } = {}): NodeMcpRequestHandler {
+  for (const key of Object.keys(options)) if (key !== 'onerror') throw new TypeError(`toNodeHandler: unknown option '${key}'`);
+  const node = (handler as McpHttpHandler & { [NODE]?: NodeMcpRequestHandler })[NODE] ?? webBridge(handler);
   return async (req, res, parsedBody) => {
     try {
       await node(req, res, typeof parsedBody === 'function' ? undefined : parsedBody);
@@ -163,6 +176,31 @@ export function toNodeHandler(handler: McpHttpHandler, options: { onerror?: (err
       options.onerror?.(error instanceof Error ? error : new Error(String(error)));
       if (!res.headersSent) res.writeHead(500).end();
     }
+  };
+}
+
+/** A web-standard `{ fetch }` handler serving Node requests. */
+function webBridge(handler: { fetch?: unknown }): NodeMcpRequestHandler {
+  if (typeof handler?.fetch !== 'function') throw new TypeError("toNodeHandler takes a handler made by createMcpHandler, or any { fetch(request) } returning a Response");
+  const fetch = handler.fetch.bind(handler) as (request: Request) => Response | Promise<Response>;
+  return async (req, res, parsed) => {
+    const { toWebRequest } = await import('./node.js');
+    const response = await fetch(await toWebRequest(req as IncomingMessage & AsyncIterable<unknown>, parsed));
+    const headers: [string, string][] = [];
+    response.headers.forEach((value, name) => headers.push([name, value]));
+    res.writeHead(response.status, response.statusText, headers.flat());
+    if (response.body === null) {
+      res.end();
+      return;
+    }
+    const reader = response.body.getReader();
+    res.on('close', () => void reader.cancel().catch(() => undefined));
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve));
+    }
+    res.end();
   };
 }
 

@@ -230,15 +230,24 @@ export function httpSettings(options: object, where: string, extra: readonly str
   return { config: { ...config, auth }, verifier, redis };
 }
 
-function bearer(options: BearerAuthOptions, where: string): { auth: AuthConfig; verifier: (token: string) => Promise<string> } {
-  const given = options.verifier;
+/**
+ * @internal A token verifier (a function or an `OAuthTokenVerifier`) as core's
+ * `BearerVerifier` takes it from JavaScript: the token's verdict as JSON (`required`: the
+ * scopes an `insufficient_scope` refusal names when the verifier names none).
+ */
+export function verdictOf(given: unknown, where: string, required: string): (token: string) => Promise<string> {
+  const object = given as { verifyAccessToken?: (token: string) => unknown } | undefined;
   const verify =
     typeof given === 'function'
-      ? given
-      : typeof given?.verifyAccessToken === 'function'
-        ? (token: string) => given.verifyAccessToken(token)
+      ? (given as (token: string) => unknown)
+      : typeof object?.verifyAccessToken === 'function'
+        ? (token: string) => object.verifyAccessToken!(token)
         : undefined;
-  if (verify === undefined) throw new TypeError(`${where}: auth.verifier must be a function or an OAuthTokenVerifier`);
+  if (verify === undefined) throw Object.assign(new TypeError(`${where} must be a function or an OAuthTokenVerifier`), { code: 'ERR_INVALID_ARG_VALUE' });
+  return async (token: string): Promise<string> => JSON.stringify(await verdict(verify, token, required));
+}
+
+function bearer(options: BearerAuthOptions, where: string): { auth: AuthConfig; verifier: (token: string) => Promise<string> } {
   const auth: AuthConfig = {
     requiredScopes: strings('auth.requiredScopes', options.requiredScopes),
     authorizationServers: (options.authorizationServers ?? []).map(String),
@@ -246,8 +255,7 @@ function bearer(options: BearerAuthOptions, where: string): { auth: AuthConfig; 
     resource: options.resource === undefined ? undefined : String(options.resource),
     verifyTimeoutMs: positive('auth.verifyTimeoutMs', options.verifyTimeoutMs),
   };
-  const required = (auth.requiredScopes ?? []).join(' ');
-  const verifier = async (token: string): Promise<string> => JSON.stringify(await verdict(verify, token, required));
+  const verifier = verdictOf(options.verifier, `${where}: auth.verifier`, (auth.requiredScopes ?? []).join(' '));
   return { auth, verifier };
 }
 

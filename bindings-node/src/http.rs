@@ -17,7 +17,10 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use ferrymcp_core::protocol::ErrorCode;
-use ferrymcp_core::server::http::{BearerAuth, HttpHandler, HttpOptions, HttpSettings, METADATA_PATH, ResponseBody};
+use ferrymcp_core::server::http::{
+    Authorized, BearerAuth, HttpHandler, HttpOptions, HttpSettings, METADATA_PATH, Refused, ResponseBody,
+    auth_info_from_json, authorize, challenge,
+};
 
 use crate::redis::NativeRedisStore;
 use http::header::CONTENT_TYPE;
@@ -165,14 +168,25 @@ impl NativeHttpHandler {
     /// Node's `rawHeaders`); `body` is the whole body, or its first `maxBodyBytes + 1`
     /// bytes when longer (core answers 413 then).
     #[napi]
+    ///
+    /// `auth_info_json`: a token accepted in front of this endpoint (the official
+    /// `requireBearerAuth`, `req.auth`, `handleRequest`'s `authInfo`; core's `AuthInfo` as
+    /// JSON, camelCase): the request's handlers get it, when the endpoint checks no tokens
+    /// itself.
     pub async fn handle(
         &self,
         method: String,
         url: String,
         headers: Vec<String>,
         body: Buffer,
+        auth_info_json: Option<String>,
     ) -> napi::Result<NativeHttpResponse> {
-        let request = self.request(&method, &url, &headers, Bytes::from(body.to_vec()))?;
+        let mut request = self.request(&method, &url, &headers, Bytes::from(body.to_vec()))?;
+        if let Some(json) = auth_info_json {
+            let value = serde_json::from_str(&json).map_err(|e| internal(format!("authInfo is not JSON: {e}")))?;
+            let info = auth_info_from_json(value).map_err(|e| internal(format!("authInfo: {e}")))?;
+            request.extensions_mut().insert(Authorized(Arc::new(info)));
+        }
         let handler = self.handler.clone();
         no_panic(async move {
             let response = handler.handle(request).await;
@@ -227,6 +241,59 @@ impl NativeHttpHandler {
         })
         .await
     }
+}
+
+/// The official `verifyBearerToken` / `requireBearerAuth` check, by core's bearer policy:
+/// the `Authorization` header's token as `verifier` says and core accepts it (required
+/// scopes, expiry). Resolves to JSON: `{"ok": true, "authInfo": {...}}`, or `{"ok": false,
+/// "status", "wwwAuthenticate", "body"}` (the response core's endpoint would answer, its
+/// challenge naming `resource_metadata_url` when given).
+#[napi]
+pub async fn bearer_authorize(
+    #[napi(ts_arg_type = "(token: string) => Promise<string>")] verifier: JsVerifierFn,
+    required_scopes: Vec<String>,
+    authorization: Option<String>,
+    resource_metadata_url: Option<String>,
+    verify_timeout_ms: Option<u32>,
+) -> napi::Result<String> {
+    let auth = BearerAuth {
+        verifier: Arc::new(JsVerifier::new(verifier, millis(verify_timeout_ms).unwrap_or(DEFAULT_VERIFY_TIMEOUT))),
+        required_scopes,
+        authorization_servers: Vec::new(),
+        scopes_supported: None,
+        resource: None,
+        serve_metadata: false,
+        audience: None,
+    };
+    no_panic(async move {
+        let verdict = match authorize(&auth, authorization.as_deref(), resource_metadata_url.as_deref()).await {
+            Ok(info) => serde_json::json!({"ok": true, "authInfo": info}),
+            Err(refused) => refusal_json(refused),
+        };
+        Ok(verdict.to_string())
+    })
+    .await
+}
+
+fn refusal_json(refused: Refused) -> serde_json::Value {
+    serde_json::json!({
+        "ok": false,
+        "status": refused.status,
+        "wwwAuthenticate": refused.www_authenticate,
+        "body": refused.body,
+    })
+}
+
+/// How core answers an OAuth error of the resource server (the official
+/// `bearerAuthChallengeResponse`): JSON `{"ok": false, "status", "wwwAuthenticate", "body"}`.
+#[napi]
+pub fn bearer_challenge(
+    error: String,
+    description: String,
+    scope: Option<String>,
+    resource_metadata_url: Option<String>,
+) -> String {
+    refusal_json(challenge(&error, &description, scope.as_deref(), resource_metadata_url.as_deref())).to_string()
 }
 
 /// `uri` with its path replaced by `endpoint` (query and authority kept).

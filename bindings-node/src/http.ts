@@ -18,8 +18,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { fromNative } from './errors.js';
+import { authInfoJson } from './bearer-gate.js';
 import { httpSettings } from './http-options.js';
-import type { NativeHttpSettings, StreamableHTTPServerTransportOptions } from './http-options.js';
+import type { AuthInfo, NativeHttpSettings, StreamableHTTPServerTransportOptions } from './http-options.js';
 import { NativeHttpHandler, listenHttp } from './native.js';
 import type { NativeHttpListener, NativeHttpResponse, NativeServer } from './native.js';
 
@@ -30,8 +31,12 @@ type Handler = InstanceType<typeof NativeHttpHandler>;
 export interface HandleRequestOptions {
   /** The body, already parsed (e.g. by `express.json()`). */
   parsedBody?: unknown;
-  /** Refused: core verifies bearer tokens itself (see the `auth` option). */
-  authInfo?: unknown;
+  /**
+   * A token accepted in front of this transport (the official `requireBearerAuth`): the
+   * handlers get it as `ctx.authInfo`. Refused when the transport checks tokens itself
+   * (its `auth` option). On Node, `req.auth` (set by the Express middleware) is read the same way.
+   */
+  authInfo?: AuthInfo;
 }
 
 /** What both HTTP transports share: connecting, closing, the pipe to core. */
@@ -76,8 +81,12 @@ export abstract class HttpServerTransport {
     return this.#handler;
   }
 
-  async #handle(method: string, url: string, headers: string[], body: Buffer): Promise<NativeHttpResponse> {
-    const response = await this.#connected.handle(method, url, headers, body);
+  async #handle(method: string, url: string, headers: string[], body: Buffer, authInfo?: unknown): Promise<NativeHttpResponse> {
+    const auth = authInfoJson(authInfo, 'handleRequest');
+    if (auth !== undefined && this.#settings.verifier !== undefined) {
+      throw new TypeError('handleRequest: authInfo was given, but this transport checks bearer tokens itself (its auth option): use one or the other');
+    }
+    const response = await this.#connected.handle(method, url, headers, body, auth);
     if (this.#opened === undefined && this.#ended === undefined && this.sessionId !== undefined) return response;
     const asked = headerOf(headers, 'mcp-session-id');
     const given = headerOf(response.headers, 'mcp-session-id');
@@ -97,17 +106,17 @@ export abstract class HttpServerTransport {
 
   /** A web-standard request, answered with a web-standard response. */
   protected async serveWeb(request: Request, options?: HandleRequestOptions): Promise<Response> {
-    refuseAuthInfo(options);
     const headers: string[] = [];
     request.headers.forEach((value, name) => headers.push(name, value));
     const body = parsedBody(options?.parsedBody) ?? (await readStream(request.body, this.#maxBody));
-    return toResponse(await this.#handle(request.method, request.url, headers, body));
+    return toResponse(await this.#handle(request.method, request.url, headers, body, options?.authInfo));
   }
 
   /** A Node request, answered on its response. */
   protected async serveNode(req: IncomingMessage, res: ServerResponse, parsed?: unknown): Promise<void> {
     const body = parsedBody(parsed) ?? (await readIncoming(req, this.#maxBody));
-    await pipe(await this.#handle(req.method ?? 'GET', req.url ?? '/', req.rawHeaders, body), res);
+    const auth = (req as IncomingMessage & { auth?: unknown }).auth;
+    await pipe(await this.#handle(req.method ?? 'GET', req.url ?? '/', req.rawHeaders, body, auth), res);
   }
 }
 
@@ -115,12 +124,6 @@ export abstract class HttpServerTransport {
 function headerOf(flat: string[], name: string): string | undefined {
   for (let i = 0; i + 1 < flat.length; i += 2) if (flat[i].toLowerCase() === name) return flat[i + 1];
   return undefined;
-}
-
-function refuseAuthInfo(options?: HandleRequestOptions): void {
-  if (options?.authInfo !== undefined) {
-    throw new TypeError('handleRequest: authInfo is not supported: give the transport an auth.verifier and core checks the bearer token');
-  }
 }
 
 function parsedBody(value: unknown): Buffer | undefined {

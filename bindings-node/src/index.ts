@@ -96,22 +96,29 @@ export {
   OAuthErrorCode,
   SdkError,
   SdkErrorCode,
-  acceptedContent,
-  bearerAuthChallengeResponse,
   buildOAuthProtectedResourceMetadata,
   checkResourceAllowed,
-  createRequestStateCodec,
   getOAuthProtectedResourceMetadataUrl,
-  inputRequired,
-  inputResponse,
   legacyStatelessFallback,
   oauthMetadataResponse,
-  requireBearerAuth,
   requireScopes,
   resourceUrlFromServerUrl,
-  verifyBearerToken,
 } from './auth-helpers.js';
 export type { OAuthErrorBody } from './auth-helpers.js';
+export { acceptedContent, createRequestStateCodec, inputRequired, inputResponse } from './input-rounds.js';
+export { bearerAuthChallengeResponse, requireBearerAuth, verifyBearerToken } from './bearer-gate.js';
+export type { BearerGateOptions } from './bearer-gate.js';
+export type {
+  InputRequest,
+  InputRequests,
+  InputRequiredBuilder,
+  InputRequiredResult,
+  InputRequiredSpec,
+  InputResponseView,
+  InputResponses,
+  RequestStateCodec,
+  RequestStateCodecOptions,
+} from './input-rounds.js';
 export { InMemoryTransport, ReadBuffer, deserializeMessage, serializeMessage } from './transport.js';
 export type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from './transport.js';
 export {

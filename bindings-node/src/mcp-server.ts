@@ -13,8 +13,9 @@
 import { currentContext } from './context.js';
 import type { HandlerContext } from './context.js';
 import { methodOf, nativeHandler } from './dispatch.js';
-import type { MethodOrSchema } from './dispatch.js';
+import type { HandlerHooks, MethodOrSchema } from './dispatch.js';
 import { ErrorCode, McpError, fromNative, invalidOption, refuseOption } from './errors.js';
+import { SdkError, SdkErrorCode } from './auth-helpers.js';
 import { MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './guards.js';
 import { ListeningTransport } from './http.js';
 import { carry, isMessageTransport } from './transport.js';
@@ -64,6 +65,13 @@ export interface McpServerOptions {
   requestStateKeys?: (string | Uint8Array)[];
   /** How long sealed request state stays valid (ferrymcp; core's default when absent). */
   requestStateTtlMs?: number;
+  /**
+   * The official hook that checks (and decodes) the `requestState` a handler put in its own
+   * `inputRequired(...)` result, before the handler runs on the retry; a rejection answers
+   * `-32602 Invalid or expired requestState`. Core seals that state inside its own, so it is
+   * intact and bound to the method, target and principal before the hook sees it.
+   */
+  requestState?: { verify?: (state: string, ctx: HandlerContext) => unknown };
   [option: string]: unknown;
 }
 
@@ -84,10 +92,11 @@ const SERVER_REFUSED_OPTIONS: Record<string, { isDefault?: (value: unknown) => b
   debouncedNotificationMethods: { isDefault: (value) => Array.isArray(value) && value.length === 0, why: 'notification debouncing is not supported by ferrymcp' },
   jsonSchemaValidator: { why: 'core validates elicitation answers (and tool arguments) in Rust and takes no validator' },
   inputRequired: {
-    isDefault: (value) => isObject(value) && Object.entries(value).every(([key, v]) => v === undefined || (key === 'legacyShim' && v === true)),
-    why: 'core runs the multi-round requests (and their 2025-era shim) with its own limits; use handlerTimeoutMs for the time a handler may take',
+    // `legacyShim: false` is what core does: a handler's own input_required result on a
+    // 2025-era request fails loudly (no shim re-enters it with pushed requests).
+    isDefault: (value) => isObject(value) && Object.entries(value).every(([key, v]) => v === undefined || (key === 'legacyShim' && v === false)),
+    why: "core does not convert a handler's own inputRequired(...) result into 2025-era requests (legacyShim: false is how it behaves; ctx.mcpReq.elicitInput / requestSampling serve both eras), and runs the client's rounds with its own limits (handlerTimeoutMs)",
   },
-  requestState: { why: 'core seals and checks requestState itself: give requestStateKeys (and requestStateTtlMs) instead' },
   taskStore: { why: TASKS },
   taskMessageQueue: { why: TASKS },
   defaultTaskPollInterval: { why: TASKS },
@@ -108,6 +117,14 @@ function checkServerOptions(options: McpServerOptions): void {
   if (!isObject(options)) invalidOption('McpServer', 'options must be an object');
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || SERVER_TAKEN_OPTIONS.has(key)) continue;
+    if (key === 'requestState') {
+      if (!isObject(value)) invalidOption('McpServer', 'requestState must be an object ({ verify })');
+      for (const [hook, fn] of Object.entries(value)) {
+        if (hook !== 'verify') invalidOption('McpServer', `unknown option requestState.${hook}`);
+        if (fn !== undefined && typeof fn !== 'function') invalidOption('McpServer', 'requestState.verify must be a function');
+      }
+      continue;
+    }
     const refused = SERVER_REFUSED_OPTIONS[key];
     if (refused === undefined) invalidOption('McpServer', `unknown option ${key}`);
     if (refused.isDefault?.(value) !== true) refuseOption('McpServer', key, refused.why);
@@ -237,6 +254,8 @@ export class McpServer {
   readonly #resources = new Map<string, RegisteredResource>();
   #completions = false;
   #connected = false;
+  /** @internal Run around every handler (the `requestState.verify` hook). */
+  readonly hooks: HandlerHooks = {};
   #http?: ServerTransport;
 
   /**
@@ -263,6 +282,8 @@ export class McpServer {
       });
     });
     this.#native = native!;
+    this.hooks.verifyRequestState = options.requestState?.verify;
+    this.hooks.onerror = (error) => this.server.onerror?.(error);
     this.server = new Server(this, this.#native);
     if (options.capabilities !== undefined) this.server.registerCapabilities(options.capabilities);
   }
@@ -311,7 +332,7 @@ export class McpServer {
         icons: tool.icons,
         _meta: tool._meta,
       });
-      this.#call(() => this.#native.addTool(def, nativeHandler('tools/call', 'tool', run), tool.taskStart, input?.checksArguments));
+      this.#call(() => this.#native.addTool(def, nativeHandler('tools/call', 'tool', run, this.hooks), tool.taskStart, input?.checksArguments));
     };
     const drop = () => this.#native.removeTool(currentName);
     Object.assign(tool, this.#lifecycle('tools', tool, add, drop), {
@@ -378,7 +399,7 @@ export class McpServer {
     const add = () => {
       const run = (payload: { uri: string }, ctx: HandlerContext) => resource.readCallback(new URL(payload.uri), ctx);
       const def = definition({ uri: currentUri, name: resource.name, ...resourceMetadata(resource.metadata) });
-      this.#call(() => this.#native.addResource(def, nativeHandler('resources/read', 'other', run), ownCacheHint(resource.metadata)));
+      this.#call(() => this.#native.addResource(def, nativeHandler('resources/read', 'other', run, this.hooks), ownCacheHint(resource.metadata)));
       this.#resources.set(currentUri, resource);
     };
     const drop = () => {
@@ -413,7 +434,7 @@ export class McpServer {
       const def = definition({ uriTemplate: text(), name: currentName, ...resourceMetadata(entry.metadata) });
       const listCallback = entry.resourceTemplate.listCallback;
       const lister = listCallback && nativeHandler('resources/list', 'other', (_payload: unknown, ctx: HandlerContext) => listCallback(ctx));
-      this.#call(() => this.#native.addResourceTemplate(def, nativeHandler('resources/read', 'other', run), lister, ownCacheHint(entry.metadata)));
+      this.#call(() => this.#native.addResourceTemplate(def, nativeHandler('resources/read', 'other', run, this.hooks), lister, ownCacheHint(entry.metadata)));
       this.#templates.set(text(), entry);
       if (entry.resourceTemplate.hasCompleteCallbacks()) this.#enableCompletions();
     };
@@ -458,7 +479,7 @@ export class McpServer {
         icons: prompt.icons,
         _meta: prompt._meta,
       });
-      this.#call(() => this.#native.addPrompt(def, nativeHandler('prompts/get', 'other', run)));
+      this.#call(() => this.#native.addPrompt(def, nativeHandler('prompts/get', 'other', run, this.hooks)));
       this.#prompts.set(currentName, prompt);
       this.#promptArgs.set(currentName, args);
       if (Object.values(args?.shape ?? {}).some((field) => completerOf(field))) this.#enableCompletions();
@@ -753,7 +774,7 @@ export class Server {
       run = async (params, ctx) => handler(await parseParams(schemas.params, params, method), ctx);
     }
     try {
-      this.#native.setRequestHandler(method, nativeHandler(method, 'other', run));
+      this.#native.setRequestHandler(method, nativeHandler(method, 'other', run, this.#owner.hooks));
     } catch (error) {
       throw fromNative(error);
     }
@@ -831,6 +852,27 @@ export class Server {
 
   listRoots(params?: unknown): Promise<ListRootsResult> {
     return this.#context('listRoots').listRoots(params);
+  }
+
+  /**
+   * A function that sends `notifications/elicitation/complete` for `elicitationId` (the end
+   * of a URL-mode elicitation done out of band), on the way the request being handled
+   * answers: create it inside the handler that asked (`relatedRequestId`, when given, must
+   * be that request's id).
+   */
+  createElicitationCompletionNotifier(elicitationId: string, options?: { relatedRequestId?: unknown }): () => Promise<void> {
+    const ctx = this.#context('createElicitationCompletionNotifier');
+    for (const key of Object.keys(options ?? {})) {
+      if (key !== 'relatedRequestId') invalidOption('createElicitationCompletionNotifier', `unknown option ${key}`);
+    }
+    const related = options?.relatedRequestId;
+    if (related !== undefined && related !== ctx.requestId) {
+      invalidOption('createElicitationCompletionNotifier', 'relatedRequestId must be the id of the request being handled (its notifications go on the way it answers)');
+    }
+    if ((ctx.clientCapabilities as { elicitation?: { url?: unknown } }).elicitation?.url === undefined) {
+      throw new SdkError(SdkErrorCode.CapabilityNotSupported, 'Client does not support URL elicitation (required for notifications/elicitation/complete)');
+    }
+    return () => ctx.sendNotification({ method: 'notifications/elicitation/complete', params: { elicitationId } });
   }
 
   /**

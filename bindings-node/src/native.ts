@@ -32,6 +32,8 @@ export const connectHttpClient = native.connectHttpClient;
 export const NativeOAuth = native.NativeOAuth;
 export const parseWwwAuthenticate = native.parseWwwAuthenticate;
 export const isLegacyHttpRequest = native.isLegacyHttpRequest;
+export const bearerAuthorize = native.bearerAuthorize;
+export const bearerChallenge = native.bearerChallenge;
 
 export type { Vocabulary, ErrorCodes, MetaKeys } from '../native/index.cjs';
 /** The protocol's constants (revisions, error codes, log levels, `_meta` keys), from core. */

@@ -121,7 +121,7 @@ export function serveStdio(factory: (ctx: McpServerFactoryContext) => McpServer 
   const transport: ServerTransport | Transport = given ?? new StdioServerTransport();
   if (given === undefined) warnIfStdinRead();
   if (options.onerror !== undefined && transport.onerror === undefined) transport.onerror = options.onerror;
-  const server = Promise.resolve(factory(factoryContext())).then(async (server) => {
+  const server = Promise.resolve(factory(factoryContext(options.legacy === 'reject' ? 'modern' : undefined))).then(async (server) => {
     if (transport instanceof StdioServerTransport) transport.attach(server);
     if (options.maxSubscriptions !== undefined) server[SET_MAX_LISTEN_STREAMS](options.maxSubscriptions);
     if (options.legacy === 'reject') server[SET_REJECT_LEGACY](true);

@@ -159,7 +159,9 @@ test('McpServer / Server options: the official ones ferrymcp cannot run are refu
   throwsNaming(make({ debouncedNotificationMethods: ['notifications/tools/list_changed'] }), 'ERR_FERRYMCP_UNSUPPORTED', 'debouncedNotificationMethods');
   throwsNaming(make({ jsonSchemaValidator: {} }), 'ERR_FERRYMCP_UNSUPPORTED', 'jsonSchemaValidator');
   throwsNaming(make({ inputRequired: { maxRounds: 3 } }), 'ERR_FERRYMCP_UNSUPPORTED', 'inputRequired');
-  throwsNaming(make({ requestState: { verify: () => true } }), 'ERR_FERRYMCP_UNSUPPORTED', 'requestState');
+  // No shim turns a handler's own input_required result into 2025-era requests.
+  throwsNaming(make({ inputRequired: { legacyShim: true } }), 'ERR_FERRYMCP_UNSUPPORTED', 'inputRequired');
+  throwsNaming(make({ requestState: { encode: () => '' } }), 'ERR_INVALID_ARG_VALUE', 'requestState.encode');
   throwsNaming(make({ taskStore: {} }), 'ERR_FERRYMCP_UNSUPPORTED', 'taskStore');
   throwsNaming(make({ sessionTimeout: 5 }), 'ERR_INVALID_ARG_VALUE', 'unknown option sessionTimeout');
   throwsNaming(() => new LowLevelServer(info, { taskMessageQueue: {} }), 'ERR_FERRYMCP_UNSUPPORTED', 'taskMessageQueue');
@@ -169,7 +171,8 @@ test('McpServer / Server options: the official ones ferrymcp cannot run are refu
     supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
     enforceStrictCapabilities: false,
     debouncedNotificationMethods: [],
-    inputRequired: { legacyShim: true },
+    inputRequired: { legacyShim: false },
+    requestState: { verify: (state) => state },
   });
   server.registerTool('ping', {}, async () => ({ content: [{ type: 'text', text: 'pong' }] }));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

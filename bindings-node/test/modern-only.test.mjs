@@ -3,6 +3,8 @@
 // to the official SDK's own endpoint built the same way, behind real Node http servers;
 // over stdio (a real child process) the official v2 client in 2025 mode is refused with
 // -32022 naming the supported revisions and a 2026-07-28 one is served on a fresh process.
+// The official `legacy-routing` story: `isLegacyRequest` in front of a sessionful 2025
+// deployment and a strict modern entry whose factory reads `ctx.era`, on one port.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -13,7 +15,9 @@ import { StdioClientTransport as OfficialStdio } from '@modelcontextprotocol/cli
 import * as officialNode from '@modelcontextprotocol/node';
 import * as officialServer from '@modelcontextprotocol/server';
 import * as ferrymcp from 'ferrymcp';
-import { toNodeHandler } from 'ferrymcp/node';
+import { randomUUID } from 'node:crypto';
+
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from 'ferrymcp/node';
 
 import { fixture } from './helpers.mjs';
 
@@ -103,6 +107,47 @@ describe("legacy: 'reject'", () => {
       assert.equal((await modern.callTool({ name: 'ping', arguments: {} })).content[0].text, 'pong');
     } finally {
       await modern.close();
+    }
+  });
+
+  test('legacy-routing: isLegacyRequest routes the official clients of both eras; the strict entry\'s factory reads ctx.era', async () => {
+    const buildServer = (era) => {
+      const server = new ferrymcp.McpServer({ name: 'legacy-routing', version: '1.0.0' });
+      server.registerTool('greet', { inputSchema: { type: 'object', properties: { name: { type: 'string' } } } }, async ({ name }) => ({
+        content: [{ type: 'text', text: `Hello, ${name}! (era=${era})` }],
+      }));
+      return server;
+    };
+    const sessions = new Map();
+    const legacy = async (req, res, body) => {
+      const sid = req.headers['mcp-session-id'];
+      if (sid && sessions.has(sid)) return sessions.get(sid).handleRequest(req, res, body);
+      if (sid || !ferrymcp.isInitializeRequest(body)) return res.writeHead(sid ? 404 : 400).end();
+      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => sessions.set(id, transport) });
+      await buildServer('legacy').connect(transport);
+      await transport.handleRequest(req, res, body);
+    };
+    const modern = toNodeHandler(ferrymcp.createMcpHandler((ctx) => buildServer(ctx.era), { legacy: 'reject' }));
+    const http = await serve(async (req, res) => {
+      if (req.method !== 'POST') return legacy(req, res);
+      const chunks = [];
+      for await (const chunk of req) chunks.push(chunk);
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const probe = await toWebRequest(req, body);
+      await ((await ferrymcp.isLegacyRequest(probe)) ? legacy(req, res, body) : modern(req, res, body));
+    });
+    try {
+      const old = new OfficialClient({ name: 'c', version: '1' });
+      await old.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      assert.match((await old.callTool({ name: 'greet', arguments: { name: 'A' } })).content[0].text, /era=legacy/);
+      await old.close();
+      const now = new OfficialClient({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+      await now.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      assert.equal(now.getNegotiatedProtocolVersion(), MODERN);
+      assert.equal((await now.callTool({ name: 'greet', arguments: { name: 'B' } })).content[0].text, 'Hello, B! (era=modern)');
+      await now.close();
+    } finally {
+      http.close();
     }
   });
 });

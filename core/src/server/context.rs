@@ -32,6 +32,26 @@ pub(crate) fn missing_capability(capabilities: &Value, method: &str, params: &Va
     (!declared).then_some(name)
 }
 
+/// The `-32003`-style error a modern request gets when its client did not declare the
+/// capability an input needs (`needed`: what must be declared under `name`).
+fn missing_capability_error(name: &str, needed: Value) -> ErrorObject {
+    let mut required = Map::new();
+    required.insert(name.to_owned(), needed);
+    let data = crate::wire::RawJson::to_json(&json!({"requiredCapabilities": required})).expect("JSON");
+    ErrorObject::new(
+        ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        format!("Missing required client capability: {name}"),
+    )
+    .with_data(data)
+}
+
+/// [`missing_capability_error`] for a request to the client of `method` with `params`
+/// (`name`: what [`missing_capability`] found missing).
+pub(crate) fn capability_error(name: &str, method: &str, params: &Value) -> ErrorObject {
+    let sub = super::router::client_input(method, params).capability().and_then(|(_, sub)| sub);
+    missing_capability_error(name, sub.map_or_else(|| json!({}), |sub| json!({sub: {}})))
+}
+
 /// The context of one request being served. Cheap to clone.
 #[derive(Clone)]
 pub struct Context {
@@ -153,6 +173,20 @@ impl Context {
             inputs.wake();
         }
         Ok(true)
+    }
+
+    /// The `inputResponses` of a modern retry as the client sent them (this round's only:
+    /// the official SDKs' `ctx.mcpReq.inputResponses`); `None` on a first request and in
+    /// the 2025 era.
+    pub fn input_responses(&self) -> Option<&Map<String, Value>> {
+        self.inner.inputs.as_deref().and_then(Inputs::fresh)
+    }
+
+    /// The `requestState` the handler put in its own `input_required` result, as it gave
+    /// it, on the client's retry (core sealed it, so it is intact and bound to this
+    /// method, target and principal); `None` otherwise.
+    pub fn request_state(&self) -> Option<&str> {
+        self.inner.inputs.as_deref().and_then(Inputs::handler_state)
     }
 
     /// The progress token the client sent, if any.
@@ -299,14 +333,7 @@ impl Context {
             return Ok(());
         }
         if self.is_modern() {
-            let mut required = Map::new();
-            required.insert(name.to_owned(), needed);
-            let data = crate::wire::RawJson::to_json(&json!({"requiredCapabilities": required})).expect("JSON");
-            let error = ErrorObject::new(
-                ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
-                format!("Missing required client capability: {name}"),
-            );
-            return Err(HandlerError::Rpc(error.with_data(data)));
+            return Err(HandlerError::Rpc(missing_capability_error(name, needed)));
         }
         Err(HandlerError::Failed(format!("The client does not support {name} (it did not declare the capability)")))
     }

@@ -46,7 +46,7 @@ pub use handlers::{
 };
 pub use input_batch::{BatchedHandler, InputAnswer, InputBatch, input_batch};
 pub use middleware::{Answer, Inbound, Middleware, Next};
-pub use mrtr::{StateCodec, StateCodecHandle};
+pub use mrtr::{StateCodec, StateCodecHandle, request_state_rejected};
 pub(crate) use notify::Fanout;
 pub use outbound::Outbound;
 pub use registry::{RegistryError, ToolOptions};

@@ -89,17 +89,23 @@ impl Sealer {
         <HmacSha256 as KeyInit>::new_from_slice(key).expect("HMAC takes any key length")
     }
 
-    /// Seals the answers gathered so far for one request target and principal; an error
-    /// only when the application's codec fails.
+    /// Seals the answers gathered so far for one request target and principal (and the
+    /// handler's own state, when it returned `input_required` itself); an error only when
+    /// the application's codec fails.
     pub fn seal(
         &self,
         method: &str,
         target: &str,
         principal: Option<&str>,
         responses: &Map<String, Value>,
+        handler_state: Option<&str>,
     ) -> Result<String, ErrorObject> {
         let expires = now() + self.ttl.as_secs();
-        let body = json!({"m": method, "t": target, "p": principal, "r": responses, "x": expires}).to_string();
+        let mut body = json!({"m": method, "t": target, "p": principal, "r": responses, "x": expires});
+        if let Some(state) = handler_state {
+            body["a"] = Value::from(state);
+        }
+        let body = body.to_string();
         if let Some(codec) = &self.codec {
             return codec
                 .seal(body.as_bytes())
@@ -111,15 +117,16 @@ impl Sealer {
         Ok(format!("{}.{}", B64.encode(body), B64.encode(tag)))
     }
 
-    /// Opens a state sealed for this method, target and principal under any of the keys;
-    /// any failure is the same error.
+    /// Opens a state sealed for this method, target and principal under any of the keys:
+    /// the answers of earlier rounds and the handler's own state; any failure is the same
+    /// error.
     pub fn open(
         &self,
         state: &str,
         method: &str,
         target: &str,
         principal: Option<&str>,
-    ) -> Result<Map<String, Value>, ErrorObject> {
+    ) -> Result<(Map<String, Value>, Option<String>), ErrorObject> {
         let fail = || ErrorObject::invalid_params("requestState integrity check failed");
         let body = match &self.codec {
             Some(codec) => codec.unseal(state).map_err(|_| fail())?,
@@ -147,8 +154,13 @@ impl Sealer {
         if !fresh {
             return Err(ErrorObject::invalid_params("requestState has expired; send the request again"));
         }
+        let handler_state = match state.get("a") {
+            None => None,
+            Some(Value::String(own)) => Some(own.clone()),
+            Some(_) => return Err(fail()),
+        };
         match state.get("r") {
-            Some(Value::Object(responses)) => Ok(responses.clone()),
+            Some(Value::Object(responses)) => Ok((responses.clone(), handler_state)),
             _ => Err(fail()),
         }
     }
@@ -158,9 +170,22 @@ fn now() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
+/// What a modern retry brings: every answer known (earlier rounds and this one), this
+/// round's `inputResponses` as sent, and the handler's own state echoed back.
+#[derive(Default)]
+pub(crate) struct Retry {
+    pub responses: Map<String, Value>,
+    pub fresh: Option<Map<String, Value>>,
+    pub handler_state: Option<String>,
+}
+
 /// The inputs of one modern request: answers known so far, and what is still missing.
 pub(crate) struct Inputs {
     responses: Map<String, Value>,
+    /// This round's `inputResponses` (`None` on a first request).
+    fresh: Option<Map<String, Value>>,
+    /// The state the handler put in its own `input_required` result, echoed back.
+    handler_state: Option<String>,
     next_key: AtomicUsize,
     missing: Mutex<IndexMap<String, Value>>,
     /// The request waiting on the handler: an input asked from another task (a binding's
@@ -169,9 +194,11 @@ pub(crate) struct Inputs {
 }
 
 impl Inputs {
-    pub fn new(responses: Map<String, Value>) -> Self {
+    pub fn new(retry: Retry) -> Self {
         Self {
-            responses,
+            responses: retry.responses,
+            fresh: retry.fresh,
+            handler_state: retry.handler_state,
             next_key: AtomicUsize::new(0),
             missing: Mutex::new(IndexMap::new()),
             waiting: Mutex::new(None),
@@ -185,6 +212,16 @@ impl Inputs {
 
     pub fn response(&self, key: &str) -> Option<&Value> {
         self.responses.get(key)
+    }
+
+    /// This round's `inputResponses` as the client sent them (`None` on a first request).
+    pub fn fresh(&self) -> Option<&Map<String, Value>> {
+        self.fresh.as_ref()
+    }
+
+    /// The handler's own state from its last `input_required` result, echoed back.
+    pub fn handler_state(&self) -> Option<&str> {
+        self.handler_state.as_deref()
     }
 
     pub fn ask(&self, key: String, method: &str, params: Value) {
@@ -216,9 +253,80 @@ impl Inputs {
         Ok(json!({
             "resultType": "input_required",
             "inputRequests": requests,
-            "requestState": sealer.seal(method, target, principal, &self.responses)?,
+            "requestState": sealer.seal(method, target, principal, &self.responses, self.handler_state.as_deref())?,
         }))
     }
+
+    /// A handler's own `input_required` result (the manual multi-round API): its input
+    /// requests go out as they are, checked against the client's declared capabilities;
+    /// its `requestState` travels inside the sealed state (so it comes back intact, bound
+    /// to this method, target and principal) together with the answers known so far.
+    pub fn own_input_required(
+        &self,
+        sealer: &Sealer,
+        method: &str,
+        target: &str,
+        principal: Option<&str>,
+        client_capabilities: &Value,
+        mut result: Map<String, Value>,
+    ) -> Result<Value, ErrorObject> {
+        let requests = match result.shift_remove("inputRequests") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(requests)) => requests,
+            Some(_) => {
+                return Err(ErrorObject::internal(format!(
+                    "The handler for {method} returned an input_required result whose inputRequests is not an object"
+                )));
+            }
+        };
+        let state = match result.shift_remove("requestState") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(state)) => Some(state),
+            Some(_) => {
+                return Err(ErrorObject::internal(format!(
+                    "The handler for {method} returned an input_required result whose requestState is not a string"
+                )));
+            }
+        };
+        if requests.is_empty() && state.is_none() {
+            return Err(ErrorObject::internal(format!(
+                "The handler for {method} returned an input_required result with neither inputRequests nor requestState (it must carry at least one)"
+            )));
+        }
+        for (key, request) in &requests {
+            let Some(asked) = request.get("method").and_then(Value::as_str) else {
+                return Err(ErrorObject::internal(format!(
+                    "The handler for {method} returned inputRequests.{key} without a method"
+                )));
+            };
+            let params = request.get("params").cloned().unwrap_or_else(|| json!({}));
+            if let Some(missing) = super::context::missing_capability(client_capabilities, asked, &params) {
+                return Err(super::context::capability_error(missing, asked, &params));
+            }
+        }
+        result.insert("resultType".into(), Value::from("input_required"));
+        if !requests.is_empty() {
+            result.insert("inputRequests".into(), Value::Object(requests));
+        }
+        result.insert(
+            "requestState".into(),
+            Value::from(sealer.seal(method, target, principal, &self.responses, state.as_deref())?),
+        );
+        Ok(Value::Object(result))
+    }
+}
+
+/// How a request whose `requestState` the application's own check rejected is answered
+/// (the official SDKs' fixed answer, whatever the check said: its reason is the
+/// application's to log): `-32602` with `data.reason` `invalid_request_state`.
+pub fn request_state_rejected() -> ErrorObject {
+    ErrorObject::invalid_params("Invalid or expired requestState")
+        .with_data(crate::wire::RawJson::to_json(&json!({"reason": "invalid_request_state"})).expect("JSON"))
+}
+
+/// Whether a handler's result is an `input_required` one it built itself.
+pub(crate) fn is_input_required(result: &Value) -> bool {
+    result.get("resultType").and_then(Value::as_str) == Some("input_required")
 }
 
 /// Where a handler run inside its request stopped.
@@ -266,18 +374,24 @@ pub(crate) fn gather_inputs(
     target: &str,
     principal: Option<&str>,
     params: &mut Map<String, Value>,
-) -> Result<Map<String, Value>, ErrorObject> {
-    let mut responses = match params.shift_remove("requestState") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::String(state)) => server.sealer.open(&state, method, target, principal)?,
+) -> Result<Retry, ErrorObject> {
+    let mut retry = match params.shift_remove("requestState") {
+        None | Some(Value::Null) => Retry::default(),
+        Some(Value::String(state)) => {
+            let (responses, handler_state) = server.sealer.open(&state, method, target, principal)?;
+            Retry { responses, fresh: None, handler_state }
+        }
         Some(_) => return Err(ErrorObject::invalid_params("Invalid params: requestState must be a string")),
     };
     match params.shift_remove("inputResponses") {
         None => {}
-        Some(Value::Object(fresh)) => responses.extend(fresh),
+        Some(Value::Object(fresh)) => {
+            retry.responses.extend(fresh.clone());
+            retry.fresh = Some(fresh);
+        }
         Some(_) => return Err(ErrorObject::invalid_params("Invalid params: inputResponses must be an object")),
     }
-    Ok(responses)
+    Ok(retry)
 }
 
 /// What kind of client request an input is, as the router decides from its method: what
@@ -335,21 +449,24 @@ mod tests {
         let sealer = Sealer::new(None, Vec::new(), None, Duration::from_secs(60));
         let mut responses = Map::new();
         responses.insert("a".into(), json!({"action": "accept"}));
-        let state = sealer.seal("tools/call", "t", None, &responses).unwrap();
-        assert_eq!(sealer.open(&state, "tools/call", "t", None).unwrap(), responses);
+        let state = sealer.seal("tools/call", "t", None, &responses, None).unwrap();
+        assert_eq!(sealer.open(&state, "tools/call", "t", None).unwrap().0, responses);
         assert!(sealer.open(&format!("{state}-TAMPERED"), "tools/call", "t", None).is_err());
         assert!(sealer.open(&state, "tools/call", "other", None).is_err());
+        // The handler's own state travels inside, and a tampered one does not open.
+        let own = sealer.seal("tools/call", "t", None, &responses, Some("step-2")).unwrap();
+        assert_eq!(sealer.open(&own, "tools/call", "t", None).unwrap().1.as_deref(), Some("step-2"));
         let other = Sealer::new(None, Vec::new(), None, Duration::from_secs(60));
         assert!(other.open(&state, "tools/call", "t", None).is_err());
         // Bound to the principal: another client's token cannot take the retry.
-        let alices = sealer.seal("tools/call", "t", Some("alice"), &responses).unwrap();
+        let alices = sealer.seal("tools/call", "t", Some("alice"), &responses, None).unwrap();
         assert!(sealer.open(&alices, "tools/call", "t", Some("alice")).is_ok());
         assert!(sealer.open(&alices, "tools/call", "t", Some("bob")).is_err());
         assert!(sealer.open(&alices, "tools/call", "t", None).is_err());
         // Rotation: a state sealed under the old key opens while it is a previous key.
         let old = Sealer::new(Some(b"old".to_vec()), Vec::new(), None, Duration::from_secs(60));
         let rotated = Sealer::new(Some(b"new".to_vec()), vec![b"old".to_vec()], None, Duration::from_secs(60));
-        let sealed = old.seal("tools/call", "t", None, &responses).unwrap();
+        let sealed = old.seal("tools/call", "t", None, &responses, None).unwrap();
         assert!(rotated.open(&sealed, "tools/call", "t", None).is_ok());
         let retired = Sealer::new(Some(b"new".to_vec()), Vec::new(), None, Duration::from_secs(60));
         assert!(retired.open(&sealed, "tools/call", "t", None).is_err());
@@ -388,14 +505,14 @@ mod tests {
         let sealer = Sealer::new(None, Vec::new(), codec, Duration::from_secs(60));
         let mut responses = Map::new();
         responses.insert("a".into(), json!(1));
-        let state = sealer.seal("tools/call", "t", Some("alice"), &responses).unwrap();
+        let state = sealer.seal("tools/call", "t", Some("alice"), &responses, None).unwrap();
         assert!(state.starts_with("rev."));
-        assert_eq!(sealer.open(&state, "tools/call", "t", Some("alice")).unwrap(), responses);
+        assert_eq!(sealer.open(&state, "tools/call", "t", Some("alice")).unwrap().0, responses);
         assert!(sealer.open(&state, "tools/call", "other", Some("alice")).is_err());
         assert!(sealer.open(&state, "tools/call", "t", Some("bob")).is_err());
         assert!(sealer.open("forged", "tools/call", "t", Some("alice")).is_err());
         let broken = Sealer::new(None, Vec::new(), Some(StateCodecHandle(Arc::new(Broken))), Duration::from_secs(60));
-        let error = broken.seal("tools/call", "t", None, &responses).unwrap_err();
+        let error = broken.seal("tools/call", "t", None, &responses, None).unwrap_err();
         assert!(error.message.contains("the KMS is down"), "{}", error.message);
     }
 }

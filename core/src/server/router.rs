@@ -150,11 +150,11 @@ pub(crate) fn retry_inputs(
     method: &str,
     principal: Option<&str>,
     params: &mut Map<String, Value>,
-) -> Result<Map<String, Value>, ErrorObject> {
+) -> Result<mrtr::Retry, ErrorObject> {
     // `tasks/update` carries `inputResponses` too, but they are the task's (its own keys,
     // delivered by the tasks extension), not a retry of this request.
     if method == "tasks/update" {
-        return Ok(Map::new());
+        return Ok(mrtr::Retry::default());
     }
     let target = mrtr_target(method, params);
     mrtr::gather_inputs(server, method, &target, principal, params)

@@ -225,13 +225,13 @@ impl Connection {
         incoming: &Incoming,
     ) -> Result<Reply, ErrorObject> {
         let principal = incoming.auth.as_deref().map(AuthInfo::principal);
-        let responses = router::retry_inputs(&self.server, method, principal.as_deref(), &mut params)?;
+        let retry = router::retry_inputs(&self.server, method, principal.as_deref(), &mut params)?;
         let cx = self.context(incoming, &params, |inner| {
             inner.protocol_version = meta.version;
             inner.client_capabilities = meta.capabilities;
             inner.client_info = meta.client_info;
             inner.log_threshold = meta.log_level.as_deref().and_then(level_rank);
-            inner.inputs = Some(Arc::new(Inputs::new(responses)));
+            inner.inputs = Some(Arc::new(Inputs::new(retry)));
         });
         router::feature(&self.server, method, params, cx).await
     }

@@ -99,16 +99,35 @@ enum Ran<T = Value> {
 
 /// Runs a handler; on a modern request it may stop for client input, and the outcome is
 /// then the `input_required` result, or (a tool that starts its own task) go on as a task.
-async fn run<T>(
+async fn run<T: HandlerResult>(
     server: &ServerShared,
     cx: &Context,
     method: &str,
     target: &str,
     mut future: BoxFuture<Result<T, HandlerError>>,
 ) -> Ran<T> {
-    let Some(inputs) = &cx.inner.inputs else { return Ran::Done(future.await) };
+    let Some(inputs) = &cx.inner.inputs else {
+        let outcome = future.await;
+        if outcome.as_ref().is_ok_and(|result| result.own_input_required().is_some()) {
+            return Ran::Done(Err(HandlerError::Rpc(ErrorObject::internal(format!(
+                "The handler for {method} returned an input_required result, but this request is served on protocol revision {}, which has no input_required vocabulary (ask with ctx.elicit / sample / list_roots, which serve both eras)",
+                cx.protocol_version()
+            )))));
+        }
+        return Ran::Done(outcome);
+    };
     match (UntilInput { future: &mut future, inputs, task: &cx.inner.task }).await {
-        Stop::Done(outcome) => Ran::Done(outcome),
+        Stop::Done(outcome) => {
+            let Some(own) = outcome.as_ref().ok().and_then(HandlerResult::own_input_required) else {
+                return Ran::Done(outcome);
+            };
+            let principal = cx.inner.auth.as_deref().map(crate::server::AuthInfo::principal);
+            let capabilities = &cx.inner.client_capabilities;
+            match inputs.own_input_required(&server.sealer, method, target, principal.as_deref(), capabilities, own) {
+                Ok(result) => Ran::InputRequired(result),
+                Err(error) => Ran::Done(Err(HandlerError::Rpc(error))),
+            }
+        }
         Stop::Input => {
             if let Some(task) = cx.inner.task.get() {
                 server.tasks.discard(&task.id);
@@ -120,6 +139,32 @@ async fn run<T>(
             }
         }
         Stop::Task => Ran::Task(future),
+    }
+}
+
+/// What a handler answers: a value, or JSON text kept as it is.
+pub(crate) trait HandlerResult {
+    /// The members of an `input_required` result the handler built itself (the manual
+    /// multi-round API), if this is one.
+    fn own_input_required(&self) -> Option<Map<String, Value>>;
+}
+
+impl HandlerResult for Value {
+    fn own_input_required(&self) -> Option<Map<String, Value>> {
+        match self {
+            Value::Object(map) if super::mrtr::is_input_required(self) => Some(map.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl HandlerResult for RawJson {
+    fn own_input_required(&self) -> Option<Map<String, Value>> {
+        // Parsed only when it could be one: most answers are never parsed here.
+        if !self.get().contains("input_required") {
+            return None;
+        }
+        serde_json::from_str::<Value>(self.get()).ok()?.own_input_required()
     }
 }
 

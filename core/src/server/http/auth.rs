@@ -196,6 +196,50 @@ impl Refusal {
     fn invalid_token(description: impl Into<String>) -> Self {
         Self { status: StatusCode::UNAUTHORIZED, error: "invalid_token", description: description.into(), scope: None }
     }
+
+    /// The JSON body, and the `WWW-Authenticate` challenge (none on a 500) naming the
+    /// protected resource metadata when there is one.
+    fn answer(&self, metadata_url: Option<&str>) -> (String, Option<String>) {
+        let refused = answer(self.status, self.error, &self.description, self.scope.as_deref(), metadata_url);
+        (refused.body, refused.www_authenticate)
+    }
+}
+
+/// A refusal as sent: the JSON body `{error, error_description}` and, on a 401 or 403,
+/// the `WWW-Authenticate` challenge.
+fn answer(
+    status: StatusCode,
+    error: &str,
+    description: &str,
+    scope: Option<&str>,
+    metadata_url: Option<&str>,
+) -> Refused {
+    let body = json!({"error": error, "error_description": description}).to_string();
+    let challenged = status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN;
+    let www_authenticate = challenged.then(|| {
+        let mut challenge = format!("Bearer error={}, error_description={}", quoted(error), quoted(description));
+        if let Some(scope) = scope {
+            challenge.push_str(&format!(", scope={}", quoted(scope)));
+        }
+        if let Some(metadata) = metadata_url {
+            challenge.push_str(&format!(", resource_metadata={}", quoted(metadata)));
+        }
+        challenge
+    });
+    Refused { status: status.as_u16(), www_authenticate, body }
+}
+
+/// How an OAuth error of the resource server is answered (the official
+/// `bearerAuthChallengeResponse`): `invalid_token` 401 and `insufficient_scope` 403 with
+/// their challenge (`scope`: the scopes to ask for), `server_error` 500, any other code 400.
+pub fn challenge(error: &str, description: &str, scope: Option<&str>, resource_metadata_url: Option<&str>) -> Refused {
+    let status = match error {
+        "invalid_token" => StatusCode::UNAUTHORIZED,
+        "insufficient_scope" => StatusCode::FORBIDDEN,
+        "server_error" => StatusCode::INTERNAL_SERVER_ERROR,
+        _ => StatusCode::BAD_REQUEST,
+    };
+    answer(status, error, description, scope, resource_metadata_url)
 }
 
 /// The policy: the request's accepted token, or the refusal.
@@ -248,13 +292,48 @@ async fn judge(auth: &BearerAuth, token: Option<&str>) -> Result<AuthInfo, Refus
 
 /// The bearer token of a request (`Authorization: Bearer <token>`, scheme in any case).
 fn bearer_token(parts: &Parts) -> Option<&str> {
-    parts
-        .headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
+    token_of(parts.headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()))
+}
+
+/// The token of an `Authorization` header value (`Bearer <token>`, scheme in any case).
+fn token_of(authorization: Option<&str>) -> Option<&str> {
+    authorization
         .and_then(|v| v.split_once(' ').filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer")))
         .map(|(_, token)| token.trim())
         .filter(|token| !token.is_empty())
+}
+
+/// A token accepted before the request reached core (a framework's middleware, such as
+/// the official `requireBearerAuth`): put in the request's extensions, it goes with the
+/// request to its handlers when the endpoint checks no tokens itself.
+#[derive(Clone, Debug)]
+pub struct Authorized(pub Arc<AuthInfo>);
+
+/// A refusal of [`authorize`]: the response to send.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    pub status: u16,
+    /// The `WWW-Authenticate` challenge (none on a 500).
+    pub www_authenticate: Option<String>,
+    /// The JSON body `{error, error_description}`.
+    pub body: String,
+}
+
+/// The bearer policy of core's endpoints, for a check made in front of one (a framework
+/// middleware, the official `requireBearerAuth`): the `Authorization` header's token as
+/// the verifier says and the policy accepts it, or the refusal to answer, its challenge
+/// naming `resource_metadata_url` when given.
+pub async fn authorize(
+    auth: &BearerAuth,
+    authorization: Option<&str>,
+    resource_metadata_url: Option<&str>,
+) -> Result<AuthInfo, Refused> {
+    let refusal = match judge(auth, token_of(authorization)).await {
+        Ok(info) => return Ok(info),
+        Err(refusal) => refusal,
+    };
+    let (body, challenge) = refusal.answer(resource_metadata_url);
+    Err(Refused { status: refusal.status.as_u16(), www_authenticate: challenge, body })
 }
 
 /// Lets the request through with its accepted token (`None` when the endpoint needs
@@ -264,23 +343,15 @@ pub(crate) async fn check(
     parts: &Parts,
 ) -> Result<Option<Arc<AuthInfo>>, Response<ResponseBody>> {
     let Some(auth) = &options.auth else {
-        return Ok(None);
+        return Ok(parts.extensions.get::<Authorized>().map(|accepted| accepted.0.clone()));
     };
     let refusal = match judge(auth, bearer_token(parts)).await {
         Ok(info) => return Ok(Some(Arc::new(info))),
         Err(refusal) => refusal,
     };
-    let body = json!({"error": refusal.error, "error_description": refusal.description});
-    let mut reply = reply::json(refusal.status, Bytes::from(body.to_string()));
-    if refusal.status != StatusCode::INTERNAL_SERVER_ERROR {
-        let mut challenge =
-            format!("Bearer error=\"{}\", error_description={}", refusal.error, quoted(&refusal.description));
-        if let Some(scope) = &refusal.scope {
-            challenge.push_str(&format!(", scope={}", quoted(scope)));
-        }
-        if let Some(metadata) = auth.metadata_url(options, parts) {
-            challenge.push_str(&format!(", resource_metadata={}", quoted(&metadata)));
-        }
+    let (body, challenge) = refusal.answer(auth.metadata_url(options, parts).as_deref());
+    let mut reply = reply::json(refusal.status, Bytes::from(body));
+    if let Some(challenge) = challenge {
         let challenge = HeaderValue::from_str(&challenge).unwrap_or_else(|_| HeaderValue::from_static("Bearer"));
         reply.headers_mut().insert(header::WWW_AUTHENTICATE, challenge);
     }

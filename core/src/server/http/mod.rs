@@ -26,7 +26,10 @@ mod settings;
 mod store;
 mod stream;
 
-pub use auth::{AuthError, BearerAuth, BearerVerifier, METADATA_PATH, auth_info_from_json, metadata_path};
+pub use auth::{
+    AuthError, Authorized, BearerAuth, BearerVerifier, METADATA_PATH, Refused, auth_info_from_json, authorize,
+    challenge, metadata_path,
+};
 pub use bus::Bus;
 pub use events::{EventStore, Followed, MemoryEventStore, Replay};
 pub use guard::LOOPBACK_HOSTS;

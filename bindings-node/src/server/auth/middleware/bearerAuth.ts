@@ -1,7 +1,8 @@
 /**
- * The official v1 path `@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js`.
- * The Express bearer middleware is not run by ferrymcp: core checks tokens on the endpoints
- * it serves (`auth: { verifier, requiredScopes }`), and a verifier may throw the
- * `InvalidTokenError` / `InsufficientScopeError` of `ferrymcp/server/auth/errors.js`.
+ * The official v1 path `@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js`:
+ * the Express bearer middleware, by core's policy (see `bearer-gate.ts`); a verifier may
+ * throw the `InvalidTokenError` / `InsufficientScopeError` of
+ * `ferrymcp/server/auth/errors.js`. `req.auth` carries the accepted token on.
  */
-export { requireBearerAuth } from '../../../auth-helpers.js';
+export { requireBearerAuthMiddleware as requireBearerAuth } from '../../../bearer-gate.js';
+export type { BearerAuthMiddlewareOptions } from '../../../bearer-gate.js';

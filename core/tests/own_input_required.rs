@@ -1,0 +1,107 @@
+//! The manual multi-round API (2026-07-28): a handler that builds its own `input_required`
+//! result and reads the retry's `inputResponses` (this round's only) and the `requestState`
+//! it gave (echoed intact, inside core's seal). A real server serves a raw JSON-RPC peer
+//! over the in-memory transport; core checks the result (a member present, each input's
+//! client capability) and refuses it on a 2025-era session.
+
+use ferrymcp_core::client::ClientCallbacks;
+use ferrymcp_core::peer::{Peer, PeerConfig, PeerError, RequestOptions};
+use ferrymcp_core::server::{Context, HandlerFuture, Server, ToolHandler};
+use ferrymcp_core::transport::memory;
+use serde_json::{Map, Value, json};
+
+/// Round 1 asks `confirm` (state `step-1`); round 2 asks `sign_in` by URL (state
+/// `step-2`); then it answers with what the last retry carried.
+struct Manual;
+
+impl ToolHandler for Manual {
+    fn call(&self, _arguments: Map<String, Value>, cx: Context) -> HandlerFuture {
+        let fresh: Vec<String> = cx.input_responses().map(|r| r.keys().cloned().collect()).unwrap_or_default();
+        let state = cx.request_state().map(str::to_owned);
+        Box::pin(async move {
+            Ok(match state.as_deref() {
+                None => json!({
+                    "resultType": "input_required",
+                    "inputRequests": {"confirm": {"method": "elicitation/create", "params": {"mode": "form", "message": "ok?", "requestedSchema": {"type": "object", "properties": {}}}}},
+                    "requestState": "step-1",
+                }),
+                Some("step-1") => json!({
+                    "resultType": "input_required",
+                    "inputRequests": {"sign_in": {"method": "elicitation/create", "params": {"mode": "url", "message": "sign in", "url": "https://example.com"}}},
+                    "requestState": "step-2",
+                }),
+                Some(other) => json!({"content": [{"type": "text", "text": format!("{other}: {}", fresh.join(","))}]}),
+            })
+        })
+    }
+}
+
+fn peer() -> Peer {
+    let server = Server::new("manual", "1.0.0");
+    server.add_tool(json!({"name": "deploy", "inputSchema": {"type": "object"}}), Manual).unwrap();
+    let ((client_source, client_sink), (server_source, server_sink)) = memory::pair();
+    tokio::spawn(async move { server.serve(server_source, server_sink).await });
+    Peer::spawn(client_source, client_sink, ClientCallbacks::default().handler().unwrap(), PeerConfig::default())
+}
+
+async fn request(peer: &Peer, method: &str, params: Value) -> Result<Value, ferrymcp_core::wire::ErrorObject> {
+    match peer.request(method, Some(&params), RequestOptions::default()).await {
+        Ok(raw) => Ok(raw.parse_owned().unwrap()),
+        Err(PeerError::Rpc(error)) => Err(error),
+        Err(other) => panic!("{method}: {other}"),
+    }
+}
+
+fn modern(mut params: Value, capabilities: Value) -> Value {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    });
+    params
+}
+
+#[tokio::test]
+async fn a_handler_runs_its_own_rounds_with_its_state_sealed_by_core() {
+    let peer = peer();
+    let caps = json!({"elicitation": {"form": {}, "url": {}}});
+    let call = json!({"name": "deploy", "arguments": {}});
+    let round = request(&peer, "tools/call", modern(call.clone(), caps.clone())).await.unwrap();
+    assert_eq!(round["resultType"], "input_required", "{round}");
+    assert_eq!(round["inputRequests"]["confirm"]["params"]["message"], "ok?");
+    let state = round["requestState"].as_str().unwrap().to_owned();
+    assert_ne!(state, "step-1", "the handler's state travels inside core's seal");
+
+    let mut retry = call.clone();
+    retry["inputResponses"] = json!({"confirm": {"action": "accept", "content": {}}});
+    retry["requestState"] = json!(state);
+    let round = request(&peer, "tools/call", modern(retry.clone(), caps.clone())).await.unwrap();
+    assert_eq!(round["inputRequests"]["sign_in"]["params"]["mode"], "url", "{round}");
+
+    // A client that declared form elicitation only is not asked for a URL one.
+    let refused = request(&peer, "tools/call", modern(retry, json!({"elicitation": {"form": {}}}))).await.unwrap_err();
+    assert_eq!(refused.code, -32021, "{refused:?}");
+
+    let mut last = call.clone();
+    last["inputResponses"] = json!({"sign_in": {"action": "accept"}});
+    last["requestState"] = round["requestState"].clone();
+    let done = request(&peer, "tools/call", modern(last, caps.clone())).await.unwrap();
+    assert_eq!(done["resultType"], "complete", "{done}");
+    assert_eq!(done["content"][0]["text"], "step-2: sign_in", "this round's answers only, and the handler's own state");
+
+    // A state changed by the client is refused before the handler runs.
+    let mut forged = call;
+    forged["requestState"] = json!(format!("{state}x"));
+    let error = request(&peer, "tools/call", modern(forged, caps)).await.unwrap_err();
+    assert_eq!(error.code, -32602);
+}
+
+#[tokio::test]
+async fn a_legacy_session_gets_a_loud_error() {
+    let peer = peer();
+    let init = json!({"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}}, "clientInfo": {"name": "t", "version": "1"}});
+    request(&peer, "initialize", init).await.unwrap();
+    peer.notify("notifications/initialized", None::<&Value>).await.unwrap();
+    let error = request(&peer, "tools/call", json!({"name": "deploy", "arguments": {}})).await.unwrap_err();
+    assert_eq!(error.code, -32603);
+    assert!(error.message.contains("input_required"), "{}", error.message);
+}
