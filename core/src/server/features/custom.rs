@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{Outcome, Ran, handler_error, run};
+use super::{HandlerResult, Outcome, Ran, handler_error, run};
 use crate::peer::BoxFuture;
 use crate::server::ServerShared;
 use crate::server::context::Context;
@@ -53,7 +53,7 @@ pub(crate) async fn serve_raw(
 
 /// What both handler kinds share: the handler's future run as a prompt's (it may stop for
 /// client input), its answer made a reply by `answer`, its failure worded for `method`.
-async fn serve_run<T, R: From<Value>>(
+async fn serve_run<T: HandlerResult, R: From<Value>>(
     server: &Arc<ServerShared>,
     method: &str,
     params: Map<String, Value>,
