@@ -76,15 +76,15 @@ pub(crate) async fn send(conn: &Arc<Connection>, frame: Bytes) {
             }));
         }
         Kind::Cancelled(request_id) => {
+            // Nobody waits for that answer any more; on a 2026-07-28 server closing its
+            // stream is the cancellation itself. Closed at once, before anything the client
+            // sends next (a cancelled listen stream delivers nothing more); the notification
+            // itself is not awaited (see `Kind::Other`).
+            if let Some(id) = request_id {
+                conn.forget(id);
+            }
             let conn = conn.clone();
-            tokio::spawn(Box::pin(async move {
-                one_way(&conn, frame, headers).await;
-                // Nobody waits for that answer any more; on a 2026-07-28 server closing
-                // its stream is the cancellation itself.
-                if let Some(id) = request_id {
-                    conn.forget(id);
-                }
-            }));
+            tokio::spawn(Box::pin(async move { one_way(&conn, frame, headers).await }));
         }
         Kind::Initialized => {
             // Awaited here: what the client sends next must not overtake it.
