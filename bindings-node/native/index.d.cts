@@ -24,11 +24,6 @@ export declare class NativeClient {
   get isClosed(): boolean
   /** Sends a request; resolves its result as JSON text. */
   request(method: string, paramsJson: string, config?: RequestConfig | undefined | null, onProgress?: ((progressJson: string) => void) | undefined | null, cancel?: NativeCancel | undefined | null): Promise<string>
-  /**
-   * Checks a `tools/call` result (JSON) against the tool's `outputSchema`, listing the
-   * tools first when the tool is unknown; rejects with the official client's codes.
-   */
-  validateToolResult(name: string, resultJson: string): Promise<void>
   /** Sends `notifications/roots/list_changed`. */
   sendRootsListChanged(): Promise<void>
   /**
@@ -571,7 +566,8 @@ export interface RequestConfig {
   cacheMode?: string
   /**
    * A `tools/call`'s tool name: the result is checked against the tool's `outputSchema`
-   * before resolving, as `validateToolResult` does (no second trip).
+   * (listing the tools first when the tool is unknown) before resolving, in the same
+   * future (no second trip).
    */
   validateTool?: string
 }

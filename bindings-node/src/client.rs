@@ -79,7 +79,8 @@ pub struct RequestConfig {
     /// official `cacheMode` of the cacheable verbs).
     pub cache_mode: Option<String>,
     /// A `tools/call`'s tool name: the result is checked against the tool's `outputSchema`
-    /// before resolving, as `validateToolResult` does (no second trip).
+    /// (listing the tools first when the tool is unknown) before resolving, in the same
+    /// future (no second trip).
     pub validate_tool: Option<String>,
 }
 
@@ -351,15 +352,6 @@ impl NativeClient {
             };
             Ok(result.map_err(from_client)?.to_string())
         }))
-    }
-
-    /// Checks a `tools/call` result (JSON) against the tool's `outputSchema`, listing the
-    /// tools first when the tool is unknown; rejects with the official client's codes.
-    #[napi]
-    pub async fn validate_tool_result(&self, name: String, result_json: String) -> napi::Result<()> {
-        let client = self.client()?;
-        let result = parse(&result_json, "result")?;
-        no_panic(async move { client.validate_tool_result(&name, &result).await.map_err(from_client) }).await
     }
 
     /// Sends `notifications/roots/list_changed`.

@@ -284,7 +284,8 @@ impl NativeClient {
     /// `cache_mode` ("use", "refresh", "bypass") sends it through the response cache.
     /// `allow_input_required` returns a result asking for input as it is (no rounds).
     /// `validate_tool` (a `tools/call`'s tool name) checks the result against the tool's
-    /// `outputSchema` before resolving, as [`validate_tool_result`](Self::validate_tool_result).
+    /// `outputSchema` (listing the tools first when the tool is unknown) before resolving, in
+    /// the same future: no second trip across the FFI.
     // The Python call's keywords, one parameter each.
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (method, params, timeout = None, progress = None, cache_mode = None, allow_input_required = false, validate_tool = None))]
@@ -323,23 +324,6 @@ impl NativeClient {
             };
             match answer {
                 Ok(result) => ok(Json(result)),
-                Err(e) => fail(move |py| client_error(py, e)),
-            }
-        })
-    }
-
-    /// Checks a `tools/call` result against the tool's `outputSchema` (listing the tools
-    /// first when the tool is unknown); raises RuntimeError as the official client does.
-    fn validate_tool_result<'py>(
-        &self,
-        py: Python<'py>,
-        name: String,
-        result: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let (client, result) = (self.client.clone(), from_py(result)?);
-        awaitable(py, async move {
-            match client.validate_tool_result(&name, &result).await {
-                Ok(()) => ok(()),
                 Err(e) => fail(move |py| client_error(py, e)),
             }
         })

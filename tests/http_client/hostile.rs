@@ -104,8 +104,9 @@ async fn serve(stream: TcpStream, received: Received, hung_up: Arc<Notify>, igno
     }
 }
 
-#[tokio::test]
-async fn each_broken_answer_fails_only_its_call_and_says_why() {
+/// Starts the hand-written server on a random port and connects a client to it: what it
+/// received, the signal of a cancelled call's hang-up, and the client.
+async fn connect(ignore_cancellations: bool) -> (Received, Arc<Notify>, Client) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let received = Received::default();
@@ -113,13 +114,19 @@ async fn each_broken_answer_fails_only_its_call_and_says_why() {
     let (log, hang_up) = (received.clone(), hung_up.clone());
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
-            tokio::spawn(serve(stream, log.clone(), hang_up.clone(), false));
+            tokio::spawn(serve(stream, log.clone(), hang_up.clone(), ignore_cancellations));
         }
     });
     let client =
         Client::connect_http(HttpClientOptions::new(url), ClientOptions::default(), ClientCallbacks::default())
             .await
             .unwrap();
+    (received, hung_up, client)
+}
+
+#[tokio::test]
+async fn each_broken_answer_fails_only_its_call_and_says_why() {
+    let (received, hung_up, client) = connect(false).await;
     assert!(client.server().modern);
 
     for (tool, code, says) in [
@@ -180,20 +187,7 @@ async fn each_broken_answer_fails_only_its_call_and_says_why() {
 /// client gave up on) holds up neither the calls after it nor `close()`.
 #[tokio::test]
 async fn a_notification_never_acknowledged_stops_nothing_behind_it() {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let received = Received::default();
-    let hung_up = Arc::new(Notify::new());
-    let (log, hang_up) = (received.clone(), hung_up.clone());
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            tokio::spawn(serve(stream, log.clone(), hang_up.clone(), true));
-        }
-    });
-    let client =
-        Client::connect_http(HttpClientOptions::new(url), ClientOptions::default(), ClientCallbacks::default())
-            .await
-            .unwrap();
+    let (received, _, client) = connect(true).await;
     let gave_up =
         client.call_tool("never", json!({}), RequestOptions::default().timeout(Duration::from_millis(100))).await;
     assert!(matches!(gave_up, Err(ClientError::Peer(PeerError::Timeout(_)))), "{gave_up:?}");
