@@ -149,8 +149,7 @@ def _check_event_store(value: Any, where: str) -> None:
 
 
 # Official constructor keywords ferrymcp has no counterpart for, and why; each is refused
-# (TypeError naming it) unless left at its default. (`auth_server_provider` is refused in
-# `_check_auth`, after the official validation.)
+# (TypeError naming it) unless left at its default.
 _UNSUPPORTED: dict[str, tuple[Any, str]] = {
     "tools": (None, "pass functions to @mcp.tool() or mcp.add_tool() instead of prebuilt Tool objects"),
     "resources": (None, "declare resources with @mcp.resource() or mcp.add_resource()"),
