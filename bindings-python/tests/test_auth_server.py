@@ -248,14 +248,22 @@ async def test_hostile_requests_get_the_official_errors(peer: Peer) -> None:
         assert wrong.headers["cache-control"] == "no-store" and wrong.headers["pragma"] == "no-cache"
 
         # An unknown client: 401 invalid_client.
-        unknown = await http.post(f"{peer.base}/token", data={**token, "client_id": "nobody", "code_verifier": verifier})
+        unknown = await http.post(
+            f"{peer.base}/token", data={**token, "client_id": "nobody", "code_verifier": verifier}
+        )
         assert unknown.status_code == 401 and unknown.json()["error"] == "invalid_client"
         # The right client with a wrong secret: 401 too.
-        bad_secret = await http.post(f"{peer.base}/token", data={**token, "client_secret": "no", "code_verifier": verifier})
+        bad_secret = await http.post(
+            f"{peer.base}/token", data={**token, "client_secret": "no", "code_verifier": verifier}
+        )
         assert bad_secret.json() == {"error": "invalid_client", "error_description": "Invalid client_secret"}
 
         # A grant the client did not register for: unsupported_grant_type.
-        refresh = {"grant_type": "refresh_token", "refresh_token": "r", **{k: token[k] for k in ("client_id", "client_secret")}}
+        refresh = {
+            "grant_type": "refresh_token",
+            "refresh_token": "r",
+            **{k: token[k] for k in ("client_id", "client_secret")},
+        }
         unsupported = await http.post(f"{peer.base}/token", data=refresh)
         assert unsupported.status_code == 400 and unsupported.json()["error"] == "unsupported_grant_type"
 
@@ -320,4 +328,3 @@ async def test_hostile_requests_get_the_official_errors(peer: Peer) -> None:
         assert preflight.status_code == 200
         assert preflight.headers["access-control-allow-origin"] == "*"
         assert "POST" in preflight.headers["access-control-allow-methods"]
-

@@ -331,7 +331,9 @@ def test_the_authorization_server_half_is_served() -> None:
     settings = AuthSettings(
         issuer_url="http://127.0.0.1:1/", resource_server_url="http://127.0.0.1:1/mcp", identity_assertion_enabled=True
     )
-    paths = {route.path for route in MCPServer("x", auth=settings, auth_server_provider=Plain()).streamable_http_app().routes}
+    paths = {
+        route.path for route in MCPServer("x", auth=settings, auth_server_provider=Plain()).streamable_http_app().routes
+    }
     assert {"/mcp", "/.well-known/oauth-authorization-server", "/authorize", "/token"} <= paths
     app = Server("x").streamable_http_app(
         auth=settings, token_verifier=ProviderTokenVerifier(Plain()), auth_server_provider=Plain()

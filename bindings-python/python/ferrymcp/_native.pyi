@@ -15,6 +15,7 @@ __all__ = [
     "NativeServer",
     "NativeHttpServer",
     "NativeHttpHandler",
+    "NativeAuthServer",
     "NativeResponseBody",
     "NativeContext",
     "NativeClient",

@@ -297,10 +297,9 @@ impl AuthServer {
         let (path, methods) = routes.into_iter().find(|(path, _)| *path == request.path)?;
         let cors = !matches!(path, AUTHORIZATION_PATH);
         let origin = request.headers.contains_key(header::ORIGIN);
-        if cors && request.method == Method::OPTIONS && origin {
-            if request.headers.contains_key(header::ACCESS_CONTROL_REQUEST_METHOD) {
-                return Some(preflight(methods));
-            }
+        let preflight_request = request.headers.contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
+        if cors && request.method == Method::OPTIONS && origin && preflight_request {
+            return Some(preflight(methods));
         }
         if !methods.iter().any(|m| *m == request.method.as_str()) {
             return Some(Answer::text(405, "Method Not Allowed").header("allow", methods.join(", ")));
@@ -585,28 +584,28 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     diff == 0
 }
 
-/// 32 random bytes as hex (the official `secrets.token_hex(32)`).
-fn random_hex(n: usize) -> String {
+/// `n` random bytes as hex (the official `secrets.token_hex(n)`).
+fn random_hex(n: usize) -> Result<String, getrandom::Error> {
     let mut bytes = vec![0u8; n];
-    getrandom::fill(&mut bytes).expect("the OS random source failed");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    getrandom::fill(&mut bytes)?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// A random (version 4) UUID, as the official `uuid4()` client ids.
-fn uuid4() -> String {
+fn uuid4() -> Result<String, getrandom::Error> {
     let mut b = [0u8; 16];
-    getrandom::fill(&mut b).expect("the OS random source failed");
+    getrandom::fill(&mut b)?;
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
     let h: Vec<String> = b.iter().map(|x| format!("{x:02x}")).collect();
-    format!(
+    Ok(format!(
         "{}-{}-{}-{}-{}",
         h[0..4].concat(),
         h[4..6].concat(),
         h[6..8].concat(),
         h[8..10].concat(),
         h[10..16].concat()
-    )
+    ))
 }
 
 impl AuthServer {
@@ -650,7 +649,6 @@ impl AuthServer {
             return Err((error.into(), Some(description), true));
         }
         let (client_id, code_challenge) = (client_id.unwrap_or_default(), code_challenge.unwrap_or_default());
-        let failed = |e: ProviderError| ("server_error".to_owned(), Some(format!("{e}")), false);
         let client = match self.provider.get_client(client_id.to_owned()).await {
             Ok(Some(client)) => client,
             Ok(None) => {
@@ -683,7 +681,6 @@ impl AuthServer {
                 Err((error, description, true))
             }
             Err(e) => {
-                let _ = failed;
                 tracing::error!("the authorization server provider failed in authorize: {e}");
                 Err(("server_error".into(), Some("An unexpected error occurred".into()), true))
             }
@@ -833,7 +830,12 @@ impl AuthServer {
         if method == "private_key_jwt" {
             return refuse("token_endpoint_auth_method 'private_key_jwt' is not supported".into());
         }
-        let client_secret = (method != "none").then(|| random_hex(32));
+        let (client_secret, client_id) = match ((method != "none").then(|| random_hex(32)).transpose(), uuid4()) {
+            (Ok(secret), Ok(id)) => (secret, id),
+            (Err(e), _) | (_, Err(e)) => {
+                return server_failure("registration", &ProviderError::Failed(format!("no random bytes: {e}")));
+            }
+        };
         let scope = metadata.get("scope").and_then(Value::as_str).map(str::to_owned);
         match (&scope, &self.options.default_scopes, &self.options.valid_scopes) {
             (None, Some(defaults), _) => {
@@ -868,7 +870,7 @@ impl AuthServer {
         let expires_at = client_secret
             .as_ref()
             .map(|_| self.options.client_secret_expiry_seconds.map_or(0, |seconds| issued_at + seconds));
-        metadata.insert("client_id".into(), json!(uuid4()));
+        metadata.insert("client_id".into(), json!(client_id));
         metadata.insert("client_id_issued_at".into(), json!(issued_at));
         metadata.insert("client_secret".into(), json!(client_secret));
         metadata.insert("client_secret_expires_at".into(), json!(expires_at));

@@ -7,12 +7,14 @@ each hands its request to the engine's authorization server, which applies every
 (validation, client authentication, PKCE, grants, error shapes, CORS, `no-store`) and
 calls the provider (see `ferrymcp.server.auth._bridge`). The protected-resource side is
 served by the engine itself when a server is given `token_verifier=` and
-`auth=AuthSettings(...)`, so `create_protected_resource_routes` and `cors_middleware`
-raise a `NotImplementedError` that says what to use.
+`auth=AuthSettings(...)`, so `create_protected_resource_routes` raises a
+`NotImplementedError` that says what to use; `cors_middleware` wraps a handler of the
+application's own in Starlette's CORS middleware, as there.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from ferrymcp.server.auth._bridge import server_options
@@ -81,8 +83,17 @@ def create_protected_resource_routes(*args: Any, **kwargs: Any) -> NoReturn:
     )
 
 
-def cors_middleware(*args: Any, **kwargs: Any) -> NoReturn:
-    raise NotImplementedError(
-        "cors_middleware is not supported: the routes of create_auth_routes answer CORS themselves "
-        "(the engine applies the official policy)"
+def cors_middleware(handler: Callable[[Any], Any], allow_methods: list[str]) -> Any:
+    """A Starlette request handler of the application's own (an introspection endpoint
+    beside the authorization server, say) as an ASGI app that answers CORS as the routes
+    of `create_auth_routes` do: every origin, `allow_methods`, the `mcp-protocol-version`
+    header. Needs Starlette, as there."""
+    from starlette.middleware.cors import CORSMiddleware
+    from starlette.routing import request_response
+
+    return CORSMiddleware(
+        app=request_response(handler),
+        allow_origins="*",
+        allow_methods=allow_methods,
+        allow_headers=["mcp-protocol-version"],
     )

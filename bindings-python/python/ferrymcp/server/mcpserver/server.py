@@ -157,6 +157,8 @@ _UNSUPPORTED: dict[str, tuple[Any, str]] = {
     "sse_path": ("/sse", _SSE_REFUSED),
     "message_path": ("/messages/", _SSE_REFUSED),
 }
+
+
 def _refuse_unsupported(given: dict[str, Any]) -> None:
     for key, value in given.items():
         default, reason = _UNSUPPORTED[key]
@@ -823,6 +825,7 @@ class MCPServer(Generic[LifespanResultT]):
         validated as `params_type` (`None` when `optional` and none came) go to `handler`;
         its result model goes back as the answer."""
         from ferrymcp._session import ServerSession
+        from ferrymcp.server.auth.middleware.auth_context import bind_token, unbind_token
         from ferrymcp.server.context import CURRENT_REQUEST, ServerRequestContext
 
         async def answer(params: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
@@ -845,11 +848,14 @@ class MCPServer(Generic[LifespanResultT]):
 
                 raise McpError(INVALID_PARAMS, "Invalid request parameters", "") from exc
             token = CURRENT_REQUEST.set(ctx)
+            # The request's accepted bearer token, for `get_access_token()` in the handler.
+            auth = bind_token(native_ctx)
             try:
                 result = handler(ctx, typed)
                 if inspect.isawaitable(result):
                     result = await result
             finally:
+                unbind_token(auth)
                 CURRENT_REQUEST.reset(token)
             dumped = wire(result) if result is not None else {}
             return dumped if isinstance(dumped, dict) else {}
