@@ -184,10 +184,10 @@ impl PyCallable {
                 *started.lock().unwrap() = Some(task.unbind());
                 Ok(())
             })();
-            if let Err(e) = outcome {
-                if let Some(tx) = reply.lock().unwrap().take() {
-                    let _ = tx.send(Err(from_exception(py, e)));
-                }
+            if let Err(e) = outcome
+                && let Some(tx) = reply.lock().unwrap().take()
+            {
+                let _ = tx.send(Err(from_exception(py, e)));
             }
         }));
         let _cancel = CancelOnDrop { handle, running };

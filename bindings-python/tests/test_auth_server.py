@@ -3,7 +3,8 @@
 
 The server is `peers/oauth_provider_server.py` in a child process, served both ways a
 ferrymcp server serves HTTP: the engine's own server (`run("streamable-http")`) and the
-ASGI app (`streamable_http_app()`) under uvicorn. It is driven through the whole flow
+ASGI app (`streamable_http_app()`) under uvicorn, and the low-level `Server`'s app with a
+`ProviderTokenVerifier` beside the provider. It is driven through the whole flow
 (discovery, dynamic registration, the authorization redirect with PKCE, the token,
 a refresh, a revocation, an authenticated `tools/call`) by ferrymcp's own OAuth client and
 by the official SDK's (PyPI `mcp`), and refused hostile requests made by hand with httpx2:
@@ -73,7 +74,7 @@ class Peer:
         self.process.wait()
 
 
-@pytest.fixture(scope="module", params=["native", "asgi"])
+@pytest.fixture(scope="module", params=["native", "asgi", "lowlevel"])
 def peer(request: pytest.FixtureRequest) -> Iterator[Peer]:
     server = Peer(request.param)
     yield server

@@ -131,8 +131,31 @@ def stats() -> str:
     return json.dumps(STATS)
 
 
+def lowlevel() -> Any:
+    import ferrymcp.types as types
+    from ferrymcp.server.auth.provider import ProviderTokenVerifier
+    from ferrymcp.server.lowlevel import Server
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        schema = {"type": "object"}
+        return types.ListToolsResult(tools=[types.Tool(name=name, input_schema=schema) for name in ("whoami", "stats")])
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        text = whoami() if params.name == "whoami" else stats()
+        return types.CallToolResult(content=[types.TextContent(text=text)])
+
+    plain = Server("oauth-provider-peer", on_list_tools=list_tools, on_call_tool=call_tool)
+    return plain.streamable_http_app(
+        auth=server.settings.auth, token_verifier=ProviderTokenVerifier(provider), auth_server_provider=provider
+    )
+
+
 if MODE == "native":
     server.run("streamable-http", host="127.0.0.1", port=PORT)
+elif MODE == "lowlevel":
+    import uvicorn
+
+    uvicorn.run(lowlevel(), host="127.0.0.1", port=PORT, log_level="warning")
 else:
     import uvicorn
 
