@@ -1019,3 +1019,41 @@ impl Attempt<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn client(redirect_uris: &[&str], scope: Option<&str>) -> ClientInfo {
+        serde_json::from_value(json!({"client_id": "c", "redirect_uris": redirect_uris, "scope": scope})).unwrap()
+    }
+
+    #[test]
+    fn redirect_uris_and_scopes_are_checked_as_the_official_client_model_does() {
+        let one = client(&["http://localhost:3000"], Some("a b"));
+        // pydantic's URL form: a bare origin gets its `/`.
+        assert_eq!(validate_redirect_uri(&one, None).unwrap(), "http://localhost:3000/");
+        assert_eq!(validate_redirect_uri(&one, Some("http://localhost:3000/")).unwrap(), "http://localhost:3000/");
+        assert!(validate_redirect_uri(&one, Some("http://localhost:3001/")).is_err());
+        let two = client(&["http://a.example/cb", "http://b.example/cb"], None);
+        assert!(validate_redirect_uri(&two, None).unwrap_err().contains("exactly one"));
+        assert_eq!(validate_scope(&one, Some("b a")).unwrap(), Some(vec!["b".into(), "a".into()]));
+        assert_eq!(validate_scope(&one, None).unwrap(), None);
+        assert_eq!(validate_scope(&one, Some("c")).unwrap_err(), "Client was not registered with scope c");
+        assert!(validate_scope(&two, Some("a")).is_err());
+    }
+
+    #[test]
+    fn basic_credentials_decode_and_compare() {
+        assert_eq!(percent_decode("a%3Ab%20c+d").as_deref(), Some("a:b c+d"));
+        assert_eq!(percent_decode("100%").as_deref(), Some("100%"));
+        assert_eq!(percent_decode("%ff"), None);
+        assert!(constant_time_eq(b"secret", b"secret"));
+        assert!(!constant_time_eq(b"secret", b"secreT"));
+        assert!(!constant_time_eq(b"secret", b"secret2"));
+        assert_eq!(python_list(&["a".into(), "b".into()]), "['a', 'b']");
+        let id = uuid4().unwrap();
+        assert_eq!((id.len(), &id[14..15]), (36, "4"));
+        assert_eq!(random_hex(32).unwrap().len(), 64);
+    }
+}
