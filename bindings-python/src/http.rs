@@ -130,6 +130,15 @@ pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<
     if settings.contains("auth")? {
         settings.del_item("auth")?;
     }
+    let auth_server = match settings.get_item("auth_server")? {
+        Some(server) if !server.is_none() => {
+            Some(crate::auth_server::auth_server(server.cast::<PyDict>()?, event_loop)?)
+        }
+        _ => None,
+    };
+    if settings.contains("auth_server")? {
+        settings.del_item("auth_server")?;
+    }
     let redis = match settings.get_item("event_store")? {
         Some(store) if !store.is_none() => Some(store.cast::<crate::redis::NativeRedisStore>()?.get().store.clone()),
         _ => None,
@@ -152,6 +161,7 @@ pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<
         session_idle: seconds("session_idle")?,
         retry: seconds("retry")?,
         auth,
+        auth_server,
         stateless: settings.get("stateless").and_then(Value::as_bool).unwrap_or(false),
         json_response: settings.get("json_response").and_then(Value::as_bool).unwrap_or(false),
         // The official Python SDK's refusals before the body (421/403 plain text, 413

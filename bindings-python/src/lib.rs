@@ -5,6 +5,7 @@
 //! asyncio awaitables. Everything that is protocol stays in core.
 
 mod asgi;
+mod auth_server;
 mod bridge;
 mod call;
 mod client;
@@ -31,6 +32,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<http::NativeHttpServer>()?;
     module.add_class::<asgi::NativeHttpHandler>()?;
     module.add_class::<asgi::NativeResponseBody>()?;
+    module.add_class::<auth_server::NativeAuthServer>()?;
     module.add_class::<context::NativeContext>()?;
     module.add_class::<client::NativeClient>()?;
     module.add_class::<client::NativeSubscription>()?;

@@ -282,20 +282,22 @@ def test_auth_arguments_are_checked_as_the_official_sdk_checks_them() -> None:
         MCPServer("s", token_verifier=auth_server.Verifier())
     with pytest.raises(ValueError, match="Cannot specify both"):
         MCPServer("s", auth=settings, token_verifier=auth_server.Verifier(), auth_server_provider=object())
-    with pytest.raises(NotImplementedError, match="auth_server_provider.*token_verifier"):
+    with pytest.raises(TypeError, match="auth_server_provider lacks"):
         MCPServer("s", auth=settings, auth_server_provider=object())
     from ferrymcp.server.auth.provider import (
         AccessToken,
         AuthorizationCode,
         OAuthAuthorizationServerProvider,
+        ProviderTokenVerifier,
         RefreshToken,
     )
 
     class Provider(OAuthAuthorizationServerProvider[AuthorizationCode, RefreshToken, AccessToken]):
         """Generic over the application's token classes, as the official provider is."""
 
-    with pytest.raises(NotImplementedError, match="auth_server_provider.*token_verifier"):
-        MCPServer("s", auth=settings, auth_server_provider=Provider())
+    # Served (test_auth_server.py drives it), its own tokens accepted on the endpoint.
+    served = MCPServer("s", auth=settings, auth_server_provider=Provider())
+    assert isinstance(served._token_verifier, ProviderTokenVerifier)
     with pytest.raises(TypeError, match="verify_token"):
         MCPServer("s", auth=settings, token_verifier=object())
     with pytest.raises(ValueError, match="issuer_url"):
@@ -325,7 +327,7 @@ WORKING = {
     "debug", "log_level", "warn_on_duplicate_resources", "warn_on_duplicate_tools", "warn_on_duplicate_prompts",
     "dependencies", "lifespan", "auth", "resource_security", "cache_hints", "extensions",
     "host", "port", "streamable_http_path", "max_request_body_size", "transport_security", "retry_interval",
-    "json_response", "stateless_http", "middleware", "subscriptions",
+    "json_response", "stateless_http", "middleware", "subscriptions", "auth_server_provider",
 }  # fmt: skip
 
 
@@ -339,7 +341,7 @@ def test_every_official_keyword_works_or_raises_naming_itself() -> None:
     assert not [name for name in [*official, *V1_KEYWORDS] if name not in ours], "official keywords missing"
     refused = [name for name in [*official, *V1_KEYWORDS] if name not in WORKING]
     assert sorted(refused) == sorted(
-        ["auth_server_provider", "tools", "resources", "request_state_security",
+        ["tools", "resources", "request_state_security",
          "mount_path", "sse_path", "message_path", "event_store"]
     )  # fmt: skip
     for name in refused:

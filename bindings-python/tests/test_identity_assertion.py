@@ -314,10 +314,11 @@ async def test_the_server_side_names_of_the_hook() -> None:
     assert refused.value.error == "unsupported_grant_type"
 
 
-def test_the_authorization_server_half_is_refused_by_name() -> None:
+def test_the_authorization_server_half_is_served() -> None:
     """The official story's servers build the authorization server with
-    `auth_server_provider=` (`MCPServer`, and the low-level app with a verifier beside it):
-    not served, and said so."""
+    `auth_server_provider=` (`MCPServer`, and the low-level app with a verifier beside it),
+    or mount `create_auth_routes`: all three are served by the engine (the flows are
+    driven in test_auth_server.py), with the official routes."""
     from ferrymcp.server.auth.provider import OAuthAuthorizationServerProvider, ProviderTokenVerifier
     from ferrymcp.server.auth.routes import create_auth_routes
     from ferrymcp.server.auth.settings import AuthSettings
@@ -330,11 +331,19 @@ def test_the_authorization_server_half_is_refused_by_name() -> None:
     settings = AuthSettings(
         issuer_url="http://127.0.0.1:1/", resource_server_url="http://127.0.0.1:1/mcp", identity_assertion_enabled=True
     )
-    with pytest.raises(NotImplementedError, match="auth_server_provider is not supported"):
-        MCPServer("x", auth=settings, auth_server_provider=Plain())
-    with pytest.raises(NotImplementedError, match="auth_server_provider is not supported"):
-        Server("x").streamable_http_app(
-            auth=settings, token_verifier=ProviderTokenVerifier(Plain()), auth_server_provider=Plain()
-        )
-    with pytest.raises(NotImplementedError, match="create_auth_routes is not supported"):
-        create_auth_routes(Plain(), issuer_url="http://127.0.0.1:1/", identity_assertion_enabled=True)
+    paths = {
+        route.path for route in MCPServer("x", auth=settings, auth_server_provider=Plain()).streamable_http_app().routes
+    }
+    assert {"/mcp", "/.well-known/oauth-authorization-server", "/authorize", "/token"} <= paths
+    app = Server("x").streamable_http_app(
+        auth=settings, token_verifier=ProviderTokenVerifier(Plain()), auth_server_provider=Plain()
+    )
+    assert "/token" in {route.path for route in app.routes}
+    routes = create_auth_routes(Plain(), issuer_url="http://127.0.0.1:1/", identity_assertion_enabled=True)
+    assert [(route.path, sorted(route.methods or [])) for route in routes] == [
+        ("/.well-known/oauth-authorization-server", ["GET", "HEAD", "OPTIONS"]),
+        ("/authorize", ["GET", "HEAD", "POST"]),
+        ("/token", ["OPTIONS", "POST"]),
+    ]
+    with pytest.raises(ValueError, match="Issuer URL must be HTTPS"):
+        create_auth_routes(Plain(), issuer_url="http://auth.example.com/")

@@ -15,6 +15,7 @@ __all__ = [
     "NativeServer",
     "NativeHttpServer",
     "NativeHttpHandler",
+    "NativeAuthServer",
     "NativeResponseBody",
     "NativeContext",
     "NativeClient",
@@ -158,6 +159,7 @@ class HttpOptions(TypedDict, total=False):
     allowed_origins: list[str]
     dns_rebinding_protection: bool
     auth: BearerOptions
+    auth_server: dict[str, Any]
     stateless: bool
     json_response: bool
     event_store: RedisStore
@@ -191,6 +193,17 @@ class BearerOptions(TypedDict, total=False):
     audience: str
 
 HttpHeaders = list[tuple[bytes, bytes]]
+
+@final
+class NativeAuthServer:
+    """The engine's OAuth authorization server over a provider's `dispatch` (see
+    `ferrymcp.server.auth._bridge`), for the routes of `create_auth_routes`."""
+
+    def __new__(cls, options: dict[str, Any]) -> NativeAuthServer: ...
+    def routes(self) -> list[tuple[str, list[str]]]: ...
+    def handle(
+        self, method: str, path: str, query: str, headers: list[tuple[bytes, bytes]], body: bytes
+    ) -> Awaitable[tuple[int, list[tuple[bytes, bytes]], bytes]]: ...
 
 @final
 class NativeHttpHandler:

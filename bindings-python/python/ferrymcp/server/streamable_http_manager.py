@@ -241,6 +241,7 @@ def starlette_app(
     metadata: str | None,
     routes: list[Any],
     debug: bool = False,
+    served: list[str] | None = None,
 ) -> Any | None:
     """The official shape of `streamable_http_app()` when Starlette is installed: a
     `Starlette` app with a `Route` for the endpoint (and, with auth, one for its protected
@@ -252,10 +253,12 @@ def starlette_app(
     except ImportError:
         return None
     endpoint = _Endpoint(session_manager)
-    served = [Route(path, endpoint=endpoint)]
+    routed = [Route(path, endpoint=endpoint)]
     if metadata is not None:
-        served.append(Route(metadata, endpoint=endpoint))
-    return Starlette(debug=debug, routes=[*served, *routes], lifespan=lambda app: session_manager.run())
+        routed.append(Route(metadata, endpoint=endpoint))
+    # The engine's authorization server, when there is one, answers its own paths too.
+    routed.extend(Route(path, endpoint=endpoint) for path in served or [])
+    return Starlette(debug=debug, routes=[*routed, *routes], lifespan=lambda app: session_manager.run())
 
 
 def custom_routes(routes: list[tuple[str, list[str], Callable[..., Any]]]) -> list[Any]:

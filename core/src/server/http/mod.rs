@@ -10,6 +10,7 @@
 //! differs, and that is all this module holds.
 
 mod auth;
+pub mod auth_server;
 mod body;
 mod bus;
 mod events;
@@ -94,6 +95,9 @@ pub struct HttpOptions {
     pub bus: Option<Arc<dyn Bus>>,
     /// Require bearer tokens.
     pub auth: Option<BearerAuth>,
+    /// Serve an OAuth authorization server's routes beside the endpoint (the official
+    /// `auth_server_provider=`): see [`auth_server`].
+    pub auth_server: Option<Arc<auth_server::AuthServer>>,
     /// Serve legacy clients without sessions (the official SDKs' `stateless_http=True`,
     /// TypeScript's `sessionIdGenerator: undefined`): no `Mcp-Session-Id`, every POST is
     /// answered on its own by a fresh connection, GET and DELETE are 405. A handler cannot
@@ -138,6 +142,7 @@ impl Default for HttpOptions {
             session_store: None,
             bus: None,
             auth: None,
+            auth_server: None,
             stateless: false,
             json_response: false,
             guard_style: GuardStyle::JsonRpc,
@@ -229,6 +234,9 @@ impl HttpHandler {
         self.listen_to_bus();
         let state = &self.state;
         let (parts, body) = request.into_parts();
+        if let Some(server) = state.options.auth_server.as_ref().filter(|server| server.serves(parts.uri.path())) {
+            return authorization_server(server, &parts, body).await;
+        }
         if let Some(reply) = auth::metadata(&state.options, &parts) {
             return drained(body, reply).await;
         }
@@ -269,6 +277,39 @@ impl HttpHandler {
             _ => drained(body, reply::method_not_allowed("POST")).await,
         }
     }
+}
+
+/// A request to one of the authorization server's routes, answered by it.
+async fn authorization_server<B>(server: &auth_server::AuthServer, parts: &Parts, body: B) -> Response<ResponseBody>
+where
+    B: Body<Data = Bytes> + Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let body = match Limited::new(body, auth_server::MAX_BODY + 1).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        // Too large (or unreadable): the server's own size check refuses it.
+        Err(_) => Bytes::from(vec![0; auth_server::MAX_BODY + 1]),
+    };
+    let request = auth_server::AuthRequest {
+        method: &parts.method,
+        path: parts.uri.path(),
+        query: parts.uri.query(),
+        headers: &parts.headers,
+        body,
+    };
+    let Some(answer) = server.handle(request).await else {
+        return refuse(StatusCode::NOT_FOUND, ErrorCode::CONNECTION_CLOSED, "Not Found");
+    };
+    let mut response = Response::new(http_body_util::Full::new(answer.body).boxed());
+    *response.status_mut() = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    for (name, value) in answer.headers {
+        if let (Ok(name), Ok(value)) =
+            (http::HeaderName::from_bytes(name.as_bytes()), http::HeaderValue::from_str(&value))
+        {
+            response.headers_mut().append(name, value);
+        }
+    }
+    response
 }
 
 /// How much of a refused request's body is read before the refusal goes out, and for how

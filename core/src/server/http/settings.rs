@@ -45,6 +45,8 @@ pub struct HttpSettings {
     /// Replicas' way to each other (see [`HttpOptions::bus`]).
     pub bus: Option<Arc<dyn Bus>>,
     pub auth: Option<BearerAuth>,
+    /// Serve an OAuth authorization server's routes (see [`HttpOptions::auth_server`]).
+    pub auth_server: Option<Arc<super::auth_server::AuthServer>>,
     /// Legacy clients without sessions (see [`HttpOptions::stateless`]).
     pub stateless: bool,
     /// One JSON body per request (see [`HttpOptions::json_response`]).
@@ -115,6 +117,7 @@ impl HttpSettings {
             session_store: self.session_store,
             bus: self.bus,
             auth: self.auth,
+            auth_server: self.auth_server,
             stateless: self.stateless,
             json_response: self.json_response,
             guard_style: self.guard_style,

@@ -3,10 +3,11 @@
 `TokenVerifier` is the official protocol (`async verify_token(token) -> AccessToken |
 None`); `AccessToken` has the official fields. ferrymcp's engine calls the verifier for
 every request to the MCP endpoint and applies the policy itself (required scopes, expiry,
-audience), so a verifier only says what a token is. The authorization-server types
-(`OAuthAuthorizationServerProvider`, codes, refresh tokens, errors) are here so that code
-written for the official SDK imports; `MCPServer` refuses `auth_server_provider=` with an
-error that says what to use instead.
+audience), so a verifier only says what a token is. An `OAuthAuthorizationServerProvider`
+(with its codes, refresh tokens and errors) is what the engine's authorization server
+calls (`MCPServer(auth_server_provider=...)`, `routes.create_auth_routes`); raising
+`AuthorizeError`, `TokenError` or `RegistrationError` answers the request with that OAuth
+error, as in the official SDK.
 """
 
 from __future__ import annotations
@@ -129,8 +130,9 @@ AccessTokenT = TypeVar("AccessTokenT", bound=AccessToken)
 
 
 class OAuthAuthorizationServerProvider(Protocol, Generic[AuthorizationCodeT, RefreshTokenT, AccessTokenT]):
-    """The official authorization-server provider's shape (not served by ferrymcp), generic
-    over the application's code, refresh-token and access-token classes as there."""
+    """The official authorization-server provider's shape, generic over the application's
+    code, refresh-token and access-token classes as there; the engine's authorization
+    server calls it."""
 
     async def get_client(self, client_id: str) -> Any: ...
     async def register_client(self, client_info: Any) -> None: ...

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from ferrymcp import types as _types
 from ferrymcp.server._tools import wire
 from ferrymcp.server.context import CURRENT_REQUEST, ServerRequestContext
-from ferrymcp.server.mcpserver.server import MCPServer, _bearer_options, _check_auth
+from ferrymcp.server.mcpserver.server import MCPServer, _auth_server_options, _bearer_options, _check_auth
 from ferrymcp.server.models import InitializationOptions
 from ferrymcp.server.subscriptions import ListenHandler
 from ferrymcp.types import (
@@ -361,12 +361,17 @@ class Server(MCPServer[LifespanResultT]):
         **kwargs: Any,
     ) -> Any:
         """The endpoint as an ASGI app, as `MCPServer.streamable_http_app()`, plus what the
-        official low-level server's takes: bearer auth (`auth=` with `token_verifier=`; an
-        `auth_server_provider=` is refused as `MCPServer` refuses it), Starlette routes of
-        the application's own, and Starlette's `debug`."""
+        official low-level server's takes: bearer auth (`auth=` with `token_verifier=`), the
+        authorization server of an `auth_server_provider=` (served by the engine beside the
+        endpoint; as there, tokens are required only with a `token_verifier=`), Starlette
+        routes of the application's own, and Starlette's `debug`."""
         _check_auth(auth, token_verifier, auth_server_provider, both=True)
-        bearer = _bearer_options(auth, token_verifier) if auth is not None else self._bearer()
-        return self._http_app(kwargs, bearer, list(custom_starlette_routes or []), debug)
+        if auth is None:
+            bearer, auth_server = self._bearer(), self._auth_server()
+        else:
+            bearer = None if token_verifier is None else _bearer_options(auth, token_verifier)
+            auth_server = None if auth_server_provider is None else _auth_server_options(auth, auth_server_provider)
+        return self._http_app(kwargs, bearer, list(custom_starlette_routes or []), debug, auth_server=auth_server)
 
     async def run(  # type: ignore[override]
         self,

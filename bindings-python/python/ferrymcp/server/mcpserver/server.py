@@ -20,8 +20,10 @@ or raises naming itself: `token_verifier=` with `auth=AuthSettings(...)` makes t
 endpoint require bearer tokens (the engine applies the required scopes, expiry and, with
 `validate_token_resource`, the audience; answers 401/403 as the official SDK; serves the
 protected resource metadata; and `get_access_token()` gives a handler its request's
-token); `auth_server_provider=` raises `NotImplementedError` (no authorization-server
-routes: use an external one and a `TokenVerifier`); options of things the engine does
+token); `auth_server_provider=` (with `auth=`) serves an OAuth authorization server
+beside the endpoint from the provider, by the engine (RFC 8414 metadata, `/authorize`,
+`/token`, `/register` and `/revoke` as `AuthSettings` enables them), and accepts the
+provider's own access tokens; options of things the engine does
 itself or does not serve (`tools=`/`resources=` objects, `subscriptions`, the HTTP+SSE
 paths) raise `TypeError` unless left at their default; `event_store=` takes a
 `ferrymcp.RedisStore` (sessions, events and the replicas' bus in Redis, so several
@@ -71,7 +73,7 @@ from ferrymcp.server._resource_security import (
 )
 from ferrymcp.server._resources import build_resource
 from ferrymcp.server._tools import build_tool, wire
-from ferrymcp.server.auth.provider import TokenVerifier
+from ferrymcp.server.auth.provider import ProviderTokenVerifier, TokenVerifier
 from ferrymcp.server.auth.settings import AuthSettings
 from ferrymcp.server.extension import Extension, MethodBinding, validate_extension_identifier
 from ferrymcp.server.mcpserver.utilities.logging import configure_logging
@@ -147,8 +149,7 @@ def _check_event_store(value: Any, where: str) -> None:
 
 
 # Official constructor keywords ferrymcp has no counterpart for, and why; each is refused
-# (TypeError naming it) unless left at its default. (`auth_server_provider` is refused in
-# `_check_auth`, after the official validation.)
+# (TypeError naming it) unless left at its default.
 _UNSUPPORTED: dict[str, tuple[Any, str]] = {
     "tools": (None, "pass functions to @mcp.tool() or mcp.add_tool() instead of prebuilt Tool objects"),
     "resources": (None, "declare resources with @mcp.resource() or mcp.add_resource()"),
@@ -156,12 +157,6 @@ _UNSUPPORTED: dict[str, tuple[Any, str]] = {
     "sse_path": ("/sse", _SSE_REFUSED),
     "message_path": ("/messages/", _SSE_REFUSED),
 }
-_PROVIDER_REFUSED = (
-    "auth_server_provider is not supported by ferrymcp: it does not serve the OAuth authorization-server "
-    "routes (/authorize, /token, /register, /revoke and their RFC 8414 metadata). Run an external "
-    "authorization server and pass token_verifier= (a TokenVerifier that checks its tokens) with "
-    "auth=AuthSettings(issuer_url=<that server>, resource_server_url=<this server's URL>)"
-)
 
 
 def _refuse_unsupported(given: dict[str, Any]) -> None:
@@ -171,11 +166,22 @@ def _refuse_unsupported(given: dict[str, Any]) -> None:
             raise TypeError(f"MCPServer(): {key}= is not supported: {reason}")
 
 
+# What the engine calls on an authorization-server provider.
+_PROVIDER_METHODS = (
+    "get_client",
+    "authorize",
+    "load_authorization_code",
+    "exchange_authorization_code",
+    "load_refresh_token",
+    "exchange_refresh_token",
+    "load_access_token",
+)
+
+
 def _check_auth(
     auth: AuthSettings | None, token_verifier: Any, auth_server_provider: Any, *, both: bool = False
 ) -> None:
-    """The official SDK's checks of the auth arguments, then ferrymcp's refusal of the
-    authorization-server half. `both`: a provider and a verifier together are allowed (the
+    """The official SDK's checks of the auth arguments. `both`: a provider and a verifier together are allowed (the
     official low-level `streamable_http_app` takes them so)."""
     if auth is not None:
         if auth_server_provider and token_verifier and not both:
@@ -185,7 +191,9 @@ def _check_auth(
     elif auth_server_provider or token_verifier:
         raise ValueError("Cannot specify auth_server_provider or token_verifier without auth settings")
     if auth_server_provider is not None:
-        raise NotImplementedError(_PROVIDER_REFUSED)
+        missing = [name for name in _PROVIDER_METHODS if not callable(getattr(auth_server_provider, name, None))]
+        if missing:
+            raise TypeError(f"auth_server_provider lacks {missing} (the OAuthAuthorizationServerProvider protocol)")
     if token_verifier is not None and not callable(getattr(token_verifier, "verify_token", None)):
         raise TypeError("token_verifier must have an async verify_token(token) method (the TokenVerifier protocol)")
 
@@ -309,6 +317,10 @@ class MCPServer(Generic[LifespanResultT]):
         self._custom_routes: list[tuple[str, list[str], Callable[..., Any]]] = []
         self._session_manager: StreamableHTTPSessionManager | None = None
         self._token_verifier = token_verifier
+        self._auth_server_provider = auth_server_provider
+        if auth_server_provider is not None and token_verifier is None:
+            # As the official SDK: the provider's own tokens are the ones accepted.
+            self._token_verifier = ProviderTokenVerifier(auth_server_provider)
         self.dependencies = list(dependencies or [])
         self.settings = SimpleNamespace(
             debug=debug,
@@ -813,6 +825,7 @@ class MCPServer(Generic[LifespanResultT]):
         validated as `params_type` (`None` when `optional` and none came) go to `handler`;
         its result model goes back as the answer."""
         from ferrymcp._session import ServerSession
+        from ferrymcp.server.auth.middleware.auth_context import bind_token, unbind_token
         from ferrymcp.server.context import CURRENT_REQUEST, ServerRequestContext
 
         async def answer(params: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
@@ -835,11 +848,14 @@ class MCPServer(Generic[LifespanResultT]):
 
                 raise McpError(INVALID_PARAMS, "Invalid request parameters", "") from exc
             token = CURRENT_REQUEST.set(ctx)
+            # The request's accepted bearer token, for `get_access_token()` in the handler.
+            auth = bind_token(native_ctx)
             try:
                 result = handler(ctx, typed)
                 if inspect.isawaitable(result):
                     result = await result
             finally:
+                unbind_token(auth)
                 CURRENT_REQUEST.reset(token)
             dumped = wire(result) if result is not None else {}
             return dumped if isinstance(dumped, dict) else {}
@@ -920,7 +936,7 @@ class MCPServer(Generic[LifespanResultT]):
             raise TypeError("run('streamable-http'): ssl_certfile= and ssl_keyfile= go together")
         tls = None if certfile is None else (os.fspath(certfile), os.fspath(keyfile))
         chosen = self._http_settings(kwargs, "run('streamable-http')")
-        options = _endpoint_options(chosen, self._bearer())
+        options = _endpoint_options(chosen, self._bearer(), self._auth_server())
         async with self._serving() as native:
             server = await native.serve_http(chosen["host"], int(chosen["port"]), options, tls)
             try:
@@ -938,13 +954,20 @@ class MCPServer(Generic[LifespanResultT]):
         installed, else ferrymcp's own `StreamableHTTPApp`. Under uvicorn its lifespan runs
         the server; mounted in another app, that app's lifespan enters
         `mcp.session_manager.run()`."""
-        return self._http_app(kwargs, self._bearer(), [], debug=False)
+        return self._http_app(kwargs, self._bearer(), [], debug=False, auth_server=self._auth_server())
 
-    def _http_app(self, kwargs: dict[str, Any], bearer: dict[str, Any] | None, extra: list[Any], debug: bool) -> Any:
+    def _http_app(
+        self,
+        kwargs: dict[str, Any],
+        bearer: dict[str, Any] | None,
+        extra: list[Any],
+        debug: bool,
+        auth_server: dict[str, Any] | None = None,
+    ) -> Any:
         """`streamable_http_app()` with the engine's bearer settings, routes of the
-        application's own (the low-level server's `custom_starlette_routes`) and Starlette's
-        `debug`."""
-        options = _endpoint_options(self._http_settings(kwargs, "streamable_http_app()"), bearer)
+        application's own (the low-level server's `custom_starlette_routes`), Starlette's
+        `debug`, and the engine's authorization server (served beside the endpoint)."""
+        options = _endpoint_options(self._http_settings(kwargs, "streamable_http_app()"), bearer, auth_server)
         self._session_manager = StreamableHTTPSessionManager(self, options)
         routes = [*custom_routes(self._custom_routes), *extra]
         metadata = None
@@ -953,10 +976,19 @@ class MCPServer(Generic[LifespanResultT]):
             from ferrymcp._native import metadata_path
 
             metadata = metadata_path(str(resource), options["endpoint"])
-        app = starlette_app(self._session_manager, options["endpoint"], metadata, routes, debug)
+        served = [] if auth_server is None else _auth_server_paths(auth_server)
+        app = starlette_app(self._session_manager, options["endpoint"], metadata, routes, debug, served)
         if app is None and (extra or debug):
             raise ImportError("streamable_http_app(custom_starlette_routes=, debug=) needs Starlette installed")
         return app if app is not None else StreamableHTTPApp(self._session_manager, routes)
+
+    def _auth_server(self) -> dict[str, Any] | None:
+        """The engine's authorization-server options when `auth_server_provider=` was given
+        (the official SDK serves its routes from `AuthSettings`)."""
+        auth = self.settings.auth
+        if auth is None or self._auth_server_provider is None:
+            return None
+        return _auth_server_options(auth, self._auth_server_provider)
 
     def _bearer(self) -> dict[str, Any] | None:
         """The engine's bearer settings when `auth=` and `token_verifier=` were given."""
@@ -1160,10 +1192,36 @@ def _bearer_options(auth: AuthSettings, verifier: TokenVerifier) -> dict[str, An
     return {key: value for key, value in options.items() if value is not None}
 
 
-def _endpoint_options(chosen: dict[str, Any], bearer: dict[str, Any] | None = None) -> HttpOptions:
+def _auth_server_options(auth: AuthSettings, provider: Any) -> dict[str, Any]:
+    """The engine's authorization-server options from `AuthSettings`, as the official SDK
+    passes them to `create_auth_routes`."""
+    from ferrymcp.server.auth._bridge import server_options
+
+    return server_options(
+        provider,
+        auth.issuer_url,
+        auth.service_documentation_url,
+        auth.client_registration_options,
+        auth.revocation_options,
+        auth.identity_assertion_enabled,
+    )
+
+
+def _auth_server_paths(options: dict[str, Any]) -> list[str]:
+    """The paths the engine's authorization server answers (checking the options: a bad
+    issuer URL is refused here, when the app is built, as the official SDK refuses it)."""
+    from ferrymcp._native import NativeAuthServer
+
+    return [path for path, _ in NativeAuthServer(options).routes()]
+
+
+def _endpoint_options(
+    chosen: dict[str, Any], bearer: dict[str, Any] | None = None, auth_server: dict[str, Any] | None = None
+) -> HttpOptions:
     """The engine's endpoint options from the official ones (the keys `http::options` in the native module reads)."""
     options: dict[str, Any] = {
         "auth": bearer,
+        "auth_server": auth_server,
         "endpoint": chosen["streamable_http_path"],
         "host": chosen["host"],
         "max_body": chosen["max_request_body_size"],
