@@ -557,31 +557,14 @@ async fn authenticate(
 
 /// `%XX` decoding (Python's `unquote`: `+` stays); `None` when the bytes are not UTF-8.
 fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8(out).ok()
+    percent_encoding::percent_decode_str(text).decode_utf8().ok().map(Into::into)
 }
 
-/// Equality in time independent of where the inputs differ (the official `hmac.compare_digest`).
+/// Equality in time independent of where the inputs differ (the official
+/// `hmac.compare_digest`), by `subtle`.
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    let mut diff = a.len() ^ b.len();
-    for (i, x) in a.iter().enumerate() {
-        diff |= usize::from(x ^ b.get(i).copied().unwrap_or(0));
-    }
-    diff == 0
+    use subtle::ConstantTimeEq;
+    bool::from(a.ct_eq(b))
 }
 
 /// `n` random bytes as hex (the official `secrets.token_hex(n)`).
@@ -591,21 +574,12 @@ fn random_hex(n: usize) -> Result<String, getrandom::Error> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// A random (version 4) UUID, as the official `uuid4()` client ids.
+/// A random (version 4) UUID, as the official `uuid4()` client ids: `uuid`'s builder over
+/// bytes from `getrandom`, so no random source fails by a panic (`Uuid::new_v4` would).
 fn uuid4() -> Result<String, getrandom::Error> {
-    let mut b = [0u8; 16];
-    getrandom::fill(&mut b)?;
-    b[6] = (b[6] & 0x0f) | 0x40;
-    b[8] = (b[8] & 0x3f) | 0x80;
-    let h: Vec<String> = b.iter().map(|x| format!("{x:02x}")).collect();
-    Ok(format!(
-        "{}-{}-{}-{}-{}",
-        h[0..4].concat(),
-        h[4..6].concat(),
-        h[6..8].concat(),
-        h[8..10].concat(),
-        h[10..16].concat()
-    ))
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)?;
+    Ok(uuid::Builder::from_random_bytes(bytes).into_uuid().hyphenated().to_string())
 }
 
 impl AuthServer {
