@@ -86,6 +86,19 @@ impl NativeContext {
         to_py(py, self.cx.progress_token().unwrap_or(&Value::Null))
     }
 
+    /// This round's `inputResponses` as the client sent them (a modern retry), else `None`.
+    #[getter]
+    fn input_responses<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.cx.input_responses().map(|responses| to_py(py, &Value::Object(responses.clone()))).transpose()
+    }
+
+    /// The `requestState` the handler put in its own `input_required` result, echoed back
+    /// on the retry (core checked it), else `None`.
+    #[getter]
+    fn request_state(&self) -> Option<String> {
+        self.cx.request_state().map(str::to_owned)
+    }
+
     fn is_cancelled(&self) -> bool {
         self.cx.is_cancelled()
     }
