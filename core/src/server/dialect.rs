@@ -186,6 +186,25 @@ impl Dialect {
         ErrorObject::new(ErrorCode::INVALID_REQUEST, unsupported)
     }
 
+    /// Whether a handler's `elicit`, `sample` and `list_roots` are inputs that run in
+    /// rounds at 2026-07-28 (and check the client's capability first), or, as the
+    /// official Python SDK's session requests, are sent on a legacy session as they are
+    /// and refused at 2026-07-28 (see [`Context::ask`](super::Context)).
+    pub(crate) fn asks_in_rounds(self) -> bool {
+        self == Dialect::Ferrymcp
+    }
+
+    /// The refusal of a server-to-client request where there is no back-channel (the
+    /// official Python SDK's `NoBackChannelError`).
+    pub(crate) fn no_back_channel(self, method: &str) -> ErrorObject {
+        ErrorObject::new(
+            ErrorCode::INVALID_REQUEST,
+            format!(
+                "Cannot send '{method}': this transport context has no back-channel for server-initiated requests."
+            ),
+        )
+    }
+
     /// The answer to a `prompts/get` of prompt `name` that the server does not have
     /// (`unknown`) or that lacks the required arguments `missing`, at a `modern` request
     /// or not.
@@ -266,5 +285,10 @@ mod tests {
         let default = Dialect::default();
         assert_eq!(default.unhandled_client_request("roots/list"), ErrorObject::method_not_found("roots/list"));
         assert!(default.checks_own_input_requests() && default.seals_stateless_own_result());
+        assert!(default.asks_in_rounds() && !d.asks_in_rounds());
+        assert_eq!(
+            d.no_back_channel("elicitation/create").message,
+            "Cannot send 'elicitation/create': this transport context has no back-channel for server-initiated requests."
+        );
     }
 }
