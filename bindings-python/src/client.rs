@@ -128,7 +128,9 @@ fn callbacks(
     event_loop: &Bound<'_, PyAny>,
     handle: &LoopHandle,
 ) -> PyResult<ClientCallbacks> {
-    let mut parsed = ClientCallbacks::default();
+    // The official Python client's answers where the SDKs differ (core's dialect): a
+    // request without a callback is `-32600 Elicitation not supported` and the like.
+    let mut parsed = ClientCallbacks { dialect: ferrymcp_core::server::Dialect::PythonSdk, ..Default::default() };
     let Some(callbacks) = callbacks else { return Ok(parsed) };
     let cell: LoopCell = Arc::new(std::sync::Mutex::new(Some((event_loop.clone().unbind(), handle.clone()))));
     let get = |name: &str| -> PyResult<Option<Py<PyAny>>> {

@@ -86,6 +86,19 @@ impl NativeContext {
         to_py(py, self.cx.progress_token().unwrap_or(&Value::Null))
     }
 
+    /// This round's `inputResponses` as the client sent them (a modern retry), else `None`.
+    #[getter]
+    fn input_responses<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.cx.input_responses().map(|responses| to_py(py, &Value::Object(responses.clone()))).transpose()
+    }
+
+    /// The `requestState` the handler put in its own `input_required` result, echoed back
+    /// on the retry (core checked it), else `None`.
+    #[getter]
+    fn request_state(&self) -> Option<String> {
+        self.cx.request_state().map(str::to_owned)
+    }
+
     fn is_cancelled(&self) -> bool {
         self.cx.is_cancelled()
     }
@@ -120,15 +133,15 @@ impl NativeContext {
     }
 
     fn elicit<'py>(&self, py: Python<'py>, params: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
-        self.input(py, None, "elicitation/create".into(), params, None)
+        self.session_request(py, "elicitation/create", params)
     }
 
     fn sample<'py>(&self, py: Python<'py>, params: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
-        self.input(py, None, "sampling/createMessage".into(), params, None)
+        self.session_request(py, "sampling/createMessage", params)
     }
 
     fn list_roots<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.input(py, None, "roots/list".into(), &PyDict::new(py), None)
+        self.session_request(py, "roots/list", &PyDict::new(py))
     }
 
     /// Sends a notification as it is (`params` `None` sends none): on this request's way
@@ -202,6 +215,29 @@ impl NativeContext {
         awaitable(py, async move {
             match cx.read_resource(&uri).await {
                 Ok(result) => ok(Json(result)),
+                Err(e) => fail(move |py| handler_error(py, e)),
+            }
+        })
+    }
+}
+
+impl NativeContext {
+    /// `elicit`, `sample` and `list_roots`: the session's requests as core makes them in
+    /// the server's dialect (core's `Context::elicit`), queued like any input.
+    fn session_request<'py>(
+        &self,
+        py: Python<'py>,
+        method: &str,
+        params: &Bound<'py, PyDict>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (answer, first) =
+            self.batch.ask_session(method.to_owned(), from_py(params.as_any())?, RequestOptions::default());
+        if first {
+            running_loop(py)?.call_method1("call_soon", (Flush(self.batch.clone()),))?;
+        }
+        awaitable(py, async move {
+            match answer.await {
+                Ok(answer) => ok(Json(answer)),
                 Err(e) => fail(move |py| handler_error(py, e)),
             }
         })

@@ -176,6 +176,12 @@ fn options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ServerOptions> {
         parsed.state_key = keys.next().transpose()?;
         parsed.previous_state_keys = keys.collect::<PyResult<_>>()?;
     }
+    if let Some(audience) = map.get("state_audience").and_then(Value::as_str) {
+        parsed.state_audience = Some(audience.to_owned());
+    }
+    if let Some(sealed) = map.get("seal_handler_state").and_then(Value::as_bool) {
+        parsed.seal_handler_state = sealed;
+    }
     if let Some(seconds) = map.get("state_ttl").and_then(Value::as_f64) {
         parsed.state_ttl =
             Duration::try_from_secs_f64(seconds).map_err(|e| PyValueError::new_err(format!("state_ttl: {e}")))?;

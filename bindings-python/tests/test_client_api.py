@@ -181,7 +181,12 @@ async def test_an_error_data_answer_reaches_a_legacy_tool_as_mcp_error() -> None
     @server.tool()
     async def ask(ctx: Context) -> str:
         try:
-            await ctx.sample("q")
+            params = {"messages": [], "maxTokens": 10}
+            await (
+                ctx.sample("q")
+                if ctx.protocol_version != "2026-07-28"
+                else ctx.request_input("sampling/createMessage", params)
+            )
         except McpError as error:
             return f"{error.code}: {error.message} {error.data}"
         return "answered"
@@ -308,6 +313,9 @@ async def test_a_roots_callback_may_give_pydantic_url_types(mode: str) -> None:
 
     @server.tool()
     async def folders(ctx: ferrymcp.Context) -> str:
+        if ctx.protocol_version == "2026-07-28":  # rounds are `request_input`'s there
+            answer = await ctx.request_input("roots/list", {})
+            return ",".join(root["uri"] for root in answer["roots"])
         return ",".join(str(root.uri) for root in (await ctx.session.list_roots()).roots)
 
     async def roots(context: object) -> ListRootsResult:

@@ -2,8 +2,9 @@
 engine (in memory, both eras), and the client's callbacks see what the tool sent; the
 request details a tool reads are checked against a hand-written request over stdio.
 
-On a 2026-07-28 request a tool that asks the client runs again for each `input_required`
-round, so the tools here record what they got only once they have everything.
+On a 2026-07-28 request a tool that asks the client with `request_input` runs again for
+each `input_required` round, so the tools here record what they got only once they have
+everything; `ctx.elicit` and the session's requests are a legacy session's.
 
 Needs the native module.
 """
@@ -36,6 +37,10 @@ from ferrymcp.types import (
 )
 
 MODES = ["legacy", MODERN]
+# `ctx.elicit`, `ctx.session.create_message` and `ctx.list_roots` are the official session's
+# requests: a legacy session's only (at 2026-07-28 they are refused for want of a
+# back-channel, see test_session_requests.py; rounds there are `request_input`'s).
+SESSION_MODES = ["legacy"]
 CLIENT = Implementation(name="test-client", version="1.0")
 FORM = {"type": "object", "properties": {"name": {"type": "string"}}}
 
@@ -245,7 +250,7 @@ def test_outside_a_request() -> None:
         _ = ctx.request_id
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", SESSION_MODES)
 async def test_elicit_with_a_dict_schema(mode: str) -> None:
     server = MCPServer("s")
     answers: list[Any] = []
@@ -263,7 +268,7 @@ async def test_elicit_with_a_dict_schema(mode: str) -> None:
     assert (params.mode, params.message, params.requested_schema) == ("form", "Who?", FORM)
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", SESSION_MODES)
 async def test_elicit_with_a_pydantic_model_renders_like_the_official_sdk(mode: str) -> None:
     pydantic = pytest.importorskip("pydantic")
     elicitation = pytest.importorskip("mcp.server.elicitation")
@@ -289,7 +294,7 @@ async def test_elicit_with_a_pydantic_model_renders_like_the_official_sdk(mode: 
     assert asked.elicited[0].requested_schema == elicitation.render_elicitation_schema(Booking)
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", SESSION_MODES)
 @pytest.mark.parametrize(
     ("action", "expected"), [("decline", DeclinedElicitation()), ("cancel", CancelledElicitation())]
 )
@@ -307,7 +312,7 @@ async def test_elicit_refusals(mode: str, action: str, expected: Any) -> None:
     assert answers == [expected]
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", SESSION_MODES)
 async def test_elicit_url(mode: str) -> None:
     server = MCPServer("s")
     answers: list[Any] = []
@@ -330,7 +335,7 @@ async def test_elicit_url(mode: str) -> None:
     )
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", SESSION_MODES)
 async def test_sampling_through_the_session_and_the_shortcut(mode: str) -> None:
     server = MCPServer("s")
     results: list[Any] = []
@@ -357,7 +362,7 @@ async def test_sampling_through_the_session_and_the_shortcut(mode: str) -> None:
     assert (shortcut.max_tokens, shortcut.system_prompt) == (50, None)
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", SESSION_MODES)
 async def test_roots_resources_and_keyed_input(mode: str) -> None:
     server = MCPServer("s")
     seen: list[Any] = []

@@ -3,7 +3,7 @@ allow_input_required=True)` (and `get_prompt`, `read_resource`) returns a 2026-0
 `InputRequiredResult` instead of answering it through the callbacks (core's
 `Client::request_once`), and `input_responses=` with `request_state=` retry the round the
 caller answered. Over stdio to a ferrymcp server process whose tool, prompt and resource
-elicit; the official client drives the same server the same way.
+ask in rounds (`ctx.request_input`); the official client drives the same server the same way.
 """
 
 from __future__ import annotations
@@ -35,20 +35,22 @@ class Region(BaseModel):
 
 mcp = MCPServer("provisioner")
 
+ASK = {"message": "Which region?", "requestedSchema": Region.model_json_schema()}
+
 @mcp.tool()
 async def provision(name: str, ctx: Context) -> str:
-    answer = await ctx.elicit("Which region?", Region)
-    return f"{name} in {answer.data.region}" if answer.action == "accept" else answer.action
+    answer = await ctx.request_input("elicitation/create", ASK)
+    return f"{name} in {answer['content']['region']}" if answer["action"] == "accept" else answer["action"]
 
 @mcp.prompt()
 async def briefing(ctx: Context) -> str:
-    answer = await ctx.elicit("Which region?", Region)
-    return f"brief {answer.data.region}"
+    answer = await ctx.request_input("elicitation/create", ASK)
+    return f"brief {answer['content']['region']}"
 
 @mcp.resource("regions://{kind}")
 async def chosen(kind: str, ctx: Context) -> str:
-    answer = await ctx.elicit("Which region?", Region)
-    return f"{kind} {answer.data.region}"
+    answer = await ctx.request_input("elicitation/create", ASK)
+    return f"{kind} {answer['content']['region']}"
 
 mcp.run()
 """

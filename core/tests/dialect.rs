@@ -183,3 +183,42 @@ async fn a_completion_is_answered_as_the_handler_gave_it_in_the_python_sdk() {
         assert_eq!(answer["completion"], json!({"values": ["python"], "total": 1, "hasMore": false}), "{revision}");
     }
 }
+
+/// A tool that elicits (`cx.elicit`) and says how it went.
+fn eliciting(dialect: Dialect) -> Server {
+    let server = server(dialect, Features::NONE);
+    let ask = |_: Map<String, Value>, cx: Context| async move {
+        let said = match cx.elicit(json!({"message": "ok?", "requestedSchema": {"type": "object"}})).await {
+            Ok(answer) => format!("answered {answer}"),
+            Err(HandlerError::Rpc(error)) => format!("{} {}", error.code, error.message),
+            Err(other) => format!("failed {other:?}"),
+        };
+        Ok::<_, HandlerError>(json!({"content": [{"type": "text", "text": said}]}))
+    };
+    server.add_tool(json!({"name": "ask", "inputSchema": {"type": "object"}}), ask).unwrap();
+    server
+}
+
+async fn said(server: &Server, revision: &str) -> String {
+    let peer = connect(server, revision).await;
+    let result = ask(&peer, revision, "tools/call", json!({"name": "ask", "arguments": {}})).await.unwrap();
+    result["content"][0]["text"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn the_python_sdks_elicit_is_a_session_request() {
+    // Sent on a legacy session whatever the client declared: this client has no callback,
+    // and its own -32601 comes back to the handler.
+    let python = eliciting(Dialect::PythonSdk);
+    assert_eq!(said(&python, LEGACY).await, "-32601 Method not found: elicitation/create");
+    // At 2026-07-28 there is no back-channel.
+    assert_eq!(
+        said(&python, MODERN).await,
+        "-32600 Cannot send 'elicitation/create': this transport context has no back-channel for server-initiated requests."
+    );
+    // ferrymcp's own: refused before sending on a legacy session, a round at 2026-07-28
+    // (here refused up front, the client having declared nothing).
+    let ours = eliciting(Dialect::Ferrymcp);
+    assert!(said(&ours, LEGACY).await.starts_with("failed"));
+    assert!(said(&ours, MODERN).await.starts_with("-32021 "));
+}

@@ -6,7 +6,7 @@
 
 use ferrymcp_core::client::ClientCallbacks;
 use ferrymcp_core::peer::{Peer, PeerConfig, PeerError, RequestOptions};
-use ferrymcp_core::server::{Context, HandlerFuture, Server, ToolHandler};
+use ferrymcp_core::server::{Context, Dialect, HandlerFuture, Server, ServerOptions, ToolHandler};
 use ferrymcp_core::transport::memory;
 use serde_json::{Map, Value, json};
 
@@ -37,7 +37,11 @@ impl ToolHandler for Manual {
 }
 
 fn peer() -> Peer {
-    let server = Server::new("manual", "1.0.0");
+    peer_with(ServerOptions::default())
+}
+
+fn peer_with(options: ServerOptions) -> Peer {
+    let server = Server::with_info(json!({"name": "manual", "version": "1.0.0"}), None, options);
     server.add_tool(json!({"name": "deploy", "inputSchema": {"type": "object"}}), Manual).unwrap();
     let ((client_source, client_sink), (server_source, server_sink)) = memory::pair();
     tokio::spawn(async move { server.serve(server_source, server_sink).await });
@@ -104,4 +108,95 @@ async fn a_legacy_session_gets_a_loud_error() {
     let error = request(&peer, "tools/call", json!({"name": "deploy", "arguments": {}})).await.unwrap_err();
     assert_eq!(error.code, -32603);
     assert!(error.message.contains("input_required"), "{}", error.message);
+}
+
+/// `round 1` without a `requestState` of its own, then the answer it got.
+struct Stateless;
+
+impl ToolHandler for Stateless {
+    fn call(&self, _arguments: Map<String, Value>, cx: Context) -> HandlerFuture {
+        let answered = cx.input_responses().is_some_and(|r| r.contains_key("confirm"));
+        let state = cx.request_state().map(str::to_owned);
+        Box::pin(async move {
+            Ok(if answered {
+                json!({"content": [{"type": "text", "text": format!("done {state:?}")}]})
+            } else {
+                json!({
+                    "resultType": "input_required",
+                    "inputRequests": {"confirm": {"method": "elicitation/create", "params": {"message": "ok?", "requestedSchema": {"type": "object"}}}},
+                })
+            })
+        })
+    }
+}
+
+#[tokio::test]
+async fn the_python_dialect_sends_the_result_as_built_and_freezes_the_refusal() {
+    let options = ServerOptions {
+        dialect: Dialect::PythonSdk,
+        state_key: Some(b"0123456789abcdef0123456789abcdef".to_vec()),
+        state_audience: Some("billing".into()),
+        ..ServerOptions::default()
+    };
+    let peer = peer_with(options.clone());
+    // No capability check (the client answers what it cannot do), and the handler's state
+    // still travels sealed.
+    let call = json!({"name": "deploy", "arguments": {}});
+    let round = request(&peer, "tools/call", modern(call.clone(), json!({}))).await.unwrap();
+    assert_eq!(round["resultType"], "input_required", "{round}");
+    let state = round["requestState"].as_str().unwrap().to_owned();
+    assert_ne!(state, "step-1");
+    // Same key, another audience: the frozen refusal, whatever the reason.
+    let other = peer_with(ServerOptions { state_audience: Some("billing-2".into()), ..options.clone() });
+    let mut retry = call.clone();
+    retry["inputResponses"] = json!({"confirm": {"action": "accept"}});
+    retry["requestState"] = json!(state);
+    let refused = request(&other, "tools/call", modern(retry.clone(), json!({}))).await.unwrap_err();
+    assert_eq!((refused.code, refused.message.as_str()), (-32602, "Invalid or expired requestState"));
+    assert_eq!(refused.data.unwrap().get(), r#"{"reason":"invalid_request_state"}"#);
+    // The same audience opens it.
+    let same = peer_with(options.clone());
+    let round = request(&same, "tools/call", modern(retry, json!({}))).await.unwrap();
+    assert_eq!(round["inputRequests"]["sign_in"]["params"]["mode"], "url", "{round}");
+
+    // A result without a state of its own gets none.
+    let server = Server::with_info(json!({"name": "s", "version": "1"}), None, options);
+    server.add_tool(json!({"name": "ask", "inputSchema": {"type": "object"}}), Stateless).unwrap();
+    let ((client_source, client_sink), (server_source, server_sink)) = memory::pair();
+    tokio::spawn(async move { server.serve(server_source, server_sink).await });
+    let peer =
+        Peer::spawn(client_source, client_sink, ClientCallbacks::default().handler().unwrap(), PeerConfig::default());
+    let ask = json!({"name": "ask", "arguments": {}});
+    let round = request(&peer, "tools/call", modern(ask.clone(), json!({}))).await.unwrap();
+    assert!(round.get("requestState").is_none(), "{round}");
+    let mut retry = ask;
+    retry["inputResponses"] = json!({"confirm": {"action": "accept"}});
+    let done = request(&peer, "tools/call", modern(retry, json!({}))).await.unwrap();
+    assert_eq!(done["content"][0]["text"], "done None");
+}
+
+#[tokio::test]
+async fn an_application_owned_state_goes_out_and_comes_back_as_written() {
+    let peer = peer_with(ServerOptions { seal_handler_state: false, ..ServerOptions::default() });
+    let caps = json!({"elicitation": {"form": {}, "url": {}}});
+    let call = json!({"name": "deploy", "arguments": {}});
+    let round = request(&peer, "tools/call", modern(call.clone(), caps.clone())).await.unwrap();
+    assert_eq!(round["requestState"], "step-1", "{round}");
+    // Whatever the client sends is the application's to check: here, a state it never sent.
+    let mut retry = call;
+    retry["inputResponses"] = json!({"sign_in": {"action": "accept"}});
+    retry["requestState"] = json!("made-up");
+    let done = request(&peer, "tools/call", modern(retry, caps)).await.unwrap();
+    assert_eq!(done["content"][0]["text"], "made-up: sign_in");
+}
+
+#[tokio::test]
+async fn the_python_dialect_words_the_legacy_refusal_as_its_runner() {
+    let peer = peer_with(ServerOptions { dialect: Dialect::PythonSdk, ..ServerOptions::default() });
+    let init =
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}});
+    request(&peer, "initialize", init).await.unwrap();
+    peer.notify("notifications/initialized", None::<&Value>).await.unwrap();
+    let error = request(&peer, "tools/call", json!({"name": "deploy", "arguments": {}})).await.unwrap_err();
+    assert_eq!((error.code, error.message.as_str()), (-32603, "Handler returned an invalid result"));
 }

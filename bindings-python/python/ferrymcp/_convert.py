@@ -49,7 +49,8 @@ def _wire(value: Any) -> dict[str, Any]:
 
 def tool_result(value: Any, output: Output | None) -> dict[str, Any]:
     """The `CallToolResult` dict for a tool's return value."""
-    if _is_model(value, "CallToolResult"):
+    # A handler's own `InputRequiredResult` (2026-07-28) goes to the engine as it is.
+    if _is_model(value, {"CallToolResult", "InputRequiredResult"}):
         return _wire(value)
     result: dict[str, Any] = {"content": content_blocks(value)}
     if output is not None:
@@ -135,7 +136,7 @@ def _read(value: Any, name: str) -> Any:
 def resource_result(value: Any, uri: str, mime_type: str | None, meta: dict[str, Any] | None = None) -> dict[str, Any]:
     """The `ReadResourceResult` dict for a resource function's return value; text or
     bytes become one content item carrying the resource's `_meta`, as the official SDK's."""
-    if _is_model(value, "ReadResourceResult"):
+    if _is_model(value, {"ReadResourceResult", "InputRequiredResult"}):
         return _wire(value)
     if _is_model(value, _RESOURCE_CONTENTS_NAMES):
         return {"contents": [_wire(value)]}
@@ -155,7 +156,7 @@ def resource_result(value: Any, uri: str, mime_type: str | None, meta: dict[str,
 
 def prompt_result(value: Any, description: str | None) -> dict[str, Any]:
     """The `GetPromptResult` dict for a prompt function's return value."""
-    if _is_model(value, "GetPromptResult"):
+    if _is_model(value, {"GetPromptResult", "InputRequiredResult"}):
         return _wire(value)
     items = value if isinstance(value, (list, tuple)) else [value]
     result: dict[str, Any] = {"messages": [prompt_message(item) for item in items]}

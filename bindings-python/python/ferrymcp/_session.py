@@ -173,6 +173,7 @@ class ServerSession:
         tools: list[Tool] | None = None,
         tool_choice: ToolChoice | None = None,
         related_request_id: Any = None,
+        in_rounds: bool = False,
     ) -> CreateMessageResult | CreateMessageResultWithTools:
         params: dict[str, Any] = {"messages": _wire(messages), "maxTokens": max_tokens}
         optional = {
@@ -186,7 +187,11 @@ class ServerSession:
             "toolChoice": _wire(tool_choice),
         }
         params.update({key: value for key, value in optional.items() if value is not None})
-        result = await self._native.sample(params)
+        # `in_rounds`: an input (a resolver's), in `input_required` rounds at 2026-07-28.
+        if in_rounds:
+            result = await self._native.input(None, "sampling/createMessage", params)
+        else:
+            result = await self._native.sample(params)
         if tools is not None or tool_choice is not None:
             return CreateMessageResultWithTools.model_validate(result)
         return CreateMessageResult.model_validate(result)

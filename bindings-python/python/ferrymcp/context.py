@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, get_args, get_origin
 
 from ferrymcp._session import ServerSession
+from ferrymcp._wire import UnionAdapter
 from ferrymcp.elicitation import (
     AcceptedElicitation,
     CancelledElicitation,
@@ -35,6 +36,8 @@ from ferrymcp.types import (
     ClientCapabilities,
     CreateMessageResult,
     Implementation,
+    InputResponse,
+    InputResponses,
     ListRootsResult,
     LoggingLevel,
     SamplingMessage,
@@ -46,6 +49,17 @@ if TYPE_CHECKING:
     from ferrymcp.server.mcpserver import MCPServer
 
 LifespanContextT = TypeVar("LifespanContextT")
+
+_INPUT_RESPONSE = UnionAdapter("InputResponse", get_args(InputResponse))
+
+
+def read_input_responses(raw: dict[str, Any] | None) -> InputResponses | None:
+    """A retry's `inputResponses` (wire dicts by key) as the official result models."""
+    if raw is None:
+        return None
+    return {key: _INPUT_RESPONSE.validate_python(value) for key, value in raw.items()}
+
+
 RequestT = TypeVar("RequestT")
 SchemaT = TypeVar("SchemaT")
 
@@ -170,14 +184,18 @@ class Context(Generic[LifespanContextT, RequestT]):
         )
 
     @property
-    def input_responses(self) -> None:
-        """Always `None`: the engine answers `input_required` rounds for the tool."""
-        return None
+    def input_responses(self) -> InputResponses | None:
+        """The client's answers to the `input_requests` of this handler's own
+        `InputRequiredResult`, on the retry (this round's, as sent); `None` on a first
+        round. Inputs asked with `elicit`/`sample`/`list_roots` need none of this."""
+        return read_input_responses(self._native.input_responses if self._native is not None else None)
 
     @property
-    def request_state(self) -> None:
-        """Always `None`: the engine seals and checks `requestState` itself."""
-        return None
+    def request_state(self) -> str | None:
+        """The `request_state` this handler put in its own `InputRequiredResult`, echoed
+        back on the retry (the engine sealed it, so it is intact and bound to this call);
+        `None` otherwise."""
+        return self._native.request_state if self._native is not None else None
 
     @property
     def headers(self) -> None:

@@ -40,6 +40,11 @@ pub struct ClientCallbacks {
     /// `notifications/tools/list_changed`); set them with
     /// [`set_notification_handler`](Self::set_notification_handler).
     pub notifications: HashMap<String, NotificationCallback>,
+    /// Whose answer a request without a callback gets (see
+    /// [`Dialect`](crate::server::Dialect)): -32601 by default, the official Python
+    /// client's `-32600 Elicitation not supported` (and its sampling and roots wording)
+    /// with [`Dialect::PythonSdk`](crate::server::Dialect::PythonSdk).
+    pub dialect: crate::server::Dialect,
 }
 
 impl ClientCallbacks {
@@ -130,6 +135,7 @@ impl ClientCallbacks {
             notifications: self.notifications.clone(),
             fallback: self.notification.clone(),
             cache,
+            dialect: self.dialect,
         }))
     }
 }
@@ -164,6 +170,7 @@ pub(crate) struct Router {
     notifications: HashMap<String, NotificationCallback>,
     fallback: Option<NotificationCallback>,
     cache: Option<Arc<super::cache::ResponseCache>>,
+    dialect: crate::server::Dialect,
 }
 
 impl Router {
@@ -172,7 +179,7 @@ impl Router {
         match self.requests.get(method) {
             Some(Route::Ping) => Box::pin(std::future::ready(Ok(json!({})))),
             Some(Route::Callback(callback)) => callback(params),
-            None => Box::pin(std::future::ready(Err(ErrorObject::method_not_found(method)))),
+            None => Box::pin(std::future::ready(Err(self.dialect.unhandled_client_request(method)))),
         }
     }
 }

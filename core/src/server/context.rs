@@ -255,18 +255,49 @@ impl Context {
     }
 
     /// Asks the user for input (`elicitation/create`); returns the `ElicitResult`.
+    /// See [`Context::ask`] for how, per era and dialect.
     pub async fn elicit(&self, params: Value) -> Result<Value, HandlerError> {
-        self.input(None, Elicit::METHOD, params).await
+        self.ask(Elicit::METHOD, params).await
     }
 
     /// Asks the client's model for a completion (`sampling/createMessage`).
     pub async fn sample(&self, params: Value) -> Result<Value, HandlerError> {
-        self.input(None, CreateMessage::METHOD, params).await
+        self.ask(CreateMessage::METHOD, params).await
     }
 
     /// Asks the client for its roots (`roots/list`).
     pub async fn list_roots(&self) -> Result<Value, HandlerError> {
-        self.input(None, ListRoots::METHOD, json!({})).await
+        self.ask(ListRoots::METHOD, json!({})).await
+    }
+
+    /// How [`elicit`](Self::elicit), [`sample`](Self::sample) and
+    /// [`list_roots`](Self::list_roots) reach the client, in the server's
+    /// [`Dialect`](super::Dialect): by default as an [`input`](Self::input) (a request on
+    /// a legacy session, an `input_required` round at 2026-07-28, a task's input in a
+    /// task). In the official Python SDK's, as its session's request: sent on a legacy
+    /// session whatever the client declared (the client answers what it cannot do), and
+    /// refused at 2026-07-28, which has no back-channel (`-32600 Cannot send
+    /// 'elicitation/create': ...`); rounds there are [`input`](Self::input)'s, which a
+    /// binding's resolvers and explicit-key inputs use.
+    async fn ask(&self, method: &str, params: Value) -> Result<Value, HandlerError> {
+        self.ask_with(method, params, RequestOptions::default()).await
+    }
+
+    /// [`Context::ask`] with the options of the request a legacy session sends.
+    pub(crate) async fn ask_with(
+        &self,
+        method: &str,
+        params: Value,
+        options: RequestOptions,
+    ) -> Result<Value, HandlerError> {
+        let dialect = self.inner.server.options.dialect;
+        if dialect.asks_in_rounds() || self.inner.task.get().is_some() {
+            return self.input_with(None, method, params, options).await;
+        }
+        if self.is_modern() {
+            return Err(HandlerError::Rpc(dialect.no_back_channel(method)));
+        }
+        self.inner.outbound.request(method, params, options).await.map_err(|e| request_failed(method, e))
     }
 
     /// Any client input, under an explicit key on a modern request (the key names the

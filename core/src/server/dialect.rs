@@ -137,6 +137,74 @@ impl Dialect {
         }
     }
 
+    /// The answer to a retry whose `requestState` did not open (`error`: core's own
+    /// reason). The official Python SDK answers every such failure with one frozen error,
+    /// its reason going to the server's log only.
+    pub(crate) fn state_rejected(self, error: ErrorObject) -> ErrorObject {
+        match self {
+            Dialect::Ferrymcp => error,
+            Dialect::PythonSdk => super::mrtr::request_state_rejected(),
+        }
+    }
+
+    /// Whether a handler's own `input_required` result is checked against the client's
+    /// declared capabilities before it goes out (the official Python SDK sends it as the
+    /// handler built it, and the client answers what it cannot do).
+    pub(crate) fn checks_own_input_requests(self) -> bool {
+        self == Dialect::Ferrymcp
+    }
+
+    /// Whether a handler's own `input_required` result without a `requestState` still
+    /// gets core's sealed one (the answers gathered so far). The official Python SDK seals
+    /// only a `requestState` the handler gave, and sends none otherwise.
+    pub(crate) fn seals_stateless_own_result(self) -> bool {
+        self == Dialect::Ferrymcp
+    }
+
+    /// The answer when a handler returned its own `input_required` result to a request of
+    /// the 2025 era (`method`, `version`), which has no vocabulary for it.
+    pub(crate) fn input_required_out_of_era(self, method: &str, version: &str) -> ErrorObject {
+        match self {
+            Dialect::Ferrymcp => ErrorObject::internal(format!(
+                "The handler for {method} returned an input_required result, but this request is served on protocol revision {version}, which has no input_required vocabulary (ask with ctx.elicit / sample / list_roots, which serve both eras)"
+            )),
+            Dialect::PythonSdk => ErrorObject::internal("Handler returned an invalid result"),
+        }
+    }
+
+    /// A client's answer to a server request (a legacy session's, or a modern input
+    /// request) it has no callback for: -32601, or, as the official Python client's
+    /// default callbacks answer the three inputs a server may ask, -32600 naming what is
+    /// not supported.
+    pub(crate) fn unhandled_client_request(self, method: &str) -> ErrorObject {
+        let unsupported = match (self, method) {
+            (Dialect::PythonSdk, "elicitation/create") => "Elicitation not supported",
+            (Dialect::PythonSdk, "sampling/createMessage") => "Sampling not supported",
+            (Dialect::PythonSdk, "roots/list") => "List roots not supported",
+            _ => return ErrorObject::method_not_found(method),
+        };
+        ErrorObject::new(ErrorCode::INVALID_REQUEST, unsupported)
+    }
+
+    /// Whether a handler's `elicit`, `sample` and `list_roots` are inputs that run in
+    /// rounds at 2026-07-28 (and check the client's capability first), or, as the
+    /// official Python SDK's session requests, are sent on a legacy session as they are
+    /// and refused at 2026-07-28 (see [`Context::ask`](super::Context)).
+    pub(crate) fn asks_in_rounds(self) -> bool {
+        self == Dialect::Ferrymcp
+    }
+
+    /// The refusal of a server-to-client request where there is no back-channel (the
+    /// official Python SDK's `NoBackChannelError`).
+    pub(crate) fn no_back_channel(self, method: &str) -> ErrorObject {
+        ErrorObject::new(
+            ErrorCode::INVALID_REQUEST,
+            format!(
+                "Cannot send '{method}': this transport context has no back-channel for server-initiated requests."
+            ),
+        )
+    }
+
     /// The answer to a `prompts/get` of prompt `name` that the server does not have
     /// (`unknown`) or that lacks the required arguments `missing`, at a `modern` request
     /// or not.
@@ -204,5 +272,23 @@ mod tests {
         assert_eq!(d.invalid_prompt_request("p", true, &[], true), ErrorObject::internal("Internal server error"));
         let missing = d.invalid_prompt_request("p", false, &["who"], false);
         assert_eq!(missing, ErrorObject::new(0, "Missing required arguments: {'who'}"));
+        let rejected = d.state_rejected(ErrorObject::invalid_params("requestState has expired"));
+        assert_eq!(rejected, crate::server::request_state_rejected());
+        assert!(!d.checks_own_input_requests() && !d.seals_stateless_own_result());
+        assert_eq!(
+            d.input_required_out_of_era("tools/call", "2025-11-25").message,
+            "Handler returned an invalid result"
+        );
+        let unsupported = d.unhandled_client_request("elicitation/create");
+        assert_eq!((unsupported.code, unsupported.message.as_str()), (-32600, "Elicitation not supported"));
+        assert_eq!(d.unhandled_client_request("x/y"), ErrorObject::method_not_found("x/y"));
+        let default = Dialect::default();
+        assert_eq!(default.unhandled_client_request("roots/list"), ErrorObject::method_not_found("roots/list"));
+        assert!(default.checks_own_input_requests() && default.seals_stateless_own_result());
+        assert!(default.asks_in_rounds() && !d.asks_in_rounds());
+        assert_eq!(
+            d.no_back_channel("elicitation/create").message,
+            "Cannot send 'elicitation/create': this transport context has no back-channel for server-initiated requests."
+        );
     }
 }

@@ -30,6 +30,8 @@ use crate::wire::{ErrorCode, ErrorObject};
 /// One input the handler asked for; its answer goes back through `reply`.
 struct Ask {
     key: Option<String>,
+    /// A session request ([`Context::elicit`] and the like) rather than an input.
+    session: bool,
     method: String,
     params: Value,
     options: RequestOptions,
@@ -38,7 +40,11 @@ struct Ask {
 
 impl Ask {
     async fn make(self, cx: Context) {
-        let outcome = cx.input_with(self.key.as_deref(), &self.method, self.params, self.options).await;
+        let outcome = if self.session {
+            cx.ask_with(&self.method, self.params, self.options).await
+        } else {
+            cx.input_with(self.key.as_deref(), &self.method, self.params, self.options).await
+        };
         let _ = self.reply.send(outcome);
     }
 }
@@ -93,7 +99,20 @@ impl InputBatch {
         if queue.closed {
             return (InputAnswer(answer), false);
         }
-        queue.asks.push(Ask { key, method, params, options, reply });
+        queue.asks.push(Ask { key, session: false, method, params, options, reply });
+        (InputAnswer(answer), queue.asks.len() == 1)
+    }
+
+    /// Queues a session request as [`Context::elicit`], [`Context::sample`] and
+    /// [`Context::list_roots`] make it (an input or not, per the server's
+    /// [`Dialect`](super::Dialect)); otherwise as [`InputBatch::ask`].
+    pub fn ask_session(&self, method: String, params: Value, options: RequestOptions) -> (InputAnswer, bool) {
+        let (reply, answer) = oneshot::channel();
+        let mut queue = self.queue.lock().unwrap();
+        if queue.closed {
+            return (InputAnswer(answer), false);
+        }
+        queue.asks.push(Ask { key: None, session: true, method, params, options, reply });
         (InputAnswer(answer), queue.asks.len() == 1)
     }
 

@@ -109,6 +109,19 @@ pub struct ServerOptions {
     pub state_codec: Option<mrtr::StateCodecHandle>,
     /// How long a sealed `requestState` stays valid.
     pub state_ttl: Duration,
+    /// The service a sealed `requestState` is bound to besides its method, target and
+    /// principal: a state sealed for another audience does not open, even under a shared
+    /// key (the official Python `MCPServer` binds its server name, which the Python binding
+    /// passes). `None`: no audience.
+    pub state_audience: Option<String>,
+    /// Whether the `requestState` a handler puts in its own `input_required` result is
+    /// sealed by core (the default: it comes back intact, bound and expiring, on
+    /// [`Context::request_state`]), or is the application's to protect: it goes out as the
+    /// handler gave it and comes back as the client sent it, as the official Python SDK's
+    /// low-level `Server` does without its request-state middleware (the Python binding's
+    /// low-level `Server` chooses this). A state core sealed for its own rounds
+    /// (`cx.elicit`) still opens as such.
+    pub seal_handler_state: bool,
     /// Settings of each connection's RPC engine.
     pub peer: PeerConfig,
     /// How tasks (the `io.modelcontextprotocol/tasks` extension) are kept.
@@ -157,6 +170,8 @@ impl Default for ServerOptions {
             previous_state_keys: Vec::new(),
             state_codec: None,
             state_ttl: Duration::from_secs(600),
+            state_audience: None,
+            seal_handler_state: true,
             peer: PeerConfig::default(),
             tasks: TaskOptions::default(),
             features_up_front: Features::NONE,
@@ -275,7 +290,8 @@ impl Server {
             options.previous_state_keys.clone(),
             options.state_codec.clone(),
             options.state_ttl,
-        );
+        )
+        .with_audience(options.state_audience.clone());
         let tasks = tasks::TaskStore::new(options.tasks.clone());
         let max_listen_streams = Mutex::new(options.max_listen_streams);
         let options_reject_legacy = options.reject_legacy;

@@ -66,6 +66,8 @@ pub(crate) struct Sealer {
     /// The application's codec, used instead of the keys when given.
     codec: Option<Arc<dyn StateCodec>>,
     ttl: Duration,
+    /// The service the state is bound to ([`ServerOptions::state_audience`](super::ServerOptions::state_audience)).
+    audience: Option<String>,
 }
 
 /// The environment variable a server's sealing key is read from when none is configured.
@@ -82,7 +84,14 @@ impl Sealer {
             });
         let mut keys = vec![key];
         keys.extend(previous);
-        Self { keys, codec: codec.map(|c| c.0), ttl }
+        Self { keys, codec: codec.map(|c| c.0), ttl, audience: None }
+    }
+
+    /// Binds every state sealed from now on to `audience`, and opens only those.
+    #[must_use]
+    pub fn with_audience(mut self, audience: Option<String>) -> Self {
+        self.audience = audience;
+        self
     }
 
     fn mac(key: &[u8]) -> HmacSha256 {
@@ -104,6 +113,9 @@ impl Sealer {
         let mut body = json!({"m": method, "t": target, "p": principal, "r": responses, "x": expires});
         if let Some(state) = handler_state {
             body["a"] = Value::from(state);
+        }
+        if let Some(audience) = &self.audience {
+            body["aud"] = Value::from(audience.as_str());
         }
         let body = body.to_string();
         if let Some(codec) = &self.codec {
@@ -146,7 +158,10 @@ impl Sealer {
             }
         };
         let state: Value = serde_json::from_slice(&body).map_err(|_| fail())?;
-        let bound = state["m"] == method && state["t"] == target && state["p"] == json!(principal);
+        let bound = state["m"] == method
+            && state["t"] == target
+            && state["p"] == json!(principal)
+            && state.get("aud").and_then(Value::as_str) == self.audience.as_deref();
         let fresh = state["x"].as_u64().is_some_and(|x| x >= now());
         if !bound {
             return Err(fail());
@@ -263,7 +278,7 @@ impl Inputs {
     /// to this method, target and principal) together with the answers known so far.
     pub fn own_input_required(
         &self,
-        sealer: &Sealer,
+        server: &ServerShared,
         method: &str,
         target: &str,
         principal: Option<&str>,
@@ -293,6 +308,7 @@ impl Inputs {
                 "The handler for {method} returned an input_required result with neither inputRequests nor requestState (it must carry at least one)"
             )));
         }
+        let dialect = server.options.dialect;
         for (key, request) in &requests {
             let Some(asked) = request.get("method").and_then(Value::as_str) else {
                 return Err(ErrorObject::internal(format!(
@@ -300,6 +316,9 @@ impl Inputs {
                 )));
             };
             let params = request.get("params").cloned().unwrap_or_else(|| json!({}));
+            if !dialect.checks_own_input_requests() {
+                continue;
+            }
             if let Some(missing) = super::context::missing_capability(client_capabilities, asked, &params) {
                 return Err(super::context::capability_error(missing, asked, &params));
             }
@@ -308,10 +327,17 @@ impl Inputs {
         if !requests.is_empty() {
             result.insert("inputRequests".into(), Value::Object(requests));
         }
-        result.insert(
-            "requestState".into(),
-            Value::from(sealer.seal(method, target, principal, &self.responses, state.as_deref())?),
-        );
+        let state = if !server.options.seal_handler_state {
+            // The application protects its own state: it goes out as the handler gave it.
+            state
+        } else if state.is_none() && !dialect.seals_stateless_own_result() {
+            None
+        } else {
+            Some(server.sealer.seal(method, target, principal, &self.responses, state.as_deref())?)
+        };
+        if let Some(state) = state {
+            result.insert("requestState".into(), Value::from(state));
+        }
         Ok(Value::Object(result))
     }
 }
@@ -377,10 +403,15 @@ pub(crate) fn gather_inputs(
 ) -> Result<Retry, ErrorObject> {
     let mut retry = match params.shift_remove("requestState") {
         None | Some(Value::Null) => Retry::default(),
-        Some(Value::String(state)) => {
-            let (responses, handler_state) = server.sealer.open(&state, method, target, principal)?;
-            Retry { responses, fresh: None, handler_state }
-        }
+        Some(Value::String(state)) => match server.sealer.open(&state, method, target, principal) {
+            Ok((responses, handler_state)) => Retry { responses, fresh: None, handler_state },
+            // Not one core sealed: the application's own state, handed to its handler as
+            // the client sent it (the application protects it).
+            Err(_) if !server.options.seal_handler_state => {
+                Retry { responses: Map::new(), fresh: None, handler_state: Some(state) }
+            }
+            Err(error) => return Err(server.options.dialect.state_rejected(error)),
+        },
         Some(_) => return Err(ErrorObject::invalid_params("Invalid params: requestState must be a string")),
     };
     match params.shift_remove("inputResponses") {
@@ -470,6 +501,21 @@ mod tests {
         assert!(rotated.open(&sealed, "tools/call", "t", None).is_ok());
         let retired = Sealer::new(Some(b"new".to_vec()), Vec::new(), None, Duration::from_secs(60));
         assert!(retired.open(&sealed, "tools/call", "t", None).is_err());
+        // Bound to an audience: the same key under another service's name does not open it.
+        let billing = Sealer::new(Some(b"k".to_vec()), Vec::new(), None, Duration::from_secs(60))
+            .with_audience(Some("billing".into()));
+        let other = Sealer::new(Some(b"k".to_vec()), Vec::new(), None, Duration::from_secs(60))
+            .with_audience(Some("billing-2".into()));
+        let none = Sealer::new(Some(b"k".to_vec()), Vec::new(), None, Duration::from_secs(60));
+        let sealed = billing.seal("tools/call", "t", None, &responses, None).unwrap();
+        assert!(billing.open(&sealed, "tools/call", "t", None).is_ok());
+        assert!(other.open(&sealed, "tools/call", "t", None).is_err());
+        assert!(none.open(&sealed, "tools/call", "t", None).is_err());
+        assert!(
+            billing
+                .open(&none.seal("tools/call", "t", None, &responses, None).unwrap(), "tools/call", "t", None)
+                .is_err()
+        );
     }
 
     /// A codec that "protects" by reversing the bytes and marking them: enough to see that

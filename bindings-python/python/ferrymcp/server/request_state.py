@@ -11,8 +11,10 @@ and subject, and lets it expire after `ttl`. Without `request_state_security=` t
 own sealing (a KMS-held key, encryption): the engine still writes and checks the envelope
 inside (method, target, principal, expiry) and calls `codec.seal(bytes) -> str` and
 `codec.unseal(str) -> bytes` (which must raise, `InvalidRequestState` by convention, for
-any token it did not mint). What the engine does not do is refused by name: a custom
-`bind_principal`, an `audience`.
+any token it did not mint). The state is also bound to an audience, the service that
+sealed it: `audience=`, else the server's name (so servers sharing keys but not a name do
+not take each other's retries). What the engine does not do is refused by name: a custom
+`bind_principal`.
 """
 
 from __future__ import annotations
@@ -71,8 +73,6 @@ class RequestStateSecurity:
                 "RequestStateSecurity(bind_principal=...) is not supported by ferrymcp: the engine always binds "
                 "request state to the bearer token's client, issuer and subject when there is one"
             )
-        if audience is not None:
-            raise NotImplementedError("RequestStateSecurity(audience=...) is not supported by ferrymcp yet")
         ring = [key.encode() if isinstance(key, str) else bytes(key) for key in keys or []]
         if codec is None and (not ring or any(not key for key in ring)):
             raise ValueError("RequestStateSecurity(keys=...) needs at least one non-empty key")

@@ -109,10 +109,8 @@ async fn run<T: HandlerResult>(
     let Some(inputs) = &cx.inner.inputs else {
         let outcome = future.await;
         if outcome.as_ref().is_ok_and(|result| result.own_input_required().is_some()) {
-            return Ran::Done(Err(HandlerError::Rpc(ErrorObject::internal(format!(
-                "The handler for {method} returned an input_required result, but this request is served on protocol revision {}, which has no input_required vocabulary (ask with ctx.elicit / sample / list_roots, which serve both eras)",
-                cx.protocol_version()
-            )))));
+            let error = server.options.dialect.input_required_out_of_era(method, cx.protocol_version());
+            return Ran::Done(Err(HandlerError::Rpc(error)));
         }
         return Ran::Done(outcome);
     };
@@ -123,7 +121,7 @@ async fn run<T: HandlerResult>(
             };
             let principal = cx.inner.auth.as_deref().map(crate::server::AuthInfo::principal);
             let capabilities = &cx.inner.client_capabilities;
-            match inputs.own_input_required(&server.sealer, method, target, principal.as_deref(), capabilities, own) {
+            match inputs.own_input_required(server, method, target, principal.as_deref(), capabilities, own) {
                 Ok(result) => Ran::InputRequired(result),
                 Err(error) => Ran::Done(Err(HandlerError::Rpc(error))),
             }

@@ -145,6 +145,9 @@ class Server(MCPServer[LifespanResultT]):
         self._options.pop("features_up_front", None)
         self._options.pop("tool_error_names_tool", None)
         self._options.pop("unknown_tool_is_result", None)
+        # The handler's own `request_state` is the application's to protect, as on the
+        # official low-level server without its request-state middleware.
+        self._options["seal_handler_state"] = False
         if listen is not None:
             self._use_listen_handler(listen)
         self._handlers: dict[str, Handler] = {}

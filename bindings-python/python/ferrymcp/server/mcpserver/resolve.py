@@ -30,8 +30,11 @@ from ferrymcp.elicitation import (
     CancelledElicitation,
     DeclinedElicitation,
     ElicitationResult,
+    parse_answer,
+    requested_schema,
 )
 from ferrymcp.server.mcpserver.exceptions import InvalidSignature, ToolError
+from ferrymcp.types import ListRootsResult
 
 T = TypeVar("T")
 
@@ -180,11 +183,16 @@ class Resolution:
         context = self.context
         if context is None:
             raise ToolError("a resolver returned a client request, but the call has no Context")
+        # A resolver's request is an input: a legacy session's request, an
+        # `input_required` round at 2026-07-28 (as the official resolvers).
         if isinstance(value, Elicit):
-            return await context.elicit(value.message, value.schema)
+            params = {"mode": "form", "message": value.message, "requestedSchema": requested_schema(value.schema)}
+            return parse_answer(value.schema, await context.request_input("elicitation/create", params))
         if isinstance(value, Sample):
-            return await context.session._create_message(value.messages, max_tokens=value.max_tokens, **value.options)
-        return await context.session.list_roots()
+            return await context.session._create_message(
+                value.messages, max_tokens=value.max_tokens, in_rounds=True, **value.options
+            )
+        return ListRootsResult.model_validate(await context.request_input("roots/list", {}))
 
 
 def _is_context(hint: Any) -> bool:

@@ -302,6 +302,12 @@ class MCPServer(Generic[LifespanResultT]):
                     f"not {type(request_state_security).__name__}"
                 )
             self._options.update(request_state_security._engine_options())
+        # Sealed state is bound to the service: the policy's audience, else the server's name.
+        audience = request_state_security.audience if request_state_security is not None else None
+        if audience is None and name:
+            audience = name
+        if audience is not None:
+            self._options["state_audience"] = audience
         self._listen: ListenHandler | None = None
         if subscriptions is not None:
             if not isinstance(subscriptions, SubscriptionBus):
@@ -829,6 +835,13 @@ class MCPServer(Generic[LifespanResultT]):
         from ferrymcp.server.context import CURRENT_REQUEST, ServerRequestContext
 
         async def answer(params: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
+            # A retry of the multi-round methods: the engine has checked and taken the
+            # `requestState` and `inputResponses` off the params; the handler reads them there.
+            responses, state = native_ctx.input_responses, native_ctx.request_state
+            if responses is not None:
+                params = {**params, "inputResponses": responses}
+            if state is not None:
+                params = {**params, "requestState": state}
             meta = params.get("_meta")
             ctx: ServerRequestContext[Any, Any] = ServerRequestContext(
                 session=ServerSession(native_ctx, self),
