@@ -100,7 +100,14 @@ export interface ClientOptions {
    */
   listChanged?: ListChangedHandlers;
   jsonSchemaValidator?: unknown;
-  inputRequired?: unknown;
+  /**
+   * The official multi-round-trip options (2026-07-28): `autoFulfill` (default true: the
+   * engine answers `input_required` results through the request handlers set here and
+   * retries) and `maxRounds` (default 10). With `autoFulfill: false` such a result rejects
+   * with an `SdkError` (`UNSUPPORTED_RESULT_TYPE`) unless the call passes
+   * `allowInputRequired: true`, which resolves it as it is for the caller to answer.
+   */
+  inputRequired?: { autoFulfill?: boolean; maxRounds?: number };
   listMaxPages?: number;
   responseCacheStore?: unknown;
   cachePartition?: string;
@@ -120,12 +127,12 @@ const TAKEN_OPTIONS = new Set([
   'listChanged',
   'cachePartition',
   'defaultCacheTtlMs',
+  'inputRequired',
 ]);
 
 /** The official options ferrymcp has no counterpart for, with why; each refused unless left at its default. */
 const REFUSED_OPTIONS: Record<string, { default?: unknown; why: string }> = {
   jsonSchemaValidator: { why: 'the engine validates in Rust and takes no validator' },
-  inputRequired: { why: 'the engine answers input_required rounds itself, with the request handlers set on this client' },
   listMaxPages: { why: 'list methods return one page per call in ferrymcp (pass a cursor)' },
   responseCacheStore: { why: 'a custom response cache store is not supported by ferrymcp yet (the engine keeps an in-memory one per client)' },
   supportedProtocolVersions: { why: 'the engine offers the revisions it speaks (a list naming exactly those, SUPPORTED_PROTOCOL_VERSIONS, is taken); choose the era with versionNegotiation' },
@@ -135,6 +142,7 @@ const REFUSED_OPTIONS: Record<string, { default?: unknown; why: string }> = {
 
 /** Throws naming the first option this client cannot honour (nothing is accepted silently). */
 function checkOptions(options: ClientOptions): void {
+  checkInputRequired(options.inputRequired);
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || TAKEN_OPTIONS.has(key)) continue;
     const refused = REFUSED_OPTIONS[key];
@@ -163,6 +171,12 @@ export interface RequestOptions {
   maxTotalTimeout?: number;
   /** The cacheable verbs' per-call cache disposition (the official `CacheableRequestOptions`). */
   cacheMode?: CacheMode;
+  /**
+   * Manual multi-round mode (2026-07-28): an `input_required` result resolves as it is
+   * (`{ resultType: 'input_required', inputRequests, requestState? }`) for the caller to
+   * answer and retry with `inputResponses` / `requestState`; the engine answers nothing.
+   */
+  allowInputRequired?: boolean;
   [option: string]: unknown;
 }
 
@@ -301,6 +315,8 @@ export class Client {
           listChangedJson: listChangedJson(this.#options.listChanged),
           cachePartition: this.#options.cachePartition,
           defaultCacheTtlMs: this.#options.defaultCacheTtlMs,
+          answerInput: this.#options.inputRequired?.autoFulfill,
+          maxInputRounds: this.#options.inputRequired?.maxRounds,
         },
         {
           onRequest: (method, paramsJson, reply) => this.#answer(method, paramsJson, reply),
@@ -462,6 +478,7 @@ export class Client {
       maxTotalTimeoutMs: opts.maxTotalTimeout,
       cacheMode: opts.cacheMode,
       validateTool,
+      allowInputRequired: opts.allowInputRequired === true,
     };
     const onprogress = opts.onprogress;
     const progress = onprogress && ((json: string) => onprogress(JSON.parse(json) as Progress));
@@ -562,6 +579,23 @@ export class Client {
     if (native === undefined) return;
     await native.close();
     this.#closed();
+  }
+}
+
+/** `inputRequired`: `{ autoFulfill?: boolean, maxRounds?: positive integer }`. */
+function checkInputRequired(value: unknown): void {
+  if (value === undefined) return;
+  const where = 'ferrymcp Client';
+  if (typeof value !== 'object' || value === null) invalidOption(where, 'inputRequired must be an object ({ autoFulfill, maxRounds })');
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    if (key === 'autoFulfill') {
+      if (typeof v !== 'boolean') invalidOption(where, 'inputRequired.autoFulfill must be a boolean');
+    } else if (key === 'maxRounds') {
+      if (!(Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 2 ** 32 - 1)) invalidOption(where, 'inputRequired.maxRounds must be a non-negative integer');
+    } else {
+      invalidOption(where, `inputRequired.${key} is not an option (autoFulfill, maxRounds)`);
+    }
   }
 }
 
