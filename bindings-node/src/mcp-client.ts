@@ -3,7 +3,9 @@
  * client.
  *
  * `connect()` opens the transport's connection (a server process, or an HTTP endpoint)
- * and lets core probe the era (`server/discover`, falling back to `initialize`). Each
+ * and runs the handshake of the era asked for: legacy `initialize` by default, as the
+ * official v2 client; `versionNegotiation: { mode: 'auto' }` lets core probe
+ * (`server/discover`, falling back to `initialize`). Each
  * method sends one request through core, which adds the 2026-07-28 `_meta` and answers
  * `input_required` rounds through the request handlers set here (sampling, elicitation,
  * roots), exactly as it answers a legacy server's own requests. Results are the plain objects the server sent, as the official
@@ -75,12 +77,12 @@ export interface McpSubscription {
 
 export interface ClientOptions {
   capabilities?: ClientCapabilities;
-  /** Which era to speak (ferrymcp): probe (default), or force one. */
+  /** Which era to speak (ferrymcp): `'legacy'` (the default, as `versionNegotiation`'s), `'auto'` (probe) or `'modern'`. */
   era?: 'auto' | 'legacy' | 'modern';
   /**
-   * The official v2 option: `{mode: 'legacy'}` (initialize only), `{mode: 'auto'}` (probe
-   * with `server/discover`, fall back to `initialize`) or `{mode: {pin: '2026-07-28'}}`
-   * (the stateless era, no fallback). ferrymcp probes when neither this nor `era` is given.
+   * The official v2 option: `{mode: 'legacy'}` (initialize only; the default, as in the
+   * official client), `{mode: 'auto'}` (probe with `server/discover`, fall back to
+   * `initialize`) or `{mode: {pin: '2026-07-28'}}` (the stateless era, no fallback).
    */
   versionNegotiation?: { mode?: 'legacy' | 'auto' | { pin: string }; probe?: { timeoutMs?: number; maxRetries?: number } };
   /** The revision asked for in a legacy `initialize` (ferrymcp). */
@@ -636,7 +638,8 @@ function eraOf(options: ClientOptions): ClientOptions['era'] {
   if (options.era !== undefined && options.era !== 'auto' && options.era !== 'legacy' && options.era !== 'modern') {
     invalidOption(where, `era must be 'auto', 'legacy' or 'modern', not ${JSON.stringify(options.era)}`);
   }
-  if (negotiation === undefined) return options.era;
+  // Neither given: the official client's default, the plain initialize handshake.
+  if (negotiation === undefined) return options.era ?? 'legacy';
   if (typeof negotiation !== 'object' || negotiation === null) invalidOption(where, 'versionNegotiation must be an object ({ mode, probe })');
   for (const key of Object.keys(negotiation)) {
     if (key !== 'mode' && key !== 'probe') invalidOption(where, `versionNegotiation.${key} is not an option (mode, probe)`);
