@@ -153,6 +153,11 @@ export function fromNative(error: unknown): McpError {
   if (message.startsWith('{"code":')) {
     try {
       const body = JSON.parse(message) as { code: number; message: string; data?: unknown };
+      // A URL elicitation the server requires is the typed `UrlElicitationRequiredError`, as
+      // both official clients (v1 and v2) raise it; other codes stay plain (v2's other typed
+      // errors would change v1's codes: its `ResourceNotFoundError` is -32602, v1's -32002).
+      const elicitations = (body.data as { elicitations?: unknown } | undefined)?.elicitations;
+      if (body.code === ErrorCode.UrlElicitationRequired && Array.isArray(elicitations)) return McpError.fromError(body.code, body.message, body.data);
       return new McpError(body.code, body.message, body.data);
     } catch {
       // Not ours after all: fall through.
