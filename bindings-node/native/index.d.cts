@@ -404,6 +404,11 @@ export interface ClientConfig {
   answerInput?: boolean
   /** The official `inputRequired.maxRounds` (core's `max_input_rounds`). */
   maxInputRounds?: number
+  /**
+   * The official `versionNegotiation.probe.timeoutMs` (core's `probe_timeout`); absent,
+   * the request timeout, as there.
+   */
+  probeTimeoutMs?: number
 }
 
 /**

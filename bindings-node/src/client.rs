@@ -72,6 +72,9 @@ pub struct ClientConfig {
     pub answer_input: Option<bool>,
     /// The official `inputRequired.maxRounds` (core's `max_input_rounds`).
     pub max_input_rounds: Option<u32>,
+    /// The official `versionNegotiation.probe.timeoutMs` (core's `probe_timeout`); absent,
+    /// the request timeout, as there.
+    pub probe_timeout_ms: Option<u32>,
 }
 
 #[napi(object)]
@@ -139,6 +142,8 @@ fn options(config: &ClientConfig) -> napi::Result<ClientOptions> {
     if let Some(ms) = config.request_timeout_ms {
         options.peer.request_timeout = Duration::from_millis(ms.into());
     }
+    options.probe_timeout =
+        config.probe_timeout_ms.map_or(options.peer.request_timeout, |ms| Duration::from_millis(ms.into()));
     if let Some(cache) = options.cache.as_mut() {
         cache.partition = config.cache_partition.clone().unwrap_or_default();
         if let Some(ttl) = config.default_cache_ttl_ms {
