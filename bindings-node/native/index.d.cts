@@ -395,6 +395,15 @@ export interface ClientConfig {
   cachePartition?: string
   /** The official `defaultCacheTtlMs` option (TTL for results without a `ttlMs`). */
   defaultCacheTtlMs?: number
+  /** The official `inputRequired.autoFulfill` (core's `answer_input`; default true). */
+  answerInput?: boolean
+  /** The official `inputRequired.maxRounds` (core's `max_input_rounds`). */
+  maxInputRounds?: number
+  /**
+   * The official `versionNegotiation.probe.timeoutMs` (core's `probe_timeout`); absent,
+   * the request timeout, as there.
+   */
+  probeTimeoutMs?: number
 }
 
 /**
@@ -570,6 +579,11 @@ export interface RequestConfig {
    * future (no second trip).
    */
   validateTool?: string
+  /**
+   * The official `allowInputRequired`: send once, an `input_required` result resolves
+   * as it is (core's `request_once`).
+   */
+  allowInputRequired?: boolean
 }
 
 export interface ServerConfig {

@@ -68,6 +68,13 @@ pub struct ClientConfig {
     pub cache_partition: Option<String>,
     /// The official `defaultCacheTtlMs` option (TTL for results without a `ttlMs`).
     pub default_cache_ttl_ms: Option<f64>,
+    /// The official `inputRequired.autoFulfill` (core's `answer_input`; default true).
+    pub answer_input: Option<bool>,
+    /// The official `inputRequired.maxRounds` (core's `max_input_rounds`).
+    pub max_input_rounds: Option<u32>,
+    /// The official `versionNegotiation.probe.timeoutMs` (core's `probe_timeout`); absent,
+    /// the request timeout, as there.
+    pub probe_timeout_ms: Option<u32>,
 }
 
 #[napi(object)]
@@ -82,6 +89,9 @@ pub struct RequestConfig {
     /// (listing the tools first when the tool is unknown) before resolving, in the same
     /// future (no second trip).
     pub validate_tool: Option<String>,
+    /// The official `allowInputRequired`: send once, an `input_required` result resolves
+    /// as it is (core's `request_once`).
+    pub allow_input_required: Option<bool>,
 }
 
 /// `(line) => void`, weak: each line the child writes to stderr, when asked for.
@@ -124,9 +134,17 @@ fn options(config: &ClientConfig) -> napi::Result<ClientOptions> {
     if let Some(version) = &config.legacy_version {
         options.legacy_version = version.clone();
     }
+    if let Some(answer) = config.answer_input {
+        options.answer_input = answer;
+    }
+    if let Some(rounds) = config.max_input_rounds {
+        options.max_input_rounds = rounds as usize;
+    }
     if let Some(ms) = config.request_timeout_ms {
         options.peer.request_timeout = Duration::from_millis(ms.into());
     }
+    options.probe_timeout =
+        config.probe_timeout_ms.map_or(options.peer.request_timeout, |ms| Duration::from_millis(ms.into()));
     if let Some(cache) = options.cache.as_mut() {
         cache.partition = config.cache_partition.clone().unwrap_or_default();
         if let Some(ttl) = config.default_cache_ttl_ms {
@@ -328,9 +346,10 @@ impl NativeClient {
         let client = self.client()?;
         let params = parse(&params_json, "params")?;
         let mut options = RequestOptions::default();
-        let (mut cache_mode, mut validate_tool) = (None, None);
+        let (mut cache_mode, mut validate_tool, mut once) = (None, None, false);
         if let Some(config) = config {
             validate_tool = config.validate_tool;
+            once = config.allow_input_required.unwrap_or(false);
             cache_mode = config
                 .cache_mode
                 .map(|mode| CacheMode::parse(&mode).map_err(|e| mcp_error(ErrorCode::INVALID_PARAMS, &e, None)))
@@ -343,6 +362,7 @@ impl NativeClient {
         options.cancel = cancel.map(NativeCancel::token);
         env.spawn_future(no_panic(async move {
             let result = match cache_mode {
+                _ if once => client.request_once(&method, params, options).await,
                 Some(mode) => client.cached_request(&method, params, options, mode).await,
                 None => client.request(&method, params, options).await,
             };

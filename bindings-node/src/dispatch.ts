@@ -137,7 +137,11 @@ function answer(native: NativeContext, kind: Kind, result: unknown): void {
 /** Never throws: nothing may escape into the addon's callback or a dangling promise. */
 function fail(native: NativeContext, kind: Kind, error: unknown): void {
   try {
-    if (error instanceof McpError && (kind === 'other' || isProtocolFailure(error))) {
+    // A tool running as a task (tasks extension) that throws an `McpError` fails the task
+    // with that JSON-RPC error (`failed`, the error inlined), as the official v1 task API
+    // ends a task `failed`; any other error is the tool's own (`completed`, `isError`).
+    const failsTask = kind === 'tool' && error instanceof McpError && native.taskId != null;
+    if (error instanceof McpError && (kind === 'other' || failsTask || isProtocolFailure(error))) {
       const data = error.data === undefined ? undefined : JSON.stringify(error.data);
       native.failRpc(error.code, error.rawMessage, data);
       return;

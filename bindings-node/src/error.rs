@@ -25,6 +25,17 @@ pub fn mcp_error(code: i64, message: &str, data: Option<Value>) -> napi::Error {
 }
 
 pub fn from_client(error: ClientError) -> napi::Error {
+    // A local error of the official SDK (`SdkError`, a string `code`): `sdk` names it.
+    if let ClientError::InputRequired { method, rounds, last } = &error {
+        let (sdk, data) = match rounds {
+            None => ("UNSUPPORTED_RESULT_TYPE", json!({"resultType": "input_required", "method": method})),
+            Some(rounds) => {
+                ("INPUT_REQUIRED_ROUNDS_EXCEEDED", json!({"rounds": rounds, "lastResult": last, "method": method}))
+            }
+        };
+        let body = json!({"code": error.code(), "message": error.to_string(), "sdk": sdk, "data": data});
+        return napi::Error::new(napi::Status::GenericFailure, body.to_string());
+    }
     let data = error.rpc().and_then(|rpc| rpc.data.as_ref()).and_then(|d| d.parse_owned().ok());
     let message = match error.rpc() {
         Some(rpc) => rpc.message.clone(),

@@ -8,6 +8,7 @@
  * themselves come from core (`vocabulary`), so they cannot drift from what it sends.
  */
 
+import { SdkError, SdkErrorCode } from './auth-helpers.js';
 import { vocabulary } from './native.js';
 
 const codes = vocabulary.errorCodes;
@@ -152,6 +153,11 @@ export function fromNative(error: unknown): McpError {
   if (message.startsWith('{"code":')) {
     try {
       const body = JSON.parse(message) as { code: number; message: string; data?: unknown };
+      // A URL elicitation the server requires is the typed `UrlElicitationRequiredError`, as
+      // both official clients (v1 and v2) raise it; other codes stay plain (v2's other typed
+      // errors would change v1's codes: its `ResourceNotFoundError` is -32602, v1's -32002).
+      const elicitations = (body.data as { elicitations?: unknown } | undefined)?.elicitations;
+      if (body.code === ErrorCode.UrlElicitationRequired && Array.isArray(elicitations)) return McpError.fromError(body.code, body.message, body.data);
       return new McpError(body.code, body.message, body.data);
     } catch {
       // Not ours after all: fall through.
@@ -198,6 +204,8 @@ export class OAuthUnsupportedError extends TypeError {
  */
 export function fromNativeClient(error: unknown): Error {
   if (error instanceof UnauthorizedError || error instanceof OAuthUnsupportedError) return error;
+  const local = sdkErrorOf(error);
+  if (local !== undefined) return local;
   const failure = fromNative(error);
   const oauth = (failure.data as { oauth?: unknown } | undefined)?.oauth;
   if (oauth !== undefined && typeof oauth === 'object') return new UnauthorizedError(failure.rawMessage, failure.code, failure.data);
@@ -208,4 +216,39 @@ export function fromNativeClient(error: unknown): Error {
 export function messageOf(error: unknown): string {
   if (error instanceof McpError) return error.message;
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Core's client errors the official SDK raises as local `SdkError`s (a string `code`):
+ * an `input_required` result left unanswered (`inputRequired.autoFulfill: false` without
+ * `allowInputRequired`), or still asking after `inputRequired.maxRounds` rounds. The
+ * messages are the official client's.
+ */
+function sdkErrorOf(error: unknown): SdkError | undefined {
+  const message = error instanceof Error ? error.message : '';
+  if (!message.startsWith('{"code":') || !message.includes('"sdk":')) return undefined;
+  let body: { sdk?: string; data?: { method?: string; rounds?: number; lastResult?: unknown } };
+  try {
+    body = JSON.parse(message) as typeof body;
+  } catch {
+    return undefined;
+  }
+  const data = body.data ?? {};
+  if (body.sdk === SdkErrorCode.UnsupportedResultType) {
+    return new SdkError(
+      SdkErrorCode.UnsupportedResultType,
+      `Unsupported result type 'input_required' for ${data.method}: multi-round-trip auto-fulfilment is not enabled on this instance — pass allowInputRequired: true to handle it manually, or enable inputRequired.autoFulfill`,
+      data,
+    );
+  }
+  if (body.sdk === SdkErrorCode.InputRequiredRoundsExceeded) {
+    const last = (data.lastResult ?? {}) as { inputRequests?: unknown; requestState?: unknown };
+    const lastResult = { inputRequests: last.inputRequests ?? {}, ...(last.requestState !== undefined && { requestState: last.requestState }) };
+    return new SdkError(
+      SdkErrorCode.InputRequiredRoundsExceeded,
+      `Multi-round-trip request '${data.method}' still required input after ${data.rounds} rounds (inputRequired.maxRounds)`,
+      { rounds: data.rounds, lastResult },
+    );
+  }
+  return undefined;
 }

@@ -3,7 +3,9 @@
  * client.
  *
  * `connect()` opens the transport's connection (a server process, or an HTTP endpoint)
- * and lets core probe the era (`server/discover`, falling back to `initialize`). Each
+ * and runs the handshake of the era asked for: legacy `initialize` by default, as the
+ * official v2 client; `versionNegotiation: { mode: 'auto' }` lets core probe
+ * (`server/discover`, falling back to `initialize`). Each
  * method sends one request through core, which adds the 2026-07-28 `_meta` and answers
  * `input_required` rounds through the request handlers set here (sampling, elicitation,
  * roots), exactly as it answers a legacy server's own requests. Results are the plain objects the server sent, as the official
@@ -75,12 +77,12 @@ export interface McpSubscription {
 
 export interface ClientOptions {
   capabilities?: ClientCapabilities;
-  /** Which era to speak (ferrymcp): probe (default), or force one. */
+  /** Which era to speak (ferrymcp): `'legacy'` (the default, as `versionNegotiation`'s), `'auto'` (probe) or `'modern'`. */
   era?: 'auto' | 'legacy' | 'modern';
   /**
-   * The official v2 option: `{mode: 'legacy'}` (initialize only), `{mode: 'auto'}` (probe
-   * with `server/discover`, fall back to `initialize`) or `{mode: {pin: '2026-07-28'}}`
-   * (the stateless era, no fallback). ferrymcp probes when neither this nor `era` is given.
+   * The official v2 option: `{mode: 'legacy'}` (initialize only; the default, as in the
+   * official client), `{mode: 'auto'}` (probe with `server/discover`, fall back to
+   * `initialize`) or `{mode: {pin: '2026-07-28'}}` (the stateless era, no fallback).
    */
   versionNegotiation?: { mode?: 'legacy' | 'auto' | { pin: string }; probe?: { timeoutMs?: number; maxRetries?: number } };
   /** The revision asked for in a legacy `initialize` (ferrymcp). */
@@ -100,7 +102,14 @@ export interface ClientOptions {
    */
   listChanged?: ListChangedHandlers;
   jsonSchemaValidator?: unknown;
-  inputRequired?: unknown;
+  /**
+   * The official multi-round-trip options (2026-07-28): `autoFulfill` (default true: the
+   * engine answers `input_required` results through the request handlers set here and
+   * retries) and `maxRounds` (default 10). With `autoFulfill: false` such a result rejects
+   * with an `SdkError` (`UNSUPPORTED_RESULT_TYPE`) unless the call passes
+   * `allowInputRequired: true`, which resolves it as it is for the caller to answer.
+   */
+  inputRequired?: { autoFulfill?: boolean; maxRounds?: number };
   listMaxPages?: number;
   responseCacheStore?: unknown;
   cachePartition?: string;
@@ -120,12 +129,12 @@ const TAKEN_OPTIONS = new Set([
   'listChanged',
   'cachePartition',
   'defaultCacheTtlMs',
+  'inputRequired',
 ]);
 
 /** The official options ferrymcp has no counterpart for, with why; each refused unless left at its default. */
 const REFUSED_OPTIONS: Record<string, { default?: unknown; why: string }> = {
   jsonSchemaValidator: { why: 'the engine validates in Rust and takes no validator' },
-  inputRequired: { why: 'the engine answers input_required rounds itself, with the request handlers set on this client' },
   listMaxPages: { why: 'list methods return one page per call in ferrymcp (pass a cursor)' },
   responseCacheStore: { why: 'a custom response cache store is not supported by ferrymcp yet (the engine keeps an in-memory one per client)' },
   supportedProtocolVersions: { why: 'the engine offers the revisions it speaks (a list naming exactly those, SUPPORTED_PROTOCOL_VERSIONS, is taken); choose the era with versionNegotiation' },
@@ -135,6 +144,7 @@ const REFUSED_OPTIONS: Record<string, { default?: unknown; why: string }> = {
 
 /** Throws naming the first option this client cannot honour (nothing is accepted silently). */
 function checkOptions(options: ClientOptions): void {
+  checkInputRequired(options.inputRequired);
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || TAKEN_OPTIONS.has(key)) continue;
     const refused = REFUSED_OPTIONS[key];
@@ -163,6 +173,12 @@ export interface RequestOptions {
   maxTotalTimeout?: number;
   /** The cacheable verbs' per-call cache disposition (the official `CacheableRequestOptions`). */
   cacheMode?: CacheMode;
+  /**
+   * Manual multi-round mode (2026-07-28): an `input_required` result resolves as it is
+   * (`{ resultType: 'input_required', inputRequests, requestState? }`) for the caller to
+   * answer and retry with `inputResponses` / `requestState`; the engine answers nothing.
+   */
+  allowInputRequired?: boolean;
   [option: string]: unknown;
 }
 
@@ -301,6 +317,8 @@ export class Client {
           listChangedJson: listChangedJson(this.#options.listChanged),
           cachePartition: this.#options.cachePartition,
           defaultCacheTtlMs: this.#options.defaultCacheTtlMs,
+          answerInput: this.#options.inputRequired?.autoFulfill,
+          maxInputRounds: this.#options.inputRequired?.maxRounds,
         },
         {
           onRequest: (method, paramsJson, reply) => this.#answer(method, paramsJson, reply),
@@ -462,6 +480,7 @@ export class Client {
       maxTotalTimeoutMs: opts.maxTotalTimeout,
       cacheMode: opts.cacheMode,
       validateTool,
+      allowInputRequired: opts.allowInputRequired === true,
     };
     const onprogress = opts.onprogress;
     const progress = onprogress && ((json: string) => onprogress(JSON.parse(json) as Progress));
@@ -565,6 +584,23 @@ export class Client {
   }
 }
 
+/** `inputRequired`: `{ autoFulfill?: boolean, maxRounds?: positive integer }`. */
+function checkInputRequired(value: unknown): void {
+  if (value === undefined) return;
+  const where = 'ferrymcp Client';
+  if (typeof value !== 'object' || value === null) invalidOption(where, 'inputRequired must be an object ({ autoFulfill, maxRounds })');
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    if (key === 'autoFulfill') {
+      if (typeof v !== 'boolean') invalidOption(where, 'inputRequired.autoFulfill must be a boolean');
+    } else if (key === 'maxRounds') {
+      if (!(Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 2 ** 32 - 1)) invalidOption(where, 'inputRequired.maxRounds must be a non-negative integer');
+    } else {
+      invalidOption(where, `inputRequired.${key} is not an option (autoFulfill, maxRounds)`);
+    }
+  }
+}
+
 /** The official client's checks of `listChanged` (before connecting). */
 function checkListChanged(config: ListChangedHandlers | undefined): void {
   if (config === undefined) return;
@@ -602,7 +638,8 @@ function eraOf(options: ClientOptions): ClientOptions['era'] {
   if (options.era !== undefined && options.era !== 'auto' && options.era !== 'legacy' && options.era !== 'modern') {
     invalidOption(where, `era must be 'auto', 'legacy' or 'modern', not ${JSON.stringify(options.era)}`);
   }
-  if (negotiation === undefined) return options.era;
+  // Neither given: the official client's default, the plain initialize handshake.
+  if (negotiation === undefined) return options.era ?? 'legacy';
   if (typeof negotiation !== 'object' || negotiation === null) invalidOption(where, 'versionNegotiation must be an object ({ mode, probe })');
   for (const key of Object.keys(negotiation)) {
     if (key !== 'mode' && key !== 'probe') invalidOption(where, `versionNegotiation.${key} is not an option (mode, probe)`);

@@ -21,7 +21,7 @@ function build() {
 async function connected(options = {}) {
   const { server } = build();
   const listener = await server.listen();
-  const client = new Client({ name: 'cache-tests', version: '1.0.0' }, options);
+  const client = new Client({ name: 'cache-tests', version: '1.0.0' }, { era: 'auto', ...options });
   await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
   return {
     client,

@@ -38,7 +38,15 @@ function rawServer() {
     }
     throw new Error(`task ${taskId} never reached ${status}`);
   };
-  return { child, request, until };
+  const settled = async (taskId) => {
+    for (let i = 0; i < 1000; i++) {
+      const { result } = await request('tasks/get', { taskId });
+      if (['completed', 'failed', 'cancelled'].includes(result.status)) return result;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`task ${taskId} never ended`);
+  };
+  return { child, request, until, settled };
 }
 
 describe('tasks extension', () => {
@@ -71,6 +79,25 @@ describe('tasks extension', () => {
     assert.equal(second.requestState, undefined);
     const done = await server.until(second.taskId, 'completed');
     assert.match(done.result.content[0].text, /Ada/);
+  });
+
+  test("a task tool that throws an McpError fails the task with that JSON-RPC error; a plain Error is the tool's own", async () => {
+    const started = (await server.request('tools/call', { name: 'protocol_error_job', arguments: {} })).result;
+    assert.equal(started.resultType, 'task');
+    const failed = await server.settled(started.taskId);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error.code, -32603);
+    assert.equal(failed.error.message, 'protocol_error_job failed inside the server');
+    assert.equal('result' in failed, false);
+    const toolError = (await server.request('tools/call', { name: 'failing_job', arguments: {} })).result;
+    const completed = await server.settled(toolError.taskId);
+    assert.equal(completed.status, 'completed');
+    assert.equal(completed.result.isError, true);
+    assert.equal('error' in completed, false);
+    // Not run as a task: the official McpServer's answer to any thrown error, an isError result.
+    const sync = await server.request('tools/call', { name: 'protocol_error_job', arguments: {} }, { tasks: false });
+    assert.equal(sync.error, undefined);
+    assert.equal(sync.result.isError, true);
   });
 
   test('without the extension a required tool is refused and tasks/get is gated', async () => {

@@ -177,7 +177,7 @@ describe('transports JavaScript carries', () => {
       return send(message);
     };
     await server.connect(serverEnd);
-    const client = new Client({ name: 'c', version: '1.0.0' }, { requestTimeoutMs: 300 });
+    const client = new Client({ name: 'c', version: '1.0.0' }, { requestTimeoutMs: 300, era: 'auto' });
     await client.connect(clientEnd);
     broken = true;
     await assert.rejects(client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }), (error) => typeof error.code === 'number');

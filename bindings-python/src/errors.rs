@@ -67,9 +67,9 @@ pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
             ClientError::Peer(PeerError::Closed(_)) | ClientError::Transport(_) => {
                 raise(py, "ConnectionClosed", code, message, None)
             }
-            ClientError::Peer(PeerError::MalformedResponse(_)) | ClientError::Protocol(_) => {
-                raise(py, "ProtocolError", code, message, None)
-            }
+            ClientError::Peer(PeerError::MalformedResponse(_))
+            | ClientError::Protocol(_)
+            | ClientError::InputRequired { .. } => raise(py, "ProtocolError", code, message, None),
             ClientError::Peer(PeerError::Params(_)) | ClientError::Usage(_) => {
                 raise(py, "McpError", code, message, None)
             }

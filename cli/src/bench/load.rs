@@ -163,9 +163,11 @@ fn error_kind(error: &ClientError) -> Option<String> {
         ClientError::Peer(PeerError::Rpc(rpc)) | ClientError::Input(rpc) => Some(format!("JSON-RPC {}", rpc.code)),
         ClientError::Peer(PeerError::Timeout(_)) => Some("timeout".into()),
         ClientError::Peer(PeerError::Closed(_)) | ClientError::Transport(_) => None,
-        ClientError::Peer(_) | ClientError::Protocol(_) | ClientError::Usage(_) | ClientError::OutputSchema { .. } => {
-            Some("protocol".into())
-        }
+        ClientError::Peer(_)
+        | ClientError::Protocol(_)
+        | ClientError::Usage(_)
+        | ClientError::OutputSchema { .. }
+        | ClientError::InputRequired { .. } => Some("protocol".into()),
     }
 }
 

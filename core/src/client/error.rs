@@ -25,6 +25,12 @@ pub enum ClientError {
     /// The call is not possible on this connection (wrong era, bad arguments).
     #[error("{0}")]
     Usage(String),
+    /// A 2026-07-28 result still asks for input (`input_required`) and this client does not
+    /// answer it: answering is off ([`ClientOptions::answer_input`](super::ClientOptions),
+    /// `rounds` is `None`), or `rounds` rounds were answered and the server still asks.
+    /// `last` is that result, for a caller that goes on by hand (`request_once`).
+    #[error("{}", input_required_message(method, *rounds))]
+    InputRequired { method: String, rounds: Option<usize>, last: Box<serde_json::Value> },
 }
 
 impl ClientError {
@@ -35,6 +41,7 @@ impl ClientError {
             Self::Protocol(_) => ErrorCode::INVALID_REQUEST,
             Self::Transport(_) => ErrorCode::CONNECTION_CLOSED,
             Self::Usage(_) => ErrorCode::INVALID_PARAMS,
+            Self::InputRequired { .. } => ErrorCode::INVALID_REQUEST,
             // The official TypeScript client's codes: a missing result breaks the request
             // contract, content that does not match is invalid.
             Self::OutputSchema { missing: true, .. } => ErrorCode::INVALID_REQUEST,
@@ -48,6 +55,16 @@ impl ClientError {
             Self::Peer(PeerError::Rpc(e)) => Some(e),
             _ => None,
         }
+    }
+}
+
+fn input_required_message(method: &str, rounds: Option<usize>) -> String {
+    match rounds {
+        None => format!(
+            "Unsupported result type 'input_required' for {method}: this client does not answer input requests \
+             (send the request once and retry it with inputResponses and requestState)"
+        ),
+        Some(rounds) => format!("{method} still asked for input after {rounds} rounds"),
     }
 }
 

@@ -73,8 +73,14 @@ pub struct ClientOptions {
     pub legacy_version: String,
     /// How long the `server/discover` probe waits before assuming a legacy server.
     pub probe_timeout: Duration,
-    /// How many `input_required` rounds one request may take.
+    /// How many `input_required` rounds one request may take (10, as in the official
+    /// Python and TypeScript clients).
     pub max_input_rounds: usize,
+    /// Whether [`Client::request`] answers `input_required` results through the callbacks
+    /// (the default, the official clients' auto-fulfilment) or fails with
+    /// [`ClientError::InputRequired`] (the official TypeScript client's `autoFulfill: false`:
+    /// a caller wanting the result sends it with [`Client::request_once`] and retries itself).
+    pub answer_input: bool,
     /// The log level opted in to on a 2026-07-28 connection: stamped in `_meta` of every
     /// request (the only way to get log messages there; a request's own `_meta` level
     /// wins). No effect on a legacy (handshake-era) connection, as in the official Python
@@ -101,7 +107,8 @@ impl Default for ClientOptions {
             era: EraPreference::Auto,
             legacy_version: ProtocolVersion::LATEST_LEGACY.as_str().into(),
             probe_timeout: Duration::from_secs(5),
-            max_input_rounds: 16,
+            max_input_rounds: 10,
+            answer_input: true,
             log_level: None,
             list_changed: ListChangedHandlers::default(),
             cache: Some(CacheConfig { max_entries: 1024, ..CacheConfig::default() }),
@@ -316,14 +323,18 @@ impl Client {
             return Ok((self.send(method, &params, options).await?, 0));
         }
         self.add_meta(&mut params);
-        for round in 0..=self.options.max_input_rounds {
+        let mut round = 0;
+        loop {
             let result = self.send(method, &params, options.clone()).await?;
             if result.get("resultType") != Some(&json!("input_required")) {
                 return Ok((result, round));
             }
+            if round == self.options.max_input_rounds || !self.options.answer_input {
+                return Err(self.unanswered(method, result));
+            }
             self.answer_round(&result, &mut params).await?;
+            round += 1;
         }
-        Err(self.too_many_rounds(method))
     }
 
     /// [`request`](Self::request) returning the result's JSON text as the server sent it
@@ -350,7 +361,8 @@ impl Client {
         if meta_text.is_none() {
             self.add_meta(&mut params);
         }
-        for _ in 0..=self.options.max_input_rounds {
+        let mut round = 0;
+        loop {
             let raw = match meta_text {
                 Some(meta) => {
                     let params = WithMeta { params: &params, meta };
@@ -367,9 +379,12 @@ impl Client {
             }
             let result: Value =
                 raw.parse_owned().map_err(|e| ClientError::Protocol(format!("{method} result is not JSON: {e}")))?;
+            if round == self.options.max_input_rounds || !self.options.answer_input {
+                return Err(self.unanswered(method, result));
+            }
             self.answer_round(&result, &mut params).await?;
+            round += 1;
         }
-        Err(self.too_many_rounds(method))
     }
 
     /// Answers an `input_required` result's requests and sets up `params` for the retry.
@@ -383,8 +398,11 @@ impl Client {
         Ok(())
     }
 
-    fn too_many_rounds(&self, method: &str) -> ClientError {
-        ClientError::Protocol(format!("{method} still asked for input after {} rounds", self.options.max_input_rounds))
+    /// The error for an `input_required` result left unanswered: answering is off, or the
+    /// last round allowed still asked.
+    fn unanswered(&self, method: &str, result: Value) -> ClientError {
+        let rounds = self.options.answer_input.then_some(self.options.max_input_rounds);
+        ClientError::InputRequired { method: method.to_owned(), rounds, last: Box::new(result) }
     }
 
     /// [`request`](Self::request) through the response cache (see [`cache`]): for the

@@ -1,0 +1,52 @@
+// The client's version negotiation sends what the official v2 client sends: with no
+// `versionNegotiation` (and `mode: 'legacy'`) the plain `initialize` handshake, with
+// `mode: 'auto'` and a pin the `server/discover` probe first. Both clients run over a real
+// stdio child (a recording pass-through in front of the official v2 server, which answers
+// both eras), and the methods each sent before its first `tools/list` are compared.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { Client as OfficialClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as OfficialStdio } from '@modelcontextprotocol/client/stdio';
+import { Client, MODERN_PROTOCOL_VERSION } from 'ferrymcp';
+import { StdioClientTransport } from 'ferrymcp/stdio';
+
+import { fixture } from './helpers.mjs';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'ferrymcp-negotiation-'));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Connects with `Client`/`Stdio` and `options`, lists the tools: the methods sent until then, and the era. */
+async function sent(name, Client, Stdio, options) {
+  const log = path.join(dir, `${name}.log`);
+  const client = options === undefined ? new Client({ name, version: '1.0.0' }) : new Client({ name, version: '1.0.0' }, options);
+  await client.connect(new Stdio({ command: process.execPath, args: [fixture('record-methods.mjs'), log, fixture('official-serve.mjs')] }));
+  try {
+    await client.listTools();
+    const methods = readFileSync(log, 'utf8').trim().split('\n');
+    return { methods: methods.slice(0, methods.indexOf('tools/list')), version: client.getNegotiatedProtocolVersion() };
+  } finally {
+    await client.close();
+  }
+}
+
+const CASES = [
+  ['no options', undefined],
+  ['no versionNegotiation', {}],
+  ["mode: 'legacy'", { versionNegotiation: { mode: 'legacy' } }],
+  ["mode: 'auto'", { versionNegotiation: { mode: 'auto' } }],
+  ['a pin', { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } }],
+];
+
+for (const [i, [what, options]] of CASES.entries()) {
+  test(`${what}: ferrymcp's client sends what the official v2 client sends first, and lands on the same revision`, async () => {
+    const official = await sent(`official-${i}`, OfficialClient, OfficialStdio, options);
+    const ours = await sent(`ferrymcp-${i}`, Client, StdioClientTransport, options);
+    assert.equal(ours.methods[0], official.methods[0], `first method (official sent ${official.methods.join(', ')}; ferrymcp ${ours.methods.join(', ')})`);
+    assert.deepEqual(ours.methods, official.methods);
+    assert.equal(ours.version, official.version);
+  });
+}
