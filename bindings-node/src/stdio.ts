@@ -23,8 +23,12 @@ import type { McpServerFactoryContext } from './context.js';
 /**
  * Warns (once) when this process's own code reads `process.stdin` while the engine serves
  * it: Node's stream and the engine would split the frames between them. Touching
- * `process.stdin` without reading it is fine (the engine reads a descriptor Node made
- * non-blocking too). Called synchronously as serving starts.
+ * `process.stdin` without reading it is fine: Node makes the pipe's description
+ * non-blocking, and the engine reads either a description of its own (a pipe, on Linux),
+ * with per-call non-blocking reads (a socket, what `child_process` gives), or on a thread
+ * that waits for readiness (anything else); it never changes the flags Node's handle
+ * shares, so the binding needs no choice of its own here (core's `transport/polled.rs`).
+ * Called synchronously as serving starts.
  * @internal
  */
 export function warnIfStdinRead(): void {

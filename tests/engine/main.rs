@@ -4,5 +4,6 @@
 mod client;
 mod emitted;
 mod malformed;
+mod stdin;
 
 pub const FIXTURE: &str = env!("CARGO_BIN_EXE_peer-fixture");
