@@ -66,8 +66,10 @@ pub(crate) struct ContextInner {
     pub auth: Option<Arc<AuthInfo>>,
     pub server: Arc<ServerShared>,
     pub protocol_version: String,
-    pub client_capabilities: Value,
-    pub client_info: Value,
+    /// What the client declared; `None` on a 2026-07-28 request, whose `meta` holds them
+    /// (so they are not copied out of it).
+    pub client_capabilities: Option<Value>,
+    pub client_info: Option<Value>,
     /// Log messages at or above this rank are sent; `None` sends none.
     pub log_threshold: Option<usize>,
     /// The request's `_meta` as the client sent it (`Null` when absent).
@@ -79,6 +81,27 @@ pub(crate) struct ContextInner {
     pub task: TaskSlot,
     /// The legacy session the request arrived in (none for a modern request).
     pub session: Option<ServerSession>,
+}
+
+static NULL: Value = Value::Null;
+static NO_CAPABILITIES: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| json!({}));
+
+impl ContextInner {
+    /// The client's capabilities: the session's, or the modern request's `_meta`'s.
+    pub fn client_capabilities(&self) -> &Value {
+        match &self.client_capabilities {
+            Some(capabilities) => capabilities,
+            None => self.meta.get(crate::protocol::meta::CLIENT_CAPABILITIES).unwrap_or(&NO_CAPABILITIES),
+        }
+    }
+
+    /// The client's `clientInfo`: the session's, or the modern request's `_meta`'s.
+    pub fn client_info(&self) -> &Value {
+        match &self.client_info {
+            Some(info) => info,
+            None => self.meta.get(crate::protocol::meta::CLIENT_INFO).unwrap_or(&NULL),
+        }
+    }
 }
 
 /// Where a tool call's task goes once it exists, and whether the handler may start it.
@@ -131,11 +154,11 @@ impl Context {
     }
 
     pub fn client_info(&self) -> &Value {
-        &self.inner.client_info
+        self.inner.client_info()
     }
 
     pub fn client_capabilities(&self) -> &Value {
-        &self.inner.client_capabilities
+        self.inner.client_capabilities()
     }
 
     /// Fires when the client cancels the request (or goes away); in a task, when the
@@ -359,7 +382,7 @@ impl Context {
             None => json!({}),
         };
         let declared =
-            self.inner.client_capabilities.get(name).is_some_and(|c| sub.is_none_or(|sub| c.get(sub).is_some()));
+            self.inner.client_capabilities().get(name).is_some_and(|c| sub.is_none_or(|sub| c.get(sub).is_some()));
         if declared {
             return Ok(());
         }

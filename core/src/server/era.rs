@@ -24,20 +24,21 @@ pub(crate) fn is_modern(method: &str, params: &Map<String, Value>) -> bool {
         .is_some_and(|meta| meta.keys().any(|k| k.starts_with(meta::MCP_PREFIX)))
 }
 
-/// What a valid modern request declared about its client.
-pub(crate) struct ModernMeta {
-    pub version: String,
-    pub capabilities: Value,
-    pub client_info: Value,
-    pub log_level: Option<String>,
+/// What a valid modern request declared that serving it needs (its capabilities and
+/// client info are read from its `_meta` when asked for).
+pub(crate) struct ModernMeta<'a> {
+    pub version: &'a str,
+    pub log_level: Option<&'a str>,
 }
 
-pub(crate) fn check_modern(method: &str, params: &Map<String, Value>) -> Result<ModernMeta, ErrorObject> {
+/// The checks a 2026-07-28 request must pass; borrows what its `_meta` declared (the HTTP
+/// endpoint checks before it hands the request over, and copies nothing).
+pub(crate) fn check_modern<'a>(method: &str, params: &'a Map<String, Value>) -> Result<ModernMeta<'a>, ErrorObject> {
     let missing = |what: &str| ErrorObject::invalid_params(format!("Invalid params: _meta must carry \"{what}\""));
     let fields = params.get("_meta").and_then(Value::as_object).ok_or_else(|| missing(meta::PROTOCOL_VERSION))?;
     let version =
         fields.get(meta::PROTOCOL_VERSION).and_then(Value::as_str).ok_or_else(|| missing(meta::PROTOCOL_VERSION))?;
-    let capabilities = fields
+    fields
         .get(meta::CLIENT_CAPABILITIES)
         .filter(|c| c.is_object())
         .ok_or_else(|| missing(meta::CLIENT_CAPABILITIES))?;
@@ -49,15 +50,10 @@ pub(crate) fn check_modern(method: &str, params: &Map<String, Value>) -> Result<
     }
     let log_level = match fields.get(meta::LOG_LEVEL) {
         None => None,
-        Some(Value::String(level)) if level.parse::<LoggingLevel>().is_ok() => Some(level.clone()),
+        Some(Value::String(level)) if level.parse::<LoggingLevel>().is_ok() => Some(level.as_str()),
         Some(other) => return Err(ErrorObject::invalid_params(format!("Invalid params: unknown log level {other}"))),
     };
-    Ok(ModernMeta {
-        version: version.to_owned(),
-        capabilities: capabilities.clone(),
-        client_info: fields.get(meta::CLIENT_INFO).cloned().unwrap_or(Value::Null),
-        log_level,
-    })
+    Ok(ModernMeta { version, log_level })
 }
 
 pub(crate) fn unsupported_version(requested: &str) -> ErrorObject {

@@ -12,7 +12,7 @@ use super::ServerShared;
 use super::auth_info::AuthInfo;
 use super::capabilities::capabilities;
 use super::context::{Context, ContextInner, level_rank};
-use super::era::{self, ModernMeta};
+use super::era;
 use super::features::stamp::stamp;
 use super::http::SessionRecord;
 use super::middleware::{self, Inbound, Next};
@@ -65,6 +65,9 @@ pub(crate) struct Incoming {
     /// The request's params as the transport already parsed them (the HTTP endpoint reads
     /// them to tell the eras apart), so they are not parsed again.
     pub params: Option<Map<String, Value>>,
+    /// A 2026-07-28 request the transport already checked (`era::check_modern`): the
+    /// version and log level rank its `_meta` declared.
+    pub checked: Option<(String, Option<usize>)>,
 }
 
 struct ConnectionHandler(Arc<Connection>);
@@ -146,6 +149,7 @@ impl Connection {
             outbound: Arc::new(rcx.peer().clone()),
             auth: None,
             params: None,
+            checked: None,
         };
         let result = self.clone().serve_request(request, incoming).await;
         if initialize && result.is_ok() {
@@ -203,8 +207,14 @@ impl Connection {
         };
         let method = request.method.as_str();
         let reply = if era::is_modern(method, &params) {
-            let meta = era::check_modern(method, &params)?;
-            let mut reply = self.modern(method, params, meta, &incoming).await?;
+            let (version, log_level) = match incoming.checked.take() {
+                Some(checked) => checked,
+                None => {
+                    let meta = era::check_modern(method, &params)?;
+                    (meta.version.to_owned(), meta.log_level.and_then(level_rank))
+                }
+            };
+            let mut reply = self.modern(method, params, version, log_level, &incoming).await?;
             let hint = router::cache_hint(&self.server, method);
             stamp(&self.server, hint, reply.members_mut(hint.is_some()));
             reply
@@ -221,16 +231,18 @@ impl Connection {
         &self,
         method: &str,
         mut params: Map<String, Value>,
-        meta: ModernMeta,
+        version: String,
+        log_level: Option<usize>,
         incoming: &Incoming,
     ) -> Result<Reply, ErrorObject> {
         let principal = incoming.auth.as_deref().map(AuthInfo::principal);
         let retry = router::retry_inputs(&self.server, method, principal.as_deref(), &mut params)?;
+        // The client's capabilities and info are read from the context's `_meta`.
         let cx = self.context(incoming, &params, |inner| {
-            inner.protocol_version = meta.version;
-            inner.client_capabilities = meta.capabilities;
-            inner.client_info = meta.client_info;
-            inner.log_threshold = meta.log_level.as_deref().and_then(level_rank);
+            inner.protocol_version = version;
+            inner.client_capabilities = None;
+            inner.client_info = None;
+            inner.log_threshold = log_level;
             inner.inputs = Some(Arc::new(Inputs::new(retry)));
         });
         router::feature(&self.server, method, params, cx).await
@@ -319,8 +331,8 @@ impl Connection {
         let session = self.session();
         self.context(incoming, params, |inner| {
             inner.protocol_version = version;
-            inner.client_capabilities = caps;
-            inner.client_info = info;
+            inner.client_capabilities = Some(caps);
+            inner.client_info = Some(info);
             inner.log_threshold = Some(level);
             inner.session = session;
         })
@@ -368,8 +380,8 @@ impl Connection {
             auth: incoming.auth.clone(),
             server: self.server.clone(),
             protocol_version: String::new(),
-            client_capabilities: json!({}),
-            client_info: Value::Null,
+            client_capabilities: Some(json!({})),
+            client_info: Some(Value::Null),
             log_threshold: None,
             meta: params.get("_meta").cloned().unwrap_or(Value::Null),
             last_progress: Mutex::new(None),

@@ -120,7 +120,7 @@ async fn run<T: HandlerResult>(
                 return Ran::Done(outcome);
             };
             let principal = cx.inner.auth.as_deref().map(crate::server::AuthInfo::principal);
-            let capabilities = &cx.inner.client_capabilities;
+            let capabilities = cx.inner.client_capabilities();
             match inputs.own_input_required(server, method, target, principal.as_deref(), capabilities, own) {
                 Ok(result) => Ran::InputRequired(result),
                 Err(error) => Ran::Done(Err(HandlerError::Rpc(error))),

@@ -113,7 +113,8 @@ pub(crate) fn notification(method: &str, params: &Value) -> Bytes {
     Bytes::from(buf)
 }
 
-/// Starts serving `request` (its `params` too when already parsed) on `connection`;
+/// Starts serving `request` (its `params` too when already parsed, and what the
+/// 2026-07-28 checks found when they already passed) on `connection`;
 /// returns the channel of what it sends. The
 /// handler stops, sending nothing more, when `cancel` fires; its context carries `auth`,
 /// the token its own HTTP request was accepted with.
@@ -121,6 +122,7 @@ pub(crate) fn start(
     connection: Arc<Connection>,
     request: Request,
     params: Option<Map<String, Value>>,
+    checked: Option<(String, Option<usize>)>,
     cancel: CancellationToken,
     session: Option<Weak<HttpSession>>,
     auth: Option<Arc<AuthInfo>>,
@@ -128,7 +130,7 @@ pub(crate) fn start(
     let (tx, rx) = mpsc::channel(QUEUE);
     let outbound = Arc::new(ResponseStream { tx: tx.clone(), cancel: cancel.clone(), session });
     let id = request.id.clone();
-    let incoming = Incoming { id: id.clone(), cancel: cancel.clone(), outbound, auth, params };
+    let incoming = Incoming { id: id.clone(), cancel: cancel.clone(), outbound, auth, params, checked };
     // Boxed: the handler's state machine is kilobytes, which tokio would otherwise copy
     // into the task and again on each change of the task's stage (see client/http/post.rs).
     tokio::spawn(Box::pin(async move {

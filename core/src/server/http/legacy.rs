@@ -154,7 +154,7 @@ async fn stateless(
     // resume it from.
     let cancel = CancellationToken::new();
     let guard = super::body::CancelOnDrop(cancel.clone());
-    let rx = exchange::start(connection, request, params, cancel.clone(), None, auth);
+    let rx = exchange::start(connection, request, params, None, cancel.clone(), None, auth);
     respond(state, rx, cancel, guard).await
 }
 
@@ -202,7 +202,8 @@ async fn initialize(state: &Arc<HttpState>, request: Request, auth: Option<Arc<A
         Ok(session) => session,
         Err(refused) => return *unavailable(&state.options, refused),
     };
-    let mut rx = exchange::start(session.connection.clone(), request, None, session.ended.child_token(), None, auth);
+    let mut rx =
+        exchange::start(session.connection.clone(), request, None, None, session.ended.child_token(), None, auth);
     let Some(Out { data, code, .. }) = rx.recv().await else {
         return refuse(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -235,8 +236,15 @@ async fn serve(
     let busy = session.busy();
     let id = request.id.clone();
     let cancel = session.register(&id);
-    let mut rx =
-        exchange::start(session.connection.clone(), request, params, cancel, Some(Arc::downgrade(&session)), auth);
+    let mut rx = exchange::start(
+        session.connection.clone(),
+        request,
+        params,
+        None,
+        cancel,
+        Some(Arc::downgrade(&session)),
+        auth,
+    );
     let mut first = rx.recv().await;
     // JSON-response mode: only the answer goes back (what came before it is not delivered).
     while state.options.json_response && first.as_ref().is_some_and(|out| !out.last) {

@@ -20,6 +20,7 @@ use super::exchange;
 use super::reply::{self, ResponseBody, modern_status, rpc_error};
 use super::{HttpState, headers};
 use crate::protocol::{CallTool, RequestMethod, SubscriptionsListen};
+use crate::server::context::level_rank;
 use crate::server::{AuthInfo, era};
 use crate::wire::{ErrorCode, Request};
 
@@ -34,14 +35,19 @@ pub(crate) async fn post(
     let schema = (method == CallTool::METHOD)
         .then(|| params.get("name").and_then(Value::as_str).and_then(|name| state.server.tool_input_schema(name)))
         .flatten();
-    let checked = headers::check(&parts.headers, method, &params, schema.as_ref())
-        .and_then(|()| era::check_modern(method, &params).map(drop));
-    if let Err(error) = checked {
-        let error = state.server.shared.options.dialect.reword(method, error);
-        let status =
-            if error.code == ErrorCode::METHOD_NOT_FOUND { StatusCode::NOT_FOUND } else { StatusCode::BAD_REQUEST };
-        return rpc_error(status, Some(&request.id), &error);
-    }
+    let checked = headers::check(&parts.headers, method, &params, schema.as_ref()).and_then(|()| {
+        let meta = era::check_modern(method, &params)?;
+        Ok((meta.version.to_owned(), meta.log_level.and_then(level_rank)))
+    });
+    let checked = match checked {
+        Ok(checked) => checked,
+        Err(error) => {
+            let error = state.server.shared.options.dialect.reword(method, error);
+            let status =
+                if error.code == ErrorCode::METHOD_NOT_FOUND { StatusCode::NOT_FOUND } else { StatusCode::BAD_REQUEST };
+            return rpc_error(status, Some(&request.id), &error);
+        }
+    };
     let cancel = CancellationToken::new();
     let listen = method == SubscriptionsListen::METHOD;
     if listen {
@@ -55,7 +61,7 @@ pub(crate) async fn post(
     }
     let guard = CancelOnDrop(cancel.clone());
     let end = cancel.clone();
-    let mut rx = exchange::start(state.stateless.clone(), request, Some(params), cancel, None, auth);
+    let mut rx = exchange::start(state.stateless.clone(), request, Some(params), Some(checked), cancel, None, auth);
     let Some(mut first) = rx.recv().await else {
         return reply::empty(StatusCode::SERVICE_UNAVAILABLE);
     };
