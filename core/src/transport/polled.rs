@@ -28,7 +28,9 @@
 //! `tokio::io::stdin()`, a blocking read on the blocking pool, is not used).
 
 use std::io;
-use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
+#[cfg(target_os = "linux")]
+use std::os::fd::FromRawFd;
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 
 use bytes::BytesMut;
 use tokio::io::Interest;
