@@ -49,6 +49,10 @@ def build() -> MCPServer:
 
     @mcp.tool()
     async def ask(ctx: Context) -> str:
+        if ctx.protocol_version == "2026-07-28":  # the official `elicit` has no back-channel there: a round
+            schema = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+            answer = await ctx.request_input("elicitation/create", {"message": "Your name?", "requestedSchema": schema})
+            return f"hello {answer['content']['name']}" if answer["action"] == "accept" else str(answer["action"])
         result = await ctx.elicit("Your name?", Answer)
         return f"hello {result.data.name}" if result.action == "accept" else result.action
 
