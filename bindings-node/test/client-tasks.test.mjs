@@ -60,12 +60,11 @@ test('failures, cancellation, a tool run at once, and what the extension lacks',
   const client = await connect(everything);
   const tasks = client.experimental.tasks;
   try {
-    // The Node fixture's McpError thrown in a tool is a tool error (as in the official SDK):
-    // the task completes with an isError result.
+    // The Node fixture's McpError thrown in a task tool fails the task with that JSON-RPC
+    // error (as the official v1 task API ends it `failed`): the stream ends with the error.
     const failed = await collect(tasks.callToolStream({ name: 'protocol_error_job' }));
-    assert.equal(failed.at(-1).type, 'result');
-    assert.equal(failed.at(-1).result.isError, true);
-    assert.match(textOf(failed.at(-1).result), /protocol_error_job failed/);
+    assert.equal(failed.at(-1).type, 'error');
+    assert.match(String(failed.at(-1).error?.message), /protocol_error_job failed inside the server/);
 
     const stream = tasks.callToolStream({ name: 'slow_compute', arguments: { seconds: 30 } });
     const { value: created } = await stream.next();
