@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 RUST_EVERYTHING_BIN = REPO / "target" / "release" / "ferrymcp-everything"
-# A generous bound that only keeps a broken server from hanging the suite.
+# Generous bounds that only keep a broken server from hanging the suite.
 STOP_LIMIT = 30.0
+START_LIMIT = 30.0
 
 
 class Served:
@@ -41,6 +44,35 @@ class Served:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
         return self.process.wait(STOP_LIMIT)
+
+
+class Listening:
+    """A peer script given a free port of 127.0.0.1 as its first argument, up once it accepts
+    connections (for peers that announce nothing); `base` is its root, `url` its `/mcp`."""
+
+    def __init__(self, script: Path, *args: str) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        command = [sys.executable, str(script), str(self.port), *args]
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + START_LIMIT
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    assert self.process.stderr is not None
+                    raise AssertionError(f"{script.name} did not listen: {self.process.stderr.read()}") from None
+                time.sleep(0.05)
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.url = f"{self.base}/mcp"
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait()
 
 
 def uvicorn(factory: str, module: str = "asgi_server", *options: str) -> Served:

@@ -20,10 +20,6 @@ import base64
 import hashlib
 import json
 import secrets
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,47 +32,20 @@ pytest.importorskip("mcp")
 httpx2 = pytest.importorskip("httpx2")
 pytest.importorskip("uvicorn")
 
+from serving import Listening
+
 from ferrymcp import Client
 from ferrymcp.client.auth import AuthorizationCodeResult, OAuthClientProvider
 from ferrymcp.client.streamable_http import streamable_http_client
 from ferrymcp.shared.auth import OAuthClientMetadata, OAuthToken
 
 PEER = Path(__file__).resolve().parent / "peers" / "oauth_provider_server.py"
-# Only keeps a server that never listens from hanging the suite.
-START_LIMIT = 30.0
 REDIRECT = "http://127.0.0.1:1/callback"
 
 
-class Peer:
-    """The peer server on a free port of 127.0.0.1, up once it accepts connections."""
-
-    def __init__(self, mode: str) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        command = [sys.executable, str(PEER), str(self.port), mode]
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + START_LIMIT
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    self.stop()
-                    raise AssertionError(f"the peer did not listen: {self.process.stderr.read()}") from None
-                time.sleep(0.05)
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.url = f"{self.base}/mcp"
-
-    def stop(self) -> None:
-        self.process.kill()
-        self.process.wait()
-
-
 @pytest.fixture(scope="module", params=["native", "asgi", "lowlevel"])
-def peer(request: pytest.FixtureRequest) -> Iterator[Peer]:
-    server = Peer(request.param)
+def peer(request: pytest.FixtureRequest) -> Iterator[Listening]:
+    server = Listening(PEER, request.param)
     yield server
     server.stop()
 
@@ -130,7 +99,7 @@ def challenge(verifier: str) -> str:
     return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
 
 
-async def test_ferrymcp_client_whole_flow_then_refresh_and_revoke(peer: Peer) -> None:
+async def test_ferrymcp_client_whole_flow_then_refresh_and_revoke(peer: Listening) -> None:
     storage, browser = Storage(), Browser(AuthorizationCodeResult)
     metadata = OAuthClientMetadata(client_name="ferrymcp", redirect_uris=[REDIRECT], scope="mcp")
     auth = OAuthClientProvider(
@@ -173,7 +142,7 @@ async def test_ferrymcp_client_whole_flow_then_refresh_and_revoke(peer: Peer) ->
     assert refused.json()["error"] == "invalid_token"
 
 
-async def test_the_official_client_whole_flow(peer: Peer) -> None:
+async def test_the_official_client_whole_flow(peer: Listening) -> None:
     from mcp import Client as OfficialClient
     from mcp.client.auth import OAuthClientProvider as OfficialProvider
     from mcp.client.streamable_http import streamable_http_client as official_http
@@ -223,7 +192,7 @@ async def code_for(http: Any, base: str, client: dict[str, Any], verifier: str, 
     return query["code"][0]
 
 
-async def test_hostile_requests_get_the_official_errors(peer: Peer) -> None:
+async def test_hostile_requests_get_the_official_errors(peer: Listening) -> None:
     async with httpx2.AsyncClient() as http:
         document = (await http.get(f"{peer.base}/.well-known/oauth-authorization-server")).json()
         assert document["token_endpoint"] == f"{peer.base}/token"

@@ -17,10 +17,6 @@ Needs the native module, `mcp`, httpx2 and uvicorn.
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +28,8 @@ pytest.importorskip("ferrymcp._native")
 pytest.importorskip("mcp")
 httpx2 = pytest.importorskip("httpx2")
 pytest.importorskip("uvicorn")
+
+from serving import Listening
 
 from ferrymcp import Client
 from ferrymcp.client.auth import (
@@ -53,34 +51,6 @@ from ferrymcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata
 HERE = Path(__file__).resolve().parent
 OFFICIAL_AS = HERE.parents[1] / "tests" / "http_client" / "official_python_oauth.py"
 CLIENT_CREDENTIALS = HERE / "peers" / "oauth_client_credentials.py"
-# Only keeps a server that never listens from hanging the suite.
-START_LIMIT = 30.0
-
-
-class Listening:
-    """A peer script on a free port of 127.0.0.1, up once it accepts connections."""
-
-    def __init__(self, script: Path, *args: str) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        command = [sys.executable, str(script), str(self.port), *args]
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + START_LIMIT
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    self.stop()
-                    raise AssertionError(f"{script.name} did not listen: {self.process.stderr.read()}") from None
-                time.sleep(0.05)
-        self.url = f"http://127.0.0.1:{self.port}/mcp"
-
-    def stop(self) -> None:
-        self.process.kill()
-        self.process.wait()
 
 
 @pytest.fixture
