@@ -95,6 +95,9 @@ class NativeContext:
     def elicit(self, params: JsonObject) -> Awaitable[JsonObject]: ...
     def sample(self, params: JsonObject) -> Awaitable[JsonObject]: ...
     def list_roots(self) -> Awaitable[JsonObject]: ...
+    def session_request(
+        self, method: str, params: JsonObject, timeout: float | None = None
+    ) -> Awaitable[JsonObject]: ...
     def notify(self, method: str, params: JsonObject | None, request_scoped: bool) -> Awaitable[bool]: ...
     def input(
         self, key: str | None, method: str, params: JsonObject, timeout: float | None = None
@@ -247,6 +250,9 @@ def canonical_resource(url: str) -> str:
 
 def resource_covers(resource: str, server: str) -> bool:
     """Whether the resource URI `resource` covers the server URL `server` (core's rule)."""
+
+def check_state_keys(keys: list[bytes]) -> None:
+    """Core's rule for a ring of request-state keys: `ValueError` naming a key under 32 bytes."""
 
 @final
 class NativeUriTemplate:
