@@ -31,6 +31,7 @@ __all__ = [
     "metadata_path",
     "canonical_resource",
     "resource_covers",
+    "check_state_keys",
     "PROTOCOL_VERSIONS",
     "LATEST_PROTOCOL_VERSION",
     "MODERN_PROTOCOL_VERSION",

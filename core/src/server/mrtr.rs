@@ -184,7 +184,7 @@ impl Sealer {
         if state.get("aud").and_then(Value::as_str) != self.audience.as_deref() {
             return Err(fail("audience"));
         }
-        if !state["x"].as_u64().is_some_and(|x| x >= now()) {
+        if state["x"].as_u64().is_none_or(|x| x < now()) {
             return Err(Rejected {
                 error: ErrorObject::invalid_params("requestState has expired; send the request again"),
                 reason: "expired",
