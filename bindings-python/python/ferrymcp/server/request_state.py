@@ -24,8 +24,6 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from ferrymcp import _native
-
 
 class InvalidRequestState(Exception):
     """A `requestState` that does not open (tampered, expired, or another principal's)."""
@@ -85,6 +83,8 @@ class RequestStateSecurity:
         if codec is None and not ring:
             raise ValueError("RequestStateSecurity(keys=...) needs at least one key")
         if codec is None:
+            from ferrymcp import _native  # (here: `import ferrymcp` does not load the engine)
+
             _native.check_state_keys(ring)
         self.keys = ring
         self.codec = codec
