@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use ferrymcp_core::peer::RequestOptions;
-use ferrymcp_core::server::{Context, InputBatch};
+use ferrymcp_core::server::{Context, InputAnswer, InputBatch};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -133,15 +133,31 @@ impl NativeContext {
     }
 
     fn elicit<'py>(&self, py: Python<'py>, params: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
-        self.session_request(py, "elicitation/create", params)
+        self.session_request(py, "elicitation/create".to_owned(), params, None)
     }
 
     fn sample<'py>(&self, py: Python<'py>, params: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
-        self.session_request(py, "sampling/createMessage", params)
+        self.session_request(py, "sampling/createMessage".to_owned(), params, None)
     }
 
     fn list_roots<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.session_request(py, "roots/list", &PyDict::new(py))
+        self.session_request(py, "roots/list".to_owned(), &PyDict::new(py), None)
+    }
+
+    /// Any request of the official session's (`ctx.session.send_request`), made as core
+    /// makes `elicit` in the server's dialect (core's `Context::ask`: at 2026-07-28 refused
+    /// with the no-back-channel error, which `errors::rpc_error` raises as
+    /// `NoBackChannelError`). `timeout` as in [`NativeContext::input`].
+    #[pyo3(signature = (method, params, timeout = None))]
+    fn session_request<'py>(
+        &self,
+        py: Python<'py>,
+        method: String,
+        params: &Bound<'py, PyDict>,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (options, params) = (request_options(timeout)?, from_py(params.as_any())?);
+        self.queued(py, |batch| batch.ask_session(method, params, options))
     }
 
     /// Sends a notification as it is (`params` `None` sends none): on this request's way
@@ -181,22 +197,8 @@ impl NativeContext {
         params: &Bound<'py, PyDict>,
         timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let mut options = RequestOptions::default();
-        if let Some(seconds) = timeout {
-            let limit = Duration::try_from_secs_f64(seconds)
-                .map_err(|_| PyValueError::new_err(format!("timeout must be a finite number >= 0, got {seconds}")))?;
-            options = options.timeout(limit);
-        }
-        let (answer, first) = self.batch.ask(key, method, from_py(params.as_any())?, options);
-        if first {
-            running_loop(py)?.call_method1("call_soon", (Flush(self.batch.clone()),))?;
-        }
-        awaitable(py, async move {
-            match answer.await {
-                Ok(answer) => ok(Json(answer)),
-                Err(e) => fail(move |py| handler_error(py, e)),
-            }
-        })
+        let (options, params) = (request_options(timeout)?, from_py(params.as_any())?);
+        self.queued(py, |batch| batch.ask(key, method, params, options))
     }
 
     /// Turns this call into a task (a tool registered with `task_start="on_request"`);
@@ -222,16 +224,15 @@ impl NativeContext {
 }
 
 impl NativeContext {
-    /// `elicit`, `sample` and `list_roots`: the session's requests as core makes them in
-    /// the server's dialect (core's `Context::elicit`), queued like any input.
-    fn session_request<'py>(
+    /// Queues one ask in this loop iteration's batch (the first ask schedules the flush
+    /// that hands the batch to core) and awaits its answer, a core error raised as
+    /// `errors::handler_error` maps it.
+    fn queued<'py>(
         &self,
         py: Python<'py>,
-        method: &str,
-        params: &Bound<'py, PyDict>,
+        ask: impl FnOnce(&InputBatch) -> (InputAnswer, bool),
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (answer, first) =
-            self.batch.ask_session(method.to_owned(), from_py(params.as_any())?, RequestOptions::default());
+        let (answer, first) = ask(&self.batch);
         if first {
             running_loop(py)?.call_method1("call_soon", (Flush(self.batch.clone()),))?;
         }
@@ -242,4 +243,13 @@ impl NativeContext {
             }
         })
     }
+}
+
+/// Core's request options for a wait of `timeout` seconds (`None`: the engine's default).
+fn request_options(timeout: Option<f64>) -> PyResult<RequestOptions> {
+    let options = RequestOptions::default();
+    let Some(seconds) = timeout else { return Ok(options) };
+    let limit = Duration::try_from_secs_f64(seconds)
+        .map_err(|_| PyValueError::new_err(format!("timeout must be a finite number >= 0, got {seconds}")))?;
+    Ok(options.timeout(limit))
 }

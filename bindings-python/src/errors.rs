@@ -7,7 +7,7 @@
 
 use ferrymcp_core::client::ClientError;
 use ferrymcp_core::peer::PeerError;
-use ferrymcp_core::server::{HandlerError, RegistryError};
+use ferrymcp_core::server::{HandlerError, RegistryError, no_back_channel_method};
 use ferrymcp_core::wire::{ErrorCode, ErrorObject, RawJson};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -33,7 +33,8 @@ fn data_of(py: Python<'_>, error: &ErrorObject) -> Option<Py<PyAny>> {
 }
 
 /// A JSON-RPC error object as an `McpError`; a failed OAuth authorization (core marks it
-/// with `data.oauth.kind`) as the official `OAuthFlowError` class of its step.
+/// with `data.oauth.kind`) as the official `OAuthFlowError` class of its step, and core's
+/// no-back-channel refusal as `NoBackChannelError`.
 pub fn rpc_error(py: Python<'_>, error: &ErrorObject) -> PyErr {
     if let Some(class) = oauth_class(error) {
         let raised = py
@@ -41,6 +42,14 @@ pub fn rpc_error(py: Python<'_>, error: &ErrorObject) -> PyErr {
             .and_then(|module| module.getattr(class))
             .and_then(|class| class.call1((error.message.clone(),)));
         return match raised {
+            Ok(error) => PyErr::from_value(error),
+            Err(e) => e,
+        };
+    }
+    if let Some(method) = no_back_channel_method(error) {
+        // Core's refusal of a server-to-client request without a back-channel, whether a
+        // handler's session request got it or a client received it as the answer.
+        return match class(py, "NoBackChannelError").and_then(|class| class.call1((method,))) {
             Ok(error) => PyErr::from_value(error),
             Err(e) => e,
         };

@@ -14,6 +14,7 @@ mod convert;
 mod errors;
 mod group;
 mod http;
+mod logs;
 mod middleware;
 mod oauth;
 mod port;
@@ -47,6 +48,8 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(http::metadata_path, module)?)?;
     module.add_function(wrap_pyfunction!(http::canonical_resource, module)?)?;
     module.add_function(wrap_pyfunction!(http::resource_covers, module)?)?;
+    module.add_function(wrap_pyfunction!(server::check_state_keys, module)?)?;
     vocabulary::add(module)?;
+    logs::install();
     Ok(())
 }

@@ -455,3 +455,15 @@ impl NativeServer {
         self.server.close_listen_streams();
     }
 }
+
+/// `RequestStateSecurity(keys=[...])`'s check of its ring, core's rule
+/// (`check_state_keys`: secret randomness, at least 32 bytes each); a `ValueError` naming
+/// the short key, with how to make one.
+#[pyfunction]
+pub fn check_state_keys(keys: Vec<Vec<u8>>) -> PyResult<()> {
+    ferrymcp_core::server::check_state_keys(&keys).map_err(|message| {
+        PyValueError::new_err(format!(
+            "{message} Generate one with: python -c \"import secrets; print(secrets.token_hex(32))\""
+        ))
+    })
+}

@@ -37,13 +37,19 @@ class Served:
                 break
         else:
             raise AssertionError(f"{command[0]} exited before listening: {''.join(self.lines)}")
-        threading.Thread(target=self.lines.extend, args=(self.process.stdout,), daemon=True).start()
+        self._drain = threading.Thread(target=self.lines.extend, args=(self.process.stdout,), daemon=True)
+        self._drain.start()
 
     def stop(self) -> int:
         """SIGINT, and the exit code."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
         return self.process.wait(STOP_LIMIT)
+
+    def output(self) -> str:
+        """Everything the server wrote (after `stop`: to its end)."""
+        self._drain.join(STOP_LIMIT)
+        return "".join(self.lines)
 
 
 class Listening:

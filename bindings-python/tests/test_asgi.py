@@ -211,6 +211,24 @@ def test_the_refusals_before_the_body_come_in_the_official_order(guarded: Served
     assert status == 406
 
 
+def test_a_refused_host_or_origin_is_logged_on_the_official_logger() -> None:
+    """The refusals go to the server's log as the official SDK words them, on its logger
+    `mcp.server.transport_security` in ferrymcp's namespace (core's events, forwarded to
+    Python's `logging`): what an operator greps for after a 421 or a 403."""
+    served = uvicorn("logged")
+    try:
+        base = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        assert http(served, "POST", "/mcp", b"{}", {**base, "Host": "mcp.example.com"})[0] == 421
+        assert http(served, "POST", "/mcp", b"{}", {**base, "Origin": "https://evil.example"})[0] == 403
+    finally:
+        assert served.stop() == 0
+    logged = [line.strip() for line in served.output().splitlines() if line.startswith("log|")]
+    assert logged == [
+        "log|ferrymcp.server.transport_security|WARNING|Invalid Host header: mcp.example.com",
+        "log|ferrymcp.server.transport_security|WARNING|Invalid Origin header: https://evil.example",
+    ]
+
+
 def test_the_app_is_a_starlette_app_with_the_official_routes() -> None:
     """With Starlette installed, `streamable_http_app()` is a Starlette app as the official
     one is: a route for the endpoint, one for the protected resource metadata when auth names

@@ -335,22 +335,33 @@ def test_every_official_keyword_works_or_raises_naming_itself() -> None:
     from mcp.server.mcpserver import MCPServer as Official
 
     from ferrymcp.server import MCPServer
+    from ferrymcp.server.fastmcp import FastMCP
 
     official = [name for name in inspect.signature(Official.__init__).parameters if name != "self"]
     ours = inspect.signature(MCPServer.__init__).parameters
-    assert not [name for name in [*official, *V1_KEYWORDS] if name not in ours], "official keywords missing"
-    refused = [name for name in [*official, *V1_KEYWORDS] if name not in WORKING]
-    assert sorted(refused) == sorted(
-        ["tools", "resources", "request_state_security",
-         "mount_path", "sse_path", "message_path", "event_store"]
-    )  # fmt: skip
+    v1 = inspect.signature(FastMCP.__init__).parameters
+    assert not [name for name in official if name not in ours], "official keywords missing"
+    assert not [name for name in V1_KEYWORDS if name not in v1], "1.x keywords missing"
+    refused = [name for name in official if name not in WORKING]
+    assert sorted(refused) == ["request_state_security", "resources", "tools"]
     for name in refused:
-        value = V1_KEYWORDS.get(name, [object()] if name in ("tools", "resources") else object())
+        value = [object()] if name in ("tools", "resources") else object()
         with pytest.raises((TypeError, NotImplementedError, ValueError), match=name):
             MCPServer("s", **{name: value})
+    # 2.x's constructor takes none of 1.x's transport settings (as there: they go to run()).
+    for name in [name for name in V1_KEYWORDS if name not in official]:
+        with pytest.raises(TypeError, match=f"unexpected keyword argument '{name}'"):
+            MCPServer("s", **{name: V1_KEYWORDS[name]})
+    v1_refused = [name for name in V1_KEYWORDS if name not in WORKING]
+    assert sorted(v1_refused) == ["event_store", "message_path", "mount_path", "sse_path"]
+    for name in v1_refused:
+        with pytest.raises(TypeError, match=name):
+            FastMCP("s", **{name: V1_KEYWORDS[name]})
     with pytest.raises(TypeError, match="no_such_keyword"):
         MCPServer("s", no_such_keyword=1)  # type: ignore[call-arg]
-    for name in ["tools", "resources", "extensions", "middleware", "json_response", "mount_path"]:
+    for name in ["tools", "resources", "extensions", "middleware"]:
         MCPServer("s", **{name: ours[name].default})  # their defaults are accepted
-    server = MCPServer("s", port=1, host="0.0.0.0", streamable_http_path="/api", retry_interval=1000, debug=True)
+    for name in ["json_response", "mount_path", "event_store"]:
+        FastMCP("s", **{name: v1[name].default})
+    server = FastMCP("s", port=1, host="0.0.0.0", streamable_http_path="/api", retry_interval=1000, debug=True)
     assert (server.settings.port, server.settings.host, server.settings.streamable_http_path) == (1, "0.0.0.0", "/api")

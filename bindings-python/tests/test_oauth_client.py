@@ -326,3 +326,17 @@ def test_v1_positional_timeout() -> None:
     provider = OAuthClientProvider("http://127.0.0.1:1/mcp", metadata(), Storage(), None, None, 12.0)
     assert provider.context.timeout == 12.0
     assert provider.context.client_metadata_url is None
+
+
+def test_the_signature_is_the_official_one_and_1x_timeout_still_works() -> None:
+    """Introspection shows 2.x's parameters, in its order (code and documentation read
+    them); 1.x's `timeout=` is still taken by keyword."""
+    import inspect
+
+    from mcp.client.auth import OAuthClientProvider as Official
+
+    ours = inspect.signature(OAuthClientProvider.__init__).parameters
+    assert list(ours) == list(inspect.signature(Official.__init__).parameters)
+    assert ours["validate_resource_url"].default is None and ours["client_metadata_url"].default is None
+    provider = OAuthClientProvider("http://127.0.0.1:1/mcp", metadata(), Storage(), timeout=7.0)
+    assert provider.context.timeout == 7.0

@@ -18,6 +18,7 @@ from raw_stdio import MODERN, RawServer, check, modern_meta
 pytest.importorskip("ferrymcp._native")
 
 SERVER = """
+import logging
 import os
 import sys
 from ferrymcp import Context, MCPServer
@@ -46,6 +47,8 @@ class Sealed:
         return self.aead.decrypt(raw[:12], raw[12:], None)
 
 
+# The server's log names each line's logger (test_a_state_not_minted_here_is_logged_with_why).
+logging.basicConfig(format="%(name)s|%(levelname)s|%(message)s")
 args = sys.argv[1:]
 if args and args[0] == "codec":
     security = RequestStateSecurity(codec=Sealed(bytes.fromhex(args[1]) * 2), ttl=60)
@@ -70,6 +73,10 @@ async def explode(ctx: Context) -> str:
 mcp.run()
 """
 PARAMS: dict[str, Any] = {"name": "keyed", "arguments": {}, "_meta": modern_meta(elicitation={})}
+
+
+# Request-state keys are secret randomness of at least 32 bytes (core's rule).
+K1, K2, OLD, NEW = ("k1" * 16, "k2" * 16, "old-" * 8, "new-" * 8)
 
 
 def replica(script: Path, *keys: str, env: dict[str, str] | None = None) -> RawServer:
@@ -104,7 +111,7 @@ def script(tmp_path: Path) -> Path:
 
 
 def test_a_retry_completes_on_a_replica_with_the_same_key(script: Path) -> None:
-    a, b, other = replica(script, "k1"), replica(script, "k1"), replica(script, "k2")
+    a, b, other = replica(script, K1), replica(script, K1), replica(script, K2)
     try:
         retry = first_round(a)
         assert retry_on(b, retry)["result"]["content"] == [{"type": "text", "text": "Zoe"}]
@@ -118,7 +125,7 @@ def test_a_retry_completes_on_a_replica_with_the_same_key(script: Path) -> None:
 
 
 def test_a_key_ring_rotates_and_the_environment_gives_the_key(script: Path) -> None:
-    old, rotating, retired = replica(script, "old"), replica(script, "new", "old"), replica(script, "new")
+    old, rotating, retired = replica(script, OLD), replica(script, NEW, OLD), replica(script, NEW)
     env_a = replica(script, env={"FERRYMCP_STATE_KEY": "from-env"})
     env_b = replica(script, env={"FERRYMCP_STATE_KEY": "from-env"})
     try:
@@ -166,8 +173,43 @@ def test_what_the_engine_does_not_do_is_refused_by_name() -> None:
     with pytest.raises(TypeError, match=r"seal\(payload: bytes\) -> str and unseal"):
         RequestStateSecurity(codec=object())  # type: ignore[arg-type]
     with pytest.raises(NotImplementedError, match="bind_principal"):
-        RequestStateSecurity(keys=["k"], bind_principal=lambda ctx: "me")
-    assert RequestStateSecurity(keys=["k"], audience="billing").audience == "billing"
+        RequestStateSecurity(keys=[K1], bind_principal=lambda ctx: "me")
+    assert RequestStateSecurity(keys=[K1], audience="billing").audience == "billing"
     with pytest.raises(TypeError, match="request_state_security"):
         MCPServer("s", request_state_security="k")
     assert RequestStateSecurity.ephemeral().keys[0] != RequestStateSecurity.ephemeral().keys[0]
+
+
+def test_a_state_not_minted_here_is_logged_with_why(script: Path) -> None:
+    """The wire answer is the frozen one; the reason goes to the server's log as the
+    official SDK's does, on its logger `mcp.server.request_state` in ferrymcp's namespace
+    (core's event, forwarded to Python's `logging`)."""
+    server = replica(script, K1)
+    retry = {**PARAMS, "inputResponses": {"user_name": {"action": "decline"}}, "requestState": "round-1-from-b"}
+    assert retry_on(server, retry)["error"]["message"] == "Invalid or expired requestState"
+    other = replica(script, K2)
+    sealed_elsewhere = {**retry, "requestState": first_round(other)["requestState"]}
+    assert other.close() == 0
+    assert retry_on(server, sealed_elsewhere)["error"]["message"] == "Invalid or expired requestState"
+    assert server.process.stdin is not None
+    server.process.stdin.close()
+    assert server.process.wait() == 0
+    assert server.stderr().splitlines() == [
+        "ferrymcp.server.request_state|WARNING|requestState rejected on tools/call: malformed",
+        "ferrymcp.server.request_state|WARNING|requestState rejected on tools/call: seal",
+    ]
+
+
+def test_a_short_key_is_refused_when_the_security_is_made() -> None:
+    """Core's rule (the official one): a key is at least 32 bytes of secret randomness."""
+    from ferrymcp.server.mcpserver import RequestStateSecurity
+
+    with pytest.raises(ValueError) as refused:
+        RequestStateSecurity(keys=[K1, b"hunter2"])
+    assert str(refused.value) == (
+        "request-state keys must be at least 32 bytes of secret randomness; keys[1] is 7 bytes. "
+        'Generate one with: python -c "import secrets; print(secrets.token_hex(32))"'
+    )
+    with pytest.raises(TypeError, match=r"keys\[0\] is int"):
+        RequestStateSecurity(keys=[32])  # type: ignore[list-item]
+    assert RequestStateSecurity(keys=[bytes(range(32))]).keys == [bytes(range(32))]

@@ -144,7 +144,7 @@ async def test_the_official_client_runs_multi_round_tools_through_the_balancer(b
 
 
 def test_redis_store_checks_its_options_and_an_official_event_store_is_refused() -> None:
-    from ferrymcp import MCPServer, RedisStore
+    from ferrymcp import FastMCP, MCPServer, RedisStore
 
     with pytest.raises(ValueError, match="invalid Redis URL"):
         RedisStore("not a url")
@@ -153,9 +153,9 @@ def test_redis_store_checks_its_options_and_an_official_event_store_is_refused()
     with pytest.raises(ValueError, match="timeout"):
         RedisStore("redis://127.0.0.1", timeout=0)
     assert repr(RedisStore("redis://:secret@127.0.0.1:6379")) == 'RedisStore("redis://***@127.0.0.1:6379")'
-    server = MCPServer("s", event_store=RedisStore("redis://127.0.0.1"))
+    server = FastMCP("s", event_store=RedisStore("redis://127.0.0.1"))
     assert isinstance(server.settings.event_store, RedisStore)
     with pytest.raises(TypeError, match="event_store=.*RedisStore"):
-        MCPServer("s", event_store=object())
+        FastMCP("s", event_store=object())
     with pytest.raises(TypeError, match="event_store=.*RedisStore"):
         MCPServer("s").streamable_http_app(event_store=object())

@@ -6,6 +6,7 @@ the engine to a ferrymcp `Client` connected in memory.
 """
 
 import asyncio
+import logging
 from typing import Any
 
 import pytest
@@ -116,6 +117,7 @@ def test_decorator_misuse_and_duplicate_names(caplog: pytest.LogCaptureFixture) 
     # warning (none with warn_on_duplicate_tools=False).
     server.add_tool(other, name="echo")
     assert "Tool already exists: echo" in caplog.messages
+    assert [r.name for r in caplog.records] == ["ferrymcp.server.mcpserver.tools.tool_manager"]
     assert server._registry.get("tool", "echo").fn is echo  # type: ignore[union-attr]
     caplog.clear()
     quiet = MCPServer("q", warn_on_duplicate_tools=False)
@@ -376,3 +378,24 @@ def test_the_path_checks_agree_with_the_official_sdk() -> None:
     ):
         assert contains_path_traversal(value) == path_security.contains_path_traversal(value), value
         assert is_absolute_path(value) == path_security.is_absolute_path(value), value
+
+
+def test_duplicates_are_logged_on_the_official_loggers(caplog: pytest.LogCaptureFixture) -> None:
+    """The warnings of a dropped duplicate, word for word and on the official managers'
+    loggers (`mcp.server.mcpserver.tools.tool_manager`, ...) in ferrymcp's namespace."""
+    official = pytest.importorskip("mcp.server.mcpserver")
+
+    def duplicates(server_class: type) -> list[tuple[str, str]]:
+        caplog.clear()
+        server = server_class("dup")
+        for _ in range(2):
+            server.tool(name="echo")(lambda text: text)
+            server.resource("res://one", name="one")(lambda: "1")
+            server.prompt(name="greet")(lambda: "hi")
+        return [(record.name, record.getMessage()) for record in caplog.records]
+
+    with caplog.at_level(logging.WARNING):
+        theirs = duplicates(official.MCPServer)
+        ours = duplicates(MCPServer)
+    assert len(theirs) == 3
+    assert ours == [("ferrymcp" + name.removeprefix("mcp"), message) for name, message in theirs]

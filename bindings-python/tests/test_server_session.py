@@ -84,3 +84,55 @@ async def test_a_request_read_timeout_fails_the_request_and_cancels_it_at_the_cl
         # (A guard against hanging, not a measure: the cancel is sent with the timeout.)
         with anyio.fail_after(30):
             await cancelled.wait()
+
+
+async def undeclared_roots(sdk: str, mode: str) -> list[str]:
+    params = mcp.StdioServerParameters(command=sys.executable, args=[str(PEER), sdk])
+    async with mcp.Client(params, mode=mode) as client:
+        return [block.text for block in (await client.call_tool("ask_roots", {})).content]
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_send_request_goes_out_whatever_the_client_declared_as_core_decides(mode: str) -> None:
+    """Core decides a session request (its `Context::ask` in the official dialect): on a
+    legacy session it is sent without looking at the client's capabilities, and the
+    client's own refusal comes back; at 2026-07-28 it is refused as `NoBackChannelError`."""
+    ours, theirs = await undeclared_roots("ferrymcp", mode), await undeclared_roots("official", mode)
+    assert ours == theirs
+    if mode == "legacy":
+        assert ours == ["MCPError -32600: List roots not supported"]
+    else:
+        assert ours == [
+            "NoBackChannelError -32600: Cannot send 'roots/list': "
+            "this transport context has no back-channel for server-initiated requests."
+        ]
+
+
+async def test_ferrymcp_s_client_raises_the_no_back_channel_refusal_as_its_class() -> None:
+    """A tool that lets the refusal fail the call: the official client receives -32600 with
+    the official message; ferrymcp's client raises it as `NoBackChannelError` (the class the
+    official in-process client raises), still an `MCPError`."""
+    from ferrymcp import Client, MCPError
+    from ferrymcp.client.stdio import StdioServerParameters
+    from ferrymcp.shared.exceptions import NoBackChannelError
+
+    message = (
+        "Cannot send 'sampling/createMessage': "
+        "this transport context has no back-channel for server-initiated requests."
+    )
+    official = mcp.StdioServerParameters(command=sys.executable, args=[str(PEER), "official"])
+    async with mcp.Client(official, mode="2026-07-28") as client:
+        with pytest.raises(mcp.MCPError) as theirs:
+            await client.call_tool("sample_unguarded", {})
+    assert (theirs.value.error.code, theirs.value.error.message) == (-32600, message)
+    for sdk in ("ferrymcp", "official"):
+        params = StdioServerParameters(command=sys.executable, args=[str(PEER), sdk])
+        async with Client(params, mode="2026-07-28") as ours:
+            with pytest.raises(NoBackChannelError) as raised:
+                await ours.call_tool("sample_unguarded", {})
+        assert isinstance(raised.value, MCPError)
+        assert (raised.value.method, raised.value.error.code, str(raised.value)) == (
+            "sampling/createMessage",
+            -32600,
+            message,
+        )

@@ -92,8 +92,28 @@ def test_unknown_wire_keys_survive() -> None:
 
 
 def test_required_fields_are_enforced() -> None:
-    with pytest.raises(ValueError, match="'text' is required"):
-        types.TextContent()
+    """pydantic's `ValidationError` (a `ValueError`) as the official models raise it, which
+    code written for them matches on (`"redirect_uris\\n  Field required"`)."""
+    pydantic = pytest.importorskip("pydantic")
+    official = pytest.importorskip("mcp.types")
+    auth = pytest.importorskip("mcp.shared.auth")
+    from ferrymcp.shared.auth import OAuthClientMetadata
+
+    cases = [
+        (types.TextContent, official.TextContent, {}),
+        (OAuthClientMetadata, auth.OAuthClientMetadata, {"client_name": "Bookshop Agent"}),
+    ]
+    for ours, theirs, data in cases:
+        with pytest.raises(pydantic.ValidationError) as ours_raised:
+            ours.model_validate(data)
+        with pytest.raises(pydantic.ValidationError) as theirs_raised:
+            theirs.model_validate(data)
+        assert isinstance(ours_raised.value, ValueError)
+        assert ours_raised.value.title == theirs_raised.value.title
+        seen = [(e["type"], e["loc"], e["msg"]) for e in ours_raised.value.errors()]
+        assert seen == [(e["type"], e["loc"], e["msg"]) for e in theirs_raised.value.errors()]
+    with pytest.raises(pydantic.ValidationError, match="redirect_uris\n  Field required"):
+        OAuthClientMetadata.model_validate({"client_name": "Bookshop Agent"})
 
 
 def test_dumps_are_what_the_official_models_accept_and_give() -> None:
@@ -180,5 +200,5 @@ def test_fields_declared_with_pydantic_field_take_its_default_and_constraints() 
     assert SearchParams.model_validate({"query": "q", "limit": "7"}).limit == 7  # pydantic's lax int
     with pytest.raises(pydantic.ValidationError, match="SearchParams.limit"):
         SearchParams(query="q", limit=101)
-    with pytest.raises(ValueError, match="'query' is required"):
+    with pytest.raises(pydantic.ValidationError, match="query\n  Field required"):
         SearchParams()

@@ -31,6 +31,7 @@ __all__ = [
     "metadata_path",
     "canonical_resource",
     "resource_covers",
+    "check_state_keys",
     "PROTOCOL_VERSIONS",
     "LATEST_PROTOCOL_VERSION",
     "MODERN_PROTOCOL_VERSION",
@@ -95,6 +96,9 @@ class NativeContext:
     def elicit(self, params: JsonObject) -> Awaitable[JsonObject]: ...
     def sample(self, params: JsonObject) -> Awaitable[JsonObject]: ...
     def list_roots(self) -> Awaitable[JsonObject]: ...
+    def session_request(
+        self, method: str, params: JsonObject, timeout: float | None = None
+    ) -> Awaitable[JsonObject]: ...
     def notify(self, method: str, params: JsonObject | None, request_scoped: bool) -> Awaitable[bool]: ...
     def input(
         self, key: str | None, method: str, params: JsonObject, timeout: float | None = None
@@ -247,6 +251,9 @@ def canonical_resource(url: str) -> str:
 
 def resource_covers(resource: str, server: str) -> bool:
     """Whether the resource URI `resource` covers the server URL `server` (core's rule)."""
+
+def check_state_keys(keys: list[bytes]) -> None:
+    """Core's rule for a ring of request-state keys: `ValueError` naming a key under 32 bytes."""
 
 @final
 class NativeUriTemplate:

@@ -13,7 +13,7 @@ import warnings
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ferrymcp.exceptions import MCPDeprecationWarning, NoBackChannelError
+from ferrymcp.exceptions import MCPDeprecationWarning
 from ferrymcp.types import (
     ClientCapabilities,
     CreateMessageResult,
@@ -96,12 +96,15 @@ class ServerSession:
     ) -> ResultT:
         """Sends a request to the client and validates its result as `result_type`.
 
-        Raises `NoBackChannelError` on a 2026-07-28 request (it has no session), and the
-        client's JSON-RPC error as `McpError`. `request_read_timeout_seconds` (seconds, or
-        a `timedelta` as in the 1.x API) bounds the wait for the answer in the engine's
-        request options; on expiry the client is sent `notifications/cancelled` and
-        `McpError` with code -32001 (`REQUEST_TIMEOUT`) is raised, as the official SDK
-        does. `None`: the engine's default wait."""
+        Core decides, as for `elicit` (its `Context::ask` in the official dialect): on a
+        legacy session the request is sent whatever the client declared (the client
+        answers what it cannot do; its JSON-RPC error is raised as `McpError`); a
+        2026-07-28 request has no back-channel and raises `NoBackChannelError`.
+        `request_read_timeout_seconds` (seconds, or a `timedelta` as in the 1.x API)
+        bounds the wait for the answer in the engine's request options; on expiry the
+        client is sent `notifications/cancelled` and `McpError` with code -32001
+        (`REQUEST_TIMEOUT`) is raised, as the official SDK does. `None`: the engine's
+        default wait."""
         if progress_callback is not None:
             raise NotImplementedError(
                 "send_request(progress_callback=...) is not supported: ferrymcp does not route the "
@@ -109,8 +112,6 @@ class ServerSession:
             )
         data = _wire(request)
         method = data["method"]
-        if self._native.is_modern:
-            raise NoBackChannelError(method)
         timeout = request_read_timeout_seconds
         if isinstance(timeout, timedelta):
             timeout = timeout.total_seconds()
@@ -121,7 +122,9 @@ class ServerSession:
             )
         if timeout is not None and not 0 <= timeout < float("inf"):
             raise ValueError(f"send_request(request_read_timeout_seconds=...) must be >= 0 and finite, got {timeout}")
-        answer = self._native.input(None, method, data.get("params") or {}, timeout)
+        # Core decides (its `Context::ask` in the official dialect): sent on a legacy
+        # session as it is, refused at 2026-07-28 (`NoBackChannelError`).
+        answer = self._native.session_request(method, data.get("params") or {}, timeout)
         return result_type.model_validate(await answer)
 
     async def send_notification(self, notification: Any, related_request_id: Any = None) -> None:

@@ -36,6 +36,21 @@ _MISSING: Any = object()
 _M = TypeVar("_M", bound="WireModel")
 
 
+def _missing_fields(model: str, missing: list[str], data: dict[str, Any]) -> ValueError:
+    """The error for required fields left out: pydantic's `ValidationError` (a `ValueError`,
+    worded as the official models' is: `redirect_uris\\n  Field required`) when pydantic is
+    installed, which code written for the official SDK catches and matches; else a
+    `ValueError` naming them."""
+    try:
+        from pydantic_core import ValidationError
+    except ImportError:
+        names = ", ".join(repr(name) for name in missing)
+        fields = f"fields {names} are" if len(missing) > 1 else f"field {names} is"
+        return ValueError(f"{model}: the {fields} required")
+    errors: list[Any] = [{"type": "missing", "loc": (name,), "input": data} for name in missing]
+    return ValidationError.from_exception_data(model, errors)
+
+
 class WireField:
     """What `Model.model_fields[name]` tells about a field (pydantic's `FieldInfo` names)."""
 
@@ -126,11 +141,12 @@ class WireModel:
                 if name in values:
                     values[name] = check.validate_python(values[name])
         given = frozenset(values)
+        missing = [cls._wire[name] for name in cls._fields if name not in values and cls._defaults[name] is _MISSING]
+        if missing:
+            raise _missing_fields(cls.__name__, missing, data)
         for name in cls._fields:
             if name not in values:
                 default = cls._defaults[name]
-                if default is _MISSING:
-                    raise ValueError(f"{cls.__name__}: the field {cls._wire[name]!r} is required")
                 if isinstance(default, _Factory):
                     default = default.make()
                 values[name] = copy.copy(default) if isinstance(default, (list, dict)) else default

@@ -3,9 +3,10 @@
 Factories for `uvicorn --factory`, each building its own server: `standalone` is
 `mcp.streamable_http_app()` as is; `mounted` is that app inside a Starlette app at `/api`
 (`mounted_at_root` at `/`), run by the host app's lifespan (the official SDK's documented
-pattern); `guarded` takes
-`transport_security` and a 4 KiB body limit; `authenticated` answers 401 unless the request carries the bearer
-token `secret` and the header `X-Api-Key: k` (what a client's `headers` must send).
+pattern); `guarded` takes `transport_security` and a 4 KiB body limit (`logged`: the
+same, its log naming each line's logger); `authenticated` answers 401 unless the request
+carries the bearer token `secret` and the header `X-Api-Key: k` (what a client's `headers`
+must send).
 
 `hold` writes "started" to the file it is given, reports progress and waits; cancelled, it
 writes "cancelled" there (the tests' proof that a disconnect, a cancel or a timeout
@@ -14,6 +15,7 @@ reached the tool).
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -98,6 +100,12 @@ def mounted_at_root() -> Starlette:
 def guarded() -> object:
     security = TransportSecuritySettings(allowed_hosts=["127.0.0.1:*"], allowed_origins=["https://app.example.com"])
     return build().streamable_http_app(transport_security=security, max_request_body_size=4096)
+
+
+def logged() -> object:
+    """`guarded`, with a log that names each line's logger (root at WARNING, as Python's)."""
+    logging.basicConfig(format="log|%(name)s|%(levelname)s|%(message)s")
+    return guarded()
 
 
 def authenticated() -> object:

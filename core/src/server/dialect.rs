@@ -43,6 +43,22 @@ pub enum Dialect {
     PythonSdk,
 }
 
+const NO_BACK_CHANNEL_HEAD: &str = "Cannot send '";
+const NO_BACK_CHANNEL_TAIL: &str = "': this transport context has no back-channel for server-initiated requests.";
+
+/// The method a server-to-client request was refused for because the request has no
+/// back-channel (the error a handler's session request gets at 2026-07-28 in
+/// [`Dialect::PythonSdk`], as the handler sees it or as a client receives it), so that a
+/// binding can raise it as its own class (the official `NoBackChannelError`); `None` for
+/// any other error.
+pub fn no_back_channel_method(error: &ErrorObject) -> Option<&str> {
+    if error.code != ErrorCode::INVALID_REQUEST || error.data.is_some() {
+        return None;
+    }
+    let method = error.message.strip_prefix(NO_BACK_CHANNEL_HEAD)?.strip_suffix(NO_BACK_CHANNEL_TAIL)?;
+    (!method.is_empty() && !method.contains('\'')).then_some(method)
+}
+
 impl Dialect {
     /// Whether `logging` is declared; `app_sets_level`: the application answers
     /// `logging/setLevel` itself.
@@ -195,14 +211,10 @@ impl Dialect {
     }
 
     /// The refusal of a server-to-client request where there is no back-channel (the
-    /// official Python SDK's `NoBackChannelError`).
+    /// official Python SDK's `NoBackChannelError`); [`no_back_channel_method`] tells it
+    /// apart.
     pub(crate) fn no_back_channel(self, method: &str) -> ErrorObject {
-        ErrorObject::new(
-            ErrorCode::INVALID_REQUEST,
-            format!(
-                "Cannot send '{method}': this transport context has no back-channel for server-initiated requests."
-            ),
-        )
+        ErrorObject::new(ErrorCode::INVALID_REQUEST, format!("{NO_BACK_CHANNEL_HEAD}{method}{NO_BACK_CHANNEL_TAIL}"))
     }
 
     /// The answer to a `prompts/get` of prompt `name` that the server does not have
@@ -290,5 +302,9 @@ mod tests {
             d.no_back_channel("elicitation/create").message,
             "Cannot send 'elicitation/create': this transport context has no back-channel for server-initiated requests."
         );
+        assert_eq!(no_back_channel_method(&d.no_back_channel("ping")), Some("ping"));
+        assert_eq!(no_back_channel_method(&ErrorObject::new(ErrorCode::INVALID_REQUEST, "Cannot send 'x'")), None);
+        let elsewhere = ErrorObject::new(-32603, d.no_back_channel("ping").message);
+        assert_eq!(no_back_channel_method(&elsewhere), None);
     }
 }

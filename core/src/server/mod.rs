@@ -39,14 +39,16 @@ pub use auth_info::AuthInfo;
 pub use capabilities::Features;
 pub use context::Context;
 pub use custom::{APPLICATION_ANSWERED, NotificationHandler, RawRequestHandler, RequestHandler};
-pub use dialect::Dialect;
+pub use dialect::{Dialect, no_back_channel_method};
 pub use features::MAX_COMPLETION_VALUES;
 pub use handlers::{
     CompletionHandler, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister, ToolHandler,
 };
 pub use input_batch::{BatchedHandler, InputAnswer, InputBatch, input_batch};
 pub use middleware::{Answer, Inbound, Middleware, Next};
-pub use mrtr::{StateCodec, StateCodecHandle, request_state_rejected};
+pub use mrtr::{
+    MIN_STATE_KEY_LEN, REQUEST_STATE_LOG, StateCodec, StateCodecHandle, check_state_keys, request_state_rejected,
+};
 pub(crate) use notify::Fanout;
 pub use outbound::Outbound;
 pub use registry::{RegistryError, ToolOptions};

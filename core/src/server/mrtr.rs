@@ -70,6 +70,22 @@ pub(crate) struct Sealer {
     audience: Option<String>,
 }
 
+/// The shortest sealing key an application may configure, in bytes (the official Python
+/// SDK's floor: a key is secret randomness, not a password).
+pub const MIN_STATE_KEY_LEN: usize = 32;
+
+/// Checks an application's ring of sealing keys (the first seals, all open): each at
+/// least [`MIN_STATE_KEY_LEN`] bytes; the error names the first short one.
+pub fn check_state_keys<K: AsRef<[u8]>>(keys: &[K]) -> Result<(), String> {
+    match keys.iter().position(|key| key.as_ref().len() < MIN_STATE_KEY_LEN) {
+        None => Ok(()),
+        Some(i) => Err(format!(
+            "request-state keys must be at least {MIN_STATE_KEY_LEN} bytes of secret randomness; keys[{i}] is {} bytes.",
+            keys[i].as_ref().len()
+        )),
+    }
+}
+
 /// The environment variable a server's sealing key is read from when none is configured.
 pub const STATE_KEY_ENV: &str = "FERRYMCP_STATE_KEY";
 
@@ -130,56 +146,75 @@ impl Sealer {
     }
 
     /// Opens a state sealed for this method, target and principal under any of the keys:
-    /// the answers of earlier rounds and the handler's own state; any failure is the same
-    /// error.
+    /// the answers of earlier rounds and the handler's own state. Every failure but expiry
+    /// is the same error; the [`Rejected`] also says why, for the server's log.
     pub fn open(
         &self,
         state: &str,
         method: &str,
         target: &str,
         principal: Option<&str>,
-    ) -> Result<(Map<String, Value>, Option<String>), ErrorObject> {
-        let fail = || ErrorObject::invalid_params("requestState integrity check failed");
+    ) -> Result<(Map<String, Value>, Option<String>), Rejected> {
+        let fail =
+            |reason| Rejected { error: ErrorObject::invalid_params("requestState integrity check failed"), reason };
         let body = match &self.codec {
-            Some(codec) => codec.unseal(state).map_err(|_| fail())?,
+            Some(codec) => codec.unseal(state).map_err(|_| fail("codec error"))?,
             None => {
-                let (body, tag) = state.split_once('.').ok_or_else(fail)?;
-                let body = B64.decode(body).map_err(|_| fail())?;
-                let tag = B64.decode(tag).map_err(|_| fail())?;
+                let (body, tag) = state.split_once('.').ok_or_else(|| fail("malformed"))?;
+                let body = B64.decode(body).map_err(|_| fail("malformed"))?;
+                let tag = B64.decode(tag).map_err(|_| fail("malformed"))?;
                 let sealed_here = self.keys.iter().any(|key| {
                     let mut mac = Self::mac(key);
                     mac.update(&body);
                     mac.verify_slice(&tag).is_ok()
                 });
                 if !sealed_here {
-                    return Err(fail());
+                    return Err(fail("seal"));
                 }
                 body
             }
         };
-        let state: Value = serde_json::from_slice(&body).map_err(|_| fail())?;
-        let bound = state["m"] == method
-            && state["t"] == target
-            && state["p"] == json!(principal)
-            && state.get("aud").and_then(Value::as_str) == self.audience.as_deref();
-        let fresh = state["x"].as_u64().is_some_and(|x| x >= now());
-        if !bound {
-            return Err(fail());
+        let state: Value = serde_json::from_slice(&body).map_err(|_| fail("malformed"))?;
+        if state["m"] != method || state["t"] != target {
+            return Err(fail("request binding"));
         }
-        if !fresh {
-            return Err(ErrorObject::invalid_params("requestState has expired; send the request again"));
+        if state["p"] != json!(principal) {
+            return Err(fail("principal"));
+        }
+        if state.get("aud").and_then(Value::as_str) != self.audience.as_deref() {
+            return Err(fail("audience"));
+        }
+        if state["x"].as_u64().is_none_or(|x| x < now()) {
+            return Err(Rejected {
+                error: ErrorObject::invalid_params("requestState has expired; send the request again"),
+                reason: "expired",
+            });
         }
         let handler_state = match state.get("a") {
             None => None,
             Some(Value::String(own)) => Some(own.clone()),
-            Some(_) => return Err(fail()),
+            Some(_) => return Err(fail("malformed")),
         };
         match state.get("r") {
             Some(Value::Object(responses)) => Ok((responses.clone(), handler_state)),
-            _ => Err(fail()),
+            _ => Err(fail("malformed")),
         }
     }
 }
+
+/// A `requestState` that did not open: core's answer, and why (the official Python SDK's
+/// reason words: `malformed`, `seal`, `request binding`, `principal`, `audience`,
+/// `expired`, `codec error`), which only the server's log is told.
+#[derive(Debug)]
+pub(crate) struct Rejected {
+    pub error: ErrorObject,
+    pub reason: &'static str,
+}
+
+/// The log target of refused request state: the official Python SDK's logger
+/// (`mcp.server.request_state`) in ferrymcp's namespace, which the Python binding forwards
+/// to the `logging` module under that name.
+pub const REQUEST_STATE_LOG: &str = "ferrymcp.server.request_state";
 
 fn now() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
@@ -410,7 +445,10 @@ pub(crate) fn gather_inputs(
             Err(_) if !server.options.seal_handler_state => {
                 Retry { responses: Map::new(), fresh: None, handler_state: Some(state) }
             }
-            Err(error) => return Err(server.options.dialect.state_rejected(error)),
+            Err(rejected) => {
+                tracing::warn!(target: REQUEST_STATE_LOG, "requestState rejected on {method}: {}", rejected.reason);
+                return Err(server.options.dialect.state_rejected(rejected.error));
+            }
         },
         Some(_) => return Err(ErrorObject::invalid_params("Invalid params: requestState must be a string")),
     };
@@ -494,6 +532,19 @@ mod tests {
         assert!(sealer.open(&alices, "tools/call", "t", Some("alice")).is_ok());
         assert!(sealer.open(&alices, "tools/call", "t", Some("bob")).is_err());
         assert!(sealer.open(&alices, "tools/call", "t", None).is_err());
+        assert_eq!(check_state_keys(&[[7u8; 32]]), Ok(()));
+        assert_eq!(
+            check_state_keys(&[&[7u8; 32][..], b"hunter2"]).unwrap_err(),
+            "request-state keys must be at least 32 bytes of secret randomness; keys[1] is 7 bytes."
+        );
+        // Why, for the server's log (the official Python SDK's reason words).
+        let reason = |state: &str, target: &str, principal: Option<&str>| {
+            sealer.open(state, "tools/call", target, principal).unwrap_err().reason
+        };
+        assert_eq!(reason("round-1-from-worker-a", "t", None), "malformed");
+        assert_eq!(reason(&other.seal("tools/call", "t", None, &responses, None).unwrap(), "t", None), "seal");
+        assert_eq!(reason(&state, "other", None), "request binding");
+        assert_eq!(reason(&alices, "t", Some("bob")), "principal");
         // Rotation: a state sealed under the old key opens while it is a previous key.
         let old = Sealer::new(Some(b"old".to_vec()), Vec::new(), None, Duration::from_secs(60));
         let rotated = Sealer::new(Some(b"new".to_vec()), vec![b"old".to_vec()], None, Duration::from_secs(60));

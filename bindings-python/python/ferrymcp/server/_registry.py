@@ -45,8 +45,15 @@ def _add(native: NativeServer, entry: Registration) -> None:
         add(entry.definition, entry.handler, entry.is_async)
 
 
-_logger = logging.getLogger("ferrymcp.server")
 _LABEL = {"tool": "Tool", "resource": "Resource", "template": "Resource template", "prompt": "Prompt"}
+# The official managers' loggers, in ferrymcp's namespace (`caplog.at_level(logger=...)`,
+# logging configuration by name).
+_LOGGER = {
+    "tool": "ferrymcp.server.mcpserver.tools.tool_manager",
+    "resource": "ferrymcp.server.mcpserver.resources.resource_manager",
+    "template": "ferrymcp.server.mcpserver.resources.resource_manager",
+    "prompt": "ferrymcp.server.mcpserver.prompts.manager",
+}
 
 
 class Registry:
@@ -65,7 +72,9 @@ class Registry:
             if slot in self._entries:
                 if warn:
                     # The official SDK's words, which its users grep their logs for.
-                    _logger.warning("%s already exists: %s", _LABEL[entry.kind], entry.key)
+                    logging.getLogger(_LOGGER[entry.kind]).warning(
+                        "%s already exists: %s", _LABEL[entry.kind], entry.key
+                    )
                 return
             if self._native is not None:
                 _add(self._native, entry)

@@ -73,9 +73,19 @@ class RequestStateSecurity:
                 "RequestStateSecurity(bind_principal=...) is not supported by ferrymcp: the engine always binds "
                 "request state to the bearer token's client, issuer and subject when there is one"
             )
+        for i, key in enumerate(keys or []):
+            if not isinstance(key, (bytes, bytearray, str)):
+                # As the official codec: never coerce (bytes(32) would be an all-zero key).
+                raise TypeError(
+                    f"request-state keys must be bytes, bytearray, or str; keys[{i}] is {type(key).__name__}"
+                )
         ring = [key.encode() if isinstance(key, str) else bytes(key) for key in keys or []]
-        if codec is None and (not ring or any(not key for key in ring)):
-            raise ValueError("RequestStateSecurity(keys=...) needs at least one non-empty key")
+        if codec is None and not ring:
+            raise ValueError("RequestStateSecurity(keys=...) needs at least one key")
+        if codec is None:
+            from ferrymcp import _native  # (here: `import ferrymcp` does not load the engine)
+
+            _native.check_state_keys(ring)
         self.keys = ring
         self.codec = codec
         self.ttl = ttl

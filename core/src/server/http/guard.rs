@@ -19,6 +19,11 @@ type Refusal = Box<http::Response<ResponseBody>>;
 /// The host names a server bound to loopback is reached by.
 pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
 
+/// The log target of the refusals below: the official Python SDK's logger
+/// (`mcp.server.transport_security`) in ferrymcp's namespace, which the Python binding
+/// forwards to the `logging` module under that name.
+pub const SECURITY_LOG: &str = "ferrymcp.server.transport_security";
+
 pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<(), Refusal> {
     let python = options.guard_style == GuardStyle::PlainText;
     // The official Python SDK looks at a POST's Content-Type before Host and Origin.
@@ -32,6 +37,7 @@ pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<()
         .or_else(|| parts.uri.authority().map(|a| a.as_str()));
     let Some(host) = host else {
         if python {
+            tracing::warn!(target: SECURITY_LOG, "Missing Host header in request");
             return Err(Box::new(plain_text(StatusCode::MISDIRECTED_REQUEST, "Invalid Host header")));
         }
         return Err(Box::new(refuse(
@@ -42,7 +48,7 @@ pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<()
     };
     if !host_allowed(options, host) {
         if python {
-            tracing::warn!("Invalid Host header: {host}");
+            tracing::warn!(target: SECURITY_LOG, "Invalid Host header: {host}");
             return Err(Box::new(plain_text(StatusCode::MISDIRECTED_REQUEST, "Invalid Host header")));
         }
         return Err(Box::new(refuse(
@@ -55,7 +61,7 @@ pub(crate) fn host_and_origin(options: &HttpOptions, parts: &Parts) -> Result<()
         let origin = origin.to_str().unwrap_or("");
         if !origin_allowed(options, origin) {
             if python {
-                tracing::warn!("Invalid Origin header: {origin}");
+                tracing::warn!(target: SECURITY_LOG, "Invalid Origin header: {origin}");
                 return Err(Box::new(plain_text(StatusCode::FORBIDDEN, "Invalid Origin header")));
             }
             return Err(Box::new(refuse(

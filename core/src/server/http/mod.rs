@@ -33,7 +33,7 @@ pub use auth::{
 };
 pub use bus::Bus;
 pub use events::{EventStore, Followed, MemoryEventStore, Replay};
-pub use guard::LOOPBACK_HOSTS;
+pub use guard::{LOOPBACK_HOSTS, SECURITY_LOG};
 pub use reply::ResponseBody;
 pub use serve::{HttpServer, ServeOptions, serve};
 pub use settings::{HttpSettings, SettingsError, is_loopback_host};

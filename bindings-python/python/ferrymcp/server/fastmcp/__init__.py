@@ -3,22 +3,29 @@
 `FastMCP` is `MCPServer` with the 1.x constructor: its positional parameters are 1.x's
 (`FastMCP(name, instructions, website_url, icons, auth_server_provider, token_verifier,
 event_store, retry_interval)`), so `FastMCP("demo", "Use me for ...")` sets the
-instructions as it does there (2.x's second positional is `title`). Every keyword is
-`MCPServer`'s.
+instructions as it does there (2.x's second positional is `title`), and it takes 1.x's
+settings of the HTTP transport (`host=`, `port=`, `streamable_http_path=`,
+`json_response=`, `stateless_http=`, `max_request_body_size=`, `transport_security=`; the
+HTTP+SSE paths refused unless left at their default), which `run("streamable-http")` and
+`streamable_http_app()` fall back to. 2.x's `MCPServer` takes none of them (a `TypeError`,
+as there). Every other keyword is `MCPServer`'s.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ferrymcp._media import Audio, Image
 from ferrymcp.context import Context
 from ferrymcp.server.mcpserver.server import LifespanResultT, MCPServer
 from ferrymcp.types import Icon
 
+if TYPE_CHECKING:
+    from ferrymcp.server.transport_security import TransportSecuritySettings
+
 
 class FastMCP(MCPServer[LifespanResultT]):
-    """`MCPServer` with the 1.x positional signature (see the module doc)."""
+    """`MCPServer` with the 1.x constructor (see the module doc)."""
 
     def __init__(
         self,
@@ -30,7 +37,18 @@ class FastMCP(MCPServer[LifespanResultT]):
         token_verifier: Any = None,
         event_store: Any = None,
         retry_interval: int | None = None,
-        **settings: Any,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        mount_path: str = "/",
+        sse_path: str = "/sse",
+        message_path: str = "/messages/",
+        streamable_http_path: str = "/mcp",
+        json_response: bool = False,
+        stateless_http: bool = False,
+        max_request_body_size: int | None = None,
+        transport_security: TransportSecuritySettings | None = None,
+        **options: Any,
     ) -> None:
         super().__init__(
             name,
@@ -39,9 +57,22 @@ class FastMCP(MCPServer[LifespanResultT]):
             icons=icons,
             auth_server_provider=auth_server_provider,
             token_verifier=token_verifier,
+            **options,
+        )
+        self._use_http_settings(
+            "FastMCP()",
+            host=host,
+            port=port,
+            mount_path=mount_path,
+            sse_path=sse_path,
+            message_path=message_path,
+            streamable_http_path=streamable_http_path,
+            json_response=json_response,
+            stateless_http=stateless_http,
+            max_request_body_size=max_request_body_size,
+            transport_security=transport_security,
             event_store=event_store,
             retry_interval=retry_interval,
-            **settings,
         )
 
 

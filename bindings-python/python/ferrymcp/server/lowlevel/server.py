@@ -231,7 +231,7 @@ class Server(MCPServer[LifespanResultT]):
                 if inspect.isawaitable(result):
                     await result
             except Exception:
-                logging.getLogger("ferrymcp").exception("the handler of notification %s raised", method)
+                logging.getLogger(__name__).exception("the handler of notification %s raised", method)
 
         return deliver
 

@@ -107,7 +107,6 @@ from ferrymcp.types import (
 
 if TYPE_CHECKING:
     from ferrymcp._native import HttpOptions, NativeServer
-    from ferrymcp.server.transport_security import TransportSecuritySettings
 
 LifespanResultT = TypeVar("LifespanResultT")
 _CallableT = TypeVar("_CallableT", bound=Callable[..., Any])
@@ -159,11 +158,11 @@ _UNSUPPORTED: dict[str, tuple[Any, str]] = {
 }
 
 
-def _refuse_unsupported(given: dict[str, Any]) -> None:
+def _refuse_unsupported(given: dict[str, Any], where: str = "MCPServer()") -> None:
     for key, value in given.items():
         default, reason = _UNSUPPORTED[key]
         if value is not default and value != default and not (default is None and value in ([], ())):
-            raise TypeError(f"MCPServer(): {key}= is not supported: {reason}")
+            raise TypeError(f"{where}: {key}= is not supported: {reason}")
 
 
 # What the engine calls on an authorization-server provider.
@@ -250,32 +249,11 @@ class MCPServer(Generic[LifespanResultT]):
         request_state_security: Any = None,
         subscriptions: SubscriptionBus | None = None,
         middleware: Sequence[Any] | None = None,
-        # The 1.x `FastMCP` settings of the HTTP transports (2.x takes them in `run()` and
-        # `streamable_http_app()`, which fall back to these).
-        host: str = "127.0.0.1",
-        port: int = 8000,
-        streamable_http_path: str = "/mcp",
-        json_response: bool = False,
-        stateless_http: bool = False,
-        max_request_body_size: int | None = None,
-        transport_security: TransportSecuritySettings | None = None,
-        event_store: Any = None,
-        retry_interval: int | None = None,
-        mount_path: str = "/",
-        sse_path: str = "/sse",
-        message_path: str = "/messages/",
-        max_sessions: int | None = None,
-        session_idle_timeout: float | None = None,
     ) -> None:
-        given = {
-            "tools": tools,
-            "resources": resources,
-            "mount_path": mount_path,
-            "sse_path": sse_path,
-            "message_path": message_path,
-        }
-        _refuse_unsupported(given)
-        _check_event_store(event_store, "MCPServer()")
+        # 2.x's constructor: the HTTP transport's settings go to `run()` and
+        # `streamable_http_app()` (`MCPServer(port=...)` is Python's own TypeError, as
+        # there); 1.x's `FastMCP(port=...)` takes them (`_use_http_settings`).
+        _refuse_unsupported({"tools": tools, "resources": resources})
         _check_auth(auth, token_verifier, auth_server_provider)
         self._name = name or "mcp-server"
         self._title = title
@@ -337,20 +315,6 @@ class MCPServer(Generic[LifespanResultT]):
             dependencies=self.dependencies,
             lifespan=lifespan,
             auth=auth,
-            host=host,
-            port=port,
-            mount_path=mount_path,
-            sse_path=sse_path,
-            message_path=message_path,
-            streamable_http_path=streamable_http_path,
-            json_response=json_response,
-            stateless_http=stateless_http,
-            max_request_body_size=max_request_body_size,
-            transport_security=transport_security,
-            event_store=event_store,
-            retry_interval=retry_interval,
-            max_sessions=max_sessions,
-            session_idle_timeout=session_idle_timeout,
         )
         # Request methods served by application handlers (low-level `add_request_handler`,
         # an extension's `methods()`): method -> (params type, handler(ctx, params)).
@@ -358,6 +322,15 @@ class MCPServer(Generic[LifespanResultT]):
         self._extensions: list[Extension] = []
         for extension in extensions or ():
             self._apply_extension(extension)
+
+    def _use_http_settings(self, where: str, **settings: Any) -> None:
+        """1.x's `FastMCP(host=, port=, streamable_http_path=, ...)`: the HTTP transport's
+        settings, which `run("streamable-http")` and `streamable_http_app()` fall back to
+        (`mcp.settings.port`, ...); the HTTP+SSE paths are refused unless left at their
+        default, an official `EventStore` too."""
+        _refuse_unsupported({key: settings.pop(key) for key in ("mount_path", "sse_path", "message_path")}, where)
+        _check_event_store(settings["event_store"], where)
+        vars(self.settings).update(settings)
 
     # -- identity -------------------------------------------------------------------
 

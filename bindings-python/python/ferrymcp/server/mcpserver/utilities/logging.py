@@ -1,5 +1,5 @@
 """`get_logger` and `configure_logging` at the official path
-(`mcp.server.mcpserver.utilities.logging`): loggers under the `ferrymcp` name."""
+(`mcp.server.mcpserver.utilities.logging`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Literal
 
 
 def get_logger(name: str) -> logging.Logger:
-    """A logger named `ferrymcp.<name>` (the official SDK's are `FastMCP.<name>`)."""
-    return logging.getLogger(f"ferrymcp.{name}")
+    """The logger named `name`, as the official one (`get_logger(__name__)`: the module's)."""
+    return logging.getLogger(name)
 
 
 def configure_logging(level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO") -> None:
