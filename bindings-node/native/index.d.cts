@@ -32,6 +32,11 @@ export declare class NativeClient {
    */
   listen(filterJson: string, timeoutMs?: number | undefined | null): Promise<NativeSubscription>
   /**
+   * The stream the `listChanged` option opened on a modern connection (the official
+   * `autoOpenedSubscription`), if any.
+   */
+  autoSubscription(): NativeSubscription | null
+  /**
    * Closes the connection (a spawned server gets stdin closed, then SIGTERM, then
    * SIGKILL; an HTTP session is ended with a DELETE) and drops the JS callbacks.
    */
@@ -376,7 +381,10 @@ export declare function childEnvironmentVars(): Array<string>
 export interface ClientConfig {
   infoJson: string
   capabilitiesJson: string
-  /** `"auto"` (default), `"legacy"` or `"modern"`. */
+  /**
+   * `"auto"`, `"legacy"` or `"modern"`; absent, core's default for the official
+   * TypeScript client ([`ClientOptions::typescript`]: legacy, the plain `initialize`).
+   */
   era?: string
   /** The legacy revision asked for in `initialize`. */
   legacyVersion?: string
@@ -401,7 +409,7 @@ export interface ClientConfig {
   maxInputRounds?: number
   /**
    * The official `versionNegotiation.probe.timeoutMs` (core's `probe_timeout`); absent,
-   * the request timeout, as there.
+   * core's default for the official TypeScript client (the request timeout).
    */
   probeTimeoutMs?: number
 }

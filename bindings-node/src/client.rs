@@ -51,7 +51,8 @@ pub struct SpawnConfig {
 pub struct ClientConfig {
     pub info_json: String,
     pub capabilities_json: String,
-    /// `"auto"` (default), `"legacy"` or `"modern"`.
+    /// `"auto"`, `"legacy"` or `"modern"`; absent, core's default for the official
+    /// TypeScript client ([`ClientOptions::typescript`]: legacy, the plain `initialize`).
     pub era: Option<String>,
     /// The legacy revision asked for in `initialize`.
     pub legacy_version: Option<String>,
@@ -73,7 +74,7 @@ pub struct ClientConfig {
     /// The official `inputRequired.maxRounds` (core's `max_input_rounds`).
     pub max_input_rounds: Option<u32>,
     /// The official `versionNegotiation.probe.timeoutMs` (core's `probe_timeout`); absent,
-    /// the request timeout, as there.
+    /// core's default for the official TypeScript client (the request timeout).
     pub probe_timeout_ms: Option<u32>,
 }
 
@@ -123,10 +124,11 @@ fn options(config: &ClientConfig) -> napi::Result<ClientOptions> {
     let mut options = ClientOptions {
         info: parse(&config.info_json, "clientInfo")?,
         capabilities: parse(&config.capabilities_json, "capabilities")?,
-        ..ClientOptions::default()
+        ..ClientOptions::typescript()
     };
     options.era = match config.era.as_deref() {
-        None | Some("auto") => EraPreference::Auto,
+        None => options.era,
+        Some("auto") => EraPreference::Auto,
         Some("legacy") => EraPreference::Legacy,
         Some("modern") => EraPreference::Modern,
         Some(other) => return Err(mcp_error(ErrorCode::INVALID_PARAMS, &format!("unknown era {other:?}"), None)),
@@ -143,8 +145,9 @@ fn options(config: &ClientConfig) -> napi::Result<ClientOptions> {
     if let Some(ms) = config.request_timeout_ms {
         options.peer.request_timeout = Duration::from_millis(ms.into());
     }
-    options.probe_timeout =
-        config.probe_timeout_ms.map_or(options.peer.request_timeout, |ms| Duration::from_millis(ms.into()));
+    if let Some(ms) = config.probe_timeout_ms {
+        options.probe_timeout = Some(Duration::from_millis(ms.into()));
+    }
     if let Some(cache) = options.cache.as_mut() {
         cache.partition = config.cache_partition.clone().unwrap_or_default();
         if let Some(ttl) = config.default_cache_ttl_ms {
@@ -393,6 +396,14 @@ impl NativeClient {
             Ok(NativeSubscription { subscription })
         })
         .await
+    }
+
+    /// The stream the `listChanged` option opened on a modern connection (the official
+    /// `autoOpenedSubscription`), if any.
+    #[napi]
+    pub fn auto_subscription(&self) -> napi::Result<Option<NativeSubscription>> {
+        let client = self.client()?;
+        Ok(client.auto_subscription().cloned().map(|subscription| NativeSubscription { subscription }))
     }
 
     /// Closes the connection (a spawned server gets stdin closed, then SIGTERM, then

@@ -77,12 +77,16 @@ export interface McpSubscription {
 
 export interface ClientOptions {
   capabilities?: ClientCapabilities;
-  /** Which era to speak (ferrymcp): `'legacy'` (the default, as `versionNegotiation`'s), `'auto'` (probe) or `'modern'`. */
+  /**
+   * Which era to speak (ferrymcp): `'legacy'`, `'auto'` (probe) or `'modern'`. Absent (and no
+   * `versionNegotiation.mode`): core's default for the official TypeScript client, legacy.
+   */
   era?: 'auto' | 'legacy' | 'modern';
   /**
    * The official v2 option: `{mode: 'legacy'}` (initialize only; the default, as in the
-   * official client), `{mode: 'auto'}` (probe with `server/discover`, fall back to
-   * `initialize`) or `{mode: {pin: '2026-07-28'}}` (the stateless era, no fallback).
+   * official client, held by core: `ClientOptions::typescript`), `{mode: 'auto'}` (probe
+   * with `server/discover`, waiting the request timeout, then fall back to `initialize`) or
+   * `{mode: {pin: '2026-07-28'}}` (the stateless era, no fallback).
    */
   versionNegotiation?: { mode?: 'legacy' | 'auto' | { pin: string }; probe?: { timeoutMs?: number; maxRetries?: number } };
   /** The revision asked for in a legacy `initialize` (ferrymcp). */
@@ -247,6 +251,7 @@ export class Client {
    */
   #alive?: ReturnType<typeof setInterval>;
   #server?: ServerDetails;
+  #autoSubscription?: McpSubscription;
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     checkOptions(options);
@@ -333,6 +338,8 @@ export class Client {
     }
     this.#transport = transport;
     this.#server = JSON.parse(this.#native.serverJson) as ServerDetails;
+    const auto = this.#native.autoSubscription();
+    this.#autoSubscription = auto === null || auto === undefined ? undefined : subscriptionOf(auto);
     // A transport JavaScript carries holds the loop open itself if it must (a socket does;
     // the in-memory pair does not, as with the official SDK).
     if (!(transport instanceof CarriedTransport)) this.#alive ??= setInterval(() => {}, 2 ** 31 - 1);
@@ -362,6 +369,7 @@ export class Client {
   }
 
   #closed(): void {
+    this.#autoSubscription = undefined;
     clearInterval(this.#alive);
     this.#alive = undefined;
     this.#transport?.ferrymcpClosed?.();
@@ -391,15 +399,17 @@ export class Client {
     } catch (error) {
       throw fromNativeClient(error);
     }
-    const closed = subscription.closed() as Promise<'local' | 'graceful' | 'remote'>;
     options?.signal?.addEventListener('abort', () => void subscription.close(), { once: true });
-    return {
-      honoredFilter: JSON.parse(subscription.honoredJson) as SubscriptionFilter,
-      close: async () => {
-        await subscription.close();
-      },
-      closed,
-    };
+    return subscriptionOf(subscription);
+  }
+
+  /**
+   * The `subscriptions/listen` stream the `listChanged` option opened at `connect()` on a
+   * 2026-07-28 connection (core opens it), as the official client's; `undefined` on a
+   * legacy connection or when the server declares none of the lists.
+   */
+  get autoOpenedSubscription(): McpSubscription | undefined {
+    return this.#autoSubscription;
   }
 
   /** Experimental features (the official `client.experimental`): `tasks` (see `client-tasks.ts`). */
@@ -601,6 +611,17 @@ function checkInputRequired(value: unknown): void {
   }
 }
 
+/** A native subscription as the official `McpSubscription`. */
+function subscriptionOf(subscription: Awaited<ReturnType<NativeClientHandle['listen']>>): McpSubscription {
+  return {
+    honoredFilter: JSON.parse(subscription.honoredJson) as SubscriptionFilter,
+    close: async () => {
+      await subscription.close();
+    },
+    closed: subscription.closed() as Promise<'local' | 'graceful' | 'remote'>,
+  };
+}
+
 /** The official client's checks of `listChanged` (before connecting). */
 function checkListChanged(config: ListChangedHandlers | undefined): void {
   if (config === undefined) return;
@@ -638,17 +659,19 @@ function eraOf(options: ClientOptions): ClientOptions['era'] {
   if (options.era !== undefined && options.era !== 'auto' && options.era !== 'legacy' && options.era !== 'modern') {
     invalidOption(where, `era must be 'auto', 'legacy' or 'modern', not ${JSON.stringify(options.era)}`);
   }
-  // Neither given: the official client's default, the plain initialize handshake.
-  if (negotiation === undefined) return options.era ?? 'legacy';
+  // Neither given: core's default for the official TypeScript client (ClientOptions::typescript:
+  // the plain initialize handshake, as the official v2 client), not decided here.
+  if (negotiation === undefined) return options.era;
   if (typeof negotiation !== 'object' || negotiation === null) invalidOption(where, 'versionNegotiation must be an object ({ mode, probe })');
   for (const key of Object.keys(negotiation)) {
     if (key !== 'mode' && key !== 'probe') invalidOption(where, `versionNegotiation.${key} is not an option (mode, probe)`);
   }
   checkProbe(negotiation.probe);
-  // As the official SDK: `mode` absent is 'legacy' (the plain initialize handshake).
-  const mode = negotiation.mode ?? 'legacy';
+  // `mode` absent: core's default, as with no versionNegotiation at all.
+  const mode = negotiation.mode;
   let era: ClientOptions['era'];
-  if (mode === 'legacy' || mode === 'auto') era = mode;
+  if (mode === undefined) era = options.era;
+  else if (mode === 'legacy' || mode === 'auto') era = mode;
   else if (typeof mode === 'object' && mode !== null && typeof mode.pin === 'string') era = pinnedEra(mode.pin);
   else invalidOption(where, `versionNegotiation.mode must be 'legacy', 'auto' or { pin: '<revision>' }, not ${JSON.stringify(mode)}`);
   if (options.era !== undefined && options.era !== era) invalidOption(where, `era '${options.era}' contradicts versionNegotiation (${era})`);

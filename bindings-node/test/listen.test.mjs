@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { Client as OfficialClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as OfficialStdio } from '@modelcontextprotocol/client/stdio';
 import { Client } from 'ferrymcp';
 import { StdioClientTransport } from 'ferrymcp/stdio';
 
@@ -44,6 +46,31 @@ for (const era of ['modern', 'legacy']) {
     await client.close();
   });
 }
+
+// The official `autoOpenedSubscription`: the stream `listChanged` opened at connect() on a
+// 2026-07-28 connection, with the filter the server honoured (the same the official client
+// gets from the same server), closable; none on a legacy connection.
+test('autoOpenedSubscription: the listen stream listChanged opened (modern, as the official client has it), none on legacy', async () => {
+  const listChanged = { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => {} } };
+  const official = new OfficialClient({ name: 'official', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, listChanged });
+  await official.connect(new OfficialStdio({ command: process.execPath, args: [EVERYTHING] }));
+  const theirs = official.autoOpenedSubscription?.honoredFilter;
+  await official.close();
+  assert.ok(theirs?.toolsListChanged, JSON.stringify(theirs));
+
+  const client = await connect('modern', { listChanged });
+  const auto = client.autoOpenedSubscription;
+  assert.ok(auto, 'a listChanged option opens a subscription on a modern connection');
+  assert.deepEqual(auto.honoredFilter, theirs);
+  await auto.close();
+  assert.equal(await auto.closed, 'local');
+  await client.close();
+  assert.equal(client.autoOpenedSubscription, undefined);
+
+  const legacy = await connect('legacy', { listChanged });
+  assert.equal(legacy.autoOpenedSubscription, undefined);
+  await legacy.close();
+});
 
 test('listChanged without autoRefresh calls onChanged(null, null)', async () => {
   const seen = changes({ autoRefresh: false });

@@ -20,10 +20,10 @@ const dir = mkdtempSync(path.join(tmpdir(), 'ferrymcp-negotiation-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Connects with `Client`/`Stdio` and `options`, lists the tools: the methods sent until then, and the era. */
-async function sent(name, Client, Stdio, options) {
+async function sent(name, Client, Stdio, options, env) {
   const log = path.join(dir, `${name}.log`);
   const client = options === undefined ? new Client({ name, version: '1.0.0' }) : new Client({ name, version: '1.0.0' }, options);
-  await client.connect(new Stdio({ command: process.execPath, args: [fixture('record-methods.mjs'), log, fixture('official-serve.mjs')] }));
+  await client.connect(new Stdio({ command: process.execPath, args: [fixture('record-methods.mjs'), log, fixture('official-serve.mjs')], env }));
   try {
     await client.listTools();
     const methods = readFileSync(log, 'utf8').trim().split('\n');
@@ -37,6 +37,7 @@ const CASES = [
   ['no options', undefined],
   ['no versionNegotiation', {}],
   ["mode: 'legacy'", { versionNegotiation: { mode: 'legacy' } }],
+  ['a probe policy without mode', { versionNegotiation: { probe: { maxRetries: 0 } } }],
   ["mode: 'auto'", { versionNegotiation: { mode: 'auto' } }],
   ['a pin', { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } }],
 ];
@@ -50,3 +51,18 @@ for (const [i, [what, options]] of CASES.entries()) {
     assert.equal(ours.version, official.version);
   });
 }
+
+// The probe waits as long as any request (the official `probe.timeoutMs` default, core's
+// `ClientOptions::typescript`), not a shorter fixed window: a server that reads nothing for
+// 6 s after starting (longer than core's own 5 s default) is still reached as modern, as the
+// official client reaches it. Before, ferrymcp gave up at 5 s, fell back to `initialize`
+// and spoke 2025 to it.
+test("mode: 'auto' against a server slow to start: the probe waits the request timeout, as the official client's", async () => {
+  const options = { versionNegotiation: { mode: 'auto' } };
+  const env = { HOLD_MS: '6000' };
+  const official = await sent('official-slow', OfficialClient, OfficialStdio, options, env);
+  const ours = await sent('ferrymcp-slow', Client, StdioClientTransport, options, env);
+  assert.equal(official.version, MODERN_PROTOCOL_VERSION);
+  assert.deepEqual(ours.methods, official.methods);
+  assert.equal(ours.version, MODERN_PROTOCOL_VERSION);
+});

@@ -38,7 +38,7 @@ for line in sys.stdin:
 #[tokio::test]
 async fn a_modern_server_slower_than_the_probe_is_still_reached_as_modern() {
     let command = ChildCommand::new("python3").args(["-c", SLOW_MODERN_SERVER]).stderr(StderrMode::Inherit);
-    let options = ClientOptions { probe_timeout: Duration::from_millis(100), ..ClientOptions::default() };
+    let options = ClientOptions { probe_timeout: Some(Duration::from_millis(100)), ..ClientOptions::default() };
     let client = Client::spawn(command, options, ClientCallbacks::default()).await.expect("connect");
     assert!(client.server().modern, "connected as {}", client.server().protocol_version);
     assert_eq!(client.server().protocol_version, "2026-07-28");

@@ -71,8 +71,10 @@ pub struct ClientOptions {
     pub era: EraPreference,
     /// The legacy revision asked for in `initialize`.
     pub legacy_version: String,
-    /// How long the `server/discover` probe waits before assuming a legacy server.
-    pub probe_timeout: Duration,
+    /// How long the `server/discover` probe of [`EraPreference::Auto`] waits before
+    /// assuming a legacy server; `None`: as long as any request
+    /// ([`PeerConfig::request_timeout`]), the official TypeScript client's default.
+    pub probe_timeout: Option<Duration>,
     /// How many `input_required` rounds one request may take (10, as in the official
     /// Python and TypeScript clients).
     pub max_input_rounds: usize,
@@ -106,7 +108,7 @@ impl Default for ClientOptions {
             capabilities: json!({}),
             era: EraPreference::Auto,
             legacy_version: ProtocolVersion::LATEST_LEGACY.as_str().into(),
-            probe_timeout: Duration::from_secs(5),
+            probe_timeout: Some(Duration::from_secs(5)),
             max_input_rounds: 10,
             answer_input: true,
             log_level: None,
@@ -115,6 +117,22 @@ impl Default for ClientOptions {
             peer: PeerConfig::default(),
             prior_discover: None,
         }
+    }
+}
+
+impl ClientOptions {
+    /// The official TypeScript v2 client's connect defaults, for the binding that takes its
+    /// API: no negotiation unless asked (`versionNegotiation` absent, or its `mode`, is the
+    /// plain `initialize` handshake: [`EraPreference::Legacy`]), and when asked, a probe that
+    /// waits the request timeout (`probe.timeoutMs` absent). The official Python v2 client
+    /// differs (`mode="auto"`, a bounded probe): that is [`ClientOptions::default`].
+    pub fn typescript() -> Self {
+        Self { era: EraPreference::Legacy, probe_timeout: None, ..Self::default() }
+    }
+
+    /// How long the probe waits (see [`ClientOptions::probe_timeout`]).
+    pub fn probe_wait(&self) -> Duration {
+        self.probe_timeout.unwrap_or(self.peer.request_timeout)
     }
 }
 
@@ -250,6 +268,13 @@ impl Client {
                 Err(e)
             }
         }
+    }
+
+    /// The `subscriptions/listen` stream [`ClientOptions::list_changed`] opened on a modern
+    /// connection (the official TypeScript client's `autoOpenedSubscription`); none on a
+    /// legacy one, or when the server declares none of the lists.
+    pub fn auto_subscription(&self) -> Option<&Subscription> {
+        self.auto_subscription.as_ref()
     }
 
     /// Closes the connection; a spawned server is shut down as the specification says

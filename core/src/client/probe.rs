@@ -21,7 +21,7 @@ pub(crate) async fn handshake(peer: &Peer, options: &ClientOptions) -> Result<Se
             Probe::Legacy(why) => Err(ClientError::Protocol(format!("the server does not speak 2026-07-28: {why}"))),
         },
         EraPreference::Auto => {
-            match discover(peer, options, Some(options.probe_timeout), ProtocolVersion::LATEST.as_str(), Retry::Allowed)
+            match discover(peer, options, Some(options.probe_wait()), ProtocolVersion::LATEST.as_str(), Retry::Allowed)
                 .await
             {
                 Probe::Modern(details) => Ok(details),

@@ -103,7 +103,9 @@ pub(crate) async fn legacy(
         ))),
         // A session method the application answers itself (the low-level server APIs); in
         // a dialect where the application's `logging/setLevel` handler is the only way to
-        // serve it, core still holds the session to the level it sets.
+        // serve it, core still holds the session to the level it sets. A subscription the
+        // application accepted is the session's too, so the server's resource-updated
+        // notifications reach it (as the official servers send them on that connection).
         "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
             if connection.server().custom.read().unwrap().answers(method) =>
         {
@@ -111,7 +113,12 @@ pub(crate) async fn legacy(
                 connection.set_log_level(&params)?;
             }
             let cx = connection.legacy_context(incoming, &params);
-            feature(connection.server(), method, params, cx).await
+            let subscription = (method != "logging/setLevel").then(|| params.clone());
+            let reply = feature(connection.server(), method, params, cx).await?;
+            if let Some(params) = subscription {
+                connection.subscribe(method, &params, method == "resources/subscribe")?;
+            }
+            Ok(reply)
         }
         "logging/setLevel" if connection.server().options.dialect.serves_set_level() => {
             connection.set_log_level(&params).map(Reply::Value)
