@@ -167,6 +167,11 @@ class HttpOptions(TypedDict, total=False):
     stateless: bool
     json_response: bool
     event_store: RedisStore
+    # The application's routes on the engine's own server: `(method, path, query, headers,
+    # body)` to `(status, headers, body)`, or None for a path none of them takes.
+    routes: Callable[
+        [str, str, bytes, list[tuple[bytes, bytes]], bytes], Awaitable[tuple[int, list[tuple[bytes, bytes]], bytes] | None]
+    ]
 
 @final
 class RedisStore:

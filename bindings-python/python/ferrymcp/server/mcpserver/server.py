@@ -82,6 +82,7 @@ from ferrymcp.server.streamable_http_manager import (
     StreamableHTTPApp,
     StreamableHTTPSessionManager,
     custom_routes,
+    route_answerer,
     starlette_app,
 )
 from ferrymcp.server.subscriptions import (
@@ -647,8 +648,9 @@ class MCPServer(Generic[LifespanResultT]):
     def custom_route(
         self, path: str, methods: list[str], name: str | None = None, include_in_schema: bool = True
     ) -> Callable[[_CallableT], _CallableT]:
-        """A Starlette route served beside the MCP endpoint by `streamable_http_app()`
-        (Starlette must be installed); `run()` serves only the endpoint."""
+        """A Starlette route (`async def fn(request) -> Response`) served beside the MCP
+        endpoint, by `streamable_http_app()` and by `run("streamable-http")` (Starlette must
+        be installed)."""
 
         def decorator(fn: _CallableT) -> _CallableT:
             self._custom_routes.append((path, methods, fn))
@@ -950,6 +952,8 @@ class MCPServer(Generic[LifespanResultT]):
         tls = None if certfile is None else (os.fspath(certfile), os.fspath(keyfile))
         chosen = self._http_settings(kwargs, "run('streamable-http')")
         options = _endpoint_options(chosen, self._bearer(), self._auth_server())
+        if self._custom_routes:  # served beside the endpoint by the engine's server, as Starlette routes
+            options["routes"] = route_answerer(custom_routes(self._custom_routes), "http" if tls is None else "https")
         async with self._serving() as native:
             server = await native.serve_http(chosen["host"], int(chosen["port"]), options, tls)
             try:
