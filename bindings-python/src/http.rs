@@ -262,7 +262,9 @@ pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<
                 Arc::new(PyCallable { function: function.unbind(), is_async: true, event_loop: event_loop.clone() })
             };
             let store = PyEventStore { store: callable(keep), replay: callable(replay) };
-            named = Some(Arc::new(NamedEventStore::new(Arc::new(store))) as Arc<dyn ferrymcp_core::server::http::EventStore>);
+            named = Some(
+                Arc::new(NamedEventStore::new(Arc::new(store))) as Arc<dyn ferrymcp_core::server::http::EventStore>
+            );
         }
         _ => {}
     }

@@ -327,7 +327,7 @@ WORKING = {
     "debug", "log_level", "warn_on_duplicate_resources", "warn_on_duplicate_tools", "warn_on_duplicate_prompts",
     "dependencies", "lifespan", "auth", "resource_security", "cache_hints", "extensions",
     "host", "port", "streamable_http_path", "max_request_body_size", "transport_security", "retry_interval",
-    "json_response", "stateless_http", "middleware", "subscriptions", "auth_server_provider",
+    "json_response", "stateless_http", "middleware", "subscriptions", "auth_server_provider", "event_store",
 }  # fmt: skip
 
 
@@ -342,7 +342,7 @@ def test_every_official_keyword_works_or_raises_naming_itself() -> None:
     refused = [name for name in [*official, *V1_KEYWORDS] if name not in WORKING]
     assert sorted(refused) == sorted(
         ["tools", "resources", "request_state_security",
-         "mount_path", "sse_path", "message_path", "event_store"]
+         "mount_path", "sse_path", "message_path"]
     )  # fmt: skip
     for name in refused:
         value = V1_KEYWORDS.get(name, [object()] if name in ("tools", "resources") else object())

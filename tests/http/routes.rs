@@ -45,7 +45,13 @@ impl Routes for Echo {
     }
 }
 
-async fn send(harness: &Harness, method: Method, path_and_query: &str, headers: &[(&str, &str)], body: &str) -> (StatusCode, http::HeaderMap, Bytes) {
+async fn send(
+    harness: &Harness,
+    method: Method,
+    path_and_query: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (StatusCode, http::HeaderMap, Bytes) {
     let url = harness.url.replace("/mcp", path_and_query);
     let mut request = Request::builder().method(method).uri(url);
     for (name, value) in headers {
