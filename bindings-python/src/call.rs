@@ -214,3 +214,70 @@ impl HeldCompletion {
         }
     }
 }
+
+type Finish = Box<dyn for<'py> FnOnce(Python<'py>, PyResult<Bound<'py, PyAny>>) + Send>;
+
+impl PyCallable {
+    /// Calls an async function and converts its result with `convert` on the loop thread
+    /// (for answers that are not JSON: bytes, tuples).
+    pub async fn call_as<T: Send + 'static>(
+        self: Arc<Self>,
+        args: impl Args,
+        convert: for<'py> fn(&Bound<'py, PyAny>) -> PyResult<T>,
+    ) -> Result<T, HandlerError> {
+        let Some(handle) = self.event_loop.lock().unwrap().as_ref().map(|(_, handle)| handle.clone()) else {
+            return Err(HandlerError::Failed("the server is not running on an asyncio loop".into()));
+        };
+        let (tx, rx) = oneshot::channel::<Result<T, HandlerError>>();
+        let reply = Arc::new(Mutex::new(Some(tx)));
+        let finish_reply = reply.clone();
+        let finish: Finish = Box::new(move |py, result| {
+            let outcome = result.and_then(|r| convert(&r)).map_err(|e| from_exception(py, e));
+            if let Some(tx) = finish_reply.lock().unwrap().take() {
+                let _ = tx.send(outcome);
+            }
+        });
+        let running: Arc<Mutex<Option<Py<PyAny>>>> = Arc::default();
+        let (this, started) = (self.clone(), running.clone());
+        handle.post(Box::new(move |py| {
+            let event_loop = this.event_loop.lock().unwrap().as_ref().map(|(l, _)| l.clone_ref(py));
+            let outcome = (|| -> PyResult<()> {
+                let event_loop =
+                    event_loop.ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("the loop is gone"))?;
+                let task =
+                    event_loop.bind(py).call_method1("create_task", (this.function.bind(py).call1(args(py)?)?,))?;
+                task.call_method1("add_done_callback", (Finished(Mutex::new(Some(finish))),))?;
+                *started.lock().unwrap() = Some(task.unbind());
+                Ok(())
+            })();
+            if let Err(e) = outcome
+                && let Some(tx) = reply.lock().unwrap().take()
+            {
+                let _ = tx.send(Err(from_exception(py, e)));
+            }
+        }));
+        let _cancel = CancelOnDrop { handle, running };
+        rx.await.unwrap_or_else(|_| Err(HandlerError::Failed("the handler was dropped before it finished".into())))
+    }
+}
+
+/// Hands a finished task's result to its converter (on the loop thread).
+#[pyclass(frozen)]
+struct Finished(Mutex<Option<Finish>>);
+
+#[pymethods]
+impl Finished {
+    fn __call__(&self, py: Python<'_>, task: &Bound<'_, PyAny>) {
+        if let Some(finish) = self.0.lock().unwrap().take() {
+            finish(py, task.call_method0("result"));
+        }
+    }
+}
+
+/// A closure as call arguments (names the higher-ranked signature a `let` cannot infer).
+pub fn args<F>(build: F) -> F
+where
+    F: for<'py> FnOnce(Python<'py>) -> PyResult<Bound<'py, PyTuple>> + Send + 'static,
+{
+    build
+}

@@ -15,15 +15,16 @@ use ferrymcp_core::peer::BoxFuture;
 use ferrymcp_core::server::AuthInfo;
 use ferrymcp_core::server::http::{
     AuthError, BearerAuth, BearerVerifier, GuardStyle, HttpHandler, HttpOptions, HttpServer, HttpSettings,
-    ServeOptions, auth_info_from_json, serve,
+    NamedEventStore, NamedReplay, NamingEventStore, RouteAnswer, RouteRequest, Routes, ServeOptions,
+    auth_info_from_json, serve,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use serde_json::Value;
 
 use crate::bridge::{awaitable, fail, ok};
-use crate::call::{LoopCell, PyCallable};
+use crate::call::{LoopCell, PyCallable, args};
 use crate::convert::from_py;
 
 /// A running server; `shutdown()` stops it gracefully (once).
@@ -95,6 +96,104 @@ impl BearerVerifier for PyVerifier {
     }
 }
 
+/// The application's routes (`@mcp.custom_route`s) as core's [`Routes`]: the Python layer
+/// hands an async `answer(method, path, query, headers, body)` (headers a list of
+/// `(bytes, bytes)`) that runs the Starlette route and returns `(status, headers, body)`,
+/// or `None` when no route takes the path. Core decides which paths reach it.
+struct PyRoutes(Arc<PyCallable>);
+
+fn route_answer(answer: &Bound<'_, PyAny>) -> PyResult<Option<RouteAnswer>> {
+    if answer.is_none() {
+        return Ok(None);
+    }
+    let (status, head, body) = answer.extract::<(u16, Bound<'_, PyList>, Bound<'_, PyBytes>)>()?;
+    let mut headers = Vec::with_capacity(head.len());
+    for pair in head.iter() {
+        let (name, value) = pair.extract::<(Bound<'_, PyBytes>, Bound<'_, PyBytes>)>()?;
+        headers.push((bytes::Bytes::copy_from_slice(name.as_bytes()), bytes::Bytes::copy_from_slice(value.as_bytes())));
+    }
+    Ok(Some(RouteAnswer { status, headers, body: bytes::Bytes::copy_from_slice(body.as_bytes()) }))
+}
+
+impl Routes for PyRoutes {
+    fn handle(&self, request: RouteRequest) -> BoxFuture<Result<Option<RouteAnswer>, String>> {
+        let callable = self.0.clone();
+        Box::pin(async move {
+            let args = args(move |py: Python<'_>| {
+                let headers = PyList::empty(py);
+                for (name, value) in &request.headers {
+                    headers.append((PyBytes::new(py, name.as_str().as_bytes()), PyBytes::new(py, value.as_bytes())))?;
+                }
+                let query = PyBytes::new(py, request.query.as_deref().unwrap_or("").as_bytes());
+                PyTuple::new(
+                    py,
+                    [
+                        request.method.as_str().into_pyobject(py)?.into_any(),
+                        request.path.as_str().into_pyobject(py)?.into_any(),
+                        query.into_any(),
+                        headers.into_any(),
+                        PyBytes::new(py, &request.body).into_any(),
+                    ],
+                )
+            });
+            callable.call_as(args, route_answer).await.map_err(|e| e.to_string())
+        })
+    }
+}
+
+/// An application's `EventStore` (the official interface) as core's [`NamingEventStore`]:
+/// the Python layer hands two async functions, `store(stream_id, message_json | None) ->
+/// event_id` and `replay(last_event_id) -> (stream_id, [(event_id, message_json)]) | None`,
+/// that convert the messages to and from the official `JSONRPCMessage` and call the
+/// store's `store_event` and `replay_events_after`. They run on the server's loop.
+struct PyEventStore {
+    store: Arc<PyCallable>,
+    replay: Arc<PyCallable>,
+}
+
+fn event_name(answer: &Bound<'_, PyAny>) -> PyResult<String> {
+    answer.extract::<String>()
+}
+
+fn replayed(answer: &Bound<'_, PyAny>) -> PyResult<Option<NamedReplay>> {
+    if answer.is_none() {
+        return Ok(None);
+    }
+    let (stream, events) = answer.extract::<(String, Bound<'_, PyList>)>()?;
+    let mut replay = Vec::with_capacity(events.len());
+    for event in events.iter() {
+        let (name, message) = event.extract::<(String, Bound<'_, PyBytes>)>()?;
+        replay.push((name, bytes::Bytes::copy_from_slice(message.as_bytes())));
+    }
+    Ok(Some((stream, replay)))
+}
+
+impl NamingEventStore for PyEventStore {
+    fn store_event(&self, stream: String, message: Option<bytes::Bytes>) -> BoxFuture<Result<String, String>> {
+        let callable = self.store.clone();
+        Box::pin(async move {
+            let args = args(move |py: Python<'_>| {
+                let message = match &message {
+                    Some(data) => PyBytes::new(py, data).into_any(),
+                    None => py.None().into_bound(py),
+                };
+                PyTuple::new(py, [stream.into_pyobject(py)?.into_any(), message])
+            });
+            callable.call_as(args, event_name).await.map_err(|e| e.to_string())
+        })
+    }
+
+    fn replay_events_after(&self, event_id: String) -> BoxFuture<Result<Option<NamedReplay>, String>> {
+        let callable = self.replay.clone();
+        Box::pin(async move {
+            callable
+                .call_as(move |py: Python<'_>| PyTuple::new(py, [event_id]), replayed)
+                .await
+                .map_err(|e| e.to_string())
+        })
+    }
+}
+
 /// Bearer auth from the `auth` dict (`verify`, `required_scopes`, `authorization_servers`,
 /// `scopes_supported`, `resource`, `audience`; the metadata is served when `resource` is).
 fn bearer(auth: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<BearerAuth> {
@@ -118,7 +217,9 @@ fn bearer(auth: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<BearerAut
 /// The endpoint's options from the dict the Python layer builds (`endpoint`, `host`,
 /// `max_body`, `max_sessions`, `session_idle` and `retry` in seconds, `allowed_hosts`,
 /// `allowed_origins`, `dns_rebinding_protection`, `stateless`, `json_response`, `auth` (see `bearer`),
-/// `event_store` (a `RedisStore`: the endpoint is one of several replicas)): only what the
+/// `event_store` (a `RedisStore`: the endpoint is one of several replicas; or the pair of
+/// functions of an application's `EventStore`, see `PyEventStore`), `routes` (see
+/// `PyRoutes`)): only what the
 /// author set; core checks it and decides the rest, the Host and Origin defaults from
 /// `host` (the address served on). A token verifier runs on `event_loop`.
 pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<HttpOptions> {
@@ -139,10 +240,34 @@ pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<
     if settings.contains("auth_server")? {
         settings.del_item("auth_server")?;
     }
-    let redis = match settings.get_item("event_store")? {
-        Some(store) if !store.is_none() => Some(store.cast::<crate::redis::NativeRedisStore>()?.get().store.clone()),
+    let routes = match settings.get_item("routes")? {
+        Some(answer) if !answer.is_none() => {
+            let callable = PyCallable { function: answer.unbind(), is_async: true, event_loop: event_loop.clone() };
+            Some(Arc::new(PyRoutes(Arc::new(callable))) as Arc<dyn Routes>)
+        }
         _ => None,
     };
+    if settings.contains("routes")? {
+        settings.del_item("routes")?;
+    }
+    let mut redis = None;
+    let mut named = None;
+    match settings.get_item("event_store")? {
+        Some(store) if store.is_instance_of::<crate::redis::NativeRedisStore>() => {
+            redis = Some(store.cast::<crate::redis::NativeRedisStore>()?.get().store.clone());
+        }
+        Some(store) if !store.is_none() => {
+            let (keep, replay) = store.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()?;
+            let callable = |function: Bound<'_, PyAny>| {
+                Arc::new(PyCallable { function: function.unbind(), is_async: true, event_loop: event_loop.clone() })
+            };
+            let store = PyEventStore { store: callable(keep), replay: callable(replay) };
+            named = Some(
+                Arc::new(NamedEventStore::new(Arc::new(store))) as Arc<dyn ferrymcp_core::server::http::EventStore>
+            );
+        }
+        _ => {}
+    }
     if settings.contains("event_store")? {
         settings.del_item("event_store")?;
     }
@@ -167,6 +292,8 @@ pub fn options(settings: &Bound<'_, PyDict>, event_loop: &LoopCell) -> PyResult<
         // The official Python SDK's refusals before the body (421/403 plain text, 413
         // first); the TypeScript SDKs' differ, and the Node binding keeps core's default.
         guard_style: GuardStyle::PlainText,
+        routes,
+        event_store: named,
         ..HttpSettings::default()
     };
     if let Some(redis) = redis {

@@ -327,7 +327,7 @@ WORKING = {
     "debug", "log_level", "warn_on_duplicate_resources", "warn_on_duplicate_tools", "warn_on_duplicate_prompts",
     "dependencies", "lifespan", "auth", "resource_security", "cache_hints", "extensions",
     "host", "port", "streamable_http_path", "max_request_body_size", "transport_security", "retry_interval",
-    "json_response", "stateless_http", "middleware", "subscriptions", "auth_server_provider",
+    "json_response", "stateless_http", "middleware", "subscriptions", "auth_server_provider", "event_store",
 }  # fmt: skip
 
 
@@ -353,7 +353,7 @@ def test_every_official_keyword_works_or_raises_naming_itself() -> None:
         with pytest.raises(TypeError, match=f"unexpected keyword argument '{name}'"):
             MCPServer("s", **{name: V1_KEYWORDS[name]})
     v1_refused = [name for name in V1_KEYWORDS if name not in WORKING]
-    assert sorted(v1_refused) == ["event_store", "message_path", "mount_path", "sse_path"]
+    assert sorted(v1_refused) == ["message_path", "mount_path", "sse_path"]
     for name in v1_refused:
         with pytest.raises(TypeError, match=name):
             FastMCP("s", **{name: V1_KEYWORDS[name]})

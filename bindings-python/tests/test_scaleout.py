@@ -143,7 +143,7 @@ async def test_the_official_client_runs_multi_round_tools_through_the_balancer(b
             assert result.content[0].text == "Hello, Ada!"
 
 
-def test_redis_store_checks_its_options_and_an_official_event_store_is_refused() -> None:
+def test_redis_store_checks_its_options_and_what_is_no_event_store_is_refused() -> None:
     from ferrymcp import FastMCP, MCPServer, RedisStore
 
     with pytest.raises(ValueError, match="invalid Redis URL"):

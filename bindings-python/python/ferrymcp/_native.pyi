@@ -170,7 +170,22 @@ class HttpOptions(TypedDict, total=False):
     auth_server: dict[str, Any]
     stateless: bool
     json_response: bool
-    event_store: RedisStore
+    # A RedisStore, or an application's EventStore as `(keep, replay)`: `keep(stream_id,
+    # message_json | None) -> event_id`, `replay(last_event_id) -> (stream_id,
+    # [(event_id, message_json)]) | None`.
+    event_store: (
+        RedisStore
+        | tuple[
+            Callable[[str, bytes | None], Awaitable[str]],
+            Callable[[str], Awaitable[tuple[str, list[tuple[str, bytes]]] | None]],
+        ]
+    )
+    # The application's routes on the engine's own server: `(method, path, query, headers,
+    # body)` to `(status, headers, body)`, or None for a path none of them takes.
+    routes: Callable[
+        [str, str, bytes, list[tuple[bytes, bytes]], bytes],
+        Awaitable[tuple[int, list[tuple[bytes, bytes]], bytes] | None],
+    ]
 
 @final
 class RedisStore:

@@ -4,9 +4,12 @@
 
 ferrymcp's engine serves Streamable HTTP itself (`MCPServer.run("streamable-http")`,
 `streamable_http_app()`), so the official transport class, `StreamableHTTPServerTransport`,
-refuses to be built and says so. The engine keeps resumable events itself: an `EventStore`
-subclass can be written against this interface, but `event_store=` takes only
-`ferrymcp.RedisStore` (to share events between replicas) and refuses any other store by name.
+refuses to be built and says so. An `EventStore` of the application's (this interface:
+`store_event`, `replay_events_after`) passed as `event_store=` keeps the events of the
+engine's resumable streams: the engine stores every event there (a priming event as
+`None`), sends it under the id the store returned, and answers a client's `Last-Event-ID`
+with what the store replays after it. `ferrymcp.RedisStore` is the engine's own store
+shared by replicas.
 """
 
 from __future__ import annotations
@@ -71,6 +74,35 @@ class EventStore(ABC):
     @abstractmethod
     async def replay_events_after(self, last_event_id: EventId, send_callback: EventCallback) -> StreamId | None:
         """Sends the events after `last_event_id` of its stream; returns that stream's id."""
+
+
+def event_store_functions(store: EventStore) -> tuple[Callable[..., Awaitable[str]], Callable[..., Awaitable[Any]]]:
+    """The engine's view of an application's `EventStore`: `keep(stream_id, message_json |
+    None) -> event_id` and `replay(last_event_id) -> (stream_id, [(event_id,
+    message_json)]) | None`, converting the messages to and from `JSONRPCMessage`."""
+    from ferrymcp.types import jsonrpc_message_adapter
+
+    async def keep(stream_id: str, message: bytes | None) -> str:
+        parsed = None if message is None else jsonrpc_message_adapter.validate_json(message)
+        return str(await store.store_event(stream_id, parsed))
+
+    async def replay(last_event_id: str) -> tuple[str, list[tuple[str, bytes]]] | None:
+        events: list[tuple[str, bytes]] = []
+
+        async def send(event: EventMessage) -> None:
+            if event.event_id is not None:
+                events.append((str(event.event_id), bytes(jsonrpc_message_adapter.dump_json(event.message))))
+
+        stream_id = await store.replay_events_after(last_event_id, send)
+        return None if stream_id is None else (str(stream_id), events)
+
+    return keep, replay
+
+
+def is_event_store(value: Any) -> bool:
+    """Whether `value` has the `EventStore` interface (the official ABC's subclasses and
+    any object with its two async methods)."""
+    return all(callable(getattr(value, name, None)) for name in ("store_event", "replay_events_after"))
 
 
 class StreamableHTTPServerTransport:

@@ -268,3 +268,80 @@ def custom_routes(routes: list[tuple[str, list[str], Callable[..., Any]]]) -> li
     from starlette.routing import Route
 
     return [Route(path, endpoint=handler, methods=methods) for path, methods, handler in routes]
+
+
+RouteAnswer = tuple[int, list[tuple[bytes, bytes]], bytes]
+
+
+def route_answerer(routes: list[Any], scheme: str) -> Callable[..., Awaitable[RouteAnswer | None]]:
+    """The `@mcp.custom_route`s (Starlette routes) for the engine's own HTTP server: the
+    engine hands each request for a path its endpoint does not own (method, path, query,
+    headers, the whole body) to the returned function, which runs the route that matches
+    it as Starlette's router would (a route matching the path but not the method answers
+    405) and gives back the whole answer; `None` when no route takes the path (the engine
+    answers 404). A route that raises is the engine's 500; its traceback is logged here."""
+    import asyncio
+    import logging
+
+    from starlette.routing import Match
+
+    async def answer(
+        method: str, path: str, query: bytes, headers: list[tuple[bytes, bytes]], body: bytes
+    ) -> RouteAnswer | None:
+        scope: Scope = {
+            "type": "http",
+            "asgi": {"version": "3.0", "spec_version": "2.4"},
+            "http_version": "1.1",
+            "method": method,
+            "scheme": scheme,
+            "path": path,
+            "raw_path": path.encode(),
+            "root_path": "",
+            "query_string": query,
+            "headers": headers,
+            "client": None,
+            "server": None,
+        }
+        chosen: tuple[Any, dict[str, Any]] | None = None
+        for route in routes:
+            match, child = route.matches(scope)
+            if match == Match.FULL:
+                chosen = (route, child)
+                break
+            if match == Match.PARTIAL and chosen is None:
+                chosen = (route, child)
+        if chosen is None:
+            return None
+        route, child = chosen
+        scope.update(child)
+        delivered = False
+        finished = asyncio.Event()
+
+        async def receive() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await finished.wait()  # the client stays connected until the answer is whole
+            return {"type": "http.disconnect"}
+
+        status, head, chunks = 500, [], []
+
+        async def send(message: Message) -> None:
+            nonlocal status, head
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+                head = [(bytes(name), bytes(value)) for name, value in message.get("headers", ())]
+            elif message["type"] == "http.response.body":
+                chunks.append(bytes(message.get("body", b"")))
+
+        try:
+            await route.handle(scope, receive, send)
+        except Exception:
+            logging.getLogger("ferrymcp.server").exception("custom route %s %s failed", method, path)
+            raise
+        finally:
+            finished.set()
+        return status, head, b"".join(chunks)
+
+    return answer

@@ -68,6 +68,145 @@ pub trait EventStore: Send + Sync + 'static {
         let _ = (stream, seq);
         Box::pin(std::future::ready(None))
     }
+
+    /// The id a client is told for event `seq` of `stream` (0: the priming event before
+    /// the first); `None`, by default: core's own `stream/seq`. A store that names the
+    /// events it keeps ([`NamedEventStore`]) answers with its names.
+    fn name(&self, stream: u64, seq: u64) -> Option<String> {
+        let _ = (stream, seq);
+        None
+    }
+
+    /// The priming event of a stream that has no event yet: a store that names events
+    /// keeps it and returns its name (the id a client resumes from); `None`, by default:
+    /// core's own `stream/0`.
+    fn priming(&self, stream: u64) -> BoxFuture<Option<String>> {
+        let _ = stream;
+        Box::pin(std::future::ready(None))
+    }
+
+    /// The stream and sequence number of the event a `Last-Event-ID` names; by default
+    /// core's own `stream/seq` ids.
+    fn locate(&self, event_id: &str) -> Option<(u64, u64)> {
+        super::stream::parse_event_id(event_id)
+    }
+}
+
+/// An event store of the official SDKs' shape (Python's `EventStore`, TypeScript's
+/// `EventStore`): it names each event it keeps, and replays by the name of the last event
+/// a client saw. Bindings implement it over the application's store; [`NamedEventStore`]
+/// makes it core's [`EventStore`].
+pub trait NamingEventStore: Send + Sync + 'static {
+    /// Keeps `message` (none: a priming event) of the stream named `stream`; its name.
+    fn store_event(&self, stream: String, message: Option<Bytes>) -> BoxFuture<Result<String, String>>;
+
+    /// The events after the one named `event_id`, oldest first, with the name of their
+    /// stream; `None` when the store does not know that event.
+    fn replay_events_after(&self, event_id: String) -> BoxFuture<Result<Option<NamedReplay>, String>>;
+}
+
+/// What a [`NamingEventStore`] replays: its stream's name and `(event name, message)`s.
+pub type NamedReplay = (String, Vec<(String, Bytes)>);
+
+/// An application's [`NamingEventStore`] as core's [`EventStore`]: every event of a
+/// resumable stream is kept there (the stream named by its number) and goes to the client
+/// under the name the store gave it; a client resuming from a name gets what the store
+/// replays after it. Core keeps only the index from names to `(stream, seq)` (dropped
+/// with the stream), so it can attach the resumed stream's live events; the messages are
+/// the store's. A store that fails to keep an event is logged, and the event goes out
+/// under core's own id (a client cannot resume from it).
+pub struct NamedEventStore {
+    store: std::sync::Arc<dyn NamingEventStore>,
+    index: std::sync::Arc<Mutex<Index>>,
+}
+
+#[derive(Default)]
+struct Index {
+    names: std::collections::HashMap<(u64, u64), String>,
+    places: std::collections::HashMap<String, (u64, u64)>,
+}
+
+impl NamedEventStore {
+    pub fn new(store: std::sync::Arc<dyn NamingEventStore>) -> Self {
+        Self { store, index: std::sync::Arc::default() }
+    }
+}
+
+impl Index {
+    fn record(&mut self, stream: u64, seq: u64, name: String) {
+        self.places.insert(name.clone(), (stream, seq));
+        self.names.insert((stream, seq), name);
+    }
+}
+
+impl EventStore for NamedEventStore {
+    fn append(&self, stream: u64, seq: u64, data: Bytes) -> BoxFuture<()> {
+        let (kept, index) = (self.store.store_event(stream.to_string(), Some(data)), self.index.clone());
+        Box::pin(async move {
+            match kept.await {
+                Ok(name) => index.lock().unwrap().record(stream, seq, name),
+                Err(e) => tracing::warn!("the event store did not keep event {seq} of stream {stream}: {e}"),
+            }
+        })
+    }
+
+    fn after(&self, stream: u64, seq: u64) -> BoxFuture<Option<Replay>> {
+        let Some(name) = self.name(stream, seq) else { return Box::pin(std::future::ready(None)) };
+        let (replayed, index) = (self.store.replay_events_after(name), self.index.clone());
+        Box::pin(async move {
+            let (_, events) = match replayed.await {
+                Ok(found) => found?,
+                Err(e) => {
+                    tracing::warn!("the event store failed to replay stream {stream}: {e}");
+                    return None;
+                }
+            };
+            let index = index.lock().unwrap();
+            // Events core never named (another stream's, or kept after a failure) are not this stream's.
+            let replay = events
+                .into_iter()
+                .filter_map(|(name, data)| match index.places.get(&name) {
+                    Some(&(s, seq)) if s == stream => Some((seq, data)),
+                    _ => None,
+                })
+                .collect();
+            Some(replay)
+        })
+    }
+
+    fn forget(&self, stream: u64) -> BoxFuture<()> {
+        let mut index = self.index.lock().unwrap();
+        index.names.retain(|&(s, _), _| s != stream);
+        index.places.retain(|_, &mut (s, _)| s != stream);
+        Box::pin(std::future::ready(()))
+    }
+
+    fn name(&self, stream: u64, seq: u64) -> Option<String> {
+        self.index.lock().unwrap().names.get(&(stream, seq)).cloned()
+    }
+
+    fn priming(&self, stream: u64) -> BoxFuture<Option<String>> {
+        if let Some(name) = self.name(stream, 0) {
+            return Box::pin(std::future::ready(Some(name)));
+        }
+        let (kept, index) = (self.store.store_event(stream.to_string(), None), self.index.clone());
+        Box::pin(async move {
+            match kept.await {
+                Ok(name) => {
+                    index.lock().unwrap().record(stream, 0, name.clone());
+                    Some(name)
+                }
+                Err(e) => {
+                    tracing::warn!("the event store did not keep the priming event of stream {stream}: {e}");
+                    None
+                }
+            }
+        })
+    }
+
+    fn locate(&self, event_id: &str) -> Option<(u64, u64)> {
+        self.index.lock().unwrap().places.get(event_id).copied()
+    }
 }
 
 /// An in-memory [`EventStore`] with bounded retention.

@@ -20,7 +20,6 @@ use super::events::Followed;
 use super::exchange::{self, Out};
 use super::reply::{self, ResponseBody, refuse};
 use super::sessions::{HttpSession, Refused};
-use super::stream::parse_event_id;
 use super::{HttpState, SESSION_HEADER, guard};
 use crate::protocol::{Cancelled, Initialize, NotificationMethod, Progress, ProtocolVersion, RequestMethod};
 use crate::server::AuthInfo;
@@ -318,7 +317,7 @@ pub(crate) async fn get(state: &Arc<HttpState>, parts: &Parts) -> Reply {
     let last = parts.headers.get("last-event-id").and_then(|v| v.to_str().ok());
     let (stream, after) = match last {
         Some(last) => {
-            let parsed = parse_event_id(last);
+            let parsed = state.options.event_store.locate(last);
             let found = parsed.and_then(|(stream, seq)| Some((session.stream(stream)?, seq)));
             match found {
                 Some((stream, seq)) => (stream, Some(seq)),

@@ -21,6 +21,7 @@ mod idle;
 mod legacy;
 mod modern;
 mod reply;
+mod routes;
 mod serve;
 mod sessions;
 mod settings;
@@ -32,9 +33,10 @@ pub use auth::{
     challenge, metadata_path,
 };
 pub use bus::Bus;
-pub use events::{EventStore, Followed, MemoryEventStore, Replay};
+pub use events::{EventStore, Followed, MemoryEventStore, NamedEventStore, NamedReplay, NamingEventStore, Replay};
 pub use guard::{LOOPBACK_HOSTS, SECURITY_LOG};
 pub use reply::ResponseBody;
+pub use routes::{RouteAnswer, RouteRequest, Routes};
 pub use serve::{HttpServer, ServeOptions, serve};
 pub use settings::{HttpSettings, SettingsError, is_loopback_host};
 pub use store::{SessionRecord, SessionStore, StoreError};
@@ -109,6 +111,9 @@ pub struct HttpOptions {
     pub json_response: bool,
     /// How the checks before a body is read refuse (see [`GuardStyle`]).
     pub guard_style: GuardStyle,
+    /// The application's own routes, for every path the endpoint does not own (see
+    /// [`Routes`]); none: such paths are 404.
+    pub routes: Option<Arc<dyn Routes>>,
 }
 
 /// How the endpoint refuses a request before reading its body. The official SDKs differ,
@@ -146,6 +151,7 @@ impl Default for HttpOptions {
             stateless: false,
             json_response: false,
             guard_style: GuardStyle::JsonRpc,
+            routes: None,
         }
     }
 }
@@ -241,6 +247,9 @@ impl HttpHandler {
             return drained(body, reply).await;
         }
         if parts.uri.path() != state.options.endpoint {
+            if let Some(routes) = &state.options.routes {
+                return application_route(routes.as_ref(), state.options.max_body, parts, body).await;
+            }
             return drained(body, refuse(StatusCode::NOT_FOUND, ErrorCode::CONNECTION_CLOSED, "Not Found")).await;
         }
         if state.options.guard_style == GuardStyle::PlainText && parts.method == Method::POST {
@@ -306,6 +315,45 @@ where
         if let (Ok(name), Ok(value)) =
             (http::HeaderName::from_bytes(name.as_bytes()), http::HeaderValue::from_str(&value))
         {
+            response.headers_mut().append(name, value);
+        }
+    }
+    response
+}
+
+/// A request for a path the endpoint does not own, answered by the application's routes
+/// (404 when none takes it, 413 past the body limit, 500 when the route failed).
+async fn application_route<B>(routes: &dyn Routes, max_body: usize, parts: Parts, body: B) -> Response<ResponseBody>
+where
+    B: Body<Data = Bytes> + Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let body = match Limited::new(body, max_body).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(e) if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() => {
+            return reply::plain_text(StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large");
+        }
+        Err(_) => return reply::plain_text(StatusCode::BAD_REQUEST, "Bad Request"),
+    };
+    let request = RouteRequest {
+        path: parts.uri.path().to_owned(),
+        query: parts.uri.query().map(str::to_owned),
+        method: parts.method,
+        headers: parts.headers,
+        body,
+    };
+    let answer = match routes.handle(request).await {
+        Ok(Some(answer)) => answer,
+        Ok(None) => return refuse(StatusCode::NOT_FOUND, ErrorCode::CONNECTION_CLOSED, "Not Found"),
+        Err(e) => {
+            tracing::warn!("an application route failed: {e}");
+            return reply::plain_text(StatusCode::INTERNAL_SERVER_ERROR, "Internal Server Error");
+        }
+    };
+    let mut response = Response::new(http_body_util::Full::new(answer.body).boxed());
+    *response.status_mut() = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    for (name, value) in answer.headers {
+        if let (Ok(name), Ok(value)) = (http::HeaderName::from_bytes(&name), http::HeaderValue::from_bytes(&value)) {
             response.headers_mut().append(name, value);
         }
     }

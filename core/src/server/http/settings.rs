@@ -19,7 +19,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{BearerAuth, Bus, EventStore, GuardStyle, HttpOptions, LOOPBACK_HOSTS, SessionStore};
+use super::{BearerAuth, Bus, EventStore, GuardStyle, HttpOptions, LOOPBACK_HOSTS, Routes, SessionStore};
 
 /// The endpoint settings an author gave; `None` takes core's default.
 #[derive(Clone, Default)]
@@ -53,6 +53,8 @@ pub struct HttpSettings {
     pub json_response: bool,
     /// How refusals before the body look (see [`HttpOptions::guard_style`]).
     pub guard_style: GuardStyle,
+    /// The application's own routes (see [`HttpOptions::routes`]).
+    pub routes: Option<Arc<dyn Routes>>,
 }
 
 /// A setting core cannot serve with; the message names it.
@@ -121,6 +123,7 @@ impl HttpSettings {
             stateless: self.stateless,
             json_response: self.json_response,
             guard_style: self.guard_style,
+            routes: self.routes,
         })
     }
 }

@@ -42,7 +42,7 @@ impl SseStream {
         inner.last_seq += 1;
         let seq = inner.last_seq;
         self.store.append(self.id, seq, data.clone()).await;
-        let event = sse::event(Some(&event_id(self.id, seq)), &data);
+        let event = sse::event(Some(&self.name(seq)), &data);
         deliver(&mut inner, event).await
     }
 
@@ -74,15 +74,28 @@ impl SseStream {
         };
         let (tx, rx) = mpsc::channel(QUEUE.max(replay.len() + 1));
         if let Some(retry) = prime {
-            let _ = tx.try_send(sse::priming(&event_id(self.id, after.unwrap_or(inner.last_seq)), retry));
+            let at = after.unwrap_or(inner.last_seq);
+            let name = match self.store.name(self.id, at) {
+                Some(name) => name,
+                None if at == 0 => self.store.priming(self.id).await.unwrap_or_else(|| event_id(self.id, 0)),
+                None => event_id(self.id, at),
+            };
+            let _ = tx.try_send(sse::priming(&name, retry));
         }
         for (seq, data) in replay {
-            let _ = tx.try_send(sse::event(Some(&event_id(self.id, seq)), &data));
+            let _ = tx.try_send(sse::event(Some(&self.name(seq)), &data));
         }
         if !inner.finished {
             inner.live = Some(tx);
         }
         Some(rx)
+    }
+}
+
+impl SseStream {
+    /// Event `seq`'s id: the store's name for it, or core's `stream/seq`.
+    fn name(&self, seq: u64) -> String {
+        self.store.name(self.id, seq).unwrap_or_else(|| event_id(self.id, seq))
     }
 }
 

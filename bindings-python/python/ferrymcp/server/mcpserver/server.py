@@ -25,9 +25,11 @@ beside the endpoint from the provider, by the engine (RFC 8414 metadata, `/autho
 `/token`, `/register` and `/revoke` as `AuthSettings` enables them), and accepts the
 provider's own access tokens; options of things the engine does
 itself or does not serve (`tools=`/`resources=` objects, `subscriptions`, the HTTP+SSE
-paths) raise `TypeError` unless left at their default; `event_store=` takes a
-`ferrymcp.RedisStore` (sessions, events and the replicas' bus in Redis, so several
-replicas serve one set of sessions) and refuses an official `EventStore`. The
+paths) raise `TypeError` unless left at their default; `event_store=` takes an
+`EventStore` of the application's (the official interface: the engine keeps the events of
+its resumable streams there and resumes from what it replays) or a `ferrymcp.RedisStore`
+(sessions, events and the replicas' bus in Redis, so several replicas serve one set of
+sessions). The
 `warn_on_duplicate_*` flags work as there: a name declared twice keeps the first
 declaration, the second is dropped, with a logged warning unless the flag is off.
 An unknown keyword is a `TypeError`, as for any Python function.
@@ -82,6 +84,7 @@ from ferrymcp.server.streamable_http_manager import (
     StreamableHTTPApp,
     StreamableHTTPSessionManager,
     custom_routes,
+    route_answerer,
     starlette_app,
 )
 from ferrymcp.server.subscriptions import (
@@ -130,21 +133,21 @@ _HTTP_DEFAULTS: dict[str, Any] = {
     "stateless_http": False,
     "event_store": None,
 }
-_EVENT_STORE_REFUSED = (
-    "the engine keeps resumable events itself, not in a Python EventStore: leave it None (in this "
-    "process's memory) or pass ferrymcp.RedisStore(url) to keep sessions and events in Redis, shared "
-    "by every replica of the server"
-)
 
 
 def _check_event_store(value: Any, where: str) -> None:
-    """`event_store=` takes None or a `ferrymcp.RedisStore`; an official EventStore is refused."""
+    """`event_store=` takes None, an `EventStore` of the application's (the official
+    interface: the engine keeps its resumable events there) or a `ferrymcp.RedisStore`."""
     if value is None:
         return
     from ferrymcp._native import RedisStore
+    from ferrymcp.server.streamable_http import is_event_store
 
-    if not isinstance(value, RedisStore):
-        raise TypeError(f"{where}: event_store={value!r} is not supported: {_EVENT_STORE_REFUSED}")
+    if not isinstance(value, RedisStore) and not is_event_store(value):
+        raise TypeError(
+            f"{where}: event_store={value!r} is neither an EventStore (store_event, replay_events_after) "
+            "nor a ferrymcp.RedisStore"
+        )
 
 
 # Official constructor keywords ferrymcp has no counterpart for, and why; each is refused
@@ -327,7 +330,7 @@ class MCPServer(Generic[LifespanResultT]):
         """1.x's `FastMCP(host=, port=, streamable_http_path=, ...)`: the HTTP transport's
         settings, which `run("streamable-http")` and `streamable_http_app()` fall back to
         (`mcp.settings.port`, ...); the HTTP+SSE paths are refused unless left at their
-        default, an official `EventStore` too."""
+        default; `event_store=` is checked (an official `EventStore` or a `RedisStore`)."""
         _refuse_unsupported({key: settings.pop(key) for key in ("mount_path", "sse_path", "message_path")}, where)
         _check_event_store(settings["event_store"], where)
         vars(self.settings).update(settings)
@@ -620,8 +623,9 @@ class MCPServer(Generic[LifespanResultT]):
     def custom_route(
         self, path: str, methods: list[str], name: str | None = None, include_in_schema: bool = True
     ) -> Callable[[_CallableT], _CallableT]:
-        """A Starlette route served beside the MCP endpoint by `streamable_http_app()`
-        (Starlette must be installed); `run()` serves only the endpoint."""
+        """A Starlette route (`async def fn(request) -> Response`) served beside the MCP
+        endpoint, by `streamable_http_app()` and by `run("streamable-http")` (Starlette must
+        be installed)."""
 
         def decorator(fn: _CallableT) -> _CallableT:
             self._custom_routes.append((path, methods, fn))
@@ -923,6 +927,8 @@ class MCPServer(Generic[LifespanResultT]):
         tls = None if certfile is None else (os.fspath(certfile), os.fspath(keyfile))
         chosen = self._http_settings(kwargs, "run('streamable-http')")
         options = _endpoint_options(chosen, self._bearer(), self._auth_server())
+        if self._custom_routes:  # served beside the endpoint by the engine's server, as Starlette routes
+            options["routes"] = route_answerer(custom_routes(self._custom_routes), "http" if tls is None else "https")
         async with self._serving() as native:
             server = await native.serve_http(chosen["host"], int(chosen["port"]), options, tls)
             try:
@@ -1201,6 +1207,18 @@ def _auth_server_paths(options: dict[str, Any]) -> list[str]:
     return [path for path, _ in NativeAuthServer(options).routes()]
 
 
+def _event_store(value: Any) -> Any:
+    """What the engine takes for `event_store=`: a RedisStore as it is, an application's
+    `EventStore` as the pair of functions the engine calls."""
+    from ferrymcp._native import RedisStore
+
+    if value is None or isinstance(value, RedisStore):
+        return value
+    from ferrymcp.server.streamable_http import event_store_functions
+
+    return event_store_functions(value)
+
+
 def _endpoint_options(
     chosen: dict[str, Any], bearer: dict[str, Any] | None = None, auth_server: dict[str, Any] | None = None
 ) -> HttpOptions:
@@ -1218,8 +1236,9 @@ def _endpoint_options(
         # one JSON body per request.
         "stateless": bool(chosen["stateless_http"]) or None,
         "json_response": bool(chosen["json_response"]) or None,
-        # A RedisStore makes the endpoint one of several replicas (sessions, events, bus).
-        "event_store": chosen["event_store"],
+        # A RedisStore makes the endpoint one of several replicas (sessions, events, bus);
+        # an application's EventStore keeps the resumable events.
+        "event_store": _event_store(chosen["event_store"]),
     }
     security = chosen["transport_security"]
     if security is not None:
