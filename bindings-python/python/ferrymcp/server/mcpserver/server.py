@@ -73,7 +73,6 @@ from ferrymcp.server._resource_security import (
 )
 from ferrymcp.server._resources import build_resource
 from ferrymcp.server._tools import build_tool, wire
-from ferrymcp.server.auth.provider import ProviderTokenVerifier, TokenVerifier
 from ferrymcp.server.auth.settings import AuthSettings
 from ferrymcp.server.extension import Extension, MethodBinding, validate_extension_identifier
 from ferrymcp.server.mcpserver.utilities.logging import configure_logging
@@ -107,6 +106,7 @@ from ferrymcp.types import (
 
 if TYPE_CHECKING:
     from ferrymcp._native import HttpOptions, NativeServer
+    from ferrymcp.server.auth.provider import TokenVerifier
     from ferrymcp.server.transport_security import TransportSecuritySettings
 
 LifespanResultT = TypeVar("LifespanResultT")
@@ -326,6 +326,9 @@ class MCPServer(Generic[LifespanResultT]):
         self._auth_server_provider = auth_server_provider
         if auth_server_provider is not None and token_verifier is None:
             # As the official SDK: the provider's own tokens are the ones accepted.
+            # Loaded here: a server without an authorization server never needs it.
+            from ferrymcp.server.auth.provider import ProviderTokenVerifier
+
             self._token_verifier = ProviderTokenVerifier(auth_server_provider)
         self.dependencies = list(dependencies or [])
         self.settings = SimpleNamespace(
