@@ -348,6 +348,8 @@ fn check_tool_name(name: &str) {
 /// ([`plainly_valid`]: the common `type`/`properties`/`required`/`items`/bounds kind) cannot
 /// fail that check, so it is compiled on first use instead; every other schema is still
 /// compiled at registration, so a schema that does not compile is reported there as before.
+/// A deferred schema is compiled only when [`Schema::surely_accepts`] cannot vouch for a
+/// value, so a server whose calls are all valid may never compile it.
 pub(crate) struct Schema {
     source: Option<Value>,
     compiled: OnceLock<Result<jsonschema::Validator, String>>,
