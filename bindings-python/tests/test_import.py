@@ -38,3 +38,38 @@ assert base.UserMessage is UserMessage
 print("ok")
 """
     assert _run(code) == "ok"
+
+
+def test_a_server_loads_neither_the_client_package_nor_the_auth_provider() -> None:
+    # What the benchmark's server imports; the client package and the OAuth provider's
+    # models load on first use only (benches/README.md, 2026-11-27 session 16).
+    code = """
+import sys
+import ferrymcp.server.mcpserver, ferrymcp.types
+print(sorted(m for m in sys.modules if m.startswith(("ferrymcp.client", "ferrymcp.server.auth.provider"))))
+"""
+    assert _run(code) == "[]"
+
+
+def test_every_public_name_loads_on_first_use_and_type_checkers_see_the_same_names() -> None:
+    import ast
+
+    tree = ast.parse((PYTHON_DIR / "ferrymcp" / "__init__.py").read_text())
+    guarded = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+    imports = [node for node in guarded.body if isinstance(node, ast.ImportFrom)]
+    seen = {alias.asname or alias.name for node in imports for alias in node.names}
+    code = """
+import sys, ferrymcp
+assert [m for m in sys.modules if m.startswith("ferrymcp.")] == [], sys.modules
+lazy = set(ferrymcp._LAZY) | {"types"}
+assert lazy == set(ferrymcp.__all__), sorted(lazy ^ set(ferrymcp.__all__))
+# These two need the native engine, which this source tree does not hold.
+values = {name: getattr(ferrymcp, name) for name in sorted(lazy - {"RedisStore", "ClientSessionGroup"})}
+assert ferrymcp.TextContent is ferrymcp.types.TextContent and ferrymcp.MCPServer.__name__ == "MCPServer"
+assert set(dir(ferrymcp)) >= lazy
+from ferrymcp.server.auth.middleware.auth_context import AccessToken
+from ferrymcp.server.auth.provider import AccessToken as A2
+assert AccessToken is A2
+print(sorted(lazy))
+"""
+    assert _run(code) == str(sorted(seen))

@@ -348,6 +348,8 @@ fn check_tool_name(name: &str) {
 /// ([`plainly_valid`]: the common `type`/`properties`/`required`/`items`/bounds kind) cannot
 /// fail that check, so it is compiled on first use instead; every other schema is still
 /// compiled at registration, so a schema that does not compile is reported there as before.
+/// A deferred schema is compiled only when [`Schema::surely_accepts`] cannot vouch for a
+/// value, so a server whose calls are all valid may never compile it.
 pub(crate) struct Schema {
     source: Option<Value>,
     compiled: OnceLock<Result<jsonschema::Validator, String>>,
@@ -366,6 +368,78 @@ impl Schema {
         });
         compiled.as_ref().map_err(String::as_str)
     }
+
+    /// Whether `instance` is valid without asking the compiled validator: only for a
+    /// deferred ([`plainly_valid`]) schema, and only when [`surely_holds`] can tell. A
+    /// `false` decides nothing: the caller asks [`Schema::validator`], which then reports
+    /// the problems in `jsonschema`'s words as before.
+    pub fn surely_accepts(&self, instance: &Value) -> bool {
+        self.source.as_ref().is_some_and(|source| surely_holds(source, instance))
+    }
+}
+
+/// Whether `instance` is valid against `schema`, a schema [`plainly_valid`] accepted,
+/// decided for the common keywords only: `type`, `properties`, `required`, `items`,
+/// `additionalProperties`, `enum` and `const` (by `==`, which implies JSON Schema
+/// equality), and the annotations. Anything else (a bound, an integer written `1.0`, a
+/// value that fails) answers `false`, never a wrong `true`; the `jsonschema` validator is
+/// then compiled and decides, so every verdict and message stays its own.
+///
+/// Why not always the crate: compiling even the echo tool's schema makes `jsonschema` build
+/// its meta-schema's validator first, which touches about 1.6 MB of code pages and 0.25 MB
+/// of heap that a server keeps for life (RSS idle 8.7 against rmcp's 6.7 MB,
+/// `benches/README.md`, 2026-11-27 session 16); a tool whose arguments are always valid
+/// never needs the crate at all now.
+fn surely_holds(schema: &Value, instance: &Value) -> bool {
+    fn is_type(name: &Value, instance: &Value) -> bool {
+        match name.as_str() {
+            Some("string") => instance.is_string(),
+            Some("object") => instance.is_object(),
+            Some("array") => instance.is_array(),
+            Some("boolean") => instance.is_boolean(),
+            Some("null") => instance.is_null(),
+            Some("number") => instance.is_number(),
+            // `1.0` is an integer to JSON Schema too: left to the crate.
+            Some("integer") => instance.is_i64() || instance.is_u64(),
+            _ => false,
+        }
+    }
+    let Value::Object(map) = schema else { return *schema == Value::Bool(true) };
+    map.iter().all(|(key, value)| match key.as_str() {
+        "type" => match value {
+            Value::Array(names) => names.iter().any(|name| is_type(name, instance)),
+            name => is_type(name, instance),
+        },
+        "properties" => match (value, instance) {
+            (Value::Object(properties), Value::Object(object)) => {
+                properties.iter().all(|(name, schema)| object.get(name).is_none_or(|v| surely_holds(schema, v)))
+            }
+            (Value::Object(_), _) => true,
+            _ => false,
+        },
+        "required" => match (value, instance) {
+            (Value::Array(names), Value::Object(object)) => {
+                names.iter().all(|name| name.as_str().is_some_and(|name| object.contains_key(name)))
+            }
+            (Value::Array(_), _) => true,
+            _ => false,
+        },
+        "items" => match instance {
+            Value::Array(items) => items.iter().all(|item| surely_holds(value, item)),
+            _ => true,
+        },
+        "additionalProperties" => match instance {
+            Value::Object(object) => {
+                let declared = map.get("properties").and_then(Value::as_object);
+                object.iter().all(|(name, v)| declared.is_some_and(|d| d.contains_key(name)) || surely_holds(value, v))
+            }
+            _ => true,
+        },
+        "enum" => value.as_array().is_some_and(|options| options.contains(instance)),
+        "const" => value == instance,
+        "title" | "description" | "default" | "examples" => true,
+        _ => false,
+    })
 }
 
 fn build(schema: &Value) -> Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
@@ -450,6 +524,57 @@ mod schema_tests {
             json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/x"}}, "$defs": {"x": {"type": "string"}}});
         assert!(!plainly_valid(&other, 0));
         assert!(compile(&other, "t").unwrap().compiled.get().is_some());
+    }
+
+    #[test]
+    fn surely_accepts_says_yes_only_where_the_validator_does_and_compiles_nothing() {
+        let plain = json!({"type": "object", "properties": {
+                "text": {"type": "string", "description": "d"}, "n": {"type": ["integer", "null"]},
+                "x": {"type": "number"}, "level": {"enum": ["low", "high"]}, "k": {"const": {"a": [1, 2]}},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "owner": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"],
+                    "additionalProperties": false},
+                "extra": {"type": "object", "additionalProperties": {"type": "boolean"}},
+                "short": {"type": "string", "maxLength": 3}},
+            "required": ["text"]});
+        let schema = compile(&plain, "t").unwrap();
+        let sure = [
+            json!({"text": "a"}),
+            json!({"text": "a", "n": 3, "x": 1.5, "level": "low", "k": {"a": [1, 2]}, "tags": ["a", "b"],
+                "owner": {"name": "n"}, "extra": {"p": true}}),
+            json!({"text": "a", "n": null, "x": -7, "tags": []}),
+        ];
+        for instance in &sure {
+            assert!(schema.surely_accepts(instance), "{instance}");
+        }
+        // Answered without the crate: nothing was compiled.
+        assert!(schema.compiled.get().is_none());
+        let unsure = [
+            json!({}),
+            json!({"text": 1}),
+            json!({"text": "a", "n": 1.0}),
+            json!({"text": "a", "n": "1"}),
+            json!({"text": "a", "level": "mid"}),
+            json!({"text": "a", "k": {"a": [1.0, 2]}}),
+            json!({"text": "a", "tags": ["a", 1]}),
+            json!({"text": "a", "owner": {}}),
+            json!({"text": "a", "owner": {"name": "n", "age": 3}}),
+            json!({"text": "a", "extra": {"p": 1}}),
+            json!({"text": "a", "short": "ab"}),
+            json!("text"),
+        ];
+        for instance in &unsure {
+            assert!(!schema.surely_accepts(instance), "{instance}");
+        }
+        // Never a yes the validator would refuse (integers written 1.0, bounds: its call).
+        let validator = schema.validator().unwrap();
+        for instance in sure.iter().chain(&unsure) {
+            assert!(!schema.surely_accepts(instance) || validator.is_valid(instance), "{instance}");
+        }
+        assert!(validator.is_valid(&json!({"text": "a", "n": 1.0, "short": "ab"})));
+        // A schema compiled at registration is always the validator's to judge.
+        let other = compile(&json!({"type": "object", "pattern": "a"}), "t").unwrap();
+        assert!(!other.surely_accepts(&json!({})));
     }
 
     #[test]

@@ -29,7 +29,8 @@ pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String
     let as_task = tasks::plan(entry.task_support, entry.task_start, &cx)?;
     let arguments = object_param(&mut params, "arguments", CallTool::METHOD)?;
     let arguments = Value::Object(arguments);
-    let problems: Vec<String> = match entry.input.as_deref().map(|input| input.validator()).transpose() {
+    let input = entry.input.as_deref().filter(|input| !input.surely_accepts(&arguments));
+    let problems: Vec<String> = match input.map(|input| input.validator()).transpose() {
         Ok(input) => input.iter().flat_map(|input| input.iter_errors(&arguments)).map(|e| describe(&e)).collect(),
         Err(problem) => vec![problem.to_owned()],
     };
@@ -126,9 +127,13 @@ fn finish_tool_result(name: &str, mut result: Value, output: Option<&Schema>) ->
         let Some(structured) = map.get("structuredContent") else {
             return error_result(format!("Tool {name} has an output schema but returned no structured content"));
         };
-        let problems: Vec<String> = match schema.validator() {
-            Ok(schema) => schema.iter_errors(structured).map(|e| describe(&e)).collect(),
-            Err(problem) => vec![problem.to_owned()],
+        let problems: Vec<String> = if schema.surely_accepts(structured) {
+            Vec::new()
+        } else {
+            match schema.validator() {
+                Ok(schema) => schema.iter_errors(structured).map(|e| describe(&e)).collect(),
+                Err(problem) => vec![problem.to_owned()],
+            }
         };
         if !problems.is_empty() {
             return error_result(format!("Output of tool {name} does not match its schema: {}", problems.join("; ")));

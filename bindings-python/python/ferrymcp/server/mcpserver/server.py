@@ -75,7 +75,6 @@ from ferrymcp.server._resource_security import (
 )
 from ferrymcp.server._resources import build_resource
 from ferrymcp.server._tools import build_tool, wire
-from ferrymcp.server.auth.provider import ProviderTokenVerifier, TokenVerifier
 from ferrymcp.server.auth.settings import AuthSettings
 from ferrymcp.server.extension import Extension, MethodBinding, validate_extension_identifier
 from ferrymcp.server.mcpserver.utilities.logging import configure_logging
@@ -110,6 +109,7 @@ from ferrymcp.types import (
 
 if TYPE_CHECKING:
     from ferrymcp._native import HttpOptions, NativeServer
+    from ferrymcp.server.auth.provider import TokenVerifier
 
 LifespanResultT = TypeVar("LifespanResultT")
 _CallableT = TypeVar("_CallableT", bound=Callable[..., Any])
@@ -307,6 +307,9 @@ class MCPServer(Generic[LifespanResultT]):
         self._auth_server_provider = auth_server_provider
         if auth_server_provider is not None and token_verifier is None:
             # As the official SDK: the provider's own tokens are the ones accepted.
+            # Loaded here: a server without an authorization server never needs it.
+            from ferrymcp.server.auth.provider import ProviderTokenVerifier
+
             self._token_verifier = ProviderTokenVerifier(auth_server_provider)
         self.dependencies = list(dependencies or [])
         self.settings = SimpleNamespace(

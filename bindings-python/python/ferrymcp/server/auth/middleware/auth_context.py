@@ -11,9 +11,10 @@ binding). Over stdio, or on an endpoint without auth, it is `None`.
 from __future__ import annotations
 
 import contextvars
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ferrymcp.server.auth.provider import AccessToken
+if TYPE_CHECKING:
+    from ferrymcp.server.auth.provider import AccessToken
 
 
 class AuthenticatedUser:
@@ -40,6 +41,8 @@ def get_access_token() -> AccessToken | None:
 
 def access_token(info: dict[str, Any]) -> AccessToken:
     """An `AccessToken` from the engine's `AuthInfo` (`subject` and `claims` ride in `extra`)."""
+    from ferrymcp.server.auth.provider import AccessToken
+
     extra = info.get("extra") or {}
     return AccessToken(
         token=info["token"],
@@ -62,6 +65,16 @@ def bind_token(native_ctx: Any) -> contextvars.Token[AuthenticatedUser | None] |
 def unbind_token(token: contextvars.Token[AuthenticatedUser | None] | None) -> None:
     if token is not None:
         auth_context_var.reset(token)
+
+
+def __getattr__(name: str) -> Any:
+    # `AccessToken` is importable from here, as from the official module; it loads on first
+    # use (every tool wrapper imports this module, most servers never see a token).
+    if name == "AccessToken":
+        from ferrymcp.server.auth.provider import AccessToken
+
+        return AccessToken
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["AuthenticatedUser", "auth_context_var", "get_access_token"]
