@@ -159,60 +159,19 @@ impl Drop for CancelOnDrop {
 /// What an object-returning call gives: the JSON of its answer and the object itself.
 pub type Held = (Value, Option<Py<PyAny>>);
 
-type HeldReply = Arc<Mutex<Option<oneshot::Sender<Result<(String, Held), HandlerError>>>>>;
-
 impl PyCallable {
     /// Calls an async function that returns `(kind, json, object)`: core gets `kind`, the
     /// JSON as a value and the object itself (kept, to be handed back in a later call).
     /// The conversion runs on the loop thread, as every other.
     pub async fn call_held(self: Arc<Self>, args: impl Args) -> Result<(String, Held), HandlerError> {
-        let Some(handle) = self.event_loop.lock().unwrap().as_ref().map(|(_, handle)| handle.clone()) else {
-            return Err(HandlerError::Failed("the server is not running on an asyncio loop".into()));
-        };
-        let (tx, rx) = oneshot::channel();
-        let reply: HeldReply = Arc::new(Mutex::new(Some(tx)));
-        let running: Arc<Mutex<Option<Py<PyAny>>>> = Arc::default();
-        let (this, started) = (self.clone(), running.clone());
-        handle.post(Box::new(move |py| {
-            let event_loop = this.event_loop.lock().unwrap().as_ref().map(|(l, _)| l.clone_ref(py));
-            let outcome = (|| -> PyResult<()> {
-                let event_loop =
-                    event_loop.ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("the loop is gone"))?;
-                let task =
-                    event_loop.bind(py).call_method1("create_task", (this.function.bind(py).call1(args(py)?)?,))?;
-                task.call_method1("add_done_callback", (HeldCompletion(reply.clone()),))?;
-                *started.lock().unwrap() = Some(task.unbind());
-                Ok(())
-            })();
-            if let Err(e) = outcome
-                && let Some(tx) = reply.lock().unwrap().take()
-            {
-                let _ = tx.send(Err(from_exception(py, e)));
-            }
-        }));
-        let _cancel = CancelOnDrop { handle, running };
-        rx.await.unwrap_or_else(|_| Err(HandlerError::Failed("the handler was dropped before it finished".into())))
+        self.call_as(args, held).await
     }
 }
 
-#[pyclass(frozen)]
-struct HeldCompletion(HeldReply);
-
-#[pymethods]
-impl HeldCompletion {
-    fn __call__(&self, py: Python<'_>, task: &Bound<'_, PyAny>) {
-        let outcome = task
-            .call_method0("result")
-            .and_then(|r| {
-                let (kind, json, object) = r.extract::<(String, Bound<'_, PyAny>, Bound<'_, PyAny>)>()?;
-                let object = (!object.is_none()).then(|| object.unbind());
-                Ok((kind, (from_py(&json)?, object)))
-            })
-            .map_err(|e| from_exception(py, e));
-        if let Some(tx) = self.0.lock().unwrap().take() {
-            let _ = tx.send(outcome);
-        }
-    }
+fn held(result: &Bound<'_, PyAny>) -> PyResult<(String, Held)> {
+    let (kind, json, object) = result.extract::<(String, Bound<'_, PyAny>, Bound<'_, PyAny>)>()?;
+    let object = (!object.is_none()).then(|| object.unbind());
+    Ok((kind, (from_py(&json)?, object)))
 }
 
 type Finish = Box<dyn for<'py> FnOnce(Python<'py>, PyResult<Bound<'py, PyAny>>) + Send>;
