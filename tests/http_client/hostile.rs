@@ -4,6 +4,7 @@
 //! checked against the 2026-07-28 schema, with the headers it came with.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -48,12 +49,23 @@ fn answer(request: &Value) -> (u16, &'static str, String) {
 /// What the client sent: each message with its headers (names in lower case).
 type Received = Arc<Mutex<Vec<(HashMap<String, String>, Value)>>>;
 
-/// Serves one connection; with `ignore_cancellations` a `notifications/cancelled` is read
-/// and never acknowledged (the connection held open until the client hangs up).
-async fn serve(stream: TcpStream, received: Received, hung_up: Arc<Notify>, ignore_cancellations: bool) {
+/// How the hand-written server treats a connection.
+#[derive(Clone, Copy, Default)]
+struct Behaviour {
+    /// A `notifications/cancelled` is read and never acknowledged (the connection held
+    /// open until the client hangs up).
+    ignore_cancellations: bool,
+    /// The connection is closed after its first answer, without a word (no `Connection:
+    /// close`), as a server that drops keep-alive connections does.
+    one_answer: bool,
+}
+
+/// Serves connection number `connection`; each message it carries is recorded with the
+/// connection's number under the header name `:connection`.
+async fn serve(stream: TcpStream, received: Received, hung_up: Arc<Notify>, behaviour: Behaviour, connection: usize) {
     let mut stream = BufReader::new(stream);
     loop {
-        let mut headers = HashMap::new();
+        let mut headers = HashMap::from([(":connection".to_owned(), connection.to_string())]);
         let mut request_line = String::new();
         if stream.read_line(&mut request_line).await.unwrap_or(0) == 0 {
             return;
@@ -83,7 +95,7 @@ async fn serve(stream: TcpStream, received: Received, hung_up: Arc<Notify>, igno
             let _ = stream.read(&mut [0; 1]).await;
             return hung_up.notify_one();
         }
-        if ignore_cancellations && request["method"] == "notifications/cancelled" {
+        if behaviour.ignore_cancellations && request["method"] == "notifications/cancelled" {
             let _ = stream.read(&mut [0; 1]).await;
             return;
         }
@@ -98,7 +110,7 @@ async fn serve(stream: TcpStream, received: Received, hung_up: Arc<Notify>, igno
         }
         let length = body.len();
         let head = format!("HTTP/1.1 {status} X\r\ncontent-type: {kind}\r\n{location}content-length: {length}\r\n\r\n");
-        if stream.get_mut().write_all(format!("{head}{body}").as_bytes()).await.is_err() {
+        if stream.get_mut().write_all(format!("{head}{body}").as_bytes()).await.is_err() || behaviour.one_answer {
             return;
         }
     }
@@ -107,21 +119,30 @@ async fn serve(stream: TcpStream, received: Received, hung_up: Arc<Notify>, igno
 /// Starts the hand-written server on a random port and connects a client to it: what it
 /// received, the signal of a cancelled call's hang-up, and the client.
 async fn connect(ignore_cancellations: bool) -> (Received, Arc<Notify>, Client) {
+    let (received, hung_up, client, _) = connect_with(Behaviour { ignore_cancellations, ..Behaviour::default() }).await;
+    (received, hung_up, client)
+}
+
+/// [`connect`], with the count of connections the server accepted.
+async fn connect_with(behaviour: Behaviour) -> (Received, Arc<Notify>, Client, Arc<AtomicUsize>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let received = Received::default();
     let hung_up = Arc::new(Notify::new());
     let (log, hang_up) = (received.clone(), hung_up.clone());
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
-            tokio::spawn(serve(stream, log.clone(), hang_up.clone(), ignore_cancellations));
+            let connection = count.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(serve(stream, log.clone(), hang_up.clone(), behaviour, connection));
         }
     });
     let client =
         Client::connect_http(HttpClientOptions::new(url), ClientOptions::default(), ClientCallbacks::default())
             .await
             .unwrap();
-    (received, hung_up, client)
+    (received, hung_up, client, accepted)
 }
 
 #[tokio::test]
@@ -206,6 +227,38 @@ async fn a_notification_never_acknowledged_stops_nothing_behind_it() {
     let received = received.lock().unwrap();
     assert!(received.iter().any(|(_, m)| m["method"] == "notifications/cancelled"), "the cancellation was sent");
     assert_eq!(received.iter().filter(|(_, m)| m["params"]["name"] == "fine").count(), 3);
+}
+
+/// The HTTP/1.1 connections of the client's POSTs: calls one after the other share one
+/// kept-alive connection; against a server that closes each connection after one answer
+/// (the connection the client kept may close just as it is used again) no call fails or
+/// is sent twice, and each message goes out on a connection of its own: none is opened
+/// for nothing. (The client lists the tools after each call here, to learn the output
+/// schema of a tool this server never lists: two requests per call.)
+#[tokio::test]
+async fn kept_alive_connections_are_reused_and_none_is_opened_for_nothing() {
+    for one_answer in [false, true] {
+        let (received, _, client, accepted) = connect_with(Behaviour { one_answer, ..Behaviour::default() }).await;
+        for _ in 0..20 {
+            let fine = client.call_tool("fine", json!({}), RequestOptions::default()).await.expect("the call succeeds");
+            assert_eq!(serde_json::to_value(fine).unwrap()["content"][0]["text"], "fine");
+        }
+        client.close().await;
+        let received = received.lock().unwrap();
+        let calls = received.iter().filter(|(_, m)| m["params"]["name"] == "fine").count();
+        assert_eq!(calls, 20, "each call reached the server once (one answer per connection: {one_answer})");
+        let mut connections: Vec<usize> = received.iter().map(|(h, _)| h[":connection"].parse().unwrap()).collect();
+        connections.sort_unstable();
+        let accepted = accepted.load(Ordering::SeqCst);
+        if one_answer {
+            assert_eq!(accepted, received.len(), "one connection per message");
+            // Connections 0, 1, 2... each carried one message.
+            assert_eq!(connections, (0..received.len()).collect::<Vec<_>>());
+        } else {
+            assert_eq!(accepted, 1, "one connection");
+            assert!(connections.iter().all(|c| *c == 0), "the messages share one connection: {connections:?}");
+        }
+    }
 }
 
 #[tokio::test]

@@ -43,7 +43,7 @@ use crate::protocol::{
     ResourceTemplate, Tool, meta,
 };
 use crate::protocol::{ListTools, RequestMethod};
-use crate::wire::RawJson;
+use crate::wire::{RawJson, RawResult};
 use child::{ChildCommand, ChildProcess, ShutdownTimeouts};
 use serde_json::value::RawValue;
 
@@ -364,21 +364,24 @@ impl Client {
 
     /// [`request`](Self::request) returning the result's JSON text as the server sent it
     /// (member order, numbers and escapes untouched), for a proxy that passes it on: the
-    /// `resultType` of a modern result is read without parsing the rest, and only an
-    /// `input_required` one is parsed, to answer it. `tools/list` is parsed as
-    /// [`request`](Self::request) parses it (the client learns the output schemas).
+    /// top-level members of a modern result that matter (`resultType`, and what a server
+    /// passing it on checks before stamping it) are read in one scan without parsing the
+    /// rest, and travel with the text ([`RawResult`]); only an `input_required` result is
+    /// parsed, to answer it. `tools/list` is parsed as [`request`](Self::request) parses it
+    /// (the client learns the output schemas).
     pub async fn request_raw(
         &self,
         method: &str,
         mut params: Map<String, Value>,
         options: RequestOptions,
-    ) -> Result<RawJson, ClientError> {
+    ) -> Result<RawResult, ClientError> {
         if method == ListTools::METHOD {
             let result = self.request(method, Value::Object(params), options).await?;
-            return Ok(RawJson::from_value(&result));
+            return Ok(RawJson::from_value(&result).into());
         }
         if !self.details.modern {
-            return Ok(self.peer.request(method, Some(&params), options).await?);
+            let raw: RawJson = self.peer.request(method, Some(&params), options).await?;
+            return Ok(raw.into());
         }
         // Params without a `_meta` (a proxy's, once the front hop's keys are gone) get the
         // connection's, written as encoded once; others have the keys added.
@@ -395,15 +398,14 @@ impl Client {
                 }
                 None => self.peer.request(method, Some(&params), options.clone()).await?,
             };
-            let asks = match raw.members(["resultType"]) {
-                Some([result_type]) => result_type.is_some_and(|t| asks_input(t.get())),
-                None => false,
-            };
-            if !asks {
+            let raw = RawResult::read(raw);
+            if !raw.members().is_some_and(|m| m.asks_input) {
                 return Ok(raw);
             }
-            let result: Value =
-                raw.parse_owned().map_err(|e| ClientError::Protocol(format!("{method} result is not JSON: {e}")))?;
+            let result: Value = raw
+                .text()
+                .parse_owned()
+                .map_err(|e| ClientError::Protocol(format!("{method} result is not JSON: {e}")))?;
             if round == self.options.max_input_rounds || !self.options.answer_input {
                 return Err(self.unanswered(method, result));
             }
@@ -760,13 +762,6 @@ impl serde::Serialize for WithMeta<'_> {
     }
 }
 
-/// Whether a `resultType`'s JSON text is the string `input_required` (escapes decoded).
-fn asks_input(result_type: &str) -> bool {
-    result_type == "\"input_required\""
-        || (result_type.contains('\\')
-            && serde_json::from_str::<String>(result_type).is_ok_and(|t| t == "input_required"))
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::{Map, json};
@@ -781,14 +776,5 @@ mod tests {
         let written = serde_json::to_string(&super::WithMeta { params: &params, meta: &text }).unwrap();
         params.insert("_meta".into(), meta);
         assert_eq!(written, serde_json::to_string(&params).unwrap());
-    }
-
-    #[test]
-    fn input_required_is_read_from_the_text_of_result_type() {
-        assert!(super::asks_input(r#""input_required""#));
-        assert!(super::asks_input(r#""input\u005frequired""#));
-        assert!(!super::asks_input(r#""complete""#));
-        assert!(!super::asks_input(r#""input_required ""#));
-        assert!(!super::asks_input("null"));
     }
 }

@@ -24,7 +24,7 @@ use crate::client::Client;
 use crate::peer::BoxFuture;
 use crate::protocol::ServerCapabilities;
 use crate::server::{Answer, Context, HandlerError, Inbound, Middleware, Next, Server, ServerOptions, UriTemplate};
-use crate::wire::RawJson;
+use crate::wire::RawResult;
 
 /// Between an upstream's name and the name of one of its tools or prompts.
 pub const SEPARATOR: &str = "__";
@@ -275,7 +275,7 @@ fn declare(server: &Server, upstreams: &Arc<Upstreams>) {
         server.set_feature_handler(method, handler).expect("MCP's feature methods");
     }
     // The forwarded calls pass the upstream's result on as its JSON text.
-    type Forward = fn(Arc<Upstreams>, Map<String, Value>, Context) -> BoxFuture<Result<RawJson, HandlerError>>;
+    type Forward = fn(Arc<Upstreams>, Map<String, Value>, Context) -> BoxFuture<Result<RawResult, HandlerError>>;
     let forwards: [(&str, Forward); 4] = [
         ("tools/call", |u, p, cx| Box::pin(async move { u.by_name("tools/call", p, cx).await })),
         ("prompts/get", |u, p, cx| Box::pin(async move { u.by_name("prompts/get", p, cx).await })),
@@ -363,7 +363,7 @@ impl Upstreams {
         method: &str,
         mut params: Map<String, Value>,
         cx: Context,
-    ) -> Result<RawJson, HandlerError> {
+    ) -> Result<RawResult, HandlerError> {
         let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
         let (slot, name) = self.named(&name)?;
         params.insert("name".into(), json!(name));
@@ -383,7 +383,7 @@ impl Upstreams {
     /// Sends a request about `params.uri` to the upstream that listed it; a URI no list
     /// has shown yet is tried on each upstream offering resources, in order, and
     /// remembered with the first that answers.
-    async fn by_uri(&self, method: &str, params: Map<String, Value>, cx: Context) -> Result<RawJson, HandlerError> {
+    async fn by_uri(&self, method: &str, params: Map<String, Value>, cx: Context) -> Result<RawResult, HandlerError> {
         let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default().to_owned();
         if let Some(slot) = self.owner(&uri) {
             let client = slot.client().ok_or_else(|| down(&slot))?;
@@ -401,7 +401,7 @@ impl Upstreams {
         Err(HandlerError::ResourceNotFound(uri))
     }
 
-    async fn complete(&self, mut params: Map<String, Value>, cx: Context) -> Result<RawJson, HandlerError> {
+    async fn complete(&self, mut params: Map<String, Value>, cx: Context) -> Result<RawResult, HandlerError> {
         let reference = params.get("ref").cloned().unwrap_or(Value::Null);
         let slot = match reference.get("type").and_then(Value::as_str) {
             Some("ref/prompt") => {

@@ -47,7 +47,7 @@ use crate::client::{Client, ClientCallbacks, ClientError, InputCallback, Notific
 use crate::peer::{BoxFuture, Progress, RequestOptions};
 use crate::protocol::meta;
 use crate::server::{Context, HandlerError, Server};
-use crate::wire::{ErrorObject, RawJson};
+use crate::wire::{ErrorObject, RawResult};
 
 /// Connects to an upstream with the callbacks that relay its requests and notifications.
 pub type Connector = Arc<dyn Fn(ClientCallbacks) -> BoxFuture<Result<Client, ClientError>> + Send + Sync>;
@@ -218,19 +218,22 @@ pub async fn forward(
     cx: &Context,
 ) -> Result<Value, HandlerError> {
     let raw = forward_raw(client, relay, method, params, cx).await?;
-    raw.parse_owned().map_err(|e| HandlerError::Failed(format!("upstream server: {method} result is not JSON: {e}")))
+    raw.text()
+        .parse_owned()
+        .map_err(|e| HandlerError::Failed(format!("upstream server: {method} result is not JSON: {e}")))
 }
 
-/// [`forward`], returning the upstream's result as the JSON text it sent
-/// ([`Client::request_raw`]): what the proxies' feature handlers answer with
-/// ([`Server::set_raw_feature_handler`]), so a result crosses without a parse.
+/// [`forward`], returning the upstream's result as the JSON text it sent, with the members
+/// the client read of it ([`Client::request_raw`]): what the proxies' feature handlers
+/// answer with ([`Server::set_raw_feature_handler`]), so a result crosses without a parse
+/// and the front does not scan it again.
 pub async fn forward_raw(
     client: &Client,
     relay: &Relay,
     method: &str,
     mut params: Map<String, Value>,
     cx: &Context,
-) -> Result<RawJson, HandlerError> {
+) -> Result<RawResult, HandlerError> {
     if let Some(Value::Object(fields)) = params.get_mut("_meta") {
         fields.retain(|key, _| !HOP_META.contains(&key.as_str()));
         if fields.is_empty() {

@@ -26,7 +26,7 @@ use super::router;
 use super::session_handle::ServerSession;
 use super::{Server, ServerShared};
 use crate::peer::{BoxFuture, ENGINE_NOTIFICATIONS};
-use crate::wire::RawJson;
+use crate::wire::RawResult;
 
 /// Answers a custom request: its params (an object; empty when the request had none) and
 /// the request's [`Context`] in, the result object out. A [`HandlerError::Failed`] answers
@@ -59,17 +59,19 @@ where
 /// Answers one of MCP's feature methods with the result's JSON text as it is: a proxy's
 /// handler, passing on an upstream's result without parsing it into a tree and encoding it
 /// back ([`Server::set_raw_feature_handler`]). The text must be a JSON object; the engine
-/// stamps a 2026-07-28 result only when it lacks what stamping adds (then it parses it).
+/// stamps a 2026-07-28 result only when it lacks what stamping adds (then it parses it),
+/// which it reads from the members a client already read of it ([`RawResult`]) or, for
+/// text given as it is (`RawResult::from(RawJson)`), in a scan of its own.
 pub trait RawRequestHandler: Send + Sync + 'static {
-    fn handle(&self, params: Map<String, Value>, cx: Context) -> BoxFuture<Result<RawJson, super::HandlerError>>;
+    fn handle(&self, params: Map<String, Value>, cx: Context) -> BoxFuture<Result<RawResult, super::HandlerError>>;
 }
 
 impl<F, Fut> RawRequestHandler for F
 where
     F: Fn(Map<String, Value>, Context) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<RawJson, super::HandlerError>> + Send + 'static,
+    Fut: Future<Output = Result<RawResult, super::HandlerError>> + Send + 'static,
 {
-    fn handle(&self, params: Map<String, Value>, cx: Context) -> BoxFuture<Result<RawJson, super::HandlerError>> {
+    fn handle(&self, params: Map<String, Value>, cx: Context) -> BoxFuture<Result<RawResult, super::HandlerError>> {
         Box::pin(self(params, cx))
     }
 }

@@ -8,13 +8,12 @@
 
 use serde_json::{Map, Value};
 
-use crate::protocol::meta;
-use crate::wire::{RawJson, object_members};
+use crate::wire::{RawJson, RawResult, ResultMembers};
 
 pub(crate) enum Reply {
     Value(Value),
     Page(Page),
-    Raw(RawJson),
+    Raw(RawResult),
 }
 
 /// One page of a listing: the items under `key`, beside the result's other members.
@@ -33,14 +32,16 @@ impl From<Value> for Reply {
 impl Reply {
     /// The result's members, for stamping; `None` when the result is not an object.
     /// For [`Reply::Raw`], `None` also when the text already has every member stamping
-    /// adds (`hinted`: a cache hint applies), so it goes out untouched; otherwise it is
-    /// parsed here, once, and stamped as a value.
+    /// adds (`hinted`: a cache hint applies; [`ResultMembers::stamped`], from the members
+    /// its client read, or read here), so it goes out untouched; otherwise it is parsed
+    /// here, once, and stamped as a value.
     pub fn members_mut(&mut self, hinted: bool) -> Option<&mut Map<String, Value>> {
         if let Self::Raw(raw) = self {
-            if stamped(raw, hinted) {
+            let read = raw.members().or_else(|| ResultMembers::read(raw.text()));
+            if read.is_some_and(|m| m.stamped(hinted)) {
                 return None;
             }
-            *self = Self::Value(raw.parse_owned().unwrap_or(Value::Null));
+            *self = Self::Value(raw.text().parse_owned().unwrap_or(Value::Null));
         }
         match self {
             Self::Value(Value::Object(map)) => Some(map),
@@ -52,7 +53,7 @@ impl Reply {
     pub fn encode(&self) -> serde_json::Result<RawJson> {
         let page = match self {
             Self::Value(value) => return Ok(RawJson::from_value(value)),
-            Self::Raw(raw) => return Ok(raw.clone()),
+            Self::Raw(raw) => return Ok(raw.text().clone()),
             Self::Page(page) => page,
         };
         let size: usize = page.items.iter().map(|item| item.get().len() + 1).sum();
@@ -79,35 +80,17 @@ impl Reply {
     }
 }
 
-/// Whether a 2026-07-28 result's text already carries what [`stamp`] would add, so that
-/// stamping would change nothing: `resultType`, a `_meta` object naming the server (a
-/// `_meta` that is not an object stamping leaves alone), and, with a cache hint on a
-/// complete result, `ttlMs` and `cacheScope`. Anything unsure (not an object, an escaped
-/// `resultType`) counts as not stamped, and the caller's parse and stamp decide.
-///
-/// [`stamp`]: super::features::stamp::stamp
-fn stamped(raw: &RawJson, hinted: bool) -> bool {
-    let Some([Some(result_type), Some(fields), ttl, scope]) =
-        raw.members(["resultType", "_meta", "ttlMs", "cacheScope"])
-    else {
-        return false;
-    };
-    let named = match object_members(fields.get(), [meta::SERVER_INFO]) {
-        Some([server_info]) => server_info.is_some(),
-        None => !fields.get().starts_with('{'),
-    };
-    let result_type = result_type.get();
-    // A plain string other than "complete": no cache members are added.
-    let incomplete = result_type.starts_with('"') && !result_type.contains('\\') && result_type != "\"complete\"";
-    named && (!hinted || incomplete || (ttl.is_some() && scope.is_some()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn raw(text: &str) -> RawJson {
         RawJson::from_text(text.to_owned()).unwrap()
+    }
+
+    /// Whether stamping would add nothing, from one scan of the text.
+    fn stamped(raw: &RawJson, hinted: bool) -> bool {
+        ResultMembers::read(raw).is_some_and(|m| m.stamped(hinted))
     }
 
     #[test]
@@ -133,12 +116,19 @@ mod tests {
     #[test]
     fn a_raw_reply_goes_out_as_its_text_and_is_stamped_as_a_value_when_it_must_be() {
         let text = r#"{"z": 1.50, "resultType":"complete", "_meta":{"io.modelcontextprotocol/serverInfo":{}}}"#;
-        let mut reply = Reply::Raw(raw(text));
-        assert!(reply.members_mut(false).is_none());
-        assert_eq!(reply.encode().unwrap().get(), text);
-        let mut reply = Reply::Raw(raw(r#"{"z":1,"a":2}"#));
-        let members = reply.members_mut(false).expect("parsed to be stamped");
-        members.insert("resultType".into(), Value::from("complete"));
-        assert_eq!(reply.encode().unwrap().get(), r#"{"z":1,"a":2,"resultType":"complete"}"#);
+        // Text read by the server itself, or with the members its client read.
+        for reply in [RawResult::from(raw(text)), RawResult::read(raw(text))] {
+            let mut reply = Reply::Raw(reply);
+            assert!(reply.members_mut(false).is_none());
+            assert_eq!(reply.encode().unwrap().get(), text);
+            // A cache hint: the cache members are missing, so it is parsed and stamped.
+            assert!(reply.members_mut(true).is_some());
+        }
+        for reply in [RawResult::from(raw(r#"{"z":1,"a":2}"#)), RawResult::read(raw(r#"{"z":1,"a":2}"#))] {
+            let mut reply = Reply::Raw(reply);
+            let members = reply.members_mut(false).expect("parsed to be stamped");
+            members.insert("resultType".into(), Value::from("complete"));
+            assert_eq!(reply.encode().unwrap().get(), r#"{"z":1,"a":2,"resultType":"complete"}"#);
+        }
     }
 }

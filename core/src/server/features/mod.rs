@@ -29,7 +29,7 @@ use super::mrtr::{Stop, UntilInput};
 use super::registry::Registry;
 use super::reply::{Page, Reply};
 use crate::peer::BoxFuture;
-use crate::wire::{ErrorObject, RawJson};
+use crate::wire::{ErrorObject, RawJson, RawResult};
 
 type Outcome = Result<Value, ErrorObject>;
 
@@ -156,10 +156,11 @@ impl HandlerResult for Value {
     }
 }
 
-impl HandlerResult for RawJson {
+impl HandlerResult for RawResult {
     fn own_input_required(&self) -> Option<Map<String, Value>> {
-        // Parsed only when it could be one: most answers are never parsed here.
-        if !self.get().contains("input_required") {
+        // Parsed only when it could be one: most answers are never parsed here (nor
+        // searched, when the client that received them read their `resultType`).
+        if self.members().is_some_and(|m| !m.asks_input) || !self.get().contains("input_required") {
             return None;
         }
         serde_json::from_str::<Value>(self.get()).ok()?.own_input_required()
