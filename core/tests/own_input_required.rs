@@ -2,11 +2,13 @@
 //! result and reads the retry's `inputResponses` (this round's only) and the `requestState`
 //! it gave (echoed intact, inside core's seal). A real server serves a raw JSON-RPC peer
 //! over the in-memory transport; core checks the result (a member present, each input's
-//! client capability) and refuses it on a 2025-era session.
+//! client capability) and, with the legacy shim off, refuses it on a 2025-era session.
 
 use ferrymcp_core::client::ClientCallbacks;
 use ferrymcp_core::peer::{Peer, PeerConfig, PeerError, RequestOptions};
-use ferrymcp_core::server::{Context, Dialect, HandlerFuture, Server, ServerOptions, ToolHandler};
+use ferrymcp_core::server::{
+    Context, Dialect, HandlerFuture, InputRequiredOptions, Server, ServerOptions, ToolHandler,
+};
 use ferrymcp_core::transport::memory;
 use serde_json::{Map, Value, json};
 
@@ -100,8 +102,9 @@ async fn a_handler_runs_its_own_rounds_with_its_state_sealed_by_core() {
 }
 
 #[tokio::test]
-async fn a_legacy_session_gets_a_loud_error() {
-    let peer = peer();
+async fn a_legacy_session_gets_a_loud_error_with_the_shim_off() {
+    let shim_off = InputRequiredOptions { legacy_shim: Some(false), ..InputRequiredOptions::default() };
+    let peer = peer_with(ServerOptions { input_required: shim_off, ..ServerOptions::default() });
     let init = json!({"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}}, "clientInfo": {"name": "t", "version": "1"}});
     request(&peer, "initialize", init).await.unwrap();
     peer.notify("notifications/initialized", None::<&Value>).await.unwrap();

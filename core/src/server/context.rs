@@ -81,6 +81,17 @@ pub(crate) struct ContextInner {
     pub task: TaskSlot,
     /// The legacy session the request arrived in (none for a modern request).
     pub session: Option<ServerSession>,
+    /// On a handler's run again by the legacy shim: what that round brings it.
+    pub legacy_round: Option<LegacyRound>,
+}
+
+/// What the legacy shim hands a handler it runs again on a 2025-era request: the answers
+/// it collected for the handler's last `input_required` result (that round's only; none
+/// after a round that asked nothing) and the `requestState` the result carried, byte for
+/// byte.
+pub(crate) struct LegacyRound {
+    pub responses: Option<Map<String, Value>>,
+    pub state: Option<String>,
 }
 
 static NULL: Value = Value::Null;
@@ -199,17 +210,50 @@ impl Context {
     }
 
     /// The `inputResponses` of a modern retry as the client sent them (this round's only:
-    /// the official SDKs' `ctx.mcpReq.inputResponses`); `None` on a first request and in
-    /// the 2025 era.
+    /// the official SDKs' `ctx.mcpReq.inputResponses`), or on a 2025-era request the
+    /// answers the legacy shim collected for the handler's last `input_required` result;
+    /// `None` on a first request.
     pub fn input_responses(&self) -> Option<&Map<String, Value>> {
-        self.inner.inputs.as_deref().and_then(Inputs::fresh)
+        match &self.inner.legacy_round {
+            Some(round) => round.responses.as_ref(),
+            None => self.inner.inputs.as_deref().and_then(Inputs::fresh),
+        }
     }
 
     /// The `requestState` the handler put in its own `input_required` result, as it gave
     /// it, on the client's retry (core sealed it, so it is intact and bound to this
-    /// method, target and principal); `None` otherwise.
+    /// method, target and principal) or on the legacy shim's run again; `None` otherwise.
     pub fn request_state(&self) -> Option<&str> {
-        self.inner.inputs.as_deref().and_then(Inputs::handler_state)
+        match &self.inner.legacy_round {
+            Some(round) => round.state.as_deref(),
+            None => self.inner.inputs.as_deref().and_then(Inputs::handler_state),
+        }
+    }
+
+    /// This request's context for the legacy shim's next run of its handler: the same
+    /// request (id, cancellation, way back, session, progress so far) with `round`.
+    pub(crate) fn for_legacy_round(&self, round: LegacyRound) -> Context {
+        let inner = &self.inner;
+        Context {
+            inner: Arc::new(ContextInner {
+                request_id: inner.request_id.clone(),
+                cancel: inner.cancel.clone(),
+                outbound: inner.outbound.clone(),
+                auth: inner.auth.clone(),
+                server: inner.server.clone(),
+                protocol_version: inner.protocol_version.clone(),
+                client_capabilities: inner.client_capabilities.clone(),
+                client_info: inner.client_info.clone(),
+                log_threshold: inner.log_threshold,
+                meta: inner.meta.clone(),
+                // Progress spans the whole flow: a run again must go on increasing it.
+                last_progress: Mutex::new(*inner.last_progress.lock().unwrap()),
+                inputs: None,
+                task: TaskSlot::default(),
+                session: inner.session.clone(),
+                legacy_round: Some(round),
+            }),
+        }
     }
 
     /// The progress token the client sent, if any.

@@ -188,6 +188,15 @@ impl Dialect {
         }
     }
 
+    /// Whether a handler's own `input_required` result on a 2025-era request is served by
+    /// the legacy shim unless the server says otherwise
+    /// ([`InputRequiredOptions::legacy_shim`](super::InputRequiredOptions::legacy_shim)):
+    /// the official TypeScript SDK's default (`legacyShim: true`); the official Python SDK
+    /// has no shim and fails the request.
+    pub(crate) fn shims_legacy_input_required(self) -> bool {
+        matches!(self, Dialect::Ferrymcp)
+    }
+
     /// A client's answer to a server request (a legacy session's, or a modern input
     /// request) it has no callback for: -32601, or, as the official Python client's
     /// default callbacks answer the three inputs a server may ask, -32600 naming what is

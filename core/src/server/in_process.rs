@@ -52,6 +52,7 @@ impl Server {
                 inputs: None,
                 task: Default::default(),
                 session: None,
+                legacy_round: None,
             }),
         };
         let mut params = Map::new();

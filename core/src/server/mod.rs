@@ -23,6 +23,7 @@ mod handlers;
 pub mod http;
 mod in_process;
 mod input_batch;
+mod legacy_shim;
 pub(crate) mod middleware;
 mod mrtr;
 pub(crate) mod notify;
@@ -156,6 +157,55 @@ pub struct ServerOptions {
     /// could declare, error wording, completion totals): see [`Dialect`]. Default
     /// [`Dialect::Ferrymcp`]; the Python binding selects [`Dialect::PythonSdk`].
     pub dialect: Dialect,
+    /// How a handler's own `input_required` result answers a 2025-era request (the legacy
+    /// shim, its round cap and its per-request timeout): see [`InputRequiredOptions`].
+    pub input_required: InputRequiredOptions,
+}
+
+/// How a handler's own `input_required` result (the manual multi-round API) is served to a
+/// 2025-era request of `tools/call`, `prompts/get` or `resources/read`, whose revision has
+/// no `input_required` vocabulary: the official TypeScript SDK's `ServerOptions.inputRequired`.
+///
+/// With the legacy shim on, core makes each embedded input request a real request to the
+/// client over the live session (answered within the originating request's stream),
+/// collects the answers and runs the handler again with them as its `inputResponses` (this
+/// round's only) and its `requestState` echoed byte for byte, until it answers, for at most
+/// [`max_rounds`](Self::max_rounds) runs. Its failures answer as the request's family
+/// does: a tool call's is a result with `isError`, a prompt's or a resource's a `-32603`
+/// error. Off, the result fails loudly (`-32603`).
+#[derive(Clone, Debug)]
+pub struct InputRequiredOptions {
+    /// Whether the shim serves 2025-era requests. `None`: the [`Dialect`]'s choice, on for
+    /// [`Dialect::Ferrymcp`] (the official TypeScript SDK's default, `legacyShim: true`),
+    /// off for [`Dialect::PythonSdk`] (the official Python SDK has no shim: its servers
+    /// answer `-32603 Handler returned an invalid result`).
+    pub legacy_shim: Option<bool>,
+    /// How many times the shim runs the handler again for one request before it fails
+    /// (`maxRounds`, default [`DEFAULT_SHIM_MAX_ROUNDS`]); at least 1.
+    pub max_rounds: usize,
+    /// How long each request the shim sends the client waits for its answer; progress
+    /// the client reports on it starts the wait again (`roundTimeoutMs`, default
+    /// [`DEFAULT_SHIM_ROUND_TIMEOUT`]).
+    pub round_timeout: Duration,
+}
+
+/// The official TypeScript SDK's `inputRequired.maxRounds` default.
+pub const DEFAULT_SHIM_MAX_ROUNDS: usize = 8;
+/// The official TypeScript SDK's `inputRequired.roundTimeoutMs` default (600 000 ms): the
+/// requests are answered by people, so the 60 s request default does not apply.
+pub const DEFAULT_SHIM_ROUND_TIMEOUT: Duration = Duration::from_secs(600);
+
+impl Default for InputRequiredOptions {
+    fn default() -> Self {
+        Self { legacy_shim: None, max_rounds: DEFAULT_SHIM_MAX_ROUNDS, round_timeout: DEFAULT_SHIM_ROUND_TIMEOUT }
+    }
+}
+
+impl InputRequiredOptions {
+    /// Whether the shim is on for a server of `dialect`.
+    pub(crate) fn shim_on(&self, dialect: Dialect) -> bool {
+        self.legacy_shim.unwrap_or_else(|| dialect.shims_legacy_input_required())
+    }
 }
 
 /// The default cap on open `subscriptions/listen` streams: the official SDKs' default
@@ -182,6 +232,7 @@ impl Default for ServerOptions {
             max_listen_streams: Some(DEFAULT_MAX_LISTEN_STREAMS),
             reject_legacy: false,
             dialect: Dialect::Ferrymcp,
+            input_required: InputRequiredOptions::default(),
         }
     }
 }

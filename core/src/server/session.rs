@@ -388,6 +388,7 @@ impl Connection {
             inputs: None,
             task: Default::default(),
             session: None,
+            legacy_round: None,
         };
         fill(&mut inner);
         Context { inner: Arc::new(inner) }

@@ -58,12 +58,12 @@ async fn serve_run<T: HandlerResult, R: From<Value>>(
     method: &str,
     params: Map<String, Value>,
     cx: Context,
-    handle: impl FnOnce(Map<String, Value>, Context) -> BoxFuture<Result<T, HandlerError>>,
+    handle: impl Fn(Map<String, Value>, Context) -> BoxFuture<Result<T, HandlerError>>,
     answer: impl FnOnce(T) -> R,
 ) -> Result<R, ErrorObject> {
     let target = crate::server::router::mrtr_target(method, &params);
-    let future = handle(params, cx.clone());
-    match run(server, &cx, method, &target, future).await {
+    let start = |cx| handle(params.clone(), cx);
+    match run(server, &cx, method, &target, start).await {
         Ran::InputRequired(input_required) => Ok(R::from(input_required)),
         Ran::Done(Ok(result)) => Ok(answer(result)),
         Ran::Done(Err(error)) => Err(handler_error(server, error, |m| format!("{method} failed: {m}"), cx.is_modern())),

@@ -97,22 +97,32 @@ enum Ran<T = Value> {
     Task(BoxFuture<Result<T, HandlerError>>),
 }
 
-/// Runs a handler; on a modern request it may stop for client input, and the outcome is
-/// then the `input_required` result, or (a tool that starts its own task) go on as a task.
+/// Runs a handler (`start` makes its future for a context); on a modern request it may stop
+/// for client input, and the outcome is then the `input_required` result, or (a tool that
+/// starts its own task) go on as a task. On a 2025-era request a handler's own
+/// `input_required` result goes to the legacy shim, which runs the handler again with the
+/// client's answers ([`super::super::legacy_shim`]), or fails loudly when it is off.
 async fn run<T: HandlerResult>(
     server: &ServerShared,
     cx: &Context,
     method: &str,
     target: &str,
-    mut future: BoxFuture<Result<T, HandlerError>>,
+    mut start: impl FnMut(Context) -> BoxFuture<Result<T, HandlerError>>,
 ) -> Ran<T> {
+    let mut future = start(cx.clone());
     let Some(inputs) = &cx.inner.inputs else {
         let outcome = future.await;
-        if outcome.as_ref().is_ok_and(|result| result.own_input_required().is_some()) {
-            let error = server.options.dialect.input_required_out_of_era(method, cx.protocol_version());
-            return Ran::Done(Err(HandlerError::Rpc(error)));
+        let Some(own) = outcome.as_ref().ok().and_then(HandlerResult::own_input_required) else {
+            return Ran::Done(outcome);
+        };
+        let shim = server.options.input_required.shim_on(server.options.dialect)
+            && crate::server::legacy_shim::serves(method)
+            && cx.inner.task.get().is_none();
+        if shim {
+            return Ran::Done(crate::server::legacy_shim::fulfil(server, cx, method, own, start).await);
         }
-        return Ran::Done(outcome);
+        let error = server.options.dialect.input_required_out_of_era(method, cx.protocol_version());
+        return Ran::Done(Err(HandlerError::Rpc(error)));
     };
     match (UntilInput { future: &mut future, inputs, task: &cx.inner.task }).await {
         Stop::Done(outcome) => {
@@ -141,13 +151,20 @@ async fn run<T: HandlerResult>(
 }
 
 /// What a handler answers: a value, or JSON text kept as it is.
-pub(crate) trait HandlerResult {
+pub(crate) trait HandlerResult: Sized {
     /// The members of an `input_required` result the handler built itself (the manual
     /// multi-round API), if this is one.
     fn own_input_required(&self) -> Option<Map<String, Value>>;
+
+    /// A result core answers in the handler's place (the legacy shim's failed tool call).
+    fn from_value(value: Value) -> Self;
 }
 
 impl HandlerResult for Value {
+    fn from_value(value: Value) -> Self {
+        value
+    }
+
     fn own_input_required(&self) -> Option<Map<String, Value>> {
         match self {
             Value::Object(map) if super::mrtr::is_input_required(self) => Some(map.clone()),
@@ -157,6 +174,10 @@ impl HandlerResult for Value {
 }
 
 impl HandlerResult for RawResult {
+    fn from_value(value: Value) -> Self {
+        RawResult::from(RawJson::to_json(&value).expect("a JSON value"))
+    }
+
     fn own_input_required(&self) -> Option<Map<String, Value>> {
         // Parsed only when it could be one: most answers are never parsed here (nor
         // searched, when the client that received them read their `resultType`).

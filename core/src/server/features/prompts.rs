@@ -21,8 +21,8 @@ pub(crate) async fn get_prompt(server: &Arc<ServerShared>, mut params: Map<Strin
     if !missing.is_empty() {
         return Err(dialect.invalid_prompt_request(&name, false, &missing, cx.is_modern()));
     }
-    let future = entry.handler.get(arguments, cx.clone());
-    match run(server, &cx, GetPrompt::METHOD, &name, future).await {
+    let start = |cx| entry.handler.get(arguments.clone(), cx);
+    match run(server, &cx, GetPrompt::METHOD, &name, start).await {
         Ran::InputRequired(input_required) => Ok(input_required),
         Ran::Done(Ok(result)) => Ok(with_description(result, entry.description.as_ref())),
         Ran::Done(Err(error)) => {

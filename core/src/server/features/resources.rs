@@ -83,8 +83,8 @@ pub(crate) async fn read_resource(server: &Arc<ServerShared>, params: Map<String
     let dialect = server.options.dialect;
     let found = found.ok_or_else(|| dialect.resource_not_found(&uri, cx.is_modern()))?;
     let (modern, cache_hint) = (cx.is_modern(), found.cache_hint);
-    let future = found.handler.read(uri.clone(), found.variables, cx.clone());
-    let outcome = match run(server, &cx, ReadResource::METHOD, &uri, future).await {
+    let start = |cx| found.handler.read(uri.clone(), found.variables.clone(), cx);
+    let outcome = match run(server, &cx, ReadResource::METHOD, &uri, start).await {
         Ran::Done(outcome) => outcome,
         Ran::InputRequired(input_required) => return Ok(input_required),
         Ran::Task(_) => unreachable!("only a tool call starts a task"),

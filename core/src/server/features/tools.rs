@@ -49,8 +49,9 @@ pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String
         Some(TaskStart::OnRequest) => cx.inner.task.allow_start(),
         None => {}
     }
-    let future = entry.handler.call(arguments, cx.clone());
-    let outcome = match run(server, &cx, CallTool::METHOD, &name, future).await {
+    let handler = entry.handler.clone();
+    let start = |cx| handler.call(arguments.clone(), cx);
+    let outcome = match run(server, &cx, CallTool::METHOD, &name, start).await {
         Ran::Done(outcome) => outcome,
         Ran::InputRequired(input_required) => return Ok(input_required),
         Ran::Task(rest) => {
