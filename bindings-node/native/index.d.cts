@@ -610,6 +610,12 @@ export interface ServerConfig {
   stateKeys?: Array<Buffer>
   /** How long sealed request state stays valid, in milliseconds. */
   stateTtlMs?: number
+  /** The official `inputRequired.legacyShim` (core's default when absent: on). */
+  legacyShim?: boolean
+  /** The official `inputRequired.maxRounds` (a positive integer; core's default, 8). */
+  inputMaxRounds?: number
+  /** The official `inputRequired.roundTimeoutMs` (positive; core's default, 600 000). */
+  roundTimeoutMs?: number
 }
 
 /** Starts a server process and connects to it (era probe, then handshake). */

@@ -7,8 +7,9 @@
  * returned result (at least one of the two members, every input request's client
  * capability), seals the handler's `requestState` inside its own sealed state (bound to the
  * method, target and principal, with an expiry), opens it on the retry and hands the
- * handler this round's `inputResponses`; a 2025-era request gets a loud error, as the
- * official server with `inputRequired: { legacyShim: false }` answers.
+ * handler this round's `inputResponses`. On a 2025-era request core's legacy shim sends each
+ * input request to the client and runs the handler again with the answers (the official
+ * `inputRequired.legacyShim`, on by default; `false` fails the request loudly).
  *
  * `createRequestStateCodec` is the official application-side helper that seals a typed
  * payload into the `requestState` string (HMAC-SHA-256, an expiry, an optional binding to

@@ -72,6 +72,15 @@ export interface McpServerOptions {
    * intact and bound to the method, target and principal before the hook sees it.
    */
   requestState?: { verify?: (state: string, ctx: HandlerContext) => unknown };
+  /**
+   * How a handler's own `inputRequired(...)` result is served to a 2025-era request: by
+   * default (`legacyShim: true`) each embedded request goes to the client as a real request
+   * over the session and the handler runs again with the answers (`ctx.mcpReq.inputResponses`,
+   * that round's only) and its `requestState`, for at most `maxRounds` runs (8), each request
+   * waiting `roundTimeoutMs` (600 000, restarted by the client's progress); `legacyShim: false`
+   * fails the request with `-32603` instead.
+   */
+  inputRequired?: { maxRounds?: number; roundTimeoutMs?: number; legacyShim?: boolean };
   [option: string]: unknown;
 }
 
@@ -91,12 +100,6 @@ const SERVER_REFUSED_OPTIONS: Record<string, { isDefault?: (value: unknown) => b
   enforceStrictCapabilities: { isDefault: (value) => value === false, why: 'strict capability checks on emitted requests are not supported by ferrymcp' },
   debouncedNotificationMethods: { isDefault: (value) => Array.isArray(value) && value.length === 0, why: 'notification debouncing is not supported by ferrymcp' },
   jsonSchemaValidator: { why: 'core validates elicitation answers (and tool arguments) in Rust and takes no validator' },
-  inputRequired: {
-    // `legacyShim: false` is what core does: a handler's own input_required result on a
-    // 2025-era request fails loudly (no shim re-enters it with pushed requests).
-    isDefault: (value) => isObject(value) && Object.entries(value).every(([key, v]) => v === undefined || (key === 'legacyShim' && v === false)),
-    why: "core does not convert a handler's own inputRequired(...) result into 2025-era requests (legacyShim: false is how it behaves; ctx.mcpReq.elicitInput / requestSampling serve both eras), and runs the client's rounds with its own limits (handlerTimeoutMs)",
-  },
   taskStore: { why: TASKS },
   taskMessageQueue: { why: TASKS },
   defaultTaskPollInterval: { why: TASKS },
@@ -125,9 +128,30 @@ function checkServerOptions(options: McpServerOptions): void {
       }
       continue;
     }
+    if (key === 'inputRequired') {
+      checkInputRequired(value);
+      continue;
+    }
     const refused = SERVER_REFUSED_OPTIONS[key];
     if (refused === undefined) invalidOption('McpServer', `unknown option ${key}`);
     if (refused.isDefault?.(value) !== true) refuseOption('McpServer', key, refused.why);
+  }
+}
+
+/** `inputRequired`: `{ legacyShim?: boolean, maxRounds?: positive integer, roundTimeoutMs?: positive number }` (RangeErrors as the official). */
+function checkInputRequired(value: unknown): void {
+  if (!isObject(value)) invalidOption('McpServer', 'inputRequired must be an object ({ legacyShim, maxRounds, roundTimeoutMs })');
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    if (key === 'legacyShim') {
+      if (typeof v !== 'boolean') invalidOption('McpServer', 'inputRequired.legacyShim must be a boolean');
+    } else if (key === 'maxRounds') {
+      if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > 2 ** 32 - 1) throw new RangeError(`inputRequired.maxRounds must be a positive integer (got ${String(v)})`);
+    } else if (key === 'roundTimeoutMs') {
+      if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new RangeError(`inputRequired.roundTimeoutMs must be a positive number (got ${String(v)})`);
+    } else {
+      invalidOption('McpServer', `unknown option inputRequired.${key} (legacyShim, maxRounds, roundTimeoutMs)`);
+    }
   }
 }
 
@@ -279,6 +303,9 @@ export class McpServer {
         cacheHintsJson: options.cacheHints === undefined ? undefined : JSON.stringify(options.cacheHints),
         stateKeys: stateKeys(options.requestStateKeys),
         stateTtlMs: options.requestStateTtlMs,
+        legacyShim: options.inputRequired?.legacyShim,
+        inputMaxRounds: options.inputRequired?.maxRounds,
+        roundTimeoutMs: options.inputRequired?.roundTimeoutMs,
       });
     });
     this.#native = native!;

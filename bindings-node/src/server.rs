@@ -58,6 +58,12 @@ pub struct ServerConfig {
     pub state_keys: Option<Vec<napi::bindgen_prelude::Buffer>>,
     /// How long sealed request state stays valid, in milliseconds.
     pub state_ttl_ms: Option<u32>,
+    /// The official `inputRequired.legacyShim` (core's default when absent: on).
+    pub legacy_shim: Option<bool>,
+    /// The official `inputRequired.maxRounds` (a positive integer; core's default, 8).
+    pub input_max_rounds: Option<u32>,
+    /// The official `inputRequired.roundTimeoutMs` (positive; core's default, 600 000).
+    pub round_timeout_ms: Option<f64>,
 }
 
 /// The `cacheHints` entries as core's hints: `ttlMs` a whole number of milliseconds >= 0
@@ -116,6 +122,9 @@ impl NativeServer {
             cache_hints_json: None,
             state_keys: None,
             state_ttl_ms: None,
+            legacy_shim: None,
+            input_max_rounds: None,
+            round_timeout_ms: None,
         });
         let mut options = ServerOptions { page_size: config.page_size.map(|n| n as usize), ..ServerOptions::default() };
         if let Some(text) = &config.cache_hints_json {
@@ -138,6 +147,14 @@ impl NativeServer {
         }
         if let Some(ms) = config.request_timeout_ms {
             options.peer.request_timeout = Duration::from_millis(ms.into());
+        }
+        options.input_required.legacy_shim = config.legacy_shim;
+        if let Some(rounds) = config.input_max_rounds {
+            options.input_required.max_rounds = rounds as usize;
+        }
+        if let Some(ms) = config.round_timeout_ms {
+            options.input_required.round_timeout = Duration::try_from_secs_f64(ms / 1000.0)
+                .map_err(|_| invalid(format!("inputRequired.roundTimeoutMs must be a positive number (got {ms})")))?;
         }
         let handler_timeout =
             config.handler_timeout_ms.map_or(DEFAULT_HANDLER_TIMEOUT, |ms| Duration::from_millis(ms.into()));

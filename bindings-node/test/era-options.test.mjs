@@ -158,9 +158,8 @@ test('McpServer / Server options: the official ones ferrymcp cannot run are refu
   throwsNaming(make({ enforceStrictCapabilities: true }), 'ERR_FERRYMCP_UNSUPPORTED', 'enforceStrictCapabilities');
   throwsNaming(make({ debouncedNotificationMethods: ['notifications/tools/list_changed'] }), 'ERR_FERRYMCP_UNSUPPORTED', 'debouncedNotificationMethods');
   throwsNaming(make({ jsonSchemaValidator: {} }), 'ERR_FERRYMCP_UNSUPPORTED', 'jsonSchemaValidator');
-  throwsNaming(make({ inputRequired: { maxRounds: 3 } }), 'ERR_FERRYMCP_UNSUPPORTED', 'inputRequired');
-  // No shim turns a handler's own input_required result into 2025-era requests.
-  throwsNaming(make({ inputRequired: { legacyShim: true } }), 'ERR_FERRYMCP_UNSUPPORTED', 'inputRequired');
+  // inputRequired ({ legacyShim, maxRounds, roundTimeoutMs }) is core's legacy shim (legacy-shim.test.mjs).
+  throwsNaming(make({ inputRequired: { autoFulfill: true } }), 'ERR_INVALID_ARG_VALUE', 'inputRequired.autoFulfill');
   throwsNaming(make({ requestState: { encode: () => '' } }), 'ERR_INVALID_ARG_VALUE', 'requestState.encode');
   throwsNaming(make({ taskStore: {} }), 'ERR_FERRYMCP_UNSUPPORTED', 'taskStore');
   throwsNaming(make({ sessionTimeout: 5 }), 'ERR_INVALID_ARG_VALUE', 'unknown option sessionTimeout');

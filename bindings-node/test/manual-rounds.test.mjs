@@ -3,7 +3,7 @@
 // and `ctx.mcpReq.requestState()` (decoded by `createRequestStateCodec`'s `verify`, the
 // server's `requestState.verify` hook) on the retry. The official v2 client drives the
 // rounds over a real stdio child and a real HTTP server; raw requests check what core
-// answers a forged or expired state, a missing capability and a 2025-era request.
+// answers a forged or expired state, a missing capability and a 2025-era request with the legacy shim off (legacy-shim.test.mjs has it on).
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -124,9 +124,10 @@ describe('the manual multi-round API', () => {
     }
   });
 
-  test('a 2025-era request gets a loud error, as the official server with legacyShim: false', async () => {
+  test('with inputRequired.legacyShim: false a 2025-era request gets a loud error, as the official server', async () => {
     const client = officialClient('legacy');
-    await client.connect(new OfficialStdio({ command: process.execPath, args: [fixture('manual-rounds.mjs')] }));
+    const options = JSON.stringify({ inputRequired: { legacyShim: false } });
+    await client.connect(new OfficialStdio({ command: process.execPath, args: [fixture('manual-rounds.mjs'), options] }));
     try {
       await assert.rejects(
         client.callTool({ name: 'deploy', arguments: { env: 'prod' } }),
