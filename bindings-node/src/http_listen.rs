@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 use crate::error::{internal, mcp_error, no_panic};
 use crate::http::{HttpConfig, options};
 use crate::http_bearer::JsVerifierFn;
+use crate::events::NativeEventStore;
 use crate::redis::NativeRedisStore;
 use crate::server::NativeServer;
 
@@ -57,10 +58,11 @@ pub async fn listen_http(
     config: HttpConfig,
     #[napi(ts_arg_type = "((token: string) => Promise<string>) | undefined | null")] verifier: Option<JsVerifierFn>,
     redis: Option<&NativeRedisStore>,
+    events: Option<&NativeEventStore>,
     tls: Option<TlsFiles>,
 ) -> napi::Result<NativeHttpListener> {
     let addr = address(&host, port)?;
-    let options = options(config, verifier, redis, Some(&host))?;
+    let options = options(config, verifier, redis, events, Some(&host))?;
     let endpoint = options.endpoint.clone();
     let handler = HttpHandler::new(server.core(), options);
     no_panic(async move {
