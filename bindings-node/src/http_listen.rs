@@ -17,9 +17,9 @@ use napi_derive::napi;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{internal, mcp_error, no_panic};
+use crate::events::NativeEventStore;
 use crate::http::{HttpConfig, options};
 use crate::http_bearer::JsVerifierFn;
-use crate::events::NativeEventStore;
 use crate::redis::NativeRedisStore;
 use crate::server::NativeServer;
 
