@@ -50,6 +50,8 @@ pub struct TlsFiles {
 
 /// Binds `host:port` (port 0: the OS picks) and serves `server` there at `config.endpoint`,
 /// over TLS when given `tls`.
+// Positional, as JavaScript calls it (`listenHttp(server, host, port, config, ...)`).
+#[allow(clippy::too_many_arguments)]
 #[napi]
 pub async fn listen_http(
     server: &NativeServer,
