@@ -838,6 +838,7 @@ module.exports = nativeBinding
 module.exports.NativeCancel = nativeBinding.NativeCancel
 module.exports.NativeClient = nativeBinding.NativeClient
 module.exports.NativeContext = nativeBinding.NativeContext
+module.exports.NativeEventStore = nativeBinding.NativeEventStore
 module.exports.NativeGroup = nativeBinding.NativeGroup
 module.exports.NativeHttpHandler = nativeBinding.NativeHttpHandler
 module.exports.NativeHttpListener = nativeBinding.NativeHttpListener

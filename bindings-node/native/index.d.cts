@@ -134,6 +134,13 @@ export declare class NativeContext {
   readResource(uri: string): Promise<string>
 }
 
+/** An application's event store for one transport. */
+export declare class NativeEventStore {
+  constructor(store: (streamId: string, message: string | null) => Promise<string>, replay: (lastEventId: string) => Promise<string>, config: EventStoreConfig)
+  /** Drops the functions (the transport closed): later stores and replays are refused. */
+  close(): void
+}
+
 export declare class NativeGroup {
   /** Each server: `[{"name", "state", "error"?, "connections", "pid"?}]` as JSON text. */
   serversJson(): string
@@ -149,7 +156,7 @@ export declare class NativeGroup {
 }
 
 export declare class NativeHttpHandler {
-  constructor(server: NativeServer, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null, redis?: NativeRedisStore | undefined | null)
+  constructor(server: NativeServer, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null, redis?: NativeRedisStore | undefined | null, events?: NativeEventStore | undefined | null)
   /**
    * The largest body core accepts here; JS reads at most one byte more, so that core
    * answers 413 without JS knowing the default.
@@ -457,6 +464,11 @@ export interface ErrorCodes {
   requestCancelled: number
 }
 
+export interface EventStoreConfig {
+  /** How long `storeEvent` / `replayEventsAfter` may take (10 s by default). */
+  timeoutMs?: number
+}
+
 export interface GroupConfig {
   connectTimeoutMs?: number
   minBackoffMs?: number
@@ -528,7 +540,7 @@ export declare function isLegacyHttpRequest(method: string, versionHeader: strin
  * Binds `host:port` (port 0: the OS picks) and serves `server` there at `config.endpoint`,
  * over TLS when given `tls`.
  */
-export declare function listenHttp(server: NativeServer, host: string, port: number, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null, redis?: NativeRedisStore | undefined | null, tls?: TlsFiles | undefined | null): Promise<NativeHttpListener>
+export declare function listenHttp(server: NativeServer, host: string, port: number, config: HttpConfig, verifier?: ((token: string) => Promise<string>) | undefined | null, redis?: NativeRedisStore | undefined | null, events?: NativeEventStore | undefined | null, tls?: TlsFiles | undefined | null): Promise<NativeHttpListener>
 
 /** MCP tools (JSON text of a list) as `api`'s `tools` parameter (JSON text). */
 export declare function llmToolDefinitions(api: string, toolsJson: string): string

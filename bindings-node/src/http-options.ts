@@ -16,7 +16,7 @@
  * | `retryInterval` | the `retry` of SSE priming events (ms) |
  * | `keepAliveMs` | the SSE keep-alive comment interval (must be positive) |
  * | `maxRequestBodySize` | the body limit (413 above it) |
- * | `eventStore` | a ferrymcp `RedisStore`: sessions, resumable events and the bus between replicas in Redis, so several replicas behind a load balancer serve one set of sessions; an official `EventStore` object is refused (core keeps events itself) |
+ * | `eventStore` | an `EventStore` object (the official interface: `storeEvent`, `replayEventsAfter`): core stores every event of its resumable streams there (a priming event as `{}`, as the official transport does), sends it under the name the store returned, and answers a `Last-Event-ID` with what the store replays after it, then the stream's live rest (`getStreamIdForEventId` is not called: core knows the stream of every event it named; a store that does not settle within 10 s, or fails, is logged and the event goes out under core's own id); or a ferrymcp `RedisStore`: sessions, resumable events and the bus between replicas in Redis, so several replicas behind a load balancer serve one set of sessions |
  * | `onsessioninitialized`, `onsessionclosed` | called with the ID when core opens a legacy session on this transport (before the `initialize` answer leaves) and when a `DELETE` ends one; the transport's `sessionId` is the first it opened (the official one-transport-per-session wiring) |
  * | `supportedProtocolVersions` | refused: core decides the versions |
  *
@@ -25,7 +25,7 @@
  * protected resource metadata; handlers get the token as `extra.authInfo`),
  * `maxSessions` and `sessionIdleMs`.
  */
-import { NativeRedisStore } from './native.js';
+import { NativeEventStore, NativeRedisStore } from './native.js';
 import type { AuthConfig, HttpConfig } from './native.js';
 
 /** A verified token, as the official SDK's `AuthInfo`. */
@@ -107,10 +107,49 @@ export class RedisStore {
   }
 }
 
-/** An event store of the official API; refused by ferrymcp (core keeps events itself: pass a {@link RedisStore}). */
+export type StreamId = string;
+export type EventId = string;
+
+/**
+ * An event store of the official API: where the events of resumable SSE streams are kept
+ * and named, so a client that lost a stream resumes with `Last-Event-ID` (see the table
+ * above for what core does with it).
+ */
 export interface EventStore {
-  storeEvent(streamId: string, message: unknown): Promise<string>;
-  replayEventsAfter(lastEventId: string, options: { send: (eventId: string, message: unknown) => Promise<void> }): Promise<string>;
+  storeEvent(streamId: StreamId, message: unknown): Promise<EventId>;
+  /** Optional, as there; not called (core knows the stream of every event it named). */
+  getStreamIdForEventId?(eventId: EventId): Promise<StreamId | undefined>;
+  replayEventsAfter(lastEventId: EventId, options: { send: (eventId: EventId, message: unknown) => Promise<void> }): Promise<StreamId>;
+}
+
+function isEventStore(value: unknown): value is EventStore {
+  const store = value as Partial<EventStore> | null;
+  return typeof store === 'object' && store !== null && typeof store.storeEvent === 'function' && typeof store.replayEventsAfter === 'function';
+}
+
+/**
+ * @internal The user's store as the engine calls it: `store(streamId, messageJson | null)`
+ * (a priming event, `null`, is stored as `{}`, as the official transport stores it) and
+ * `replay(lastEventId)` resolving to JSON text: `null` (an event the store does not know,
+ * or an empty stream ID returned, as the official example store does) or
+ * `{ stream, events: [[eventId, messageJson], ...] }`.
+ */
+function nativeEventStore(store: EventStore): InstanceType<typeof NativeEventStore> {
+  const keep = async (streamId: string, message: string | null): Promise<string> => {
+    const eventId = await store.storeEvent(streamId, message === null ? {} : JSON.parse(message));
+    if (typeof eventId !== 'string' || eventId === '') throw new TypeError(`eventStore.storeEvent must resolve to a non-empty string, got ${String(eventId)}`);
+    return eventId;
+  };
+  const replay = async (lastEventId: string): Promise<string> => {
+    const events: [string, string][] = [];
+    const send = async (eventId: string, message: unknown): Promise<void> => {
+      events.push([String(eventId), JSON.stringify(message)]);
+    };
+    const stream = await store.replayEventsAfter(lastEventId, { send });
+    if (typeof stream !== 'string' || stream === '') return 'null';
+    return JSON.stringify({ stream, events });
+  };
+  return new NativeEventStore(keep, replay, {});
 }
 
 export interface StreamableHTTPServerTransportOptions {
@@ -171,6 +210,8 @@ export interface NativeHttpSettings {
   config: HttpConfig;
   verifier?: (token: string) => Promise<string>;
   redis?: InstanceType<typeof NativeRedisStore>;
+  /** The application's `EventStore`, for the engine (closed with the transport). */
+  events?: InstanceType<typeof NativeEventStore>;
 }
 
 /** The official transport classes, whose sessions come only from a `sessionIdGenerator`. */
@@ -218,16 +259,16 @@ export function httpSettings(options: object, where: string, extra: readonly str
     stateless: TRANSPORTS.has(where) ? o.sessionIdGenerator === undefined : 'sessionIdGenerator' in o && o.sessionIdGenerator === undefined,
     jsonResponse: o.enableJsonResponse === true,
   };
-  if (o.eventStore !== undefined && !(o.eventStore instanceof RedisStore)) {
-    throw new TypeError(
-      `${where}: eventStore is not supported: core keeps resumable events itself, not in an EventStore object; ` +
-        "leave it out (this process's memory) or pass ferrymcp's RedisStore to share sessions and events between replicas",
-    );
+  let redis: InstanceType<typeof NativeRedisStore> | undefined;
+  let events: InstanceType<typeof NativeEventStore> | undefined;
+  if (o.eventStore instanceof RedisStore) redis = o.eventStore.native;
+  else if (isEventStore(o.eventStore)) events = nativeEventStore(o.eventStore);
+  else if (o.eventStore !== undefined) {
+    throw new TypeError(`${where}: eventStore must be an EventStore (storeEvent, replayEventsAfter) or ferrymcp's RedisStore`);
   }
-  const redis = o.eventStore?.native;
-  if (o.auth === undefined) return { config, redis };
+  if (o.auth === undefined) return { config, redis, events };
   const { auth, verifier } = bearer(o.auth, where);
-  return { config: { ...config, auth }, verifier, redis };
+  return { config: { ...config, auth }, verifier, redis, events };
 }
 
 /**

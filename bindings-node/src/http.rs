@@ -22,6 +22,7 @@ use ferrymcp_core::server::http::{
     auth_info_from_json, authorize, challenge,
 };
 
+use crate::events::NativeEventStore;
 use crate::redis::NativeRedisStore;
 use http::header::CONTENT_TYPE;
 use http::{Method, Request, Uri};
@@ -86,6 +87,7 @@ pub(crate) fn options(
     config: HttpConfig,
     verifier: Option<JsVerifierFn>,
     redis: Option<&NativeRedisStore>,
+    events: Option<&NativeEventStore>,
     bound_to: Option<&str>,
 ) -> napi::Result<HttpOptions> {
     let auth = match (config.auth, verifier) {
@@ -123,6 +125,7 @@ pub(crate) fn options(
         auth,
         stateless: config.stateless.unwrap_or(false),
         json_response: config.json_response.unwrap_or(false),
+        event_store: events.map(NativeEventStore::event_store),
         ..HttpSettings::default()
     };
     if let Some(redis) = redis {
@@ -149,9 +152,10 @@ impl NativeHttpHandler {
         config: HttpConfig,
         #[napi(ts_arg_type = "((token: string) => Promise<string>) | undefined | null")] verifier: Option<JsVerifierFn>,
         redis: Option<&NativeRedisStore>,
+        events: Option<&NativeEventStore>,
     ) -> napi::Result<Self> {
         let mounted = config.endpoint.is_none();
-        let options = options(config, verifier, redis, None)?;
+        let options = options(config, verifier, redis, events, None)?;
         let mounted_at = mounted.then(|| options.endpoint.clone());
         let max_body = options.max_body;
         Ok(Self { handler: HttpHandler::new(server.core(), options), mounted_at, max_body })

@@ -63,7 +63,7 @@ export abstract class HttpServerTransport {
   /** @internal Called by `McpServer.connect()`; resolves when the transport closes. */
   ferrymcpServe(server: NativeServerHandle): Promise<void> {
     if (this.#handler !== undefined) throw new Error('this transport is already connected to a server');
-    this.#handler = new NativeHttpHandler(server, this.#settings.config, this.#settings.verifier, this.#settings.redis);
+    this.#handler = new NativeHttpHandler(server, this.#settings.config, this.#settings.verifier, this.#settings.redis, this.#settings.events);
     return new Promise((resolve) => (this.#closed = resolve));
   }
 
@@ -72,6 +72,7 @@ export abstract class HttpServerTransport {
     const handler = this.#handler;
     if (handler === undefined) return;
     await handler.close();
+    this.#settings.events?.close();
     this.#closed?.();
     this.#closed = undefined;
   }
@@ -301,7 +302,7 @@ export class ListeningTransport {
   async ferrymcpServe(server: NativeServerHandle): Promise<void> {
     let listener: NativeHttpListener;
     try {
-      listener = await listenHttp(server, this.#host, this.#port, this.#settings.config, this.#settings.verifier, this.#settings.redis, this.#tls);
+      listener = await listenHttp(server, this.#host, this.#port, this.#settings.config, this.#settings.verifier, this.#settings.redis, this.#settings.events, this.#tls);
     } catch (error) {
       const failure = fromNative(error);
       this.#failed?.(failure);
@@ -322,5 +323,6 @@ export class ListeningTransport {
 
   async close(): Promise<void> {
     await this.#listener?.close();
+    this.#settings.events?.close();
   }
 }

@@ -17,6 +17,7 @@ use napi_derive::napi;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{internal, mcp_error, no_panic};
+use crate::events::NativeEventStore;
 use crate::http::{HttpConfig, options};
 use crate::http_bearer::JsVerifierFn;
 use crate::redis::NativeRedisStore;
@@ -49,6 +50,8 @@ pub struct TlsFiles {
 
 /// Binds `host:port` (port 0: the OS picks) and serves `server` there at `config.endpoint`,
 /// over TLS when given `tls`.
+// Positional, as JavaScript calls it (`listenHttp(server, host, port, config, ...)`).
+#[allow(clippy::too_many_arguments)]
 #[napi]
 pub async fn listen_http(
     server: &NativeServer,
@@ -57,10 +60,11 @@ pub async fn listen_http(
     config: HttpConfig,
     #[napi(ts_arg_type = "((token: string) => Promise<string>) | undefined | null")] verifier: Option<JsVerifierFn>,
     redis: Option<&NativeRedisStore>,
+    events: Option<&NativeEventStore>,
     tls: Option<TlsFiles>,
 ) -> napi::Result<NativeHttpListener> {
     let addr = address(&host, port)?;
-    let options = options(config, verifier, redis, Some(&host))?;
+    let options = options(config, verifier, redis, events, Some(&host))?;
     let endpoint = options.endpoint.clone();
     let handler = HttpHandler::new(server.core(), options);
     no_panic(async move {

@@ -40,7 +40,7 @@ export type { IsLegacyRequestOptions } from './http-handler.js';
 export type { CreateMcpHandlerOptions, McpHttpHandler, McpServerFactory } from './http-handler.js';
 export { InMemoryServerEventBus } from './event-bus.js';
 export type { ServerEventBus, ServerNotifier } from './event-bus.js';
-export type { AuthInfo, BearerAuthOptions, OAuthTokenVerifier, RedisStoreOptions, StreamableHTTPServerTransportOptions, TokenVerifier, WebStandardStreamableHTTPServerTransportOptions } from './http-options.js';
+export type { AuthInfo, BearerAuthOptions, EventId, EventStore, StreamId, OAuthTokenVerifier, RedisStoreOptions, StreamableHTTPServerTransportOptions, TokenVerifier, WebStandardStreamableHTTPServerTransportOptions } from './http-options.js';
 export { RedisStore } from './http-options.js';
 export { Client } from './mcp-client.js';
 export { ClientGroup, toolDefinitions, toolResult } from './group.js';

@@ -24,6 +24,7 @@ mod client_oauth;
 mod client_tasks;
 mod context;
 mod error;
+mod events;
 mod group;
 mod handlers;
 mod http;

@@ -86,7 +86,8 @@ export interface ClientOptions {
    * The official v2 option: `{mode: 'legacy'}` (initialize only; the default, as in the
    * official client, held by core: `ClientOptions::typescript`), `{mode: 'auto'}` (probe
    * with `server/discover`, waiting the request timeout, then fall back to `initialize`) or
-   * `{mode: {pin: '2026-07-28'}}` (the stateless era, no fallback).
+   * `{mode: {pin: '2026-07-28'}}` (the stateless era, no fallback). `probe.timeoutMs` is how long
+   * the probe waits (core's `probe_timeout`); `probe.maxRetries` other than 0 is refused.
    */
   versionNegotiation?: { mode?: 'legacy' | 'auto' | { pin: string }; probe?: { timeoutMs?: number; maxRetries?: number } };
   /** The revision asked for in a legacy `initialize` (ferrymcp). */
@@ -324,6 +325,7 @@ export class Client {
           defaultCacheTtlMs: this.#options.defaultCacheTtlMs,
           answerInput: this.#options.inputRequired?.autoFulfill,
           maxInputRounds: this.#options.inputRequired?.maxRounds,
+          probeTimeoutMs: this.#options.versionNegotiation?.probe?.timeoutMs,
         },
         {
           onRequest: (method, paramsJson, reply) => this.#answer(method, paramsJson, reply),
@@ -692,9 +694,10 @@ function pinnedEra(pin: string): 'modern' {
 }
 
 /**
- * The official `probe` policy: its defaults (`{}`, `maxRetries: 0`) are what the engine
- * does; a probe timeout or re-sends are refused by name (the engine probes with the
- * request timeout and retries only on the -32022 correction).
+ * The official `probe` policy: `timeoutMs` is how long the engine's `server/discover` probe
+ * waits (core's `probe_timeout`; absent, core's default for this client: the request
+ * timeout, as the official one); `maxRetries` other than its default 0 is refused by name
+ * (the engine never re-sends a timed-out probe, and retries only on the -32022 correction).
  */
 function checkProbe(probe: unknown): void {
   if (probe === undefined) return;
@@ -702,8 +705,14 @@ function checkProbe(probe: unknown): void {
   for (const [key, value] of Object.entries(probe)) {
     if (value === undefined) continue;
     if (key === 'maxRetries' && value === 0) continue;
-    if (key === 'timeoutMs' || key === 'maxRetries') {
-      refuseOption('ferrymcp Client', `versionNegotiation.probe.${key}`, 'the engine probes with the client request timeout (requestTimeoutMs) and never re-sends a timed-out probe');
+    if (key === 'timeoutMs') {
+      if (!(Number.isInteger(value) && (value as number) > 0 && (value as number) <= 2 ** 32 - 1)) {
+        invalidOption('ferrymcp Client', `versionNegotiation.probe.timeoutMs must be a positive integer (ms), got ${String(value)}`);
+      }
+      continue;
+    }
+    if (key === 'maxRetries') {
+      refuseOption('ferrymcp Client', 'versionNegotiation.probe.maxRetries', 'the engine never re-sends a timed-out probe (give probe.timeoutMs the whole wait)');
     }
     invalidOption('ferrymcp Client', `versionNegotiation.probe.${key} is not an option (timeoutMs, maxRetries)`);
   }

@@ -358,7 +358,8 @@ function postStatus(url, host, size, extra = {}) {
 describe('options and lifecycle', () => {
   test('official options core has no equivalent for are refused with a TypeError', () => {
     assert.throws(() => new NodeStreamableHTTPServerTransport({ enableJsonResponse: 'yes' }), /enableJsonResponse must be a boolean/);
-    assert.throws(() => new StreamableHTTPServerTransport({ eventStore: { storeEvent() {}, replayEventsAfter() {} } }), /eventStore is not supported/);
+    // An EventStore object works (test/event-store.test.mjs); something else is refused.
+    assert.throws(() => new StreamableHTTPServerTransport({ eventStore: { storeEvent() {} } }), /eventStore must be an EventStore/);
     assert.throws(() => new WebStandardStreamableHTTPServerTransport({ onsessioninitialized: 'x' }), /onsessioninitialized must be a function/);
     assert.throws(() => new WebStandardStreamableHTTPServerTransport({ supportedProtocolVersions: ['2025-11-25'] }), TypeError);
     assert.throws(() => new WebStandardStreamableHTTPServerTransport({ sessionIdGeneratr: () => 'x' }), /does not take the option "sessionIdGeneratr"/);

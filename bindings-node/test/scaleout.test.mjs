@@ -145,15 +145,13 @@ for (const [kind, replica] of Object.entries(REPLICAS_OF)) describe(`official cl
   });
 });
 
-test('RedisStore checks its options, and an official EventStore is still refused', () => {
+test('RedisStore checks its options; eventStore takes it or an EventStore object, nothing else', () => {
   assert.throws(() => new RedisStore('not a url'), /invalid Redis URL/);
   assert.throws(() => new RedisStore('redis://127.0.0.1', { prefix: '' }), /prefix must be a non-empty string/);
   assert.throws(() => new RedisStore('redis://127.0.0.1', { shards: 3 }), /does not take the option "shards"/);
   assert.equal(new RedisStore('redis://:secret@127.0.0.1:6379').url, 'redis://***@127.0.0.1:6379');
-  assert.throws(
-    () => new StreamableHTTPServerTransport({ eventStore: { storeEvent() {}, replayEventsAfter() {} } }),
-    /eventStore is not supported.*RedisStore/,
-  );
+  assert.throws(() => new StreamableHTTPServerTransport({ eventStore: 'redis://127.0.0.1' }), /eventStore must be an EventStore.*RedisStore/);
+  assert.doesNotThrow(() => new StreamableHTTPServerTransport({ eventStore: { async storeEvent() {}, async replayEventsAfter() {} } }));
   assert.doesNotThrow(() => new StreamableHTTPServerTransport({ eventStore: new RedisStore('redis://127.0.0.1') }));
 });
 

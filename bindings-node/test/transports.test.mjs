@@ -225,7 +225,7 @@ describe('transports JavaScript carries', () => {
       await server.close();
     }
     assert.throws(() => new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: { pin: '2025-11-25' } } }), /pin: '2025-11-25' } is not a modern protocol revision/);
-    assert.throws(() => new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5 } } }), /versionNegotiation\.probe/);
+    assert.throws(() => new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'auto', probe: { maxRetries: 1 } } }), /versionNegotiation\.probe\.maxRetries/);
     // Nothing is accepted silently: an official option ferrymcp cannot honour, or an unknown one, throws naming it.
     assert.throws(() => new Client({ name: 'c', version: '1' }, { responseCacheStore: {} }), /responseCacheStore is not supported/);
     assert.throws(() => new Client({ name: 'c', version: '1' }, { enforceStrictCapabilities: true }), /enforceStrictCapabilities/);

@@ -66,3 +66,24 @@ test("mode: 'auto' against a server slow to start: the probe waits the request t
   assert.deepEqual(ours.methods, official.methods);
   assert.equal(ours.version, MODERN_PROTOCOL_VERSION);
 });
+
+// `probe.timeoutMs` is how long the probe waits (core's `probe_timeout`): against a server
+// that never answers `server/discover` (the pass-through drops it) and a request timeout of
+// 10 minutes, a short probe timeout ends the probe, and the client falls back to
+// `initialize` on the same stdio pipe and lands on a 2025 revision, as the official client
+// does with the same options (before, the option was refused by name). `maxRetries` other
+// than 0 stays refused by name.
+test("probe.timeoutMs: a probe nobody answers ends when it says, then initialize, as the official client's", async () => {
+  const options = { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 300 } }, requestTimeoutMs: 600_000 };
+  const env = { DROP_METHOD: 'server/discover' };
+  const official = await sent('official-silent', OfficialClient, OfficialStdio, { versionNegotiation: options.versionNegotiation }, env);
+  const ours = await sent('ferrymcp-silent', Client, StdioClientTransport, options, env);
+  assert.notEqual(official.version, MODERN_PROTOCOL_VERSION);
+  assert.equal(ours.version, official.version);
+  // Core cancels the probe it gave up on (`notifications/cancelled`, the rule for any request
+  // abandoned); the official probe does not. Otherwise the same messages.
+  assert.deepEqual(ours.methods.filter((m) => m !== 'notifications/cancelled'), official.methods);
+  assert.deepEqual(ours.methods.slice(0, 3), ['server/discover', 'notifications/cancelled', 'initialize']);
+  assert.throws(() => new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'auto', probe: { maxRetries: 2 } } }), /versionNegotiation\.probe\.maxRetries/);
+  assert.throws(() => new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'auto', probe: { timeoutMs: -1 } } }), /probe\.timeoutMs must be a positive integer/);
+});

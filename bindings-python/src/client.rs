@@ -35,7 +35,7 @@ pub struct NativeClient {
 }
 
 fn client_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ClientOptions> {
-    let mut parsed = ClientOptions::default();
+    let mut parsed = ClientOptions::python();
     let Some(options) = options else { return Ok(parsed) };
     let plain = options.copy()?;
     if plain.contains("cache")? {

@@ -125,9 +125,16 @@ impl ClientOptions {
     /// API: no negotiation unless asked (`versionNegotiation` absent, or its `mode`, is the
     /// plain `initialize` handshake: [`EraPreference::Legacy`]), and when asked, a probe that
     /// waits the request timeout (`probe.timeoutMs` absent). The official Python v2 client
-    /// differs (`mode="auto"`, a bounded probe): that is [`ClientOptions::default`].
+    /// differs (`mode="auto"`, a bounded probe): that is [`ClientOptions::python`].
     pub fn typescript() -> Self {
         Self { era: EraPreference::Legacy, probe_timeout: None, ..Self::default() }
+    }
+
+    /// The official Python v2 client's connect defaults, for the binding that takes its
+    /// API: `mode="auto"` (the probe, then `initialize` for a 2025-era server), and a probe
+    /// that waits 10 s (its `DISCOVER_TIMEOUT_SECONDS`), whatever the request timeout.
+    pub fn python() -> Self {
+        Self { era: EraPreference::Auto, probe_timeout: Some(Duration::from_secs(10)), ..Self::default() }
     }
 
     /// How long the probe waits (see [`ClientOptions::probe_timeout`]).
@@ -776,5 +783,20 @@ mod tests {
         let written = serde_json::to_string(&super::WithMeta { params: &params, meta: &text }).unwrap();
         params.insert("_meta".into(), meta);
         assert_eq!(written, serde_json::to_string(&params).unwrap());
+    }
+
+    /// Each official client's probe wait comes from its option constructor: the Python v2
+    /// client's `DISCOVER_TIMEOUT_SECONDS` (10 s, whatever the request timeout), the
+    /// TypeScript v2 client's request timeout.
+    #[test]
+    fn each_sdk_constructor_holds_its_official_probe_wait() {
+        use std::time::Duration;
+        let mut python = super::ClientOptions::python();
+        python.peer.request_timeout = Duration::from_secs(600);
+        assert_eq!(python.probe_wait(), Duration::from_secs(10));
+        assert_eq!(python.era, super::EraPreference::Auto);
+        let mut typescript = super::ClientOptions::typescript();
+        typescript.peer.request_timeout = Duration::from_secs(600);
+        assert_eq!(typescript.probe_wait(), Duration::from_secs(600));
     }
 }

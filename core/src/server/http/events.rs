@@ -162,14 +162,18 @@ impl EventStore for NamedEventStore {
                 }
             };
             let index = index.lock().unwrap();
-            // Events core never named (another stream's, or kept after a failure) are not this stream's.
-            let replay = events
+            // Events core never named (another stream's, or kept after a failure) are not
+            // this stream's; a priming event (0) carries no message, and what comes after
+            // the one resumed from goes in the stream's order, whatever order the store
+            // keeps (the official example store sorts by name, which ties within a millisecond).
+            let mut replay: Replay = events
                 .into_iter()
                 .filter_map(|(name, data)| match index.places.get(&name) {
-                    Some(&(s, seq)) if s == stream => Some((seq, data)),
+                    Some(&(s, n)) if s == stream && n > seq => Some((n, data)),
                     _ => None,
                 })
                 .collect();
+            replay.sort_by_key(|&(n, _)| n);
             Some(replay)
         })
     }
