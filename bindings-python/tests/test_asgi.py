@@ -108,22 +108,6 @@ def test_a_bad_origin_is_refused_with_403(app: tuple[Served, str]) -> None:
     assert status != 403
 
 
-def test_an_unknown_session_is_the_official_404(app: tuple[Served, str]) -> None:
-    """The official Python server's answer to a session id it never issued: 404 with a
-    JSON-RPC `-32600 Session not found` body (ferrymcp's own dialect answers -32001, as the
-    TypeScript server does)."""
-    served, prefix = app
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}).encode()
-    headers = {
-        "Content-Type": "application/json",
-        "Accept": "application/json, text/event-stream",
-        "Mcp-Session-Id": "deadbeef",
-    }
-    status, fields, payload = http(served, "POST", f"{prefix}/mcp", body, headers)
-    assert (status, fields.get("content-type")) == (404, "application/json")
-    assert json.loads(payload) == {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Session not found"}}
-
-
 def modern_call(
     name: str, arguments: dict[str, Any], progress_token: int | None = None
 ) -> tuple[bytes, dict[str, str]]:

@@ -88,15 +88,6 @@ impl Dialect {
         }
     }
 
-    /// The JSON-RPC code of the HTTP 404 for a `Mcp-Session-Id` the server does not know:
-    /// -32001 as the official TypeScript server answers it, -32600 as the Python one does.
-    pub(crate) fn unknown_session_code(self) -> i64 {
-        match self {
-            Dialect::Ferrymcp => ErrorCode::REQUEST_TIMEOUT,
-            Dialect::PythonSdk => ErrorCode::INVALID_REQUEST,
-        }
-    }
-
     /// Whether a completion within the cap gets `total` and `hasMore` filled in.
     pub(crate) fn fills_completion(self) -> bool {
         self == Dialect::Ferrymcp

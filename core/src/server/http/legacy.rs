@@ -45,8 +45,7 @@ async fn session(state: &HttpState, parts: &Parts) -> Result<Arc<HttpSession>, R
         }
         Err(_) => None,
     };
-    let code = state.server.shared.options.dialect.unknown_session_code();
-    found.ok_or_else(|| Box::new(refuse(StatusCode::NOT_FOUND, code, "Session not found")))
+    found.ok_or_else(|| Box::new(refuse(StatusCode::NOT_FOUND, ErrorCode::REQUEST_TIMEOUT, "Session not found")))
 }
 
 /// 503, with the reason, when a session cannot be opened or served here now.
