@@ -199,7 +199,11 @@ impl NativeServer {
             }
         };
         let what = format!("tool {}", definition["name"]);
-        let options = ToolOptions { task_start, handler_checks_arguments: handler_checks_arguments.unwrap_or(false) };
+        let options = ToolOptions {
+            task_start,
+            handler_checks_arguments: handler_checks_arguments.unwrap_or(false),
+            ..ToolOptions::default()
+        };
         self.server.add_tool_with(definition, self.handler(handler, what), options).map_err(from_registry)
     }
 

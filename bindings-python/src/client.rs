@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use ferrymcp_core::client::cache::{CacheConfig, CacheMode};
 use ferrymcp_core::client::child::ChildCommand;
-use ferrymcp_core::client::http::{ClientTls, HttpClientOptions};
+use ferrymcp_core::client::http::{ClientTls, HttpClientOptions, HttpExchange};
 use ferrymcp_core::client::{
     Client, ClientCallbacks, ClientError, ClientOptions, EraPreference, InputCallback, Subscription, TaskCall,
 };
@@ -25,6 +25,7 @@ use crate::call::{LoopCell, PyCallable};
 use crate::context::Json;
 use crate::convert::{from_py, to_py};
 use crate::errors::client_error;
+use crate::exchange::PyExchange;
 use crate::port::NativePort;
 use crate::server::NativeServer;
 
@@ -206,7 +207,9 @@ impl NativeClient {
     /// bundle (else the platform's store); `client_cert` is a certificate chain and key
     /// (PEM files) to present.
     #[staticmethod]
-    #[pyo3(signature = (url, headers = None, bearer_token = None, options = None, callbacks = None, oauth = None, ca_file = None, client_cert = None))]
+    /// `exchange` (an async `send(method, url, headers, body, sink)`, see `exchange.rs`)
+    /// carries every request through the program's own httpx client instead.
+    #[pyo3(signature = (url, headers = None, bearer_token = None, options = None, callbacks = None, oauth = None, ca_file = None, client_cert = None, exchange = None))]
     #[allow(clippy::too_many_arguments)]
     fn connect_http<'py>(
         py: Python<'py>,
@@ -218,9 +221,16 @@ impl NativeClient {
         oauth: Option<&Bound<'py, PyDict>>,
         ca_file: Option<PathBuf>,
         client_cert: Option<(PathBuf, PathBuf)>,
+        exchange: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (handle, options, callbacks) = prepare(py, options, callbacks)?;
         let mut http = HttpClientOptions::new(url);
+        if let Some(function) = exchange {
+            let event_loop = running_loop(py)?.unbind();
+            let cell: LoopCell = Arc::new(std::sync::Mutex::new(Some((event_loop, handle.clone()))));
+            let callable = PyCallable { function, is_async: true, event_loop: cell };
+            http.exchange = Some(HttpExchange(Arc::new(PyExchange(Arc::new(callable)))));
+        }
         http.headers = headers.unwrap_or_default();
         http.bearer_token = bearer_token;
         if let Some(oauth) = oauth {

@@ -12,6 +12,7 @@ mod client;
 mod context;
 mod convert;
 mod errors;
+mod exchange;
 mod group;
 mod http;
 mod logs;

@@ -7,7 +7,7 @@ use ferrymcp_core::peer::BoxFuture;
 use ferrymcp_core::server::{
     APPLICATION_ANSWERED, CacheHint, CompletionHandler, Context, Dialect, Features, HandlerFuture, NotificationHandler,
     PromptHandler, RequestHandler, ResourceHandler, Server, ServerOptions, ServerSession, StateCodec, StateCodecHandle,
-    TaskStart, ToolHandler, input_batch,
+    TaskStart, ToolHandler, ToolOptions, input_batch,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -240,13 +240,17 @@ impl NativeServer {
 
     /// `task_start`: where a task-supporting tool's task starts, `"at_call"` or
     /// `"on_request"` (when the handler calls `start_task`).
-    #[pyo3(signature = (definition, handler, is_async, task_start = "at_call"))]
+    /// `argument_wording(arguments) -> str | None` (sync, run on a worker thread) words
+    /// the problems core finds in a call's arguments (pydantic's words, for a tool made
+    /// from a function); core still decides that they are invalid and the answer's shape.
+    #[pyo3(signature = (definition, handler, is_async, task_start = "at_call", argument_wording = None))]
     fn add_tool(
         &self,
         definition: &Bound<'_, PyAny>,
         handler: Py<PyAny>,
         is_async: bool,
         task_start: &str,
+        argument_wording: Option<Py<PyAny>>,
     ) -> PyResult<()> {
         let task_start = match task_start {
             "at_call" => TaskStart::AtCall,
@@ -258,7 +262,18 @@ impl NativeServer {
             }
         };
         let handler = self.handler(handler, is_async);
-        self.server.add_tool_with_task_start(from_py(definition)?, handler, task_start).map_err(registry_error)
+        let argument_wording = argument_wording.map(|function| {
+            let call = Arc::new(PyCallable { function, is_async: false, event_loop: self.event_loop.clone() });
+            Arc::new(move |arguments: Value| {
+                let call = call.clone();
+                Box::pin(async move {
+                    let worded = call.call(move |py| PyTuple::new(py, [to_py(py, &arguments)?])).await;
+                    worded.ok().and_then(|text| text.as_str().map(str::to_owned))
+                }) as BoxFuture<Option<String>>
+            }) as ferrymcp_core::server::ArgumentWording
+        });
+        let options = ToolOptions { task_start, argument_wording, ..ToolOptions::default() };
+        self.server.add_tool_with(from_py(definition)?, handler, options).map_err(registry_error)
     }
 
     fn add_resource(&self, definition: &Bound<'_, PyAny>, handler: Py<PyAny>, is_async: bool) -> PyResult<()> {

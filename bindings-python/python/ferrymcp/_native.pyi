@@ -121,7 +121,12 @@ class NativeServer:
         cls, info: JsonObject, instructions: str | None = None, options: JsonObject | None = None
     ) -> NativeServer: ...
     def add_tool(
-        self, definition: JsonObject, handler: ToolHandler, is_async: bool, task_start: str = "at_call"
+        self,
+        definition: JsonObject,
+        handler: ToolHandler,
+        is_async: bool,
+        task_start: str = "at_call",
+        argument_wording: Callable[[JsonObject], str | None] | None = None,
     ) -> None: ...
     def add_resource(self, definition: JsonObject, handler: ResourceHandler, is_async: bool) -> None: ...
     def add_resource_template(self, definition: JsonObject, handler: ResourceHandler, is_async: bool) -> None: ...
@@ -335,6 +340,7 @@ class NativeClient:
         oauth: dict[str, Any] | None = None,
         ca_file: str | None = None,
         client_cert: tuple[str, str] | None = None,
+        exchange: Callable[..., Awaitable[None]] | None = None,
     ) -> Awaitable[NativeClient]: ...
     @staticmethod
     def connect_server(

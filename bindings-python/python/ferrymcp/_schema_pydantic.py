@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Callable
 from typing import Annotated, Any, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema, create_model
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, WithJsonSchema, create_model
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaWarningKind
 
 from ferrymcp import _typing as t
@@ -37,6 +38,39 @@ class _StrictJsonSchema(GenerateJsonSchema):
 
 def tool_input(signature: Signature) -> Input:
     """The arguments model of a function, its JSON Schema and its validation."""
+    try:
+        model = arguments_model(signature)
+        schema = model.model_json_schema(by_alias=True)
+    except Exception as exc:
+        raise ValueError(f"function {signature.name!r}: its parameters have no JSON Schema: {exc}") from exc
+    return Input(schema, _validator(model))
+
+
+def argument_wording(signature: Signature) -> Callable[[dict[str, Any]], str | None]:
+    """pydantic's words for arguments the engine found invalid, as the official
+    `MCPServer` reports them (`1 validation error for fnArguments ...`); `None` when
+    pydantic accepts them (the engine's words stand then). The model is made on the first
+    invalid call, so a server whose calls are valid never builds it."""
+    model: type[BaseModel] | None = None
+
+    def word(arguments: dict[str, Any]) -> str | None:
+        nonlocal model
+        try:
+            if model is None:
+                model = arguments_model(signature)
+            model.model_validate(arguments)
+        except ValidationError as error:
+            return str(error)
+        except Exception:
+            return None
+        return None
+
+    return word
+
+
+def arguments_model(signature: Signature) -> type[BaseModel]:
+    """The pydantic model of a function's parameters (`{name}Arguments`, as the official SDK
+    names it)."""
     fields: dict[str, Any] = {}
     for param in signature.parameters:
         annotation = Any if param.annotation is EMPTY else param.annotation
@@ -51,12 +85,8 @@ def tool_input(signature: Signature) -> Input:
         parts = (annotation, *metadata, Field(**options))
         hint = Annotated[parts]  # type: ignore[valid-type]
         fields[field_name] = hint if param.default is EMPTY else (hint, param.default)
-    try:
-        model = create_model(f"{signature.name}Arguments", __base__=_ArgumentsBase, **fields)
-        schema = model.model_json_schema(by_alias=True)
-    except Exception as exc:
-        raise ValueError(f"function {signature.name!r}: its parameters have no JSON Schema: {exc}") from exc
-    return Input(schema, _validator(model))
+    model: type[BaseModel] = create_model(f"{signature.name}Arguments", __base__=_ArgumentsBase, **fields)
+    return model
 
 
 def _validator(model: type[BaseModel]) -> Any:

@@ -52,7 +52,7 @@ pub use mrtr::{
 };
 pub(crate) use notify::Fanout;
 pub use outbound::Outbound;
-pub use registry::{RegistryError, ToolOptions};
+pub use registry::{ArgumentWording, RegistryError, ToolOptions};
 pub(crate) use router::is_builtin_request;
 pub use session::Connection;
 pub(crate) use session::Incoming;

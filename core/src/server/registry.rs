@@ -44,8 +44,14 @@ fn invalid(what: impl Into<String>, problem: impl Into<String>) -> RegistryError
     RegistryError::Invalid { what: what.into(), problem: problem.into() }
 }
 
+/// Words a tool's invalid arguments as the application's users expect them (in the words
+/// of the schema library its input schema was made from), given the arguments core found
+/// invalid; `None` keeps core's own words. Only the text is the application's: core has
+/// decided that the arguments are invalid and how the call answers (an `isError` result).
+pub type ArgumentWording = Arc<dyn Fn(Value) -> crate::peer::BoxFuture<Option<String>> + Send + Sync>;
+
 /// How a tool is registered besides its definition and handler.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct ToolOptions {
     /// Where its task starts, when it runs as one.
     pub task_start: TaskStart,
@@ -53,6 +59,18 @@ pub struct ToolOptions {
     /// was made from, whose messages the application's users expect), so core does not
     /// check them against the listed input schema first.
     pub handler_checks_arguments: bool,
+    /// The words of the problems core finds in a call's arguments (see [`ArgumentWording`]).
+    pub argument_wording: Option<ArgumentWording>,
+}
+
+impl std::fmt::Debug for ToolOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolOptions")
+            .field("task_start", &self.task_start)
+            .field("handler_checks_arguments", &self.handler_checks_arguments)
+            .field("argument_wording", &self.argument_wording.is_some())
+            .finish()
+    }
 }
 
 pub(crate) struct ToolEntry {
@@ -70,6 +88,8 @@ pub(crate) struct ToolEntry {
     /// `execution.taskSupport` (tasks extension).
     pub task_support: TaskSupport,
     pub task_start: TaskStart,
+    /// The words of invalid arguments, when the application words them.
+    pub argument_wording: Option<ArgumentWording>,
 }
 
 pub(crate) struct ResourceEntry {
@@ -125,7 +145,7 @@ impl Registry {
         handler: Arc<dyn ToolHandler>,
         options: ToolOptions,
     ) -> Result<(), RegistryError> {
-        let ToolOptions { task_start, handler_checks_arguments } = options;
+        let ToolOptions { task_start, handler_checks_arguments, argument_wording } = options;
         let Value::Object(mut definition) = definition else {
             return Err(invalid("tool", "the definition must be a JSON object"));
         };
@@ -172,6 +192,7 @@ impl Registry {
             handler,
             task_support,
             task_start,
+            argument_wording,
         };
         self.tools.insert(name, Arc::new(entry));
         self.offered.tools = true;

@@ -174,6 +174,8 @@ class Client:
         # An `OAuthClientProvider` from a 1.x/2.x transport (`auth=`); the official 2.x
         # `Client` takes none of its own.
         self._auth: Any = None
+        # 2.x's `http_client=` of the transport: the httpx client that carries the requests.
+        self._http_client: Any = None
         self._transport: Any = None
         self._native: NativeClient | None = None
         self._subscriptions: dict[str, Subscription] = {}
@@ -236,8 +238,13 @@ class Client:
                 from ferrymcp.client.auth.oauth2 import engine_oauth
 
                 oauth = engine_oauth(self._auth)
+            exchange = None
+            if self._http_client is not None:
+                from ferrymcp.client._exchange import sender
+
+                exchange = sender(self._http_client, oauth is not None)
             self._native = await NativeClient.connect_http(
-                target, headers, self.bearer_token, options, callbacks, oauth, self.ca_file, self.client_cert
+                target, headers, self.bearer_token, options, callbacks, oauth, self.ca_file, self.client_cert, exchange
             )
         else:
             command, args, env, cwd = _command(target)
@@ -261,6 +268,7 @@ class Client:
         if self.read_timeout_seconds is None:
             self.read_timeout_seconds = read.read_timeout
         self._auth = read.auth
+        self._http_client = read.http_client
         if self.ca_file is None and read.tls.get("ca_file") is not None:
             self.ca_file = os.fspath(read.tls["ca_file"])
         if self.client_cert is None and read.tls.get("client_cert") is not None:

@@ -28,8 +28,11 @@ class TransportStream:
         read_timeout: float | None = None,
         auth: Any = None,
         tls: dict[str, Any] | None = None,
+        http_client: Any = None,
     ) -> None:
         self.target = target
+        # 2.x's `http_client=`: the httpx client that carries every request.
+        self.http_client = http_client
         self.headers = headers
         # An `OAuthClientProvider`, checked by the transport that made the pair.
         self.auth = auth

@@ -121,6 +121,8 @@ class ClientSession(Client):
             **tls,
         )
         self._auth = auth
+        if isinstance(read_stream, TransportStream):
+            self._http_client = read_stream.http_client
 
     async def __aenter__(self) -> ClientSession:
         await super().__aenter__()

@@ -5,10 +5,12 @@
 The engine speaks both eras over one URL, keeps one pooled connection, and ends a legacy
 session with DELETE when the session closes (`terminate_on_close`). OAuth is
 `ferrymcp.client.auth.OAuthClientProvider`: 1.x's `auth=`, or the `auth` of the httpx client
-given to 2.x's `http_client=` (whose headers and read timeout are honoured too; what the
-engine cannot do for it is refused by name, see `_from_http_client`). What it does not take
-(another `httpx.Auth`, an `httpx` client factory, `terminate_on_close=False`) is refused
-with an error naming it; a bearer token goes in `headers` (`Authorization: Bearer ...`).
+given to 2.x's `http_client=`. An httpx client given to `http_client=` carries every request
+(`ferrymcp.client._exchange`): its transport, mounts, proxies, verify, cookies, hooks,
+headers and auth apply as they do for the official client. What 1.x's function does not
+take (another `httpx.Auth`, an `httpx` client factory, `terminate_on_close=False`) is
+refused with an error naming it; a bearer token goes in `headers`
+(`Authorization: Bearer ...`).
 """
 
 from __future__ import annotations
@@ -50,108 +52,31 @@ def _check_auth(auth: Any) -> Any:
     return auth
 
 
-def _from_http_client(client: Any, url: str) -> tuple[str, dict[str, str], float | None, Any]:
-    """The URL, headers, read timeout and auth of 2.x's `http_client` (an `httpx.AsyncClient`
-    or `httpx2.AsyncClient`). The engine makes its own connections, so what only the httpx
-    client could do (its own transport, proxies, cookies, hooks, parameters) is refused by
-    name. A `base_url` is applied to `url` as httpx applies it (an absolute `url` keeps its
-    own). An `httpx.Auth` other than an `OAuthClientProvider` is taken when its flow only
-    sets headers on a request (a static bearer token, `BasicAuth`): it runs once, here, and
-    the headers it set go with every request; one that needs a response is refused."""
-    try:
-        module = __import__(type(client).__module__.split(".")[0])
-        default = module.AsyncClient()
-    except Exception as error:
+def _through_http_client(client: Any, url: str) -> tuple[str, float | None, Any]:
+    """The URL, read timeout and engine auth for 2.x's `http_client` (an `httpx.AsyncClient`
+    or `httpx2.AsyncClient`). Every request then goes through that client (see
+    `ferrymcp.client._exchange`), so its transport, mounts, proxies, verify, cookies, hooks,
+    headers and `httpx.Auth` apply as they do for the official client. A `base_url` is
+    applied to `url` as httpx applies it. An `OAuthClientProvider` (or
+    `IdentityAssertionOAuthProvider`) as the client's `auth` is run by the engine, whose
+    authorization requests then go through the same client."""
+    if not (callable(getattr(client, "send", None)) and callable(getattr(client, "build_request", None))):
         raise TypeError(
             f"http_client={type(client).__name__} is not supported by ferrymcp: it takes an httpx.AsyncClient"
-        ) from error
-    refused = []
-    if getattr(client, "_mounts", None):
-        refused.append("mounts/proxy")
-    if type(getattr(client, "_transport", None)) is not type(getattr(default, "_transport", None)):
-        refused.append("transport")
-    if len(getattr(client, "cookies", ())):
-        refused.append("cookies")
-    hooks = getattr(client, "event_hooks", {}) or {}
-    if any(hooks.get(kind) for kind in hooks):
-        refused.append("event_hooks")
+        )
     if str(getattr(client, "base_url", "")):
         url = str(client._merge_url(url))
-    if str(getattr(client, "params", "")):
-        refused.append("params")
-    if _tls_differs(client, default):
-        refused.append("verify/cert (pass ferrymcp's ca_file= and client_cert= instead)")
-    if refused:
-        raise TypeError(
-            f"http_client with {', '.join(refused)} is not supported by ferrymcp (the engine makes its own "
-            "connections); it honours the client's headers, read timeout and OAuthClientProvider auth"
-        )
-    defaults = dict(default.headers.items())
-    headers = {key: value for key, value in client.headers.items() if defaults.get(key) != value}
     read = getattr(getattr(client, "timeout", None), "read", None)
     auth = getattr(client, "auth", None)
     if auth is not None and not _is_oauth_provider(auth):
-        headers.update(_static_auth_headers(module, auth, url))
         auth = None
-    return url, headers, read, _check_auth(auth)
+    return url, read, _check_auth(auth)
 
 
 def _is_oauth_provider(auth: Any) -> bool:
     from ferrymcp.client.auth.oauth2 import _EngineAuth
 
     return isinstance(auth, _EngineAuth)
-
-
-def _static_auth_headers(module: Any, auth: Any, url: str) -> dict[str, str]:
-    """The headers an `httpx.Auth` whose flow only decorates the request sets (see
-    `_from_http_client`); any other auth is refused by name."""
-    refusal = TypeError(
-        f"http_client auth={type(auth).__name__} is not supported by ferrymcp: the engine makes its own "
-        "requests, so it takes an OAuthClientProvider, or an httpx.Auth that only sets headers without "
-        "reading a response (such as a static bearer token)"
-    )
-    if (
-        getattr(auth, "requires_request_body", False)
-        or getattr(auth, "requires_response_body", False)
-        or isinstance(auth, getattr(module, "DigestAuth", ()))
-    ):
-        raise refusal
-    # The flow must end after its first request whatever the answer, a challenge included.
-    challenge = {"www-authenticate": 'Bearer realm="mcp", Digest realm="mcp", nonce="0", Basic realm="mcp"'}
-    seen: list[dict[str, str]] = []
-    for status, answer_headers in ((200, {}), (401, challenge)):
-        request = module.Request("POST", url)
-        before = dict(request.headers.items())
-        flow = auth.sync_auth_flow(request)
-        try:
-            sent = next(flow, request)
-            flow.send(module.Response(status, headers=answer_headers, request=sent))
-        except StopIteration:
-            seen.append({key: value for key, value in sent.headers.items() if before.get(key) != value})
-            continue
-        except Exception as error:
-            raise refusal from error
-        raise refusal
-    if seen[0] != seen[1]:
-        raise refusal
-    return seen[0]
-
-
-def _tls_differs(client: Any, default: Any) -> bool:
-    """Whether the httpx client verifies differently from a default one (its `verify=`:
-    off, or another CA store), as far as its SSL context tells."""
-
-    def context(c: Any) -> Any:
-        return getattr(getattr(getattr(c, "_transport", None), "_pool", None), "_ssl_context", None)
-
-    ours, plain = context(client), context(default)
-    if ours is None or plain is None:
-        return False
-    return bool(
-        ours.verify_mode != plain.verify_mode
-        or ours.check_hostname != plain.check_hostname
-        or ours.cert_store_stats() != plain.cert_store_stats()
-    )
 
 
 def tls_options(ca_file: Any = None, client_cert: Any = None) -> dict[str, Any]:
@@ -218,8 +143,13 @@ async def streamable_http_client(
     if http_client is None:
         stream = TransportStream(url, tls=tls)
     else:
-        url, headers, read_timeout, auth = _from_http_client(http_client, url)
-        stream = TransportStream(url, headers=headers, read_timeout=read_timeout, auth=auth, tls=tls)
+        if tls:
+            raise TypeError(
+                "ca_file= and client_cert= do not apply with http_client=: the httpx client makes the "
+                "connections, so set its verify= and cert= instead"
+            )
+        url, read_timeout, auth = _through_http_client(http_client, url)
+        stream = TransportStream(url, read_timeout=read_timeout, auth=auth, http_client=http_client)
     yield stream, stream, _session_id
 
 

@@ -32,6 +32,8 @@ class Registration:
     fn: Callable[..., Any]
     task_start: str = "at_call"
     """A tool's: where its task starts (tasks extension), "at_call" or "on_request"."""
+    argument_wording: Callable[[dict[str, Any]], str | None] | None = None
+    """A tool's: pydantic's words for arguments the engine found invalid."""
 
 
 _ADD = {"tool": "add_tool", "resource": "add_resource", "template": "add_resource_template", "prompt": "add_prompt"}
@@ -40,7 +42,7 @@ _ADD = {"tool": "add_tool", "resource": "add_resource", "template": "add_resourc
 def _add(native: NativeServer, entry: Registration) -> None:
     add = getattr(native, _ADD[entry.kind])
     if entry.kind == "tool":
-        add(entry.definition, entry.handler, entry.is_async, entry.task_start)
+        add(entry.definition, entry.handler, entry.is_async, entry.task_start, entry.argument_wording)
     else:
         add(entry.definition, entry.handler, entry.is_async)
 

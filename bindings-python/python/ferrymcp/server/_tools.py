@@ -102,7 +102,28 @@ def build_tool(
         handler, is_async = _resolving_handler(fn, binder, output, contexts, context_param, resolved), True
     else:
         handler, is_async = _handler(fn, binder, output, contexts, context_param is not None)
-    return Registration("tool", tool_name, definition, handler, is_async, fn, task_start)
+    wording = _argument_wording(signature) if input_schema is None else None
+    return Registration("tool", tool_name, definition, handler, is_async, fn, task_start, wording)
+
+
+def _argument_wording(signature: Any) -> Callable[[dict[str, Any]], str | None]:
+    """pydantic's words for the arguments the engine finds invalid, as the official
+    `MCPServer` words them (`_schema_pydantic.argument_wording`; pydantic is imported on
+    the first invalid call, not at registration). `None` without pydantic: the engine's
+    words stand."""
+    word: Callable[[dict[str, Any]], str | None] | None = None
+
+    def lazily(arguments: dict[str, Any]) -> str | None:
+        nonlocal word
+        if word is None:
+            try:
+                from ferrymcp import _schema_pydantic
+            except ImportError:
+                return None
+            word = _schema_pydantic.argument_wording(signature)
+        return word(arguments)
+
+    return lazily
 
 
 def _pass_through(context_param: str | None) -> Callable[[dict[str, Any] | None, Any], dict[str, Any]]:

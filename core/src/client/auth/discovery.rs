@@ -115,14 +115,12 @@ pub fn authorization_server_metadata_urls(issuer: &Url) -> Vec<Url> {
 
 /// The first of `urls` that answers 200 with a JSON object; `None` when none does (a 4xx
 /// is the usual "not here"; a network error is an error).
-pub async fn first_json(http: &reqwest::Client, urls: &[Url]) -> Result<Option<(Url, Value)>, AuthError> {
+pub async fn first_json(http: &super::Http, urls: &[Url]) -> Result<Option<(Url, Value)>, AuthError> {
     for url in urls {
         let response = http
-            .get(url.clone())
-            .header(reqwest::header::ACCEPT, "application/json")
-            .send()
+            .send(http.get(url.clone()).header(reqwest::header::ACCEPT, "application/json"))
             .await
-            .map_err(|e| AuthError::new(format!("GET {url} failed: {}", crate::client::http::chain(&e))))?;
+            .map_err(|e| AuthError::new(format!("GET {url} failed: {e}")))?;
         if !response.status().is_success() {
             continue;
         }

@@ -290,15 +290,12 @@ impl OAuth {
             fields.insert("scope".into(), scope.into());
         }
         let body = serde_json::to_vec(&metadata).unwrap_or_default();
-        let response = self
-            .http()
-            .post(endpoint.clone())
-            .header(CONTENT_TYPE, "application/json")
-            .header(ACCEPT, "application/json")
-            .body(body)
-            .send()
+        let http = self.http();
+        let request = http.post(endpoint.clone()).header(CONTENT_TYPE, "application/json");
+        let response = http
+            .send(request.header(ACCEPT, "application/json").body(body))
             .await
-            .map_err(|e| AuthError::new(format!("POST {endpoint} failed: {}", crate::client::http::chain(&e))))?;
+            .map_err(|e| AuthError::new(format!("POST {endpoint} failed: {e}")))?;
         let status = response.status();
         let body = response.bytes().await.unwrap_or_default();
         if !status.is_success() {
@@ -320,7 +317,8 @@ impl OAuth {
         mut form: Vec<(&'static str, String)>,
     ) -> Result<OAuthTokens, AuthError> {
         let endpoint = endpoint(discovered, "token_endpoint")?;
-        let mut request = self.http().post(endpoint.clone()).header(ACCEPT, "application/json");
+        let http = self.http();
+        let mut request = http.post(endpoint.clone()).header(ACCEPT, "application/json");
         match (auth_method(discovered, info), &info.client_secret) {
             ("client_secret_basic", Some(secret)) => {
                 let pair = format!("{}:{}", form_encode(&info.client_id), form_encode(secret));
@@ -336,12 +334,10 @@ impl OAuth {
             _ => form.push(("client_id", info.client_id.clone())),
         }
         let body = form_urlencoded::Serializer::new(String::new()).extend_pairs(form).finish();
-        let response = request
-            .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
-            .body(body)
-            .send()
+        let response = http
+            .send(request.header(CONTENT_TYPE, "application/x-www-form-urlencoded").body(body))
             .await
-            .map_err(|e| AuthError::new(format!("POST {endpoint} failed: {}", crate::client::http::chain(&e))))?;
+            .map_err(|e| AuthError::new(format!("POST {endpoint} failed: {e}")))?;
         let status = response.status();
         let body = response.bytes().await.unwrap_or_default();
         if !status.is_success() {

@@ -317,11 +317,37 @@ struct State {
     loaded: bool,
 }
 
+/// The HTTP client of the authorization requests: the state's own, or the host's.
+pub struct Http {
+    client: reqwest::Client,
+    exchange: Option<crate::client::http::HttpExchange>,
+}
+
+impl Http {
+    pub fn get(&self, url: Url) -> reqwest::RequestBuilder {
+        self.client.get(url)
+    }
+
+    pub fn post(&self, url: Url) -> reqwest::RequestBuilder {
+        self.client.post(url)
+    }
+
+    pub async fn send(
+        &self,
+        request: reqwest::RequestBuilder,
+    ) -> Result<reqwest::Response, crate::client::http::SendError> {
+        crate::client::http::send(self.exchange.as_ref(), request).await
+    }
+}
+
 /// One client's OAuth state for one MCP server; shared by every request of a connection.
 pub struct OAuth {
     options: OAuthOptions,
     /// For the authorization requests: the connection's TLS settings, no redirects.
     http: std::sync::Mutex<reqwest::Client>,
+    /// The host's HTTP client, when the connection sends through one (see
+    /// [`Exchange`](crate::client::http::Exchange)): the authorization requests go there too.
+    exchange: std::sync::Mutex<Option<crate::client::http::HttpExchange>>,
     server: std::sync::Mutex<Option<Url>>,
     /// The authorization server that issued the registration this client made.
     registered_at: std::sync::Mutex<Option<String>>,
@@ -341,6 +367,7 @@ impl OAuth {
         Ok(Arc::new(Self {
             options,
             http: std::sync::Mutex::new(http),
+            exchange: std::sync::Mutex::new(None),
             server: std::sync::Mutex::new(None),
             registered_at: std::sync::Mutex::new(None),
             state: tokio::sync::Mutex::new(State::default()),
@@ -357,8 +384,14 @@ impl OAuth {
         Ok(())
     }
 
-    fn http(&self) -> reqwest::Client {
-        self.http.lock().unwrap().clone()
+    /// Sends the authorization requests through the host's HTTP client (`None`: the
+    /// state's own).
+    pub fn bind_exchange(&self, exchange: Option<crate::client::http::HttpExchange>) {
+        *self.exchange.lock().unwrap() = exchange;
+    }
+
+    fn http(&self) -> Http {
+        Http { client: self.http.lock().unwrap().clone(), exchange: self.exchange.lock().unwrap().clone() }
     }
 
     fn server(&self) -> Result<Url, AuthError> {

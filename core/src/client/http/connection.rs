@@ -87,6 +87,8 @@ pub(crate) struct Connection {
     pub oauth: Option<Arc<OAuth>>,
     /// The access token last handed out by [`Self::oauth`], sent with every request.
     token: Mutex<Option<String>>,
+    /// The host's HTTP client, which then carries every request (see [`super::Exchange`]).
+    exchange: Option<super::HttpExchange>,
 }
 
 /// The answer to a request's POST, from whichever client sent it.
@@ -147,7 +149,22 @@ impl Connection {
             renewing,
             oauth,
             token: Mutex::new(None),
+            exchange: None,
         }
+    }
+
+    /// Sends every request through the host's HTTP client (none: reqwest's, as built).
+    /// The direct path is reqwest's own shortcut, so it is off then.
+    pub fn set_exchange(&mut self, exchange: Option<super::HttpExchange>) {
+        if exchange.is_some() {
+            self.direct = None;
+        }
+        self.exchange = exchange;
+    }
+
+    /// Sends `request` (built by [`Self::request`] or [`Self::post`]).
+    pub async fn send(&self, request: RequestBuilder) -> Result<reqwest::Response, super::SendError> {
+        super::send(self.exchange.as_ref(), request).await
     }
 
     /// The access token for the next request (refreshed when about to expire), which
@@ -206,9 +223,9 @@ impl Connection {
                 Err(e) => return Err(format!("error sending request for url ({url}): {}", super::chain(&e))),
             }
         }
-        match self.post(url.clone(), body, headers.clone()).send().await {
+        match self.send(self.post(url.clone(), body, headers.clone())).await {
             Ok(response) => Ok(Posted::Reqwest(response)),
-            Err(e) => Err(super::chain(&e)),
+            Err(e) => Err(e.to_string()),
         }
     }
 
@@ -353,6 +370,11 @@ impl Connection {
     /// killed server's listening socket is being torn down). Any status means it is there,
     /// and so does a slow answer (a busy server is no gone server).
     async fn reachable(&self) -> bool {
+        if let Some(exchange) = &self.exchange {
+            // The host's client reaches the server its own way: ask through it.
+            let head = super::send(Some(exchange), self.http.head(self.url.clone()));
+            return !matches!(tokio::time::timeout(self.connect_timeout, head).await, Ok(Err(_)));
+        }
         let Ok(probe) = super::http_client(&self.tls) else { return true };
         let probe =
             probe.pool_max_idle_per_host(0).connect_timeout(self.connect_timeout).timeout(self.connect_timeout).build();

@@ -24,11 +24,9 @@ const ENDPOINT_WAIT: Duration = Duration::from_secs(10);
 pub(crate) async fn open(conn: &Arc<Connection>) -> Result<(), String> {
     let url = &conn.url;
     let response = conn
-        .request(Method::GET, url.clone())
-        .header(ACCEPT, EVENT_STREAM)
-        .send()
+        .send(conn.request(Method::GET, url.clone()).header(ACCEPT, EVENT_STREAM))
         .await
-        .map_err(|e| format!("GET {url} failed: {}", super::chain(&e)))?;
+        .map_err(|e| format!("GET {url} failed: {e}"))?;
     if !response.status().is_success() {
         return Err(format!("GET {url} answered HTTP {}", response.status()));
     }

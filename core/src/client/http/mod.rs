@@ -41,6 +41,7 @@ use tokio::sync::mpsc;
 
 use crate::client::auth::OAuth;
 use crate::framing::{FrameSink, FrameSource, SourceEvent};
+use crate::peer::BoxFuture;
 pub use crate::tls::ClientTls;
 use connection::{Connection, Mode};
 
@@ -64,6 +65,60 @@ pub struct HttpClientOptions {
     /// OAuth 2.1 as the MCP authorization specification describes it: tokens on every
     /// request, authorization on a 401, step-up on a 403 `insufficient_scope`.
     pub oauth: Option<Arc<OAuth>>,
+    /// The host's own HTTP client, which then carries every request of the connection
+    /// (and of its OAuth) instead of the transport's: see [`Exchange`].
+    pub exchange: Option<HttpExchange>,
+}
+
+/// An HTTP client of the host's that carries the transport's requests (the official Python
+/// client's `http_client=`: an httpx client with its own transport, proxies, auth or
+/// hooks). The transport still decides every request (method, URL, headers, body) and
+/// reads every response; the exchange only moves them: it sends `request` and answers
+/// with the response's head and a body that streams as it arrives. An error is the
+/// failure's text (the request could not be sent, or no response came).
+pub trait Exchange: Send + Sync + 'static {
+    fn send(&self, request: http::Request<Bytes>) -> BoxFuture<Result<http::Response<reqwest::Body>, String>>;
+}
+
+/// A shared [`Exchange`].
+#[derive(Clone)]
+pub struct HttpExchange(pub Arc<dyn Exchange>);
+
+impl std::fmt::Debug for HttpExchange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HttpExchange")
+    }
+}
+
+/// A request that could not be sent or got no response, with its causes.
+#[derive(Debug)]
+pub struct SendError(String);
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SendError {}
+
+/// Sends `request` with reqwest, or through the host's `exchange` when there is one.
+pub(crate) async fn send(
+    exchange: Option<&HttpExchange>,
+    request: reqwest::RequestBuilder,
+) -> Result<reqwest::Response, SendError> {
+    let Some(exchange) = exchange else {
+        return request.send().await.map_err(|e| SendError(chain(&e)));
+    };
+    let request = request.build().map_err(|e| SendError(chain(&e)))?;
+    let body = request.body().and_then(reqwest::Body::as_bytes).map(Bytes::copy_from_slice).unwrap_or_default();
+    let mut built = http::Request::new(body);
+    *built.method_mut() = request.method().clone();
+    *built.uri_mut() =
+        request.url().as_str().parse().map_err(|e| SendError(format!("bad URL {}: {e}", request.url())))?;
+    *built.headers_mut() = request.headers().clone();
+    let response = exchange.0.send(built).await.map_err(SendError)?;
+    Ok(reqwest::Response::from(response))
 }
 
 impl HttpClientOptions {
@@ -75,6 +130,7 @@ impl HttpClientOptions {
             connect_timeout: Duration::from_secs(10),
             tls: ClientTls::default(),
             oauth: None,
+            exchange: None,
         }
     }
 
@@ -131,12 +187,12 @@ async fn delete_session(conn: &Connection) -> Result<Option<StatusCode>, String>
     if conn.session().is_none() || conn.mode() != Mode::Streamable {
         return Ok(None);
     }
-    let delete = conn.request(Method::DELETE, conn.url.clone()).send();
+    let delete = conn.send(conn.request(Method::DELETE, conn.url.clone()));
     let answer = tokio::time::timeout(DELETE_WAIT, delete).await;
     conn.state.lock().unwrap().session = None;
     match answer {
         Ok(Ok(response)) => Ok(Some(response.status())),
-        Ok(Err(e)) => Err(format!("DELETE {} failed: {}", conn.url, chain(&e))),
+        Ok(Err(e)) => Err(format!("DELETE {} failed: {e}", conn.url)),
         Err(_) => Err(format!("DELETE {} got no answer in {DELETE_WAIT:?}", conn.url)),
     }
 }
@@ -171,10 +227,13 @@ pub fn connect(options: &HttpClientOptions) -> io::Result<(HttpSource, HttpSink)
     let http = http.build().map_err(io::Error::other)?;
     if let Some(oauth) = &options.oauth {
         oauth.bind(&url, &options.tls)?;
+        oauth.bind_exchange(options.exchange.clone());
     }
     let (tx, frames) = mpsc::channel(QUEUE);
     let (timeout, tls, oauth) = (options.connect_timeout, options.tls.clone(), options.oauth.clone());
-    let conn = Arc::new(Connection::new(http, url, timeout, tls, fixed, tx, oauth));
+    let mut conn = Connection::new(http, url, timeout, tls, fixed, tx, oauth);
+    conn.set_exchange(options.exchange.clone());
+    let conn = Arc::new(conn);
     Ok((HttpSource { frames, conn: conn.clone() }, HttpSink { conn }))
 }
 

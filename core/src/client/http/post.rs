@@ -147,19 +147,19 @@ async fn post_one_way(conn: &Connection, url: &reqwest::Url, frame: Bytes, heade
         Ok(token) => token,
         Err(e) => return tracing::warn!("no token for a notification or response: {e}"),
     };
-    let mut sent = conn.post(url.clone(), frame.clone(), headers.clone()).send().await;
+    let mut sent = conn.send(conn.post(url.clone(), frame.clone(), headers.clone())).await;
     if let (Ok(response), Some(oauth)) = (&sent, &conn.oauth)
         && response.status() == StatusCode::UNAUTHORIZED
     {
         let challenge = Challenge::parse(www_authenticate(response.headers()));
         if oauth.unauthorized(challenge, token.as_deref()).await.is_ok() && conn.bearer().await.is_ok() {
-            sent = conn.post(url.clone(), frame, headers).send().await;
+            sent = conn.send(conn.post(url.clone(), frame, headers)).await;
         }
     }
     match sent {
         Ok(response) if response.status().is_success() => {}
         Ok(response) => tracing::warn!("POST {url} of a notification or response answered HTTP {}", response.status()),
-        Err(e) => tracing::warn!("POST {url} of a notification or response failed: {}", super::chain(&e)),
+        Err(e) => tracing::warn!("POST {url} of a notification or response failed: {e}"),
     }
 }
 

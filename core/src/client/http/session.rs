@@ -36,7 +36,7 @@ pub(crate) async fn renew(conn: &Arc<Connection>, stale: &HeaderValue) -> Result
         state.handshake.clone()
     };
     let (initialize, headers) = handshake.initialize.ok_or("no initialize to repeat")?;
-    let response = conn.post(conn.url.clone(), initialize, headers).send().await.map_err(|e| e.to_string())?;
+    let response = conn.send(conn.post(conn.url.clone(), initialize, headers)).await.map_err(|e| e.to_string())?;
     if !response.status().is_success() {
         return Err(format!("a new initialize was refused: HTTP {}", response.status()));
     }
@@ -44,7 +44,7 @@ pub(crate) async fn renew(conn: &Arc<Connection>, stale: &HeaderValue) -> Result
     response.bytes().await.map_err(|e| format!("reading the new initialize answer failed: {e}"))?;
     conn.state.lock().unwrap().session = session;
     if let Some((initialized, headers)) = handshake.initialized {
-        conn.post(conn.url.clone(), initialized, headers).send().await.map_err(|e| e.to_string())?;
+        conn.send(conn.post(conn.url.clone(), initialized, headers)).await.map_err(|e| e.to_string())?;
     }
     standalone::start(conn).await;
     Ok(())

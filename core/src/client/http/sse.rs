@@ -86,12 +86,12 @@ pub(crate) async fn drain(conn: &Connection, response: Response, awaited: Option
 }
 
 /// Opens a GET stream on the endpoint, resuming after `cursor`'s last event if it has one.
-pub(crate) async fn open_get(conn: &Connection, cursor: &Cursor) -> reqwest::Result<Response> {
+pub(crate) async fn open_get(conn: &Connection, cursor: &Cursor) -> Result<Response, super::SendError> {
     let mut request = conn.request(Method::GET, conn.url.clone()).header(ACCEPT, EVENT_STREAM);
     if let Some(last) = &cursor.last_event_id {
         request = request.header(LAST_EVENT_ID, last.as_str());
     }
-    request.send().await
+    conn.send(request).await
 }
 
 /// Sleeps `delay`; `false` when the connection started closing meanwhile.

@@ -29,7 +29,7 @@ pub(crate) async fn start(conn: &Arc<Connection>) {
     tokio::spawn(run(conn.clone(), opened));
 }
 
-async fn run(conn: Arc<Connection>, mut opened: reqwest::Result<Response>) {
+async fn run(conn: Arc<Connection>, mut opened: Result<Response, super::SendError>) {
     let mut cursor = Cursor::default();
     let mut failures = 0;
     loop {

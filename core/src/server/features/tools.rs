@@ -35,7 +35,12 @@ pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String
         Err(problem) => vec![problem.to_owned()],
     };
     if !problems.is_empty() {
-        return Ok(error_result(format!("Invalid arguments for tool {name}: {}", problems.join("; "))));
+        let worded = match &entry.argument_wording {
+            Some(word) => word(arguments).await,
+            None => None,
+        };
+        let problems = worded.unwrap_or_else(|| problems.join("; "));
+        return Ok(error_result(format!("Invalid arguments for tool {name}: {problems}")));
     }
     let Value::Object(arguments) = arguments else { unreachable!("checked above") };
     match as_task {
