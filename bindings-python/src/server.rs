@@ -230,10 +230,12 @@ impl NativeServer {
     #[new]
     #[pyo3(signature = (info, instructions = None, options = None))]
     fn new(
+        py: Python<'_>,
         info: &Bound<'_, PyDict>,
         instructions: Option<String>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        crate::logs::start(py)?;
         let server = Server::with_info(from_py(info.as_any())?, instructions, self::options(options)?);
         Ok(Self { server, event_loop: Default::default() })
     }

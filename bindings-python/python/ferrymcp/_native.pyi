@@ -32,6 +32,8 @@ __all__ = [
     "canonical_resource",
     "resource_covers",
     "check_state_keys",
+    "reopen_log_pump",
+    "take_log_records",
     "PROTOCOL_VERSIONS",
     "LATEST_PROTOCOL_VERSION",
     "MODERN_PROTOCOL_VERSION",
@@ -269,6 +271,14 @@ def resource_covers(resource: str, server: str) -> bool:
 
 def check_state_keys(keys: list[bytes]) -> None:
     """Core's rule for a ring of request-state keys: `ValueError` naming a key under 32 bytes."""
+
+def reopen_log_pump() -> int:
+    """In a forked child: a fresh queue of core's log lines, and the read end (a socket
+    descriptor, now the caller's) its logging thread waits on."""
+
+def take_log_records() -> tuple[list[tuple[str, int, str]], int]:
+    """The queued log lines of core (logger name, level, message), and how many did not
+    fit in the queue since the last call."""
 
 @final
 class NativeUriTemplate:
