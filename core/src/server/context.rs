@@ -277,6 +277,20 @@ impl Context {
         self.inner.outbound.close_stream()
     }
 
+    /// Whether [`Context::close_sse_stream`] and [`Context::close_standalone_sse_stream`]
+    /// can do anything for this request (a legacy Streamable HTTP session at 2025-11-25 or
+    /// later: its events are kept for the client to resume, core always has an event store).
+    pub fn can_close_sse_stream(&self) -> bool {
+        self.inner.outbound.can_close_stream()
+    }
+
+    /// Closes the session's standalone GET stream while it goes on (SEP-1699 polling): the
+    /// client reconnects with `Last-Event-ID`. Where [`Context::close_sse_stream`] can;
+    /// elsewhere nothing happens and this returns `false`.
+    pub fn close_standalone_sse_stream(&self) -> bool {
+        self.inner.outbound.close_standalone_stream()
+    }
+
     /// Asks the user for input (`elicitation/create`); returns the `ElicitResult`.
     /// See [`Context::ask`] for how, per era and dialect.
     pub async fn elicit(&self, params: Value) -> Result<Value, HandlerError> {

@@ -21,6 +21,19 @@ pub trait Outbound: Send + Sync + 'static {
         false
     }
 
+    /// Whether [`Outbound::close_stream`] (and [`Outbound::close_standalone_stream`]) can
+    /// do anything here: the transport and the negotiated revision allow resuming.
+    fn can_close_stream(&self) -> bool {
+        false
+    }
+
+    /// Ends the current connection of the session's standalone GET stream (SEP-1699): the
+    /// client comes back with `Last-Event-ID` for what was sent meanwhile. Returns whether
+    /// the transport can do that (as [`Outbound::close_stream`]).
+    fn close_standalone_stream(&self) -> bool {
+        false
+    }
+
     /// A server-wide notification (a list change, a resource update, a log message) for
     /// this connection. The same as [`Outbound::notify`], except where other replicas
     /// deliver such notifications to their own readers themselves.

@@ -264,7 +264,9 @@ async fn serve(
     tokio::spawn(async move {
         let mut next = first;
         while let Some(out) = next {
-            if out.is_close() {
+            if out.is_close() && out.standalone {
+                pump_session.standalone.detach().await;
+            } else if out.is_close() {
                 stream.detach().await;
             } else if out.last {
                 stream.emit(persisted(&pump_state, &pump_session, &id, out.data).await).await;
