@@ -113,6 +113,12 @@ impl NativeContext {
         self.cx.close_standalone_sse_stream()
     }
 
+    /// Whether a server-to-client request can reach the client (core's rule).
+    #[getter]
+    fn can_send_request(&self) -> bool {
+        self.cx.can_send_request()
+    }
+
     /// Whether this request can close its SSE streams (core's rule).
     #[getter]
     fn can_close_sse_stream(&self) -> bool {

@@ -236,7 +236,9 @@ impl NativeServer {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         crate::logs::start(py)?;
-        let server = Server::with_info(from_py(info.as_any())?, instructions, self::options(options)?);
+        let options = self::options(options)?;
+        ferrymcp_core::server::check_state_key_config(&options).map_err(PyValueError::new_err)?;
+        let server = Server::with_info(from_py(info.as_any())?, instructions, options);
         Ok(Self { server, event_loop: Default::default() })
     }
 

@@ -148,6 +148,14 @@ impl Context {
         self.inner.inputs.is_some()
     }
 
+    /// Whether a server-to-client request of this request's can reach the client: a
+    /// legacy session with a way back (stdio, or Streamable HTTP with a session and SSE
+    /// answers); not at 2026-07-28 (a request asks with `input_required` there), nor a
+    /// stateless or JSON-response HTTP request (the official SDK's `can_send_request`).
+    pub fn can_send_request(&self) -> bool {
+        !self.is_modern() && self.inner.outbound.can_request()
+    }
+
     /// The bearer token the request was accepted with (HTTP with auth only).
     pub fn auth_info(&self) -> Option<&AuthInfo> {
         self.inner.auth.as_deref()

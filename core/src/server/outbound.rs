@@ -14,6 +14,12 @@ pub trait Outbound: Send + Sync + 'static {
     /// wait (`PeerConfig::request_timeout`), and an expired wait is [`PeerError::Timeout`].
     fn request(&self, method: &str, params: Value, options: RequestOptions) -> BoxFuture<Result<Value, PeerError>>;
 
+    /// Whether [`Outbound::request`] can reach the client at all: a connection or a legacy
+    /// session with a stream for it (not a stateless or JSON-response HTTP request).
+    fn can_request(&self) -> bool {
+        true
+    }
+
     /// Ends the current connection of a resumable stream without ending the request
     /// (SSE polling, SEP-1699); the client comes back with `Last-Event-ID`. Returns whether
     /// the transport can do that (only legacy Streamable HTTP from 2025-11-25 can).

@@ -99,6 +99,10 @@ impl Outbound for ResponseStream {
         })
     }
 
+    fn can_request(&self) -> bool {
+        self.session.as_ref().is_some_and(|session| session.strong_count() > 0)
+    }
+
     fn can_close_stream(&self) -> bool {
         self.session.as_ref().and_then(Weak::upgrade).is_some_and(|session| session.primes())
     }

@@ -241,7 +241,9 @@ async fn serve(
         params,
         None,
         cancel,
-        Some(Arc::downgrade(&session)),
+        // JSON-response mode delivers only the answer: no way back for a request of the
+        // server's, nor a stream to close (the official transport's `can_send_request`).
+        (!state.options.json_response).then(|| Arc::downgrade(&session)),
         auth,
     );
     let mut first = rx.recv().await;
