@@ -128,7 +128,7 @@ impl NativeResponseBody {
                     _ => *body = None,
                 }
             }
-            ok(())
+            ok(None::<Py<PyAny>>)
         })
     }
 

@@ -51,12 +51,12 @@ pub fn fail(error: impl for<'py> FnOnce(Python<'py>) -> PyErr + Send + 'static) 
 }
 
 #[cfg(unix)]
-type Socket = std::os::unix::net::UnixStream;
+pub(crate) type Socket = std::os::unix::net::UnixStream;
 #[cfg(windows)]
-type Socket = std::net::TcpStream;
+pub(crate) type Socket = std::net::TcpStream;
 
 /// Two connected, non-blocking local sockets: (read end, write end).
-fn socket_pair() -> io::Result<(Socket, Socket)> {
+pub(crate) fn socket_pair() -> io::Result<(Socket, Socket)> {
     let (read, write) = connected_pair()?;
     read.set_nonblocking(true)?;
     write.set_nonblocking(true)?;
@@ -97,13 +97,13 @@ fn raw(socket: &Socket) -> u64 {
 
 /// Hands the socket over to Python, which closes it.
 #[cfg(unix)]
-fn into_raw(socket: Socket) -> u64 {
+pub(crate) fn into_raw(socket: Socket) -> u64 {
     use std::os::fd::IntoRawFd;
     socket.into_raw_fd() as u64
 }
 
 #[cfg(windows)]
-fn into_raw(socket: Socket) -> u64 {
+pub(crate) fn into_raw(socket: Socket) -> u64 {
     use std::os::windows::io::IntoRawSocket;
     socket.into_raw_socket()
 }

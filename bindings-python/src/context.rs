@@ -108,6 +108,23 @@ impl NativeContext {
         self.cx.close_sse_stream()
     }
 
+    /// Closes the session's standalone GET stream (where `close_sse_stream` can; see core).
+    fn close_standalone_sse_stream(&self) -> bool {
+        self.cx.close_standalone_sse_stream()
+    }
+
+    /// Whether a server-to-client request can reach the client (core's rule).
+    #[getter]
+    fn can_send_request(&self) -> bool {
+        self.cx.can_send_request()
+    }
+
+    /// Whether this request can close its SSE streams (core's rule).
+    #[getter]
+    fn can_close_sse_stream(&self) -> bool {
+        self.cx.can_close_sse_stream()
+    }
+
     #[pyo3(signature = (progress, total = None, message = None))]
     fn report_progress<'py>(
         &self,

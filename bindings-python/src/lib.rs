@@ -50,6 +50,8 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(http::canonical_resource, module)?)?;
     module.add_function(wrap_pyfunction!(http::resource_covers, module)?)?;
     module.add_function(wrap_pyfunction!(server::check_state_keys, module)?)?;
+    module.add_function(wrap_pyfunction!(logs::reopen_log_pump, module)?)?;
+    module.add_function(wrap_pyfunction!(logs::take_log_records, module)?)?;
     vocabulary::add(module)?;
     logs::install();
     Ok(())

@@ -230,11 +230,15 @@ impl NativeServer {
     #[new]
     #[pyo3(signature = (info, instructions = None, options = None))]
     fn new(
+        py: Python<'_>,
         info: &Bound<'_, PyDict>,
         instructions: Option<String>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let server = Server::with_info(from_py(info.as_any())?, instructions, self::options(options)?);
+        crate::logs::start(py)?;
+        let options = self::options(options)?;
+        ferrymcp_core::server::check_state_key_config(&options).map_err(PyValueError::new_err)?;
+        let server = Server::with_info(from_py(info.as_any())?, instructions, options);
         Ok(Self { server, event_loop: Default::default() })
     }
 

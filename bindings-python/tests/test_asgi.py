@@ -256,3 +256,88 @@ def test_the_app_is_a_starlette_app_with_the_official_routes() -> None:
     guarded = MCPServer("guarded", auth=settings, token_verifier=Verifier())
     paths = [r.path for r in guarded.streamable_http_app().routes]
     assert paths == ["/mcp", "/.well-known/oauth-protected-resource/mcp"]
+
+
+@pytest.fixture(scope="module", params=["polling", "polling_lowlevel"])
+def polling(request: pytest.FixtureRequest) -> Iterator[Served]:
+    served = uvicorn(request.param)
+    yield served
+    assert served.stop() == 0, "".join(served.lines)
+    assert "Traceback" not in "".join(served.lines)
+
+
+def exchange(served: Served, method: str, body: bytes, headers: dict[str, str]) -> tuple[str, bytes]:
+    """One request on a connection of its own: the head, and the body up to the server's end
+    of the response (a stream that never ends is a timeout)."""
+    host, port = served.url.removeprefix("http://").split(":")
+    head = {"Host": f"{host}:{port}", "Content-Length": str(len(body)), "Connection": "close", **headers}
+    request = f"{method} /mcp HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in head.items()) + "\r\n"
+    with socket.create_connection((host, int(port)), timeout=CANCEL_LIMIT) as sock:
+        sock.sendall(request.encode() + body)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head_text, _, payload = data.partition(b"\r\n\r\n")
+    return head_text.decode(), payload
+
+
+def legacy_session(served: Served) -> dict[str, str]:
+    """A 2025-11-25 session's headers, initialized."""
+    accept = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    params = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}).encode()
+    head, _ = exchange(served, "POST", body, accept)
+    session = next(line.split(": ", 1)[1] for line in head.split("\r\n") if line.lower().startswith("mcp-session-id"))
+    headers = {**accept, "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"}
+    exchange(served, "POST", json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}).encode(), headers)
+    return headers
+
+
+def test_close_sse_stream_ends_the_post_stream_and_the_rest_waits_for_the_client(polling: Served) -> None:
+    """`ctx.close_sse_stream()` (SEP-1699) ends the POST's SSE response after what came
+    before it (the priming event and the first progress); the rest waits in the event store
+    for the client to resume with `Last-Event-ID`, as under `run()`."""
+    headers = legacy_session(polling)
+    params = {"name": "long_operation", "arguments": {}, "_meta": {"progressToken": 7}}
+    body = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params}).encode()
+    _, payload = exchange(polling, "POST", body, headers)
+    text = payload.decode()
+    assert "retry:" in text and "before-close" in text
+    assert "after-close" not in text and '"result"' not in text
+
+
+@pytest.mark.parametrize("mode", ERAS)
+async def test_the_official_client_resumes_a_stream_the_tool_closed(polling: Served, mode: str) -> None:
+    """The official sse-polling story against the app: the client sees the stream end,
+    resumes with `Last-Event-ID` and gets the progress sent meanwhile and the answer. At
+    2026-07-28 there is no stream to resume: the low-level context has no closers there."""
+    messages: list[str | None] = []
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        messages.append(message)
+
+    async with mcp.Client(f"{polling.url}/mcp", mode=mode) as client:
+        result = await asyncio.wait_for(client.call_tool("long_operation", {}, progress_callback=on_progress), 30)
+    assert messages == ["before-close", "after-close"]
+    assert result.content[0].text in ("resumed", "not closable")
+    if mode == "legacy":
+        assert result.content[0].text == "resumed"
+
+
+def test_close_standalone_sse_stream_ends_the_get_stream(polling: Served) -> None:
+    """`close_standalone_sse_stream()` ends the session's standalone GET stream (the client
+    resumes it with `Last-Event-ID`)."""
+    headers = legacy_session(polling)
+    host, port = polling.url.removeprefix("http://").split(":")
+    head = {"Host": f"{host}:{port}", "Accept": "text/event-stream", **headers, "Connection": "close"}
+    request = "GET /mcp HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in head.items()) + "\r\n"
+    with socket.create_connection((host, int(port)), timeout=CANCEL_LIMIT) as standalone:
+        standalone.sendall(request.encode())
+        opened = standalone.recv(65536)
+        assert opened.startswith(b"HTTP/1.1 200")
+        params = {"name": "close_standalone", "arguments": {}}
+        body = json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": params}).encode()
+        _, answer = exchange(polling, "POST", body, headers)
+        assert b'"closed"' in answer
+        while standalone.recv(65536):  # the server ends the stream (a timeout if it does not)
+            pass

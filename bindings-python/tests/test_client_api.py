@@ -324,3 +324,42 @@ async def test_a_roots_callback_may_give_pydantic_url_types(mode: str) -> None:
     async with ferrymcp.Client(server, mode=mode, list_roots_callback=roots) as client:
         result = await client.call_tool("folders", {})
     assert result.content[0].text == "file:///workspace/catalog"  # type: ignore[union-attr]
+
+
+async def test_a_callback_that_raises_is_logged_where_the_official_client_logs_it(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A raising logging callback or message handler (sync or async) is logged on logger
+    `client` as the official session words it, a raising progress callback on its
+    dispatcher's logger; the call they came with still completes."""
+    import logging
+
+    server = MCPServer("s")
+
+    @server.tool()
+    async def chatty(ctx: Context) -> str:
+        await ctx.report_progress(1, 2)
+        await ctx.info("hello")
+        return "done"
+
+    def on_log(params: Any) -> None:
+        raise RuntimeError("log callback")
+
+    async def on_message(message: Any) -> None:
+        raise RuntimeError("message handler")
+
+    def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        raise RuntimeError("progress callback")
+
+    with caplog.at_level(logging.ERROR):
+        async with Client(server, mode="legacy", logging_callback=on_log, message_handler=on_message) as client:
+            result = await client.call_tool("chatty", {}, progress_callback=on_progress)
+    assert result.content == [TextContent(type="text", text="done")]
+    logged = sorted(
+        (record.name, record.getMessage(), str(record.exc_info[1])) for record in caplog.records if record.exc_info
+    )
+    assert logged == [
+        ("client", "notification callback for 'notifications/message' raised", "log callback"),
+        ("client", "notification callback for 'notifications/message' raised", "message handler"),
+        ("ferrymcp.shared.jsonrpc_dispatcher", "progress callback raised", "progress callback"),
+    ]

@@ -31,6 +31,9 @@ SERVER = (
     "    for step in range(n):\n"
     "        await ctx.report_progress(step + 1, n)\n"
     "    return f'counted {n}'\n"
+    "@mcp.tool()\n"
+    "async def can_send(ctx: Context) -> str:\n"
+    "    return str(ctx.session.can_send_request)\n"
     "mcp.run('streamable-http')\n"
 )
 HEADERS = {
@@ -76,5 +79,8 @@ async def test_stateless_endpoint(tmp_path: Path, mode: str) -> None:
         for era in ERAS:
             async with mcp.Client(server.url, mode=era) as client:
                 assert (await client.call_tool("count", {"n": 2})).content[0].text == "counted 2"
+                # No way back for a server-to-client request in either mode (stateless, as the
+                # official transport stamps it; in JSON mode nothing but the answer goes back).
+                assert (await client.call_tool("can_send", {})).content[0].text == "False"
     finally:
         assert await server.stop(signal.SIGINT) == 0

@@ -77,6 +77,7 @@ PARAMS: dict[str, Any] = {"name": "keyed", "arguments": {}, "_meta": modern_meta
 
 # Request-state keys are secret randomness of at least 32 bytes (core's rule).
 K1, K2, OLD, NEW = ("k1" * 16, "k2" * 16, "old-" * 8, "new-" * 8)
+ENV_KEY = "a key from the environment, 32+ bytes"
 
 
 def replica(script: Path, *keys: str, env: dict[str, str] | None = None) -> RawServer:
@@ -126,8 +127,8 @@ def test_a_retry_completes_on_a_replica_with_the_same_key(script: Path) -> None:
 
 def test_a_key_ring_rotates_and_the_environment_gives_the_key(script: Path) -> None:
     old, rotating, retired = replica(script, OLD), replica(script, NEW, OLD), replica(script, NEW)
-    env_a = replica(script, env={"FERRYMCP_STATE_KEY": "from-env"})
-    env_b = replica(script, env={"FERRYMCP_STATE_KEY": "from-env"})
+    env_a = replica(script, env={"FERRYMCP_STATE_KEY": ENV_KEY})
+    env_b = replica(script, env={"FERRYMCP_STATE_KEY": ENV_KEY})
     try:
         retry = first_round(old)
         assert "result" in retry_on(rotating, retry)
@@ -213,3 +214,26 @@ def test_a_short_key_is_refused_when_the_security_is_made() -> None:
     with pytest.raises(TypeError, match=r"keys\[0\] is int"):
         RequestStateSecurity(keys=[32])  # type: ignore[list-item]
     assert RequestStateSecurity(keys=[bytes(range(32))]).keys == [bytes(range(32))]
+
+
+def test_a_short_key_from_the_environment_is_refused_when_the_server_is_made(tmp_path: Path) -> None:
+    """`FERRYMCP_STATE_KEY` is held to the same core check as `RequestStateSecurity(keys=)`:
+    a server whose key is short does not start (it would seal with a guessable key)."""
+    import subprocess
+
+    script = tmp_path / "server.py"
+    script.write_text("from ferrymcp import MCPServer\nMCPServer('s').run()\n")
+    env = {**os.environ, "FERRYMCP_STATE_KEY": "hunter2"}
+    refused = subprocess.run(
+        [sys.executable, str(script)], env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True
+    )
+    assert refused.returncode != 0
+    assert refused.stderr.splitlines()[-1] == (
+        "ValueError: FERRYMCP_STATE_KEY: request-state keys must be at least 32 bytes of secret randomness; "
+        "keys[0] is 7 bytes."
+    )
+    env["FERRYMCP_STATE_KEY"] = ENV_KEY
+    served = subprocess.run(
+        [sys.executable, str(script)], env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True
+    )
+    assert served.returncode == 0, served.stderr

@@ -77,7 +77,12 @@ def balancer(request: pytest.FixtureRequest) -> Iterator[str]:
             for i in range(REPLICAS):
                 port = free_port()
                 replica = [*fixture, "--transport", "http", "--port", str(port)]
-                replica += ["--redis", f"redis://127.0.0.1:{redis_port}", "--state-key", "shared by the replicas"]
+                replica += [
+                    "--redis",
+                    f"redis://127.0.0.1:{redis_port}",
+                    "--state-key",
+                    "a key shared by the replicas, 32+ bytes",
+                ]
                 processes.append(started(replica, port))
                 servers += f"  server r{i} 127.0.0.1:{port}\n"
             port = free_port()

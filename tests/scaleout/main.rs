@@ -26,7 +26,7 @@ const MODERN: &str = "2026-07-28";
 const REPLICAS: usize = 3;
 /// A guard against a hang, not a timing assertion.
 const HANG_GUARD: Duration = Duration::from_secs(30);
-const STATE_KEY: &str = "a key every replica shares";
+const STATE_KEY: &str = "a key every replica shares, 32+ bytes";
 
 struct Cluster {
     redis: Option<Server>,

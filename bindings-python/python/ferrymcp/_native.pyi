@@ -32,6 +32,8 @@ __all__ = [
     "canonical_resource",
     "resource_covers",
     "check_state_keys",
+    "reopen_log_pump",
+    "take_log_records",
     "PROTOCOL_VERSIONS",
     "LATEST_PROTOCOL_VERSION",
     "MODERN_PROTOCOL_VERSION",
@@ -89,6 +91,11 @@ class NativeContext:
     def auth_info(self) -> JsonObject | None:
         """The request's accepted bearer token (the engine's AuthInfo, camelCase keys)."""
     def close_sse_stream(self) -> bool: ...
+    def close_standalone_sse_stream(self) -> bool: ...
+    @property
+    def can_close_sse_stream(self) -> bool: ...
+    @property
+    def can_send_request(self) -> bool: ...
     def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None
     ) -> Awaitable[bool]: ...
@@ -274,6 +281,14 @@ def resource_covers(resource: str, server: str) -> bool:
 
 def check_state_keys(keys: list[bytes]) -> None:
     """Core's rule for a ring of request-state keys: `ValueError` naming a key under 32 bytes."""
+
+def reopen_log_pump() -> int:
+    """In a forked child: a fresh queue of core's log lines, and the read end (a socket
+    descriptor, now the caller's) its logging thread waits on."""
+
+def take_log_records() -> tuple[list[tuple[str, int, str]], int]:
+    """The queued log lines of core (logger name, level, message), and how many did not
+    fit in the queue since the last call."""
 
 @final
 class NativeUriTemplate:

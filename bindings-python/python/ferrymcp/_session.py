@@ -82,9 +82,10 @@ class ServerSession:
 
     @property
     def can_send_request(self) -> bool:
-        """Whether a server-to-client request can reach the client: only a legacy session
-        has a back-channel (a 2026-07-28 request asks with `input_required` instead)."""
-        return not self._native.is_modern
+        """Whether a server-to-client request can reach the client (core's rule): a legacy
+        session with a way back; not at 2026-07-28 (a request asks with `input_required`
+        there), nor a stateless or JSON-response HTTP request."""
+        return bool(self._native.can_send_request)
 
     async def send_request(
         self,

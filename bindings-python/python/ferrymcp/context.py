@@ -309,6 +309,13 @@ class Context(Generic[LifespanContextT, RequestT]):
         if self._native is not None:
             self._native.close_sse_stream()
 
+    async def close_standalone_sse_stream(self) -> None:
+        """Closes the session's standalone GET stream (SEP-1699 polling): the client
+        reconnects with `Last-Event-ID` for what was sent meanwhile. Where
+        `close_sse_stream` can; elsewhere nothing happens."""
+        if self._native is not None:
+            self._native.close_standalone_sse_stream()
+
 
 def _read_contents(item: dict[str, Any]) -> ReadResourceContents:
     if "blob" in item:

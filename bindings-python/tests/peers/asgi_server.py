@@ -6,7 +6,10 @@ Factories for `uvicorn --factory`, each building its own server: `standalone` is
 pattern); `guarded` takes `transport_security` and a 4 KiB body limit (`logged`: the
 same, its log naming each line's logger); `authenticated` answers 401 unless the request
 carries the bearer token `secret` and the header `X-Api-Key: k` (what a client's `headers`
-must send).
+must send). `polling` (an `MCPServer`) and `polling_lowlevel` (the low-level `Server`) serve
+`long_operation`, which closes its own SSE stream mid-call (SEP-1699: progress before,
+progress after, then its answer) and reports whether it could, and `close_standalone`,
+which closes the session's standalone GET stream.
 
 `hold` writes "started" to the file it is given, reports progress and waits; cancelled, it
 writes "cancelled" there (the tests' proof that a disconnect, a cancel or a timeout
@@ -121,3 +124,52 @@ def authenticated() -> object:
         await app(scope, receive, send)
 
     return checked
+
+
+def polling() -> object:
+    mcp = MCPServer("polling")
+
+    @mcp.tool()
+    async def long_operation(ctx: Context) -> str:
+        await ctx.report_progress(0.5, 1.0, "before-close")
+        await ctx.close_sse_stream()
+        await ctx.report_progress(1.0, 1.0, "after-close")
+        return "resumed"
+
+    @mcp.tool()
+    async def close_standalone(ctx: Context) -> str:
+        await ctx.close_standalone_sse_stream()
+        return "closed"
+
+    return mcp.streamable_http_app()
+
+
+def polling_lowlevel() -> object:
+    from typing import Any
+
+    from ferrymcp import types
+    from ferrymcp.server.context import ServerRequestContext
+    from ferrymcp.server.lowlevel import Server
+
+    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        if params.name == "close_standalone":
+            assert ctx.close_standalone_sse_stream is not None
+            await ctx.close_standalone_sse_stream()
+            return types.CallToolResult(content=[types.TextContent(type="text", text="closed")])
+        await ctx.session.report_progress(0.5, total=1.0, message="before-close")
+        closable = ctx.close_sse_stream is not None
+        if ctx.close_sse_stream is not None:
+            await ctx.close_sse_stream()
+        await ctx.session.report_progress(1.0, total=1.0, message="after-close")
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text="resumed" if closable else "not closable")]
+        )
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        empty = {"type": "object", "properties": {}}
+        names = ["long_operation", "close_standalone"]
+        return types.ListToolsResult(tools=[types.Tool(name=name, input_schema=empty) for name in names])
+
+    return Server("polling", on_list_tools=list_tools, on_call_tool=call_tool).streamable_http_app()

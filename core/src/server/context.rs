@@ -159,6 +159,14 @@ impl Context {
         self.inner.inputs.is_some()
     }
 
+    /// Whether a server-to-client request of this request's can reach the client: a
+    /// legacy session with a way back (stdio, or Streamable HTTP with a session and SSE
+    /// answers); not at 2026-07-28 (a request asks with `input_required` there), nor a
+    /// stateless or JSON-response HTTP request (the official SDK's `can_send_request`).
+    pub fn can_send_request(&self) -> bool {
+        !self.is_modern() && self.inner.outbound.can_request()
+    }
+
     /// The bearer token the request was accepted with (HTTP with auth only).
     pub fn auth_info(&self) -> Option<&AuthInfo> {
         self.inner.auth.as_deref()
@@ -319,6 +327,20 @@ impl Context {
     /// returns `false`.
     pub fn close_sse_stream(&self) -> bool {
         self.inner.outbound.close_stream()
+    }
+
+    /// Whether [`Context::close_sse_stream`] and [`Context::close_standalone_sse_stream`]
+    /// can do anything for this request (a legacy Streamable HTTP session at 2025-11-25 or
+    /// later: its events are kept for the client to resume, core always has an event store).
+    pub fn can_close_sse_stream(&self) -> bool {
+        self.inner.outbound.can_close_stream()
+    }
+
+    /// Closes the session's standalone GET stream while it goes on (SEP-1699 polling): the
+    /// client reconnects with `Last-Event-ID`. Where [`Context::close_sse_stream`] can;
+    /// elsewhere nothing happens and this returns `false`.
+    pub fn close_standalone_sse_stream(&self) -> bool {
+        self.inner.outbound.close_standalone_stream()
     }
 
     /// Asks the user for input (`elicitation/create`); returns the `ElicitResult`.

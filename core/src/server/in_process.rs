@@ -29,6 +29,10 @@ impl Outbound for NoClient {
     fn request(&self, _method: &str, _params: Value, _options: RequestOptions) -> BoxFuture<Result<Value, PeerError>> {
         Box::pin(std::future::ready(Err(PeerError::Closed(CloseReason::Local))))
     }
+
+    fn can_request(&self) -> bool {
+        false
+    }
 }
 
 impl Server {

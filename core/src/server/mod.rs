@@ -48,7 +48,8 @@ pub use handlers::{
 pub use input_batch::{BatchedHandler, InputAnswer, InputBatch, input_batch};
 pub use middleware::{Answer, Inbound, Middleware, Next};
 pub use mrtr::{
-    MIN_STATE_KEY_LEN, REQUEST_STATE_LOG, StateCodec, StateCodecHandle, check_state_keys, request_state_rejected,
+    MIN_STATE_KEY_LEN, REQUEST_STATE_LOG, StateCodec, StateCodecHandle, check_state_key_config, check_state_keys,
+    request_state_rejected,
 };
 pub(crate) use notify::Fanout;
 pub use outbound::Outbound;

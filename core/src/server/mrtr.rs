@@ -89,15 +89,33 @@ pub fn check_state_keys<K: AsRef<[u8]>>(keys: &[K]) -> Result<(), String> {
 /// The environment variable a server's sealing key is read from when none is configured.
 pub const STATE_KEY_ENV: &str = "FERRYMCP_STATE_KEY";
 
+fn env_state_key() -> Option<Vec<u8>> {
+    std::env::var(STATE_KEY_ENV).ok().filter(|k| !k.is_empty()).map(String::into_bytes)
+}
+
+/// Holds the keys a server will seal with to [`check_state_keys`], whichever way they came:
+/// `state_key` (else [`STATE_KEY_ENV`]) and `previous_state_keys`. No key configured (a
+/// random one per process) or an application codec passes. The error names the variable
+/// when the short key came from it.
+pub fn check_state_key_config(options: &super::ServerOptions) -> Result<(), String> {
+    if options.state_codec.is_some() {
+        return Ok(());
+    }
+    let (key, from_env) = match &options.state_key {
+        Some(key) => (Some(key.clone()), false),
+        None => (env_state_key(), true),
+    };
+    let ring: Vec<&[u8]> = key.iter().chain(&options.previous_state_keys).map(Vec::as_slice).collect();
+    check_state_keys(&ring).map_err(|e| if from_env && key.is_some() { format!("{STATE_KEY_ENV}: {e}") } else { e })
+}
+
 impl Sealer {
     pub fn new(key: Option<Vec<u8>>, previous: Vec<Vec<u8>>, codec: Option<StateCodecHandle>, ttl: Duration) -> Self {
-        let key = key
-            .or_else(|| std::env::var(STATE_KEY_ENV).ok().filter(|k| !k.is_empty()).map(String::into_bytes))
-            .unwrap_or_else(|| {
-                let mut key = vec![0u8; 32];
-                getrandom::fill(&mut key).expect("the OS has a random source");
-                key
-            });
+        let key = key.or_else(env_state_key).unwrap_or_else(|| {
+            let mut key = vec![0u8; 32];
+            getrandom::fill(&mut key).expect("the OS has a random source");
+            key
+        });
         let mut keys = vec![key];
         keys.extend(previous);
         Self { keys, codec: codec.map(|c| c.0), ttl, audience: None }
@@ -512,6 +530,17 @@ pub(crate) fn check_response(key: &str, method: &str, kind: ClientInput, respons
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_configured_key_is_held_to_the_floor_and_a_codec_or_random_key_is_not() {
+        let mut options = super::super::ServerOptions { state_key: Some(vec![7; 32]), ..Default::default() };
+        assert_eq!(check_state_key_config(&options), Ok(()));
+        options.previous_state_keys = vec![b"hunter2".to_vec()];
+        assert!(check_state_key_config(&options).unwrap_err().ends_with("keys[1] is 7 bytes."));
+        options.state_key = Some(b"short".to_vec());
+        options.previous_state_keys.clear();
+        assert!(check_state_key_config(&options).unwrap_err().starts_with("request-state keys must be"));
+    }
 
     #[test]
     fn state_round_trips_and_tampering_fails() {

@@ -14,10 +14,29 @@ pub trait Outbound: Send + Sync + 'static {
     /// wait (`PeerConfig::request_timeout`), and an expired wait is [`PeerError::Timeout`].
     fn request(&self, method: &str, params: Value, options: RequestOptions) -> BoxFuture<Result<Value, PeerError>>;
 
+    /// Whether [`Outbound::request`] can reach the client at all: a connection or a legacy
+    /// session with a stream for it (not a stateless or JSON-response HTTP request).
+    fn can_request(&self) -> bool {
+        true
+    }
+
     /// Ends the current connection of a resumable stream without ending the request
     /// (SSE polling, SEP-1699); the client comes back with `Last-Event-ID`. Returns whether
     /// the transport can do that (only legacy Streamable HTTP from 2025-11-25 can).
     fn close_stream(&self) -> bool {
+        false
+    }
+
+    /// Whether [`Outbound::close_stream`] (and [`Outbound::close_standalone_stream`]) can
+    /// do anything here: the transport and the negotiated revision allow resuming.
+    fn can_close_stream(&self) -> bool {
+        false
+    }
+
+    /// Ends the current connection of the session's standalone GET stream (SEP-1699): the
+    /// client comes back with `Last-Event-ID` for what was sent meanwhile. Returns whether
+    /// the transport can do that (as [`Outbound::close_stream`]).
+    fn close_standalone_stream(&self) -> bool {
         false
     }
 

@@ -351,19 +351,23 @@ class Client:
         if self._subscriptions:
             from ferrymcp.client.subscriptions import route
 
-            self._schedule(route, self, method, params)
+            self._schedule(_notified(method), route, self, method, params)
         if self.logging_callback is not None and method == "notifications/message":
-            self._schedule(self.logging_callback, LoggingMessageNotificationParams.model_validate(params or {}))
+            self._schedule(
+                _notified(method), self.logging_callback, LoggingMessageNotificationParams.model_validate(params or {})
+            )
         if self.message_handler is not None:
             cls = SERVER_NOTIFICATIONS.get(method)
             typed = cls(params=params) if cls is not None else Notification(method=method, params=params)
-            self._schedule(self.message_handler, typed)
+            self._schedule(_notified(method), self.message_handler, typed)
 
-    def _schedule(self, callback: Callable[..., Any], *args: Any) -> None:
+    def _schedule(self, failed: tuple[str, str], callback: Callable[..., Any], *args: Any) -> None:
         """Runs `callback` on the client's loop: at once when called there (the engine
         posts the server's messages to the loop in the order they arrived, before the
         answer that follows them), else soon. An async callback becomes a task that the
-        requests in flight wait for (`_callbacks_done`)."""
+        requests in flight wait for (`_callbacks_done`). A callback that raises (or whose
+        coroutine does) is logged as the official SDK logs it: `failed` is the logger
+        name and the message (`_notified(method)`, `_PROGRESSED`)."""
         import asyncio
 
         loop = self._loop
@@ -374,12 +378,10 @@ class Client:
             try:
                 reply = callback(*args)
             except Exception:
-                import logging
-
-                logging.getLogger("ferrymcp").exception("a client callback raised")
+                _log_failure(failed)
                 return
             if inspect.isawaitable(reply):
-                task = asyncio.ensure_future(reply)
+                task = asyncio.ensure_future(_contained(reply, failed))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
 
@@ -439,7 +441,7 @@ class Client:
         if progress_callback is not None:
 
             def progress(value: float, total: float | None, message: str | None) -> None:
-                self._schedule(progress_callback, value, total, message)
+                self._schedule(_PROGRESSED, progress_callback, value, total, message)
 
         wait: Any = timeout if timeout is not None else self.read_timeout_seconds
         if hasattr(wait, "total_seconds"):  # v1 spelled timeouts as timedelta
@@ -732,3 +734,27 @@ def __getattr__(name: str) -> Any:
 
         return getattr(session, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# How the official SDK logs a client callback that raises: a notification's callback
+# (`logging_callback`, `message_handler`) on logger "client" (its `mcp.client.session`
+# logger's name), a progress callback on its dispatcher's logger (in ferrymcp's namespace).
+def _notified(method: str) -> tuple[str, str]:
+    return ("client", f"notification callback for {method!r} raised")
+
+
+_PROGRESSED = ("ferrymcp.shared.jsonrpc_dispatcher", "progress callback raised")
+
+
+def _log_failure(failed: tuple[str, str]) -> None:
+    import logging
+
+    name, message = failed
+    logging.getLogger(name).exception("%s", message)
+
+
+async def _contained(reply: Awaitable[Any], failed: tuple[str, str]) -> None:
+    try:
+        await reply
+    except Exception:
+        _log_failure(failed)

@@ -31,6 +31,11 @@ class ServerRequestContext(Generic[LifespanContextT, RequestT]):
     request_id: Any = None
     meta: dict[str, Any] | None = None
     request: RequestT | None = None
+    # Set (to async callables) where the engine can close this request's SSE stream or the
+    # session's standalone one for the client to resume (a legacy Streamable HTTP session at
+    # 2025-11-25 or later: core's rule); `None` elsewhere, as the official transport leaves them.
+    close_sse_stream: Callable[[], Awaitable[None]] | None = None
+    close_standalone_sse_stream: Callable[[], Awaitable[None]] | None = None
 
 
 HandlerResult = Any

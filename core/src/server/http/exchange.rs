@@ -23,19 +23,26 @@ use crate::wire::{ErrorObject, Request, encode};
 /// Messages a request may have in flight before its handler waits for the client.
 const QUEUE: usize = 32;
 
-/// One outgoing message of a request (or, with empty `data`, the handler asking for the
-/// stream's connection to be closed).
+/// One outgoing message of a request (or, with empty `data`, the handler asking for a
+/// connection to be closed: this request's stream's, or with `standalone` the session's
+/// standalone GET stream's).
 pub(crate) struct Out {
     pub data: Bytes,
     /// This is the response: nothing follows.
     pub last: bool,
     /// The response's JSON-RPC error code, if it is an error.
     pub code: Option<i64>,
+    /// A close (empty `data`) of the session's standalone stream, not this request's.
+    pub standalone: bool,
 }
 
 impl Out {
     fn message(data: Bytes) -> Self {
-        Self { data, last: false, code: None }
+        Self { data, last: false, code: None, standalone: false }
+    }
+
+    fn close(standalone: bool) -> Self {
+        Self { data: Bytes::new(), last: false, code: None, standalone }
     }
 
     /// The handler asked to close the connection (SEP-1699); the request goes on.
@@ -92,9 +99,20 @@ impl Outbound for ResponseStream {
         })
     }
 
+    fn can_request(&self) -> bool {
+        self.session.as_ref().is_some_and(|session| session.strong_count() > 0)
+    }
+
+    fn can_close_stream(&self) -> bool {
+        self.session.as_ref().and_then(Weak::upgrade).is_some_and(|session| session.primes())
+    }
+
     fn close_stream(&self) -> bool {
-        let resumable = self.session.as_ref().and_then(Weak::upgrade).is_some_and(|session| session.primes());
-        resumable && self.tx.try_send(Out::message(Bytes::new())).is_ok()
+        self.can_close_stream() && self.tx.try_send(Out::close(false)).is_ok()
+    }
+
+    fn close_standalone_stream(&self) -> bool {
+        self.can_close_stream() && self.tx.try_send(Out::close(true)).is_ok()
     }
 }
 
@@ -154,7 +172,7 @@ pub(crate) fn start(
                 Some(error.code)
             }
         };
-        let _ = tx.send(Out { data: Bytes::from(buf), last: true, code }).await;
+        let _ = tx.send(Out { data: Bytes::from(buf), last: true, code, standalone: false }).await;
     }));
     rx
 }

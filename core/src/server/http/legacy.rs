@@ -241,7 +241,9 @@ async fn serve(
         params,
         None,
         cancel,
-        Some(Arc::downgrade(&session)),
+        // JSON-response mode delivers only the answer: no way back for a request of the
+        // server's, nor a stream to close (the official transport's `can_send_request`).
+        (!state.options.json_response).then(|| Arc::downgrade(&session)),
         auth,
     );
     let mut first = rx.recv().await;
@@ -264,7 +266,9 @@ async fn serve(
     tokio::spawn(async move {
         let mut next = first;
         while let Some(out) = next {
-            if out.is_close() {
+            if out.is_close() && out.standalone {
+                pump_session.standalone.detach().await;
+            } else if out.is_close() {
                 stream.detach().await;
             } else if out.last {
                 stream.emit(persisted(&pump_state, &pump_session, &id, out.data).await).await;

@@ -832,6 +832,8 @@ class MCPServer(Generic[LifespanResultT]):
                 request_id=native_ctx.request_id,
                 meta=meta if isinstance(meta, dict) else None,
             )
+            if native_ctx.can_close_sse_stream:
+                ctx.close_sse_stream, ctx.close_standalone_sse_stream = _stream_closers(native_ctx)
             bare = {key: value for key, value in params.items() if key != "_meta"}
             try:
                 typed = None if optional and not bare else params_type.model_validate(params)
@@ -1332,3 +1334,16 @@ def require_client_extension(ctx: Any, identifier: str) -> None:
             f"Client did not declare required extension {identifier!r}",
             {"requiredCapabilities": {"extensions": {identifier: {}}}},
         )
+
+
+def _stream_closers(native_ctx: Any) -> tuple[Callable[[], Awaitable[None]], Callable[[], Awaitable[None]]]:
+    """`ServerRequestContext.close_sse_stream` and `.close_standalone_sse_stream`: the
+    engine's (it ends the connection; the request goes on)."""
+
+    async def close_sse_stream() -> None:
+        native_ctx.close_sse_stream()
+
+    async def close_standalone_sse_stream() -> None:
+        native_ctx.close_standalone_sse_stream()
+
+    return close_sse_stream, close_standalone_sse_stream
