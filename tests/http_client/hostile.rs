@@ -261,6 +261,56 @@ async fn kept_alive_connections_are_reused_and_none_is_opened_for_nothing() {
     }
 }
 
+/// The server dies (its listener and every connection closed) while the client holds an
+/// idle kept-alive connection to it, and a server listens on the same port again: the
+/// calls after it go out on a new connection (the dead one is never used again, no call
+/// fails or is sent twice). (A call made while nobody listens fails, and the client then
+/// takes the server for gone: reconnecting is the gateway's, a new client.)
+#[tokio::test]
+async fn a_server_that_died_and_came_back_is_reached_on_a_new_connection() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    // Accepts on `listener` and serves each connection; aborting the task drops the
+    // listener and, with the `JoinSet`, every connection it serves.
+    let run = |listener: TcpListener, received: Received, accepted: Arc<AtomicUsize>| {
+        tokio::spawn(async move {
+            let mut connections = tokio::task::JoinSet::new();
+            while let Ok((stream, _)) = listener.accept().await {
+                let connection = accepted.fetch_add(1, Ordering::SeqCst);
+                let behaviour = Behaviour::default();
+                connections.spawn(serve(stream, received.clone(), Arc::new(Notify::new()), behaviour, connection));
+            }
+        })
+    };
+    let (first, accepted) = (Received::default(), Arc::new(AtomicUsize::new(0)));
+    let server = run(listener, first.clone(), accepted.clone());
+    let url = format!("http://{address}/mcp");
+    let client =
+        Client::connect_http(HttpClientOptions::new(url), ClientOptions::default(), ClientCallbacks::default())
+            .await
+            .unwrap();
+    for _ in 0..3 {
+        client.call_tool("fine", json!({}), RequestOptions::default()).await.expect("the call succeeds");
+    }
+    assert_eq!(accepted.load(Ordering::SeqCst), 1, "one kept-alive connection before the server dies");
+
+    server.abort();
+    assert!(server.await.unwrap_err().is_cancelled());
+
+    let (second, accepted) = (Received::default(), Arc::new(AtomicUsize::new(0)));
+    let server = run(TcpListener::bind(address).await.unwrap(), second.clone(), accepted.clone());
+    for _ in 0..3 {
+        let fine = client.call_tool("fine", json!({}), RequestOptions::default()).await.expect("the server is back");
+        assert_eq!(serde_json::to_value(fine).unwrap()["content"][0]["text"], "fine");
+    }
+    client.close().await;
+    server.abort();
+    assert_eq!(accepted.load(Ordering::SeqCst), 1, "the calls share one new connection");
+    let second = second.lock().unwrap();
+    assert_eq!(second.iter().filter(|(_, m)| m["params"]["name"] == "fine").count(), 3, "each call sent once");
+    assert_eq!(first.lock().unwrap().iter().filter(|(_, m)| m["params"]["name"] == "fine").count(), 3);
+}
+
 #[tokio::test]
 async fn what_cannot_work_is_refused_before_anything_is_sent() {
     for (http, says) in [
