@@ -361,4 +361,53 @@ mod tests {
         waiting.await.unwrap().unwrap();
         assert_eq!(joined(outbox.take().await), b"x\n");
     }
+
+    /// A direct path that records what it wrote (and can be told to refuse).
+    fn recording()
+    -> (crate::framing::DirectWrite, std::sync::Arc<Mutex<Vec<u8>>>, std::sync::Arc<std::sync::atomic::AtomicBool>)
+    {
+        let written = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let refuse = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (w, r) = (written.clone(), refuse.clone());
+        let direct: crate::framing::DirectWrite = std::sync::Arc::new(move |batch: &[u8]| {
+            if r.load(std::sync::atomic::Ordering::SeqCst) {
+                return Ok(0);
+            }
+            w.lock().unwrap().extend_from_slice(batch);
+            Ok(batch.len())
+        });
+        (direct, written, refuse)
+    }
+
+    #[tokio::test]
+    async fn an_idle_outbox_writes_through_the_direct_path_and_never_overtakes_a_batch() {
+        let (direct, written, refuse) = recording();
+        let outbox = Outbox::with_direct(1024, Some(direct));
+        // Idle: written by the sender, nothing left for the writer.
+        outbox.push(b"one").await.unwrap();
+        assert_eq!(*written.lock().unwrap(), b"one\n");
+        assert!(outbox.state.lock().unwrap().is_empty());
+        // The direct path refuses: queued for the writer, which is woken.
+        refuse.store(true, std::sync::atomic::Ordering::SeqCst);
+        outbox.push(b"two").await.unwrap();
+        refuse.store(false, std::sync::atomic::Ordering::SeqCst);
+        // Queued ahead: the next frame queues behind it.
+        outbox.push(b"three").await.unwrap();
+        let batch = outbox.take().await.unwrap();
+        assert_eq!(batch.concat(), b"two\nthree\n");
+        // The writer has the batch and has not written it: still no direct write.
+        outbox.push(b"four").await.unwrap();
+        assert_eq!(*written.lock().unwrap(), b"one\n");
+        outbox.written();
+        assert_eq!(joined(outbox.take().await), b"four\n");
+        outbox.written();
+        // A hold (a burst being answered) queues too.
+        outbox.hold();
+        outbox.push(b"five").await.unwrap();
+        outbox.release();
+        assert_eq!(joined(outbox.take().await), b"five\n");
+        outbox.written();
+        outbox.push(b"six").await.unwrap();
+        assert_eq!(*written.lock().unwrap(), b"one\nsix\n");
+    }
 }
