@@ -67,8 +67,12 @@ impl Task {
             return;
         }
         if HERE.with(Cell::get) && self.shared.in_flight.load(Ordering::Relaxed) <= 1 {
+            // Only this wake-up continues here: whatever the request wakes in turn (other
+            // requests' tasks) goes to the runtime, so no poll nests inside this one.
             let _runtime = self.runtime.enter();
+            HERE.with(|here| here.set(false));
             self.run();
+            HERE.with(|here| here.set(true));
         } else {
             let runtime = self.runtime.clone();
             runtime.spawn(async move { self.run() });
