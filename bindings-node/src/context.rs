@@ -12,7 +12,7 @@
 //!   TypeScript layer calls `idle()` once the current macrotask is over (`setImmediate`),
 //!   which flushes the batch: that moment is all the binding decides.
 
-use ferrymcp_core::peer::RequestOptions;
+use ferrymcp_core::peer::{RequestOptions, continue_here};
 use ferrymcp_core::server::{Context, HandlerError, InputBatch};
 use napi::Env;
 use napi::bindgen_prelude::PromiseRaw;
@@ -57,19 +57,22 @@ impl NativeContext {
     /// Answers the request with this result (JSON text).
     #[napi]
     pub fn reply(&self, result_json: String) -> bool {
-        self.replier.send(Answer::Json(result_json))
+        // A sequential call's rest (checks, encoding, the write) runs here, on the JS
+        // thread, instead of waking the runtime's worker (core's `continue_here`).
+        continue_here(|| self.replier.send(Answer::Json(result_json)))
     }
 
     /// Fails the request: a tool gets an `isError: true` result with this text.
     #[napi]
     pub fn fail(&self, message: String) -> bool {
-        self.replier.send(Answer::Failed(message))
+        continue_here(|| self.replier.send(Answer::Failed(message)))
     }
 
     /// Fails the request with exactly this JSON-RPC error.
     #[napi]
     pub fn fail_rpc(&self, code: i64, message: String, data_json: Option<String>) -> napi::Result<bool> {
-        Ok(self.replier.send(Answer::rpc(code, message, data_json)?))
+        let answer = Answer::rpc(code, message, data_json)?;
+        Ok(continue_here(|| self.replier.send(answer)))
     }
 
     /// Fails the request as one whose `requestState` the server's own check (the official

@@ -13,7 +13,7 @@ pub mod sse;
 use crate::wire::{ErrorObject, RequestId};
 
 pub use ndjson::{ChunkRead, DEFAULT_MAX_FRAME, NdjsonSink, NdjsonSource};
-pub use source::{FrameSink, FrameSource, SourceEvent};
+pub use source::{DirectWrite, FrameSink, FrameSource, SourceEvent};
 
 /// A frame that was skipped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -9,6 +9,7 @@
 
 use std::future::Future;
 use std::io;
+use std::sync::Arc;
 
 use bytes::Bytes;
 
@@ -69,4 +70,18 @@ pub trait FrameSink: Send + 'static {
 
     /// Ends the stream (closes the pipe, so the other side sees EOF).
     fn close(&mut self) -> impl Future<Output = io::Result<()>> + Send;
+
+    /// A way to write a small batch from the sender's own thread, for a sink that has one
+    /// (see [`DirectWrite`]). The engine calls it only when nothing is queued or being
+    /// written ahead of that batch.
+    fn direct(&self) -> Option<DirectWrite> {
+        None
+    }
 }
+
+/// Writes a batch at once on the calling thread, only where that can neither block nor
+/// overtake anything the sink still holds: returns how many bytes it wrote (0: none, the
+/// writer task takes the batch as usual). A sequential answer then leaves without waking
+/// the writer task, or the runtime's worker at all when the answer was made on another
+/// thread (a binding's own thread running the handler).
+pub type DirectWrite = Arc<dyn Fn(&[u8]) -> io::Result<usize> + Send + Sync>;

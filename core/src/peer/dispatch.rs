@@ -2,7 +2,7 @@
 //!
 //! Requests go to the handler. Its future is polled once right here: most handlers finish
 //! at once and are answered without a task, a lock or a wake-up; one that has to wait
-//! becomes its own task, registered for cancellation. Responses complete pending requests,
+//! becomes its own task (`inline`), registered for cancellation. Responses complete pending requests,
 //! `notifications/cancelled` and `notifications/progress` are handled by the engine, and
 //! anything malformed is answered with a precise error while the stream carries on.
 
@@ -20,6 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::batch::{ReplyTo, on_batch};
 use super::handler::BoxFuture;
+use super::inline;
 use super::progress::Progress;
 use super::{CloseReason, NotificationContext, Peer, PeerError, RequestContext, Shared};
 use crate::framing::{FrameSource, SourceEvent};
@@ -139,9 +140,11 @@ pub(crate) async fn on_request(shared: &Arc<Shared>, request: Request, reply: &R
     }
     shared.in_flight.fetch_add(1, Ordering::Relaxed);
     shared.running.insert(id.clone(), cancel.clone());
+    let task_shared = shared.clone();
     let shared = shared.clone();
     let reply = reply.clone();
-    tokio::spawn(async move {
+    // Its own task, which may finish on the thread that ends its wait (see `inline`).
+    inline::spawn(task_shared, async move {
         let outcome = tokio::select! {
             biased;
             _ = cancel.cancelled() => None,

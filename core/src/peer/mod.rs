@@ -14,6 +14,7 @@ mod deadlines;
 mod dispatch;
 mod error;
 mod handler;
+mod inline;
 mod outbox;
 mod outgoing;
 mod pending;
@@ -24,6 +25,7 @@ pub use config::{PeerConfig, RequestOptions};
 pub use context::{NotificationContext, RequestContext};
 pub use error::{CloseReason, PeerError};
 pub use handler::{BoxFuture, ENGINE_NOTIFICATIONS, Handler, HandlerResult, MethodNotFound};
+pub use inline::continue_here;
 pub use progress::{Progress, ProgressCallback, ProgressReporter, ProgressToken};
 
 use std::sync::Arc;
@@ -95,7 +97,7 @@ impl Peer {
         config: PeerConfig,
     ) -> Peer {
         let shared = Arc::new(Shared {
-            out: Outbox::new(config.max_queued_bytes),
+            out: Outbox::with_direct(config.max_queued_bytes, sink.direct()),
             is_closed: AtomicBool::new(false),
             next_id: AtomicI64::new(1),
             pending: pending::PendingTable::default(),

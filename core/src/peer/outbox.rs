@@ -14,6 +14,12 @@
 //! together, so the answers leave in one write instead of waking the writer (often on the
 //! other worker thread) for the first of them. It releases the hold as soon as its source
 //! has to wait, and a full buffer wakes the writer regardless.
+//!
+//! A sink that can write a small batch from the sender's thread ([`DirectWrite`], a pipe)
+//! gets a frame that finds the outbox idle (nothing queued, nothing being written, no hold,
+//! the writer not woken) written at once, under the lock, by whoever sent it: a sequential
+//! answer then costs no wake-up of the writer task, nor of the runtime's worker when the
+//! answer was made on another thread.
 
 use std::convert::Infallible;
 use std::pin::pin;
@@ -22,6 +28,8 @@ use std::sync::{Mutex, MutexGuard};
 use bytes::Bytes;
 use tokio::sync::Notify;
 
+use crate::framing::DirectWrite;
+
 pub(crate) struct Outbox {
     state: Mutex<State>,
     /// Wakes the writer when the buffer stops being empty (or the outbox closes).
@@ -29,6 +37,8 @@ pub(crate) struct Outbox {
     /// Wakes senders waiting for room.
     room: Notify,
     limit: usize,
+    /// The sink's way to write from the sender's thread, if it has one.
+    direct: Option<DirectWrite>,
 }
 
 struct State {
@@ -42,6 +52,8 @@ struct State {
     held: bool,
     /// The writer was woken for what is in the buffer.
     woken: bool,
+    /// The writer has taken a batch it has not finished writing.
+    writing: bool,
     /// The size of the last batch taken: a fresh buffer starts that big instead of growing
     /// (and copying) its way up again.
     last_batch: usize,
@@ -55,7 +67,13 @@ const MAX_RESERVE: usize = 64 * 1024;
 pub(crate) struct Closed;
 
 impl Outbox {
+    #[cfg(test)]
     pub fn new(limit: usize) -> Self {
+        Self::with_direct(limit, None)
+    }
+
+    /// An outbox whose idle-time frames are written by their sender through `direct`.
+    pub fn with_direct(limit: usize, direct: Option<DirectWrite>) -> Self {
         let state = State {
             parts: Vec::new(),
             parts_len: 0,
@@ -63,9 +81,10 @@ impl Outbox {
             closed: false,
             held: false,
             woken: false,
+            writing: false,
             last_batch: 0,
         };
-        Self { state: Mutex::new(state), ready: Notify::new(), room: Notify::new(), limit }
+        Self { state: Mutex::new(state), ready: Notify::new(), room: Notify::new(), limit, direct }
     }
 
     /// Appends one frame, encoded by `encode` straight into the buffer (plus its newline).
@@ -142,6 +161,7 @@ impl Outbox {
         if state.closed {
             return Err(Closed);
         }
+        let idle = state.is_empty() && !state.writing && !state.held && !state.woken;
         let room = state.is_empty() || force || state.len() < self.limit;
         let encoded = room.then(|| {
             if state.buf.capacity() == 0 {
@@ -164,6 +184,21 @@ impl Outbox {
             }
             encoded
         });
+        // Alone and nothing ahead of it: the frame leaves now, from this thread, if the
+        // sink can take it without blocking (under the lock, so nothing overtakes it).
+        if idle
+            && body.is_none()
+            && let Some(direct) = &self.direct
+            && !state.buf.is_empty()
+            && let Ok(n) = direct(&state.buf)
+            && n > 0
+        {
+            if n == state.buf.len() {
+                state.buf.clear();
+                return Ok(encoded);
+            }
+            state.buf.drain(..n);
+        }
         // A full buffer wakes the writer even while the reader holds it back.
         let wake = !(state.woken || state.is_empty() || (room && state.held));
         self.wake_writer(state, wake);
@@ -199,6 +234,7 @@ impl Outbox {
                 let mut state = self.state.lock().unwrap();
                 if !state.is_empty() {
                     state.woken = false;
+                    state.writing = true;
                     state.last_batch = state.buf.len();
                     let mut batch = std::mem::take(&mut state.parts);
                     state.parts_len = 0;
@@ -215,6 +251,11 @@ impl Outbox {
             }
             self.ready.notified().await;
         }
+    }
+
+    /// The writer has handed the batch it took to the sink.
+    pub fn written(&self) {
+        self.state.lock().unwrap().writing = false;
     }
 
     /// No more frames are accepted; what is queued is still taken by the writer.
@@ -319,5 +360,54 @@ mod tests {
         assert_eq!(joined(outbox.take().await), b"12345\n");
         waiting.await.unwrap().unwrap();
         assert_eq!(joined(outbox.take().await), b"x\n");
+    }
+
+    /// A direct path that records what it wrote (and can be told to refuse).
+    fn recording()
+    -> (crate::framing::DirectWrite, std::sync::Arc<Mutex<Vec<u8>>>, std::sync::Arc<std::sync::atomic::AtomicBool>)
+    {
+        let written = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let refuse = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (w, r) = (written.clone(), refuse.clone());
+        let direct: crate::framing::DirectWrite = std::sync::Arc::new(move |batch: &[u8]| {
+            if r.load(std::sync::atomic::Ordering::SeqCst) {
+                return Ok(0);
+            }
+            w.lock().unwrap().extend_from_slice(batch);
+            Ok(batch.len())
+        });
+        (direct, written, refuse)
+    }
+
+    #[tokio::test]
+    async fn an_idle_outbox_writes_through_the_direct_path_and_never_overtakes_a_batch() {
+        let (direct, written, refuse) = recording();
+        let outbox = Outbox::with_direct(1024, Some(direct));
+        // Idle: written by the sender, nothing left for the writer.
+        outbox.push(b"one").await.unwrap();
+        assert_eq!(*written.lock().unwrap(), b"one\n");
+        assert!(outbox.state.lock().unwrap().is_empty());
+        // The direct path refuses: queued for the writer, which is woken.
+        refuse.store(true, std::sync::atomic::Ordering::SeqCst);
+        outbox.push(b"two").await.unwrap();
+        refuse.store(false, std::sync::atomic::Ordering::SeqCst);
+        // Queued ahead: the next frame queues behind it.
+        outbox.push(b"three").await.unwrap();
+        let batch = outbox.take().await.unwrap();
+        assert_eq!(batch.concat(), b"two\nthree\n");
+        // The writer has the batch and has not written it: still no direct write.
+        outbox.push(b"four").await.unwrap();
+        assert_eq!(*written.lock().unwrap(), b"one\n");
+        outbox.written();
+        assert_eq!(joined(outbox.take().await), b"four\n");
+        outbox.written();
+        // A hold (a burst being answered) queues too.
+        outbox.hold();
+        outbox.push(b"five").await.unwrap();
+        outbox.release();
+        assert_eq!(joined(outbox.take().await), b"five\n");
+        outbox.written();
+        outbox.push(b"six").await.unwrap();
+        assert_eq!(*written.lock().unwrap(), b"one\nsix\n");
     }
 }

@@ -16,6 +16,7 @@ pub(crate) async fn run<K: FrameSink>(shared: Arc<Shared>, mut sink: K) {
             shared.finish(CloseReason::Transport(format!("write failed: {e}")));
             break;
         }
+        shared.out.written();
     }
     let _ = sink.close().await;
     shared.writer_done.send_replace(true);

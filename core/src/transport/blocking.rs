@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use bytes::{Buf, Bytes, BytesMut};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::framing::{ChunkRead, FrameSink};
+use crate::framing::{ChunkRead, DirectWrite, FrameSink};
 
 const CHUNK: usize = 64 * 1024;
 /// A buffer holding no newline is handed over once it is this big, so a frame too large
@@ -322,7 +322,7 @@ pub struct ThreadSink {
     done: Option<oneshot::Receiver<io::Result<()>>>,
     /// Batches handed to the thread and not yet written.
     queued: Arc<AtomicUsize>,
-    direct: Option<Direct>,
+    direct: Option<Arc<Direct>>,
 }
 
 impl ThreadSink {
@@ -353,7 +353,7 @@ impl ThreadSink {
             }
             let _ = done_tx.send(outcome);
         })?;
-        Ok(Self { tx: Some(tx), done: Some(done), queued, direct })
+        Ok(Self { tx: Some(tx), done: Some(done), queued, direct: direct.map(Arc::new) })
     }
 }
 
@@ -389,6 +389,17 @@ impl FrameSink for ThreadSink {
             self.send(part).await?;
         }
         Ok(())
+    }
+
+    /// The pipe written from the caller's thread while the writer thread has nothing queued.
+    fn direct(&self) -> Option<DirectWrite> {
+        let (direct, queued) = (self.direct.clone()?, self.queued.clone());
+        Some(Arc::new(move |batch: &[u8]| {
+            if queued.load(Ordering::Acquire) != 0 {
+                return Ok(0);
+            }
+            direct.try_write(batch)
+        }))
     }
 
     /// Waits until everything queued is written.
