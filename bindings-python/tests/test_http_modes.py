@@ -34,6 +34,12 @@ SERVER = (
     "@mcp.tool()\n"
     "async def can_send(ctx: Context) -> str:\n"
     "    return str(ctx.session.can_send_request)\n"
+    "from pydantic import BaseModel\n"
+    "class Quantity(BaseModel):\n"
+    "    copies: int\n"
+    "@mcp.tool()\n"
+    "async def ask(ctx: Context) -> str:\n"
+    "    return (await ctx.elicit('How many copies?', Quantity)).action\n"
     "mcp.run('streamable-http')\n"
 )
 HEADERS = {
@@ -82,5 +88,20 @@ async def test_stateless_endpoint(tmp_path: Path, mode: str) -> None:
                 # No way back for a server-to-client request in either mode (stateless, as the
                 # official transport stamps it; in JSON mode nothing but the answer goes back).
                 assert (await client.call_tool("can_send", {})).content[0].text == "False"
+        # A legacy client that declared elicitation still gets no request: a stateless
+        # request carries no capabilities and has no way back, and the refusal says the
+        # latter, as the official SDK's does (its NoBackChannelError, a JSON-RPC error).
+        async with mcp.Client(server.url, mode="legacy", elicitation_callback=accept_two) as client:
+            with pytest.raises(mcp.MCPError) as refused:
+                await client.call_tool("ask", {})
+        assert refused.value.error.code == -32600
+        assert refused.value.error.message == (
+            "Cannot send 'elicitation/create': this transport context has no back-channel"
+            " for server-initiated requests."
+        )
     finally:
         assert await server.stop(signal.SIGINT) == 0
+
+
+async def accept_two(context: Any, params: Any) -> Any:
+    return mcp.types.ElicitResult(action="accept", content={"copies": 2})

@@ -413,6 +413,13 @@ impl Context {
         options: RequestOptions,
     ) -> Result<Value, HandlerError> {
         let kind = super::router::client_input(method, &params);
+        if self.inner.task.get().is_none() && self.inner.inputs.is_none() && !self.inner.outbound.can_request() {
+            // A legacy request with no way back (stateless or JSON-response HTTP): nothing
+            // can be sent, whatever the client declared (a stateless request carries no
+            // capabilities), so the refusal names the missing back-channel first, as the
+            // official SDK does.
+            return Err(HandlerError::Rpc(self.inner.server.options.dialect.no_back_channel(method)));
+        }
         self.require_capability(kind)?;
         if let Some(task) = self.inner.task.get() {
             let answer =
