@@ -383,7 +383,9 @@ impl Context {
         if dialect.asks_in_rounds() || self.inner.task.get().is_some() {
             return self.input_with(None, method, params, options).await;
         }
-        if self.is_modern() {
+        if self.is_modern() || !self.inner.outbound.can_request() {
+            // At 2026-07-28, or a legacy request with no way back (stateless or
+            // JSON-response HTTP).
             return Err(HandlerError::Rpc(dialect.no_back_channel(method)));
         }
         self.inner.outbound.request(method, params, options).await.map_err(|e| request_failed(method, e))
