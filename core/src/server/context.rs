@@ -383,7 +383,7 @@ impl Context {
         if dialect.asks_in_rounds() || self.inner.task.get().is_some() {
             return self.input_with(None, method, params, options).await;
         }
-        if self.is_modern() || !self.inner.outbound.can_request() {
+        if !self.can_send_request() {
             // At 2026-07-28, or a legacy request with no way back (stateless or
             // JSON-response HTTP).
             return Err(HandlerError::Rpc(dialect.no_back_channel(method)));
@@ -415,7 +415,7 @@ impl Context {
         options: RequestOptions,
     ) -> Result<Value, HandlerError> {
         let kind = super::router::client_input(method, &params);
-        if self.inner.task.get().is_none() && self.inner.inputs.is_none() && !self.inner.outbound.can_request() {
+        if self.inner.task.get().is_none() && self.inner.inputs.is_none() && !self.can_send_request() {
             // A legacy request with no way back (stateless or JSON-response HTTP): nothing
             // can be sent, whatever the client declared (a stateless request carries no
             // capabilities), so the refusal names the missing back-channel first, as the
