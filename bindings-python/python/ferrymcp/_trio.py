@@ -220,8 +220,11 @@ class TrioLoop:
             self._held = clock.autojump_threshold
             clock.autojump_threshold = math.inf
         elif self._busy == 0 and self._held is not None and not self._releasing:
-            self._releasing = True
-            trio.lowlevel.spawn_system_task(self._release, name="ferrymcp clock release")
+            try:
+                trio.lowlevel.spawn_system_task(self._release, name="ferrymcp clock release")
+                self._releasing = True
+            except RuntimeError:  # the run is ending (its system nursery is closed)
+                pass
 
     async def _release(self) -> None:
         try:
