@@ -165,6 +165,32 @@ def test_an_in_memory_server_and_its_listen_stream_under_trio() -> None:
     assert seen[-1] == "design=True ship=True"
 
 
+def test_client_session_over_streams_of_its_own_under_trio() -> None:
+    """Two anyio memory streams carry the messages (`ferrymcp._carried` on trio tasks),
+    with `MCPServer.run_streams_async` at their other end in the same run."""
+    import anyio
+
+    mcp = MCPServer("streams")
+
+    @mcp.tool()
+    async def add(a: int, b: int) -> int:
+        await trio.lowlevel.checkpoint()
+        return a + b
+
+    async def main() -> None:
+        to_server, server_reads = anyio.create_memory_object_stream[Any](8)
+        to_client, client_reads = anyio.create_memory_object_stream[Any](8)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(mcp.run_streams_async, server_reads, to_client)
+            async with ClientSession(client_reads, to_server) as session:
+                await session.initialize()
+                result = await session.call_tool("add", {"a": 1, "b": 2})
+                assert result.content == [TextContent(text="3")]
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+
+
 def test_a_subscription_bus_under_trio() -> None:
     """`InMemorySubscriptionBus.publish` yields to trio's other tasks (a checkpoint)."""
     bus = InMemorySubscriptionBus()
