@@ -1,6 +1,7 @@
 //! Calling a Python handler from core, through the loop's inbox (see `bridge`).
 //!
-//! An async handler becomes a task on the asyncio loop the server runs on; a sync one runs
+//! An async handler becomes a task on the loop the server runs on (asyncio's, or trio's
+//! stand-in, see `bridge::running_loop`); a sync one runs
 //! on a worker thread of `ferrymcp._workers` (never the loop itself, like the official
 //! SDK; daemon threads, so a stuck handler cannot hold the process open). When core drops the call (the client cancelled, or MRTR paused the handler) the
 //! task is cancelled, so the coroutine sees `CancelledError`; a sync handler not started
@@ -42,7 +43,7 @@ type Reply = Arc<Mutex<Option<oneshot::Sender<Result<Value, HandlerError>>>>>;
 impl PyCallable {
     pub async fn call(self: Arc<Self>, args: impl Args) -> Result<Value, HandlerError> {
         let Some(handle) = self.event_loop.lock().unwrap().as_ref().map(|(_, handle)| handle.clone()) else {
-            return Err(HandlerError::Failed("the server is not running on an asyncio loop".into()));
+            return Err(HandlerError::Failed("the server is not running on an asyncio loop or under trio".into()));
         };
         let (tx, rx) = oneshot::channel();
         let reply: Reply = Arc::new(Mutex::new(Some(tx)));
@@ -185,7 +186,7 @@ impl PyCallable {
         convert: for<'py> fn(&Bound<'py, PyAny>) -> PyResult<T>,
     ) -> Result<T, HandlerError> {
         let Some(handle) = self.event_loop.lock().unwrap().as_ref().map(|(_, handle)| handle.clone()) else {
-            return Err(HandlerError::Failed("the server is not running on an asyncio loop".into()));
+            return Err(HandlerError::Failed("the server is not running on an asyncio loop or under trio".into()));
         };
         let (tx, rx) = oneshot::channel::<Result<T, HandlerError>>();
         let reply = Arc::new(Mutex::new(Some(tx)));

@@ -69,7 +69,6 @@ from ferrymcp.types import (
 )
 
 if TYPE_CHECKING:
-    import asyncio
     from datetime import timedelta
 
     from ferrymcp._native import NativeClient
@@ -181,8 +180,10 @@ class Client:
         self._subscriptions: dict[str, Subscription] = {}
         self._details: dict[str, Any] = {}
         self._serving: AbstractAsyncContextManager[Any] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        # The running loop (asyncio's, or `ferrymcp._trio.TrioLoop` under trio) and the
+        # tasks of the async callbacks started on it.
+        self._loop: Any = None
+        self._tasks: set[Any] = set()
         self._carrier: Carrier | None = None
         # One `async with` per Client, as the official one: entering again (while
         # connected, or after the block ended or failed) is a RuntimeError.
@@ -194,9 +195,9 @@ class Client:
         if self._entered:
             raise RuntimeError("Client is already entered; cannot reenter")
         self._entered = True
-        import asyncio
+        from ferrymcp import _aio
 
-        self._loop = asyncio.get_running_loop()
+        self._loop = _aio.current_loop()
         target = await self._enter_transport(self.server)
         try:
             await self._connect(target)
@@ -285,7 +286,11 @@ class Client:
         native, self._native = self._native, None
         try:
             if native is not None:
-                await native.close()
+                from ferrymcp import _aio
+
+                # Closed also when the block ends by a cancellation (under trio every
+                # await in a cancelled scope is cancelled: the close is shielded there).
+                await _aio.uncancelled(native.close())
             if self._carrier is not None:
                 carrier, self._carrier = self._carrier, None
                 await carrier.stop()
@@ -368,7 +373,7 @@ class Client:
         requests in flight wait for (`_callbacks_done`). A callback that raises (or whose
         coroutine does) is logged as the official SDK logs it: `failed` is the logger
         name and the message (`_notified(method)`, `_PROGRESSED`)."""
-        import asyncio
+        from ferrymcp import _aio
 
         loop = self._loop
         if loop is None or loop.is_closed():
@@ -381,12 +386,12 @@ class Client:
                 _log_failure(failed)
                 return
             if inspect.isawaitable(reply):
-                task = asyncio.ensure_future(_contained(reply, failed))
+                task = loop.create_task(_contained(reply, failed))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
 
         try:
-            here = asyncio.get_running_loop() is loop
+            here = _aio.current_loop() is loop
         except RuntimeError:
             here = False
         if here:
@@ -462,11 +467,11 @@ class Client:
         """Waits for the callbacks (progress, logging, message handler) that the server's
         messages started before this point: a call returns only once everything the server
         sent before its answer has been handled, as with the official session."""
-        import asyncio
-
         started = [task for task in self._tasks if not task.done()]
         if started:
-            await asyncio.gather(*started, return_exceptions=True)
+            from ferrymcp import _aio
+
+            await _aio.wait_all(started)
 
     async def _typed(self, result_type: type[_T], method: str, params: dict[str, Any], **options: Any) -> _T:
         return result_type.model_validate(await self._request(method, params, **options))

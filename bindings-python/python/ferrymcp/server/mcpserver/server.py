@@ -923,8 +923,9 @@ class MCPServer(Generic[LifespanResultT]):
         """Serves Streamable HTTP (both eras) on the engine's server until cancelled, then
         shuts it down gracefully (requests in flight are answered). Announces the URL on
         stderr once listening. `ssl_certfile=` and `ssl_keyfile=` (PEM files, uvicorn's
-        names; ferrymcp's own) serve https:// without a proxy in front."""
-        import asyncio
+        names; ferrymcp's own) serve https:// without a proxy in front. Runs under asyncio
+        or trio."""
+        from ferrymcp import _aio
 
         certfile, keyfile = kwargs.pop("ssl_certfile", None), kwargs.pop("ssl_keyfile", None)
         if (certfile is None) != (keyfile is None):
@@ -941,9 +942,9 @@ class MCPServer(Generic[LifespanResultT]):
                 host = f"[{host}]" if ":" in host else host
                 scheme = "http" if tls is None else "https"
                 print(f"listening on {scheme}://{host}:{port}{options['endpoint']}", file=sys.stderr, flush=True)
-                await asyncio.get_running_loop().create_future()
+                await _aio.current_loop().create_future()  # until cancelled
             finally:
-                await server.shutdown()
+                await _aio.uncancelled(server.shutdown())
 
     def streamable_http_app(self, **kwargs: Any) -> Any:
         """An ASGI app serving the MCP endpoint (both eras) at `streamable_http_path`, with
@@ -1154,9 +1155,9 @@ async def _until_signalled(serving: Coroutine[Any, Any, None]) -> None:
 async def _run(entry: Registration, arguments: dict[str, Any], native_ctx: Any) -> Any:
     if entry.is_async:
         return await entry.handler(arguments, native_ctx)
-    import asyncio
+    from ferrymcp import _aio
 
-    return await asyncio.to_thread(entry.handler, arguments, native_ctx)
+    return await _aio.to_thread(entry.handler, arguments, native_ctx)
 
 
 def _bearer_options(auth: AuthSettings, verifier: TokenVerifier) -> dict[str, Any]:
