@@ -423,4 +423,5 @@ class NativeNext:
     """The rest of one inbound message's handling, for a middleware chain to await once."""
 
     def run(self) -> Awaitable[JsonObject | None]:
-        """The answer: a result dict, None (a notification), or the McpError the client would get."""
+        """The answer: a result dict, None (a notification), or the McpError the client would get.
+        The handlers it runs run in a copy of the caller's `contextvars` context."""

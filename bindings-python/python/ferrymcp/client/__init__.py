@@ -45,6 +45,7 @@ from ferrymcp.client.extension import UnexpectedClaimedResult as UnexpectedClaim
 from ferrymcp.client.extension import advertise as advertise
 from ferrymcp.exceptions import InputRequiredRoundsExceededError as InputRequiredRoundsExceededError
 from ferrymcp.exceptions import MCPDeprecationWarning, McpError
+from ferrymcp.shared._otel import tracing_active
 from ferrymcp.types import (
     SERVER_NOTIFICATIONS,
     CallToolResult,
@@ -452,15 +453,38 @@ class Client:
         if hasattr(wait, "total_seconds"):  # v1 spelled timeouts as timedelta
             wait = wait.total_seconds()
         try:
-            result = await self._client.request(
-                method, params, wait, progress, cache_mode, allow_input_required, validate_tool
-            )
+            if tracing_active():
+                result = await self._traced(
+                    method, params, wait, progress, cache_mode, allow_input_required, validate_tool
+                )
+            else:
+                result = await self._client.request(
+                    method, params, wait, progress, cache_mode, allow_input_required, validate_tool
+                )
         except Exception:
             # An error answer (or a result its outputSchema refuses) also comes after what
             # the server sent before it: those callbacks have run when the caller sees it.
             await self._callbacks_done()
             raise
         await self._callbacks_done()
+        return result
+
+    async def _traced(self, method: str, params: dict[str, Any], *rest: Any) -> dict[str, Any]:
+        """A request in an OpenTelemetry `CLIENT` span (`MCP send tools/call NAME`, as the
+        official client's) whose W3C trace context goes in the request's `_meta`, so the
+        server's span joins the trace (SEP-414)."""
+        from opentelemetry.trace import SpanKind
+
+        from ferrymcp.shared._otel import inject_trace_context, otel_span
+
+        target = params.get("name")
+        name = f"MCP send {method} {target}" if isinstance(target, str) else f"MCP send {method}"
+        with otel_span(name, kind=SpanKind.CLIENT, attributes={"mcp.method.name": method}):
+            meta = dict(params.get("_meta") or {})
+            inject_trace_context(meta)
+            result: dict[str, Any] = await self._client.request(
+                method, {**params, "_meta": meta} if meta else params, *rest
+            )
         return result
 
     async def _callbacks_done(self) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextvars
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from ferrymcp._session import ServerSession
 
@@ -44,7 +44,17 @@ HandlerResult = Any
 CallNext = Callable[["ServerRequestContext[Any, Any]"], Awaitable[HandlerResult]]
 """The rest of a message's handling, as a middleware gets it: `await call_next(ctx)`."""
 
-__all__ = ["CallNext", "HandlerResult", "ServerRequestContext"]
+_MwLifespanT = TypeVar("_MwLifespanT")
+
+
+class ServerMiddleware(Protocol[_MwLifespanT]):
+    """A hook around every inbound message (`Server.middleware`): `async def mw(ctx,
+    call_next)` returns `await call_next(ctx)`, an answer of its own, or raises."""
+
+    async def __call__(self, ctx: ServerRequestContext[_MwLifespanT, Any], call_next: CallNext) -> HandlerResult: ...
+
+
+__all__ = ["CallNext", "HandlerResult", "ServerMiddleware", "ServerRequestContext"]
 
 
 CURRENT_REQUEST: contextvars.ContextVar[ServerRequestContext[Any, Any]] = contextvars.ContextVar("ferrymcp_request")
