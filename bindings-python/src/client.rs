@@ -81,7 +81,10 @@ fn result_claims(claims: &Value) -> PyResult<Vec<ResultClaim>> {
             let protocol_versions = match claim.get("protocol_versions") {
                 None | Some(Value::Null) => None,
                 Some(Value::Array(versions)) => Some(
-                    versions.iter().map(|v| v.as_str().map(str::to_owned).ok_or_else(invalid)).collect::<PyResult<_>>()?,
+                    versions
+                        .iter()
+                        .map(|v| v.as_str().map(str::to_owned).ok_or_else(invalid))
+                        .collect::<PyResult<_>>()?,
                 ),
                 Some(_) => return Err(invalid()),
             };

@@ -22,10 +22,11 @@ import pytest
 pytest.importorskip("ferrymcp._native")
 mcp = pytest.importorskip("mcp")
 
+from serving import HERE  # noqa: E402
+
 import ferrymcp  # noqa: E402
 import ferrymcp.types as types  # noqa: E402
 from ferrymcp.client import ClaimContext, ClientExtension, ResultClaim, UnexpectedClaimedResult, advertise  # noqa: E402
-from serving import HERE  # noqa: E402
 
 PEER = HERE / "peers" / "claims_server.py"
 TICKETS = "com.example/tickets"
@@ -149,7 +150,9 @@ def test_claims_are_checked_as_they_are_made() -> None:
     with pytest.raises(ValueError, match=r"resultType 'input_required' is core protocol vocabulary"):
         ResultClaim(result_type="input_required", model=TicketResult, resolve=resolve)
     with pytest.raises(ValueError, match=r"are not modern protocol revisions"):
-        ResultClaim(result_type="ticket", model=TicketResult, resolve=resolve, protocol_versions=frozenset({"2025-11-25"}))
+        ResultClaim(
+            result_type="ticket", model=TicketResult, resolve=resolve, protocol_versions=frozenset({"2025-11-25"})
+        )
     with pytest.raises(ValueError, match=r"TicketResult.result_type must be Literal\['other'\]"):
         ResultClaim(result_type="other", model=TicketResult, resolve=resolve)
     with pytest.raises(ValueError, match="must not subclass core result types"):

@@ -98,7 +98,10 @@ pub fn check_claims(claims: &[ResultClaim], capabilities: &Value) -> Result<(), 
             } else {
                 format!("extensions {} and {} both claim", repr(owner), repr(&claim.extension))
             };
-            return Err(format!("{who} resultType {}; a wire tag can have only one resolver", repr(&claim.result_type)));
+            return Err(format!(
+                "{who} resultType {}; a wire tag can have only one resolver",
+                repr(&claim.result_type)
+            ));
         }
         owners.push((&claim.result_type, &claim.extension));
     }
@@ -183,7 +186,10 @@ mod tests {
         let undeclared = check_claims(&[claim("x/y", "r", None)], &capabilities).unwrap_err();
         assert!(undeclared.contains("names extension 'x/y', which the client does not declare"));
         let twice = check_claims(&[claim("a/b", "r", None), claim("c/d", "r", None)], &capabilities).unwrap_err();
-        assert_eq!(twice, "extensions 'a/b' and 'c/d' both claim resultType 'r'; a wire tag can have only one resolver");
+        assert_eq!(
+            twice,
+            "extensions 'a/b' and 'c/d' both claim resultType 'r'; a wire tag can have only one resolver"
+        );
     }
 
     #[test]

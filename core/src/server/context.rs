@@ -457,8 +457,7 @@ impl Context {
         let dialect = self.inner.server.options.dialect;
         let gated = self.inner.task.get().is_none() && (self.is_modern() || self.can_send_request());
         if gated
-            && let Some(error) =
-                dialect.resolver_refused(resolver, self.inner.client_capabilities(), method, &params)
+            && let Some(error) = dialect.resolver_refused(resolver, self.inner.client_capabilities(), method, &params)
         {
             return Err(HandlerError::Rpc(error));
         }

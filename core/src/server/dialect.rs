@@ -412,7 +412,10 @@ mod tests {
         assert_eq!(d.unknown_session(), (ErrorObject::new(ErrorCode::INVALID_REQUEST, "Session not found"), true));
         let refused = d.resolver_refused("app:ask", &json!({}), "elicitation/create", &json!({})).unwrap();
         assert_eq!(refused.code, ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY);
-        assert_eq!(refused.message, "Client did not declare the form elicitation capability required by resolver 'app:ask'");
+        assert_eq!(
+            refused.message,
+            "Client did not declare the form elicitation capability required by resolver 'app:ask'"
+        );
         assert_eq!(refused.data.unwrap().get(), r#"{"requiredCapabilities":{"elicitation":{"form":{}}}}"#);
         let bare = json!({"elicitation": {}, "sampling": {}, "roots": {}});
         assert_eq!(d.resolver_refused("a", &bare, "elicitation/create", &json!({})), None);

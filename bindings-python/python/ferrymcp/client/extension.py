@@ -206,7 +206,12 @@ def declared_extensions(extensions: Sequence[ClientExtension] | None) -> Declare
 
 def _native_claim(extension: str, claim: ResultClaim[Any]) -> dict[str, Any]:
     versions = sorted(claim.protocol_versions) if claim.protocol_versions is not None else None
-    return {"extension": extension, "result_type": claim.result_type, "method": claim.method, "protocol_versions": versions}
+    return {
+        "extension": extension,
+        "result_type": claim.result_type,
+        "method": claim.method,
+        "protocol_versions": versions,
+    }
 
 
 __all__ = [
