@@ -32,7 +32,9 @@ class TicketDesk(Extension):
     async def intercept_tool_call(self, params: Any, ctx: Any, call_next: Any) -> Any:
         if params.name == "plain":
             require_client_extension(ctx, PLAIN)
-            return types.CallToolResult(content=[types.TextContent(type="text", text="declared")])
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text="declared")], structured_content={"result": "declared"}
+            )
         if params.name != "reserve":
             return await call_next(ctx)
         require_client_extension(ctx, TICKETS)
