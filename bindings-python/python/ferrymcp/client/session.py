@@ -278,7 +278,7 @@ class ClientSession(Client):
         claim = self._claim_of(result)
         if claim is None:
             return _input_or(CallToolResult, result)
-        claimed = claim.model.model_validate(result)
+        claimed: Result = claim.model.model_validate(result)
         if not allow_claimed:
             raise UnexpectedClaimedResult(claimed)
         return claimed
