@@ -27,6 +27,8 @@ __all__ = [
     "llm_tool_result",
     "RedisStore",
     "NativeUriTemplate",
+    "check_result_claim",
+    "check_result_claims",
     "default_environment",
     "metadata_path",
     "canonical_resource",
