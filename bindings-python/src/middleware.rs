@@ -34,6 +34,7 @@ impl Middleware for PyMiddleware {
             "params": inbound.params,
             "request_id": inbound.request_id.as_ref().and_then(|id| serde_json::to_value(id).ok()),
             "protocol_version": inbound.protocol_version,
+            "client_capabilities": inbound.client_capabilities(),
         });
         let next = NativeNext { next: Mutex::new(Some(next)) };
         Box::pin(async move {

@@ -441,6 +441,29 @@ impl Context {
         std::future::pending().await
     }
 
+    /// The input a binding's resolver asks (the official Python SDK's `Resolve`
+    /// parameters): [`Context::input_with`] keyed by `resolver`, the resolver's stable name
+    /// (its key in a 2026-07-28 `inputRequests`, as the official resolvers key theirs).
+    /// In [`Dialect::PythonSdk`](super::Dialect::PythonSdk) a client that did not declare
+    /// what the input needs is refused before anything is asked, in either era where the
+    /// request could be sent, with the official resolvers' `-32021` naming the resolver.
+    pub async fn resolver_input(
+        &self,
+        resolver: &str,
+        method: &str,
+        params: Value,
+        options: RequestOptions,
+    ) -> Result<Value, HandlerError> {
+        let dialect = self.inner.server.options.dialect;
+        let gated = self.inner.task.get().is_none() && (self.is_modern() || self.can_send_request());
+        if gated
+            && let Some(error) = dialect.resolver_refused(resolver, self.inner.client_capabilities(), method, &params)
+        {
+            return Err(HandlerError::Rpc(error));
+        }
+        self.input_with(Some(resolver), method, params, options).await
+    }
+
     /// Reads one of this server's own resources.
     pub async fn read_resource(&self, uri: &str) -> Result<Value, HandlerError> {
         let found = self.inner.server.registry.read().unwrap().find_resource(uri);

@@ -30,20 +30,32 @@ use crate::wire::{ErrorCode, ErrorObject};
 /// One input the handler asked for; its answer goes back through `reply`.
 struct Ask {
     key: Option<String>,
-    /// A session request ([`Context::elicit`] and the like) rather than an input.
-    session: bool,
+    kind: AskKind,
     method: String,
     params: Value,
     options: RequestOptions,
     reply: oneshot::Sender<Result<Value, HandlerError>>,
 }
 
+/// How an ask reaches the client.
+#[derive(Clone, Copy)]
+enum AskKind {
+    /// [`Context::input_with`].
+    Input,
+    /// A session request ([`Context::elicit`] and the like).
+    Session,
+    /// A resolver's input ([`Context::resolver_input`]), `key` naming the resolver.
+    Resolver,
+}
+
 impl Ask {
     async fn make(self, cx: Context) {
-        let outcome = if self.session {
-            cx.ask_with(&self.method, self.params, self.options).await
-        } else {
-            cx.input_with(self.key.as_deref(), &self.method, self.params, self.options).await
+        let outcome = match (self.kind, self.key.as_deref()) {
+            (AskKind::Session, _) => cx.ask_with(&self.method, self.params, self.options).await,
+            (AskKind::Resolver, Some(resolver)) => {
+                cx.resolver_input(resolver, &self.method, self.params, self.options).await
+            }
+            (_, key) => cx.input_with(key, &self.method, self.params, self.options).await,
         };
         let _ = self.reply.send(outcome);
     }
@@ -99,7 +111,7 @@ impl InputBatch {
         if queue.closed {
             return (InputAnswer(answer), false);
         }
-        queue.asks.push(Ask { key, session: false, method, params, options, reply });
+        queue.asks.push(Ask { key, kind: AskKind::Input, method, params, options, reply });
         (InputAnswer(answer), queue.asks.len() == 1)
     }
 
@@ -112,7 +124,25 @@ impl InputBatch {
         if queue.closed {
             return (InputAnswer(answer), false);
         }
-        queue.asks.push(Ask { key: None, session: true, method, params, options, reply });
+        queue.asks.push(Ask { key: None, kind: AskKind::Session, method, params, options, reply });
+        (InputAnswer(answer), queue.asks.len() == 1)
+    }
+
+    /// Queues the input of a binding's resolver named `resolver`, as
+    /// [`Context::resolver_input`] asks it; otherwise as [`InputBatch::ask`].
+    pub fn ask_resolver(
+        &self,
+        resolver: String,
+        method: String,
+        params: Value,
+        options: RequestOptions,
+    ) -> (InputAnswer, bool) {
+        let (reply, answer) = oneshot::channel();
+        let mut queue = self.queue.lock().unwrap();
+        if queue.closed {
+            return (InputAnswer(answer), false);
+        }
+        queue.asks.push(Ask { key: Some(resolver), kind: AskKind::Resolver, method, params, options, reply });
         (InputAnswer(answer), queue.asks.len() == 1)
     }
 

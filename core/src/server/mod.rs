@@ -40,6 +40,7 @@ pub use auth_info::AuthInfo;
 pub use capabilities::Features;
 pub use context::Context;
 pub use custom::{APPLICATION_ANSWERED, NotificationHandler, RawRequestHandler, RequestHandler};
+pub(crate) use dialect::python_repr;
 pub use dialect::{Dialect, no_back_channel_method};
 pub use features::MAX_COMPLETION_VALUES;
 pub use handlers::{

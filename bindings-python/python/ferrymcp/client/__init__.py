@@ -315,10 +315,12 @@ class Client:
         capabilities: dict[str, Any] = {}
         if self.sampling_callback is not None and self.sampling_capabilities is not None:
             capabilities["sampling"] = _dump(self.sampling_capabilities)
-        if self._extensions:
-            capabilities["extensions"] = self._extensions
+        if self._extensions.extensions:
+            capabilities["extensions"] = self._extensions.extensions
         if capabilities:
             options["capabilities"] = capabilities
+        if self._extensions.claims:
+            options["result_claims"] = self._extensions.native()
         return options
 
     def _callbacks(self) -> dict[str, Any]:
@@ -545,11 +547,34 @@ class Client:
         """Calls a tool. A tool that fails gives a result with `is_error` set; a
         protocol error (unknown tool, bad arguments) raises `McpError`. The engine answers a
         2026-07-28 server's input requests through the callbacks; `input_responses` and
-        `request_state` retry a round the caller answered itself."""
+        `request_state` retry a round the caller answered itself. A result shape one of
+        the client's `extensions` claims is finished by that claim's `resolve`, whose
+        `CallToolResult` is returned (checked against the tool's `outputSchema` unless it
+        is an error)."""
         result = await self._call_tool(
             name, arguments, read_timeout_seconds, progress_callback, input_responses, request_state, meta, False
         )
-        return CallToolResult.model_validate(result)
+        claim = self._claim_of(result)
+        if claim is None:
+            return CallToolResult.model_validate(result)
+        wait: Any = read_timeout_seconds if read_timeout_seconds is not None else self.read_timeout_seconds
+        if hasattr(wait, "total_seconds"):
+            wait = wait.total_seconds()
+        context = ClaimContext(session=self.session, tool_name=name, read_timeout_seconds=wait)
+        final = await claim.resolve(claim.model.model_validate(result), context)
+        if not final.is_error:
+            await self._client.validate_tool_result(name, _dump(final))
+        return final
+
+    def _claim_of(self, result: dict[str, Any]) -> ResultClaim[Any] | None:
+        """The client's claim whose shape `result` (a `tools/call` result) is: its tag is
+        one of this client's claims and the engine says the claim is active here."""
+        tag = result.get("resultType")
+        if not isinstance(tag, str) or tag not in self._extensions.claims:
+            return None
+        if not self._client.claims("tools/call", tag):
+            return None
+        return self._extensions.claims[tag][1]
 
     async def _call_tool(
         self,

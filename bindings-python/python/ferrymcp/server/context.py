@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from ferrymcp._session import ServerSession
+from ferrymcp.types import ClientCapabilities
 
 LifespanContextT = TypeVar("LifespanContextT")
 RequestT = TypeVar("RequestT")
@@ -36,6 +37,10 @@ class ServerRequestContext(Generic[LifespanContextT, RequestT]):
     # 2025-11-25 or later: core's rule); `None` elsewhere, as the official transport leaves them.
     close_sse_stream: Callable[[], Awaitable[None]] | None = None
     close_standalone_sse_stream: Callable[[], Awaitable[None]] | None = None
+    # What the client declared for this message (the engine's answer: a 2026-07-28
+    # request's own, else the session's), where `session` is not given (a middleware's or
+    # an extension's `intercept_tool_call` context); `require_client_extension` reads it.
+    client_capabilities: ClientCapabilities | None = None
 
 
 HandlerResult = Any

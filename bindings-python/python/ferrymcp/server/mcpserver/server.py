@@ -97,6 +97,7 @@ from ferrymcp.server.subscriptions import (
 from ferrymcp.shared.uri_template import UriTemplate
 from ferrymcp.types import (
     CallToolResult,
+    ClientCapabilities,
     GetPromptResult,
     Icon,
     Prompt,
@@ -809,6 +810,7 @@ class MCPServer(Generic[LifespanResultT]):
             params=params if isinstance(params, dict) else None,
             request_id=message.get("request_id"),
             meta=meta if isinstance(meta, dict) else None,
+            client_capabilities=ClientCapabilities.model_validate(message.get("client_capabilities") or {}),
         )
 
         async def engine(_ctx: Any) -> Any:
