@@ -18,9 +18,7 @@ use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions,
 use ferrymcp_core::peer::{BoxFuture, PeerError, RequestOptions};
 use ferrymcp_core::protocol::{Task, TaskStatus};
 use ferrymcp_core::server::http::{HttpHandler, HttpOptions, HttpServer, ServeOptions, serve};
-use ferrymcp_core::server::{
-    Context, CreateTaskOptions, HandlerError, InMemoryTaskStore, Server, TaskPage, TaskStore,
-};
+use ferrymcp_core::server::{Context, CreateTaskOptions, HandlerError, InMemoryTaskStore, Server, TaskPage, TaskStore};
 use ferrymcp_core::transport::memory;
 use ferrymcp_core::wire::ErrorObject;
 use serde_json::{Map, Value, json};
@@ -43,7 +41,8 @@ fn valid(name: &str, instance: &Value) {
     let doc = schema();
     let root = json!({"$schema": doc["$schema"], "$ref": format!("#/$defs/{name}"), "$defs": doc["$defs"]});
     let validator = jsonschema::validator_for(&root).expect("the schema compiles");
-    let errors: Vec<String> = validator.iter_errors(instance).map(|e| format!("{e} at {}", e.instance_path())).collect();
+    let errors: Vec<String> =
+        validator.iter_errors(instance).map(|e| format!("{e} at {}", e.instance_path())).collect();
     assert!(errors.is_empty(), "{instance} is not a valid {name}: {}", errors.join("; "));
 }
 
@@ -283,7 +282,13 @@ struct Counting {
 }
 
 impl TaskStore for Counting {
-    fn create_task(&self, o: CreateTaskOptions, id: Value, r: Value, s: Option<String>) -> BoxFuture<Result<Task, ErrorObject>> {
+    fn create_task(
+        &self,
+        o: CreateTaskOptions,
+        id: Value,
+        r: Value,
+        s: Option<String>,
+    ) -> BoxFuture<Result<Task, ErrorObject>> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         self.inner.create_task(CreateTaskOptions { poll_interval: Some(25), ..o }, id, r, s)
     }
@@ -291,7 +296,13 @@ impl TaskStore for Counting {
         self.calls.fetch_add(1, Ordering::SeqCst);
         self.inner.get_task(id, s)
     }
-    fn store_task_result(&self, id: String, st: TaskStatus, r: Value, s: Option<String>) -> BoxFuture<Result<(), ErrorObject>> {
+    fn store_task_result(
+        &self,
+        id: String,
+        st: TaskStatus,
+        r: Value,
+        s: Option<String>,
+    ) -> BoxFuture<Result<(), ErrorObject>> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         self.inner.store_task_result(id, st, r, s)
     }
@@ -299,7 +310,13 @@ impl TaskStore for Counting {
         self.calls.fetch_add(1, Ordering::SeqCst);
         self.inner.get_task_result(id, s)
     }
-    fn update_task_status(&self, id: String, st: TaskStatus, m: Option<String>, s: Option<String>) -> BoxFuture<Result<(), ErrorObject>> {
+    fn update_task_status(
+        &self,
+        id: String,
+        st: TaskStatus,
+        m: Option<String>,
+        s: Option<String>,
+    ) -> BoxFuture<Result<(), ErrorObject>> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         self.inner.update_task_status(id, st, m, s)
     }

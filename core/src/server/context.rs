@@ -275,7 +275,8 @@ impl Context {
     /// reaching the client through the session (the call's own stream is closed).
     pub(crate) fn for_spec_task(&self, id: String, cancel: CancellationToken) -> Context {
         let inner = &self.inner;
-        let outbound = inner.session.as_ref().and_then(ServerSession::outbound).unwrap_or_else(|| inner.outbound.clone());
+        let outbound =
+            inner.session.as_ref().and_then(ServerSession::outbound).unwrap_or_else(|| inner.outbound.clone());
         let task = TaskSlot::default();
         let _ = task.spec.set(id);
         Context {
@@ -301,7 +302,12 @@ impl Context {
 
     /// A request to the client over the legacy session; in a 2025-11-25 task it carries
     /// the related-task `_meta` and the task is `input_required` while it waits.
-    async fn session_request(&self, method: &str, mut params: Value, options: RequestOptions) -> Result<Value, HandlerError> {
+    async fn session_request(
+        &self,
+        method: &str,
+        mut params: Value,
+        options: RequestOptions,
+    ) -> Result<Value, HandlerError> {
         let Some(task) = self.inner.task.spec() else {
             return self.inner.outbound.request(method, params, options).await.map_err(|e| request_failed(method, e));
         };

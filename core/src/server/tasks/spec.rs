@@ -48,7 +48,11 @@ pub(crate) struct SpecTasks {
 
 impl Default for SpecTasks {
     fn default() -> Self {
-        Self { store: RwLock::new(Arc::new(InMemoryTaskStore::new())), running: Default::default(), changed: Notify::new() }
+        Self {
+            store: RwLock::new(Arc::new(InMemoryTaskStore::new())),
+            running: Default::default(),
+            changed: Notify::new(),
+        }
     }
 }
 
@@ -90,10 +94,9 @@ pub(crate) fn plan(
     let requested = params.get("task").filter(|task| task.is_object());
     match (support, requested) {
         (TaskSupport::Forbidden, _) => Ok(None),
-        (TaskSupport::Required, None) => Err(ErrorObject::new(
-            -32601,
-            format!("Tool {name} requires task augmentation (taskSupport: 'required')"),
-        )),
+        (TaskSupport::Required, None) => {
+            Err(ErrorObject::new(-32601, format!("Tool {name} requires task augmentation (taskSupport: 'required')")))
+        }
         (TaskSupport::Optional, None) => Ok(None),
         (_, Some(task)) => {
             let ttl = task.get("ttl").and_then(Value::as_u64);
@@ -184,7 +187,12 @@ pub(crate) fn relate(params: &mut Value, id: &str) {
 
 /// Serves `tasks/get`, `tasks/result`, `tasks/list` or `tasks/cancel` on a 2025-11-25
 /// session (-32601 on any other).
-pub(crate) async fn serve(server: &Arc<ServerShared>, method: &str, params: &Map<String, Value>, cx: &Context) -> Outcome {
+pub(crate) async fn serve(
+    server: &Arc<ServerShared>,
+    method: &str,
+    params: &Map<String, Value>,
+    cx: &Context,
+) -> Outcome {
     if !serves(cx) {
         return Err(server.options.dialect.method_not_found(method));
     }
@@ -200,7 +208,8 @@ pub(crate) async fn serve(server: &Arc<ServerShared>, method: &str, params: &Map
         return Ok(result);
     }
     let id = params.get("taskId").and_then(Value::as_str);
-    let id = id.ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"taskId\"")))?;
+    let id =
+        id.ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"taskId\"")))?;
     match method {
         "tasks/get" => Ok(serde_json::to_value(found(&store, id, &session).await?).expect("a task serialises")),
         "tasks/result" => result(server, &store, id, &session).await,
@@ -230,7 +239,8 @@ async fn result(server: &ServerShared, store: &Arc<dyn TaskStore>, id: &str, ses
             relate(&mut result, id);
             return Ok(result);
         }
-        let poll = Duration::from_millis(task.poll_interval.unwrap_or(super::spec_store::DEFAULT_POLL_INTERVAL_MS).max(10));
+        let poll =
+            Duration::from_millis(task.poll_interval.unwrap_or(super::spec_store::DEFAULT_POLL_INTERVAL_MS).max(10));
         tokio::select! {
             () = changed => {}
             () = tokio::time::sleep(poll) => {}

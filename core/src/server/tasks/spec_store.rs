@@ -188,7 +188,10 @@ impl InMemoryTaskStore {
 
     fn result(&self, task_id: &str, session: &Option<String>) -> Result<Value, ErrorObject> {
         self.with_task(task_id, session, |stored| {
-            stored.result.clone().ok_or_else(|| ErrorObject::invalid_params(format!("Task {task_id} has no result stored")))
+            stored
+                .result
+                .clone()
+                .ok_or_else(|| ErrorObject::invalid_params(format!("Task {task_id} has no result stored")))
         })
     }
 
