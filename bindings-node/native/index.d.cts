@@ -211,6 +211,27 @@ export declare class NativeHttpResponse {
   cancel(): void
 }
 
+/**
+ * Core's in-memory task store, for `InMemoryTaskStore`. Every call answers at once (JSON
+ * text); a task of one session is not another's.
+ */
+export declare class NativeInMemoryTaskStore {
+  constructor()
+  /** `optionsJson`: `{ttl?, pollInterval?}`; the task, as JSON text. */
+  createTask(optionsJson: string, sessionId?: string | undefined | null): string
+  /** The task as JSON text, `null` when unknown. */
+  getTask(taskId: string, sessionId?: string | undefined | null): string
+  storeTaskResult(taskId: string, status: string, resultJson: string, sessionId?: string | undefined | null): void
+  getTaskResult(taskId: string, sessionId?: string | undefined | null): string
+  updateTaskStatus(taskId: string, status: string, statusMessage?: string | undefined | null, sessionId?: string | undefined | null): void
+  /** `{tasks, nextCursor?}` as JSON text. */
+  listTasks(cursor?: string | undefined | null, sessionId?: string | undefined | null): string
+  /** Every task kept, as JSON text. */
+  allTasks(): string
+  /** Forgets every task. */
+  clear(): void
+}
+
 /** One client's OAuth state (an `authProvider`), shared by the connections of a transport. */
 export declare class NativeOAuth {
   constructor(config: OAuthConfig, provider: (callJson: string) => Promise<string>)
@@ -298,6 +319,13 @@ export declare class NativeServer {
    * low-level `Server.setRequestHandler`; other MCP methods are refused.
    */
   setRequestHandler(method: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
+  /** Keeps the server's 2025-11-25 tasks in the application's store. */
+  setTaskStore(store: NativeTaskStore): void
+  /**
+   * Keeps the server's 2025-11-25 tasks in this in-memory store (an `InMemoryTaskStore`
+   * the application also reads).
+   */
+  setInMemoryTaskStore(store: NativeInMemoryTaskStore): void
   /** Stops serving the application's request `method`; whether it was served. */
   removeRequestHandler(method: string): boolean
   /**
@@ -346,6 +374,13 @@ export declare class NativeSubscription {
   close(): Promise<void>
   /** Resolves once the subscription has ended: `"local"`, `"graceful"` or `"remote"`. */
   closed(): Promise<string>
+}
+
+/** An application's task store for one server. */
+export declare class NativeTaskStore {
+  constructor(call: (operation: string, argsJson: string) => Promise<string>, config: TaskStoreConfig)
+  /** Drops the function (the server closed): later calls are refused. */
+  close(): void
 }
 
 export interface AuthConfig {
@@ -645,6 +680,11 @@ export interface SpawnConfig {
   cwd?: string
   /** `"inherit"` (default), `"ignore"`, or `"lines"` (each line to `onStderr`). */
   stderr?: string
+}
+
+export interface TaskStoreConfig {
+  /** How long each call of the store may take (10 s by default). */
+  timeoutMs?: number
 }
 
 /** The certificate chain and key files (PEM) of an `https://` listener. */

@@ -35,6 +35,7 @@ mod port;
 mod redis;
 mod reply;
 mod server;
+mod task_store;
 mod vocabulary;
 
 /// The addon's tokio runtime: one worker thread, unless `TOKIO_WORKER_THREADS` (tokio's own

@@ -294,6 +294,19 @@ impl NativeServer {
         set.map_err(from_registry)
     }
 
+    /// Keeps the server's 2025-11-25 tasks in the application's store.
+    #[napi]
+    pub fn set_task_store(&self, store: &crate::task_store::NativeTaskStore) {
+        self.server.set_task_store(store.task_store());
+    }
+
+    /// Keeps the server's 2025-11-25 tasks in this in-memory store (an `InMemoryTaskStore`
+    /// the application also reads).
+    #[napi]
+    pub fn set_in_memory_task_store(&self, store: &crate::task_store::NativeInMemoryTaskStore) {
+        self.server.set_task_store(store.task_store());
+    }
+
     /// Stops serving the application's request `method`; whether it was served.
     #[napi]
     pub fn remove_request_handler(&self, method: String) -> bool {

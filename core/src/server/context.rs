@@ -121,6 +121,8 @@ pub(crate) struct TaskSlot {
     entry: OnceLock<Arc<TaskEntry>>,
     /// Set for a call whose tool starts its task itself ([`super::TaskStart::OnRequest`]).
     startable: AtomicBool,
+    /// The 2025-11-25 task this call runs as (its id), once there is one.
+    spec: OnceLock<String>,
 }
 
 impl TaskSlot {
@@ -134,6 +136,10 @@ impl TaskSlot {
 
     pub fn allow_start(&self) {
         self.startable.store(true, Ordering::Release);
+    }
+
+    pub fn spec(&self) -> Option<&str> {
+        self.spec.get().map(String::as_str)
     }
 }
 
@@ -264,6 +270,54 @@ impl Context {
         }
     }
 
+    /// This request's context for the rest of a tool call run as a 2025-11-25 task: the
+    /// same request, stopped by the task's `cancel` (not the answered request's), and
+    /// reaching the client through the session (the call's own stream is closed).
+    pub(crate) fn for_spec_task(&self, id: String, cancel: CancellationToken) -> Context {
+        let inner = &self.inner;
+        let outbound =
+            inner.session.as_ref().and_then(ServerSession::outbound).unwrap_or_else(|| inner.outbound.clone());
+        let task = TaskSlot::default();
+        let _ = task.spec.set(id);
+        Context {
+            inner: Arc::new(ContextInner {
+                request_id: inner.request_id.clone(),
+                cancel,
+                outbound,
+                auth: inner.auth.clone(),
+                server: inner.server.clone(),
+                protocol_version: inner.protocol_version.clone(),
+                client_capabilities: inner.client_capabilities.clone(),
+                client_info: inner.client_info.clone(),
+                log_threshold: inner.log_threshold,
+                meta: inner.meta.clone(),
+                last_progress: Mutex::new(*inner.last_progress.lock().unwrap()),
+                inputs: None,
+                task,
+                session: inner.session.clone(),
+                legacy_round: None,
+            }),
+        }
+    }
+
+    /// A request to the client over the legacy session; in a 2025-11-25 task it carries
+    /// the related-task `_meta` and the task is `input_required` while it waits.
+    async fn session_request(
+        &self,
+        method: &str,
+        mut params: Value,
+        options: RequestOptions,
+    ) -> Result<Value, HandlerError> {
+        let Some(task) = self.inner.task.spec() else {
+            return self.inner.outbound.request(method, params, options).await.map_err(|e| request_failed(method, e));
+        };
+        super::tasks::spec::relate(&mut params, task);
+        super::tasks::spec::waiting_on_client(self, task, true).await;
+        let answer = self.inner.outbound.request(method, params, options).await;
+        super::tasks::spec::waiting_on_client(self, task, false).await;
+        answer.map_err(|e| request_failed(method, e))
+    }
+
     /// The progress token the client sent, if any.
     pub fn progress_token(&self) -> Option<&Value> {
         self.inner.meta.get("progressToken").filter(|token| token.is_string() || token.is_i64())
@@ -388,7 +442,7 @@ impl Context {
             // JSON-response HTTP).
             return Err(HandlerError::Rpc(dialect.no_back_channel(method)));
         }
-        self.inner.outbound.request(method, params, options).await.map_err(|e| request_failed(method, e))
+        self.session_request(method, params, options).await
     }
 
     /// Any client input, under an explicit key on a modern request (the key names the
@@ -430,7 +484,7 @@ impl Context {
             return answer.await.map_err(|_| HandlerError::Failed("The task ended before the input arrived".into()));
         }
         let Some(inputs) = &self.inner.inputs else {
-            return self.inner.outbound.request(method, params, options).await.map_err(|e| request_failed(method, e));
+            return self.session_request(method, params, options).await;
         };
         let key = key.map_or_else(|| inputs.auto_key(), str::to_owned);
         if let Some(response) = inputs.response(&key) {

@@ -59,7 +59,10 @@ pub(crate) use router::is_builtin_request;
 pub use session::Connection;
 pub(crate) use session::Incoming;
 pub use session_handle::ServerSession;
-pub use tasks::{EXTENSION as TASKS_EXTENSION, TaskOptions, TaskStart, TaskSupport};
+pub use tasks::{
+    CreateTaskOptions, EXTENSION as TASKS_EXTENSION, InMemoryTaskStore, TaskOptions, TaskPage, TaskStart, TaskStore,
+    TaskSupport, is_terminal as is_terminal_task_status,
+};
 pub use template::{ExpandError, Operator, TemplateError, UriTemplate, Variable};
 
 use std::collections::HashMap;
@@ -311,7 +314,9 @@ pub(crate) struct ServerShared {
     /// each HTTP endpoint that has one.
     pub fanout: RwLock<Vec<Arc<dyn notify::Fanout>>>,
     pub next_id: AtomicU64,
-    pub tasks: tasks::TaskStore,
+    pub tasks: tasks::TaskTable,
+    /// The 2025-11-25 revision's tasks: their store, and what runs.
+    pub spec_tasks: tasks::spec::SpecTasks,
     /// Whether the application carries list changes and resource updates to the listen
     /// streams itself ([`Server::carry_listen_events`]).
     pub listen_carried: std::sync::atomic::AtomicBool,
@@ -347,7 +352,7 @@ impl Server {
             options.state_ttl,
         )
         .with_audience(options.state_audience.clone());
-        let tasks = tasks::TaskStore::new(options.tasks.clone());
+        let tasks = tasks::TaskTable::new(options.tasks.clone());
         let max_listen_streams = Mutex::new(options.max_listen_streams);
         let options_reject_legacy = options.reject_legacy;
         Self {
@@ -366,6 +371,7 @@ impl Server {
                 fanout: Default::default(),
                 next_id: AtomicU64::new(1),
                 tasks,
+                spec_tasks: Default::default(),
                 listen_carried: Default::default(),
                 listen_closing: Default::default(),
                 max_listen_streams,
@@ -463,6 +469,17 @@ impl Server {
 
     pub fn set_completion_handler(&self, handler: impl CompletionHandler) {
         *self.shared.completion.write().unwrap() = Some(Arc::new(handler));
+    }
+
+    /// Keeps the 2025-11-25 revision's tasks in `store` from now on (an application's own,
+    /// say; [`InMemoryTaskStore`] by default). Tasks already created stay in the old store.
+    pub fn set_task_store(&self, store: Arc<dyn TaskStore>) {
+        self.shared.spec_tasks.set_store(store);
+    }
+
+    /// The store the 2025-11-25 revision's tasks are kept in.
+    pub fn task_store(&self) -> Arc<dyn TaskStore> {
+        self.shared.spec_tasks.store()
     }
 
     /// Merges `capabilities` over what the author declared so far (see [`capabilities`]);

@@ -273,12 +273,12 @@ fn automatic_key(state: &mut State) -> String {
 }
 
 /// Every task of one server.
-pub(crate) struct TaskStore {
+pub(crate) struct TaskTable {
     options: TaskOptions,
     tasks: Mutex<IndexMap<String, Arc<TaskEntry>>>,
 }
 
-impl TaskStore {
+impl TaskTable {
     pub fn new(options: TaskOptions) -> Self {
         Self { options, tasks: Mutex::new(IndexMap::new()) }
     }
@@ -336,8 +336,8 @@ fn new_id() -> String {
 mod tests {
     use super::*;
 
-    fn store(max_tasks: usize, ttl: Option<Duration>) -> TaskStore {
-        TaskStore::new(TaskOptions { max_tasks, ttl, poll_interval: Duration::from_millis(100) })
+    fn store(max_tasks: usize, ttl: Option<Duration>) -> TaskTable {
+        TaskTable::new(TaskOptions { max_tasks, ttl, poll_interval: Duration::from_millis(100) })
     }
 
     #[test]
