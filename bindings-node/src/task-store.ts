@@ -11,6 +11,7 @@
 import { InMemoryTaskStore } from './experimental/tasks/stores/in-memory.js';
 import type { TaskStore } from './experimental/tasks/interfaces.js';
 import { NativeTaskStore, type NativeServer } from './native.js';
+import { invalidOption } from './errors.js';
 
 const METHODS = ['createTask', 'getTask', 'storeTaskResult', 'getTaskResult', 'updateTaskStatus', 'listTasks'] as const;
 
@@ -18,7 +19,7 @@ const METHODS = ['createTask', 'getTask', 'storeTaskResult', 'getTaskResult', 'u
 export function checkTaskStore(store: unknown): asserts store is TaskStore {
   const missing = METHODS.filter((name) => typeof (store as Record<string, unknown> | null)?.[name] !== 'function');
   if (typeof store !== 'object' || store === null || missing.length > 0) {
-    throw new TypeError(`taskStore must be a TaskStore (createTask, getTask, storeTaskResult, getTaskResult, updateTaskStatus, listTasks); missing ${missing.join(', ')}`);
+    invalidOption('taskStore', `must be a TaskStore (createTask, getTask, storeTaskResult, getTaskResult, updateTaskStatus, listTasks); missing ${missing.join(', ')}`);
   }
 }
 

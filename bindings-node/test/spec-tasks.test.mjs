@@ -103,6 +103,6 @@ test('tasks over Streamable HTTP, kept in an application store called through Ja
 });
 
 test('taskStore must be a TaskStore, and the queue options are refused by name', () => {
-  assert.throws(() => new McpServer({ name: 's', version: '1' }, { taskStore: { getTask() {} } }), /taskStore must be a TaskStore .*missing createTask/);
+  assert.throws(() => new McpServer({ name: 's', version: '1' }, { taskStore: { getTask() {} } }), (e) => e.code === 'ERR_INVALID_ARG_VALUE' && /taskStore: must be a TaskStore .*missing createTask/.test(e.message));
   assert.throws(() => new McpServer({ name: 's', version: '1' }, { taskMessageQueue: {} }), (e) => e.code === 'ERR_FERRYMCP_UNSUPPORTED' && /taskMessageQueue/.test(e.message));
 });
