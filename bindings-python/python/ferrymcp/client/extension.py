@@ -20,8 +20,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, get_args
 
-from pydantic import AliasChoices, AliasPath
-
 from ferrymcp.server.extension import validate_extension_identifier
 from ferrymcp.types import CallToolResult, InputRequiredResult, Result
 
@@ -44,6 +42,12 @@ def _wire_names(name: str, field: Any) -> set[str]:
     if isinstance(serialization_alias, str):
         names.add(serialization_alias)
     alias = getattr(field, "validation_alias", None)
+    if alias is None:
+        return names
+    # Only a pydantic field has a validation alias; pydantic is not a dependency of
+    # ferrymcp, so it is imported here, never when `ferrymcp.client` loads.
+    from pydantic import AliasChoices, AliasPath
+
     for choice in alias.choices if isinstance(alias, AliasChoices) else [alias]:
         first = choice.path[0] if isinstance(choice, AliasPath) else choice
         if isinstance(first, str):
