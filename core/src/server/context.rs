@@ -247,27 +247,7 @@ impl Context {
     /// This request's context for the legacy shim's next run of its handler: the same
     /// request (id, cancellation, way back, session, progress so far) with `round`.
     pub(crate) fn for_legacy_round(&self, round: LegacyRound) -> Context {
-        let inner = &self.inner;
-        Context {
-            inner: Arc::new(ContextInner {
-                request_id: inner.request_id.clone(),
-                cancel: inner.cancel.clone(),
-                outbound: inner.outbound.clone(),
-                auth: inner.auth.clone(),
-                server: inner.server.clone(),
-                protocol_version: inner.protocol_version.clone(),
-                client_capabilities: inner.client_capabilities.clone(),
-                client_info: inner.client_info.clone(),
-                log_threshold: inner.log_threshold,
-                meta: inner.meta.clone(),
-                // Progress spans the whole flow: a run again must go on increasing it.
-                last_progress: Mutex::new(*inner.last_progress.lock().unwrap()),
-                inputs: None,
-                task: TaskSlot::default(),
-                session: inner.session.clone(),
-                legacy_round: Some(round),
-            }),
-        }
+        self.derived(self.inner.cancel.clone(), self.inner.outbound.clone(), TaskSlot::default(), Some(round))
     }
 
     /// This request's context for the rest of a tool call run as a 2025-11-25 task: the
@@ -279,6 +259,21 @@ impl Context {
             inner.session.as_ref().and_then(ServerSession::outbound).unwrap_or_else(|| inner.outbound.clone());
         let task = TaskSlot::default();
         let _ = task.spec.set(id);
+        self.derived(cancel, outbound, task, None)
+    }
+
+    /// A new context for the same request (id, way back's session, client, `_meta`,
+    /// progress so far: progress spans the whole flow, so a later run must go on
+    /// increasing it), with its own cancellation, outbound, task slot and legacy round,
+    /// and no inputs.
+    fn derived(
+        &self,
+        cancel: CancellationToken,
+        outbound: Arc<dyn Outbound>,
+        task: TaskSlot,
+        legacy_round: Option<LegacyRound>,
+    ) -> Context {
+        let inner = &self.inner;
         Context {
             inner: Arc::new(ContextInner {
                 request_id: inner.request_id.clone(),
@@ -295,7 +290,7 @@ impl Context {
                 inputs: None,
                 task,
                 session: inner.session.clone(),
-                legacy_round: None,
+                legacy_round,
             }),
         }
     }

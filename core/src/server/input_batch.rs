@@ -106,26 +106,14 @@ impl InputBatch {
         params: Value,
         options: RequestOptions,
     ) -> (InputAnswer, bool) {
-        let (reply, answer) = oneshot::channel();
-        let mut queue = self.queue.lock().unwrap();
-        if queue.closed {
-            return (InputAnswer(answer), false);
-        }
-        queue.asks.push(Ask { key, kind: AskKind::Input, method, params, options, reply });
-        (InputAnswer(answer), queue.asks.len() == 1)
+        self.push(key, AskKind::Input, method, params, options)
     }
 
     /// Queues a session request as [`Context::elicit`], [`Context::sample`] and
     /// [`Context::list_roots`] make it (an input or not, per the server's
     /// [`Dialect`](super::Dialect)); otherwise as [`InputBatch::ask`].
     pub fn ask_session(&self, method: String, params: Value, options: RequestOptions) -> (InputAnswer, bool) {
-        let (reply, answer) = oneshot::channel();
-        let mut queue = self.queue.lock().unwrap();
-        if queue.closed {
-            return (InputAnswer(answer), false);
-        }
-        queue.asks.push(Ask { key: None, kind: AskKind::Session, method, params, options, reply });
-        (InputAnswer(answer), queue.asks.len() == 1)
+        self.push(None, AskKind::Session, method, params, options)
     }
 
     /// Queues the input of a binding's resolver named `resolver`, as
@@ -137,12 +125,24 @@ impl InputBatch {
         params: Value,
         options: RequestOptions,
     ) -> (InputAnswer, bool) {
+        self.push(Some(resolver), AskKind::Resolver, method, params, options)
+    }
+
+    /// Queues one ask; the flag says whether it opened a new batch (see [`InputBatch::ask`]).
+    fn push(
+        &self,
+        key: Option<String>,
+        kind: AskKind,
+        method: String,
+        params: Value,
+        options: RequestOptions,
+    ) -> (InputAnswer, bool) {
         let (reply, answer) = oneshot::channel();
         let mut queue = self.queue.lock().unwrap();
         if queue.closed {
             return (InputAnswer(answer), false);
         }
-        queue.asks.push(Ask { key: Some(resolver), kind: AskKind::Resolver, method, params, options, reply });
+        queue.asks.push(Ask { key, kind, method, params, options, reply });
         (InputAnswer(answer), queue.asks.len() == 1)
     }
 

@@ -24,6 +24,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use super::clock::iso8601;
+use super::store::new_id;
 use crate::peer::BoxFuture;
 use crate::protocol::{Task, TaskStatus};
 use crate::wire::ErrorObject;
@@ -307,13 +308,6 @@ fn expiry(ttl: Option<u64>) -> Option<Instant> {
 fn purge(tasks: &mut IndexMap<String, Stored>) {
     let now = Instant::now();
     tasks.retain(|_, stored| stored.expires.is_none_or(|at| at > now));
-}
-
-/// 128 random bits, as the extension's ids.
-fn new_id() -> String {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).expect("the OS has a random source");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

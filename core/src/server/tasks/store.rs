@@ -325,8 +325,8 @@ fn purge_expired(tasks: &mut IndexMap<String, Arc<TaskEntry>>) {
 }
 
 /// 128 random bits: a task id is the only thing that names a task, so it must not be
-/// guessable.
-fn new_id() -> String {
+/// guessable. The 2025-11-25 tasks' store draws its ids here too.
+pub(super) fn new_id() -> String {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).expect("the OS has a random source");
     bytes.iter().map(|b| format!("{b:02x}")).collect()
