@@ -27,6 +27,7 @@ export const llmToolResult = native.llmToolResult;
 export type { HttpConfig, AuthConfig, NativeHttpResponse, NativeHttpListener, RedisConfig } from '../native/index.cjs';
 export const NativeRedisStore = native.NativeRedisStore;
 export const NativeEventStore = native.NativeEventStore;
+export const NativeCacheStore = native.NativeCacheStore;
 export const NativeHttpHandler = native.NativeHttpHandler;
 export const listenHttp = native.listenHttp;
 export const connectHttpClient = native.connectHttpClient;
