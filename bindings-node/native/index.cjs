@@ -835,6 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.NativeCacheStore = nativeBinding.NativeCacheStore
 module.exports.NativeCancel = nativeBinding.NativeCancel
 module.exports.NativeClient = nativeBinding.NativeClient
 module.exports.NativeContext = nativeBinding.NativeContext

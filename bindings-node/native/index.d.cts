@@ -9,6 +9,29 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** A response cache store a client can be given by `id`. */
+export declare class NativeCacheStore {
+  /**
+   * Core's in-memory store under the official TypeScript policy: at most `maxEntries`
+   * `resources/read` entries (core's default when absent; `0`: no cap).
+   */
+  static typescript(maxEntries?: number | undefined | null): NativeCacheStore
+  /**
+   * An application's store object, reached through `call`; each answer within
+   * `timeoutMs` (10 s by default).
+   */
+  static fromObject(call: (op: string, argsJson: string) => Promise<string>, timeoutMs?: number | undefined | null): NativeCacheStore
+  /** What a client's configuration names this store by. */
+  get id(): number
+  get size(): number
+  get(method: string, params: string, partition: string): NativeCacheEntry | null
+  /** Writes the entry; returns its stamp. */
+  set(method: string, params: string, partition: string, value: string, expiresAt?: number | undefined | null, scope?: string | undefined | null): number
+  delete(method: string, params: string, partition: string): void
+  evict(method: string): void
+  clear(): void
+}
+
 export declare class NativeCancel {
   constructor()
   cancel(): void
@@ -445,6 +468,8 @@ export interface ClientConfig {
   cachePartition?: string
   /** The official `defaultCacheTtlMs` option (TTL for results without a `ttlMs`). */
   defaultCacheTtlMs?: number
+  /** The official `responseCacheStore` option: the `id` of a `NativeCacheStore`. */
+  cacheStore?: number
   /** The official `inputRequired.autoFulfill` (core's `answer_input`; default true). */
   answerInput?: boolean
   /** The official `inputRequired.maxRounds` (core's `max_input_rounds`). */
@@ -480,6 +505,8 @@ export interface Defaults {
   maxRequestBodySize: number
   /** The longest stdio message (one line) the engine reads. */
   stdioMaxMessageSize: number
+  /** The shortest request-state sealing key core accepts, in bytes. */
+  minStateKeyLen: number
 }
 
 /** Every JSON-RPC and MCP error code the engine uses, by the official SDK's names. */
@@ -592,6 +619,16 @@ export interface MetaKeys {
   serverInfo: string
   subscriptionId: string
   relatedTask: string
+}
+
+/** An entry as the official interface has it. */
+export interface NativeCacheEntry {
+  /** The result's JSON text. */
+  value: string
+  stamp: number
+  /** Epoch milliseconds. */
+  expiresAt?: number
+  scope: string
 }
 
 /** How the client authorizes, besides what its provider stores. */

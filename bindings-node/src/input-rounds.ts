@@ -17,6 +17,7 @@
  */
 
 import type { HandlerContext } from './context.js';
+import { vocabulary } from './native.js';
 import { prepare } from './schema.js';
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, Root } from './types.js';
 
@@ -174,7 +175,8 @@ export function createRequestStateCodec<T = unknown>(options: RequestStateCodecO
   }
   const key = typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : options.key instanceof Uint8Array ? Buffer.from(options.key) : undefined;
   if (key === undefined) throw new TypeError('createRequestStateCodec: key must be a Uint8Array or a string');
-  if (key.byteLength < 32) throw new RangeError(`createRequestStateCodec: key must be at least 32 bytes (got ${key.byteLength})`);
+  const least = vocabulary.defaults.minStateKeyLen;
+  if (key.byteLength < least) throw new RangeError(`createRequestStateCodec: key must be at least ${least} bytes (got ${key.byteLength})`);
   const ttlSeconds = options.ttlSeconds ?? 600;
   if (typeof ttlSeconds !== 'number' || !Number.isFinite(ttlSeconds)) throw new RangeError('createRequestStateCodec: ttlSeconds must be a finite number');
   const { bind } = options;

@@ -16,6 +16,7 @@
 // exports (reached only from JS through napi's registration) look unused.
 #![cfg_attr(test, allow(dead_code))]
 
+mod cache_store;
 mod cancel;
 mod client;
 mod client_callbacks;

@@ -318,7 +318,7 @@ export class McpServer {
     checkServerOptions(options);
     let native: InstanceType<typeof NativeServer> | undefined;
     this.#call(() => {
-      native = new NativeServer(JSON.stringify(serverInfo), options.instructions, {
+      native = McpServer.#engine(JSON.stringify(serverInfo), options.instructions, {
         pageSize: options.pageSize,
         handlerTimeoutMs: options.handlerTimeoutMs,
         requestTimeoutMs: options.requestTimeoutMs,
@@ -742,7 +742,22 @@ export class McpServer {
     try {
       register();
     } catch (error) {
+      if (error instanceof RangeError) throw error;
       throw new Error(fromNative(error).rawMessage, { cause: error });
+    }
+  }
+
+  /**
+   * The engine's server. A sealing key shorter than core's floor (`requestStateKeys`, else
+   * `FERRYMCP_STATE_KEY`) is a `RangeError` (`code` `ERR_OUT_OF_RANGE`), as the official
+   * `createRequestStateCodec` throws for a short key; the message is core's.
+   */
+  static #engine(...args: ConstructorParameters<typeof NativeServer>): InstanceType<typeof NativeServer> {
+    try {
+      return new NativeServer(...args);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'InvalidArg') throw error;
+      throw Object.assign(new RangeError(`McpServer: ${(error as Error).message}`), { code: 'ERR_OUT_OF_RANGE' });
     }
   }
 

@@ -29,6 +29,7 @@ export const NativeRedisStore = native.NativeRedisStore;
 export const NativeEventStore = native.NativeEventStore;
 export const NativeTaskStore = native.NativeTaskStore;
 export const NativeInMemoryTaskStore = native.NativeInMemoryTaskStore;
+export const NativeCacheStore = native.NativeCacheStore;
 export const NativeHttpHandler = native.NativeHttpHandler;
 export const listenHttp = native.listenHttp;
 export const connectHttpClient = native.connectHttpClient;

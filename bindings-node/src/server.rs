@@ -160,7 +160,10 @@ impl NativeServer {
             config.handler_timeout_ms.map_or(DEFAULT_HANDLER_TIMEOUT, |ms| Duration::from_millis(ms.into()));
         let peer_config = options.peer.clone();
         Ok(Self {
-            server: Server::with_info(info, instructions, options),
+            // Core's floor on the sealing keys (`requestStateKeys`, else FERRYMCP_STATE_KEY):
+            // `InvalidArg`, which the TypeScript layer throws as a `RangeError`.
+            server: Server::try_with_info(info, instructions, options)
+                .map_err(|e| napi::Error::new(Status::InvalidArg, e))?,
             peer_config,
             handler_timeout,
             peer: Mutex::new(None),

@@ -126,7 +126,7 @@ fn cache_config(options: &Bound<'_, PyDict>) -> PyResult<Option<CacheConfig>> {
     let field = |name: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
         Ok(cache.get_item(name)?.filter(|value| !value.is_none()))
     };
-    let mut config = CacheConfig { max_entries: 1024, ..CacheConfig::default() };
+    let mut config = CacheConfig::python();
     if let Some(partition) = field("partition")? {
         config.partition = partition.extract()?;
     }

@@ -119,7 +119,7 @@ impl Default for ClientOptions {
             answer_input: true,
             log_level: None,
             list_changed: ListChangedHandlers::default(),
-            cache: Some(CacheConfig { max_entries: 1024, ..CacheConfig::default() }),
+            cache: Some(CacheConfig::python()),
             peer: PeerConfig::default(),
             prior_discover: None,
             result_claims: Vec::new(),
@@ -131,10 +131,16 @@ impl ClientOptions {
     /// The official TypeScript v2 client's connect defaults, for the binding that takes its
     /// API: no negotiation unless asked (`versionNegotiation` absent, or its `mode`, is the
     /// plain `initialize` handshake: [`EraPreference::Legacy`]), and when asked, a probe that
-    /// waits the request timeout (`probe.timeoutMs` absent). The official Python v2 client
-    /// differs (`mode="auto"`, a bounded probe): that is [`ClientOptions::python`].
+    /// waits the request timeout (`probe.timeoutMs` absent), and its response cache
+    /// ([`CacheConfig::typescript`]). The official Python v2 client differs (`mode="auto"`,
+    /// a bounded probe, [`CacheConfig::python`]): that is [`ClientOptions::python`].
     pub fn typescript() -> Self {
-        Self { era: EraPreference::Legacy, probe_timeout: None, ..Self::default() }
+        Self {
+            era: EraPreference::Legacy,
+            probe_timeout: None,
+            cache: Some(CacheConfig::typescript()),
+            ..Self::default()
+        }
     }
 
     /// The official Python v2 client's connect defaults, for the binding that takes its

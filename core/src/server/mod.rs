@@ -344,7 +344,20 @@ impl Server {
     }
 
     /// A server from a full `Implementation` object (name, version, title, icons, ...).
+    ///
+    /// # Panics
+    ///
+    /// When a configured request-state key (`state_key`, else `FERRYMCP_STATE_KEY`, and
+    /// `previous_state_keys`) is shorter than [`MIN_STATE_KEY_LEN`] bytes: a short sealing
+    /// key is never accepted. [`Server::try_with_info`] returns that as an error instead.
     pub fn with_info(info: Value, instructions: Option<String>, options: ServerOptions) -> Self {
+        Self::try_with_info(info, instructions, options).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Server::with_info`], refusing a request-state key shorter than
+    /// [`MIN_STATE_KEY_LEN`] bytes with [`check_state_key_config`]'s message.
+    pub fn try_with_info(info: Value, instructions: Option<String>, options: ServerOptions) -> Result<Self, String> {
+        check_state_key_config(&options)?;
         let sealer = mrtr::Sealer::new(
             options.state_key.clone(),
             options.previous_state_keys.clone(),
@@ -355,7 +368,7 @@ impl Server {
         let tasks = tasks::TaskTable::new(options.tasks.clone());
         let max_listen_streams = Mutex::new(options.max_listen_streams);
         let options_reject_legacy = options.reject_legacy;
-        Self {
+        Ok(Self {
             shared: Arc::new(ServerShared {
                 info,
                 instructions,
@@ -377,7 +390,7 @@ impl Server {
                 max_listen_streams,
                 reject_legacy: options_reject_legacy.into(),
             }),
-        }
+        })
     }
 
     /// Serves 2026-07-28 clients only from now on, or both eras again (see
