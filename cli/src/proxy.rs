@@ -33,6 +33,7 @@ pub async fn bridge(
     if stdio && front.port.is_some() {
         return Err(Failure::usage("--stdio and --port exclude each other"));
     }
+    check_front_options()?;
     let mut stop = Stop::install();
     let mut target = server::resolve(spec, config)?;
     let url = match &target {
@@ -79,6 +80,13 @@ pub async fn bridge(
     outcome
 }
 
+/// The front server's options from the environment, checked before any upstream is
+/// started: a `FERRYMCP_STATE_KEY` shorter than core's request-state key floor is a usage
+/// error (exit 2) naming the variable.
+fn check_front_options() -> Outcome<()> {
+    ferrymcp_core::server::check_state_key_config(&ServerOptions::default()).map_err(Failure::usage)
+}
+
 /// A failed connection: exit 5 when the authorization failed (core answers the request
 /// that needed it with an error whose data names `oauth`), else exit 3.
 fn connect_failure(shown: &str, error: &ClientError) -> Failure {
@@ -94,6 +102,7 @@ fn connect_failure(shown: &str, error: &ClientError) -> Failure {
 /// then the front stops, every upstream is closed (its process ended), and the exit code
 /// is 130 after SIGINT, 0 after SIGTERM.
 pub async fn gateway(file: &Path, front: &HttpFrontArgs, connect_timeout: Duration) -> Outcome<u8> {
+    check_front_options()?;
     let mut stop = Stop::install();
     let Some(config) = config::load(Some(file))? else { unreachable!("an explicit file is read or refused") };
     if config.servers.is_empty() {

@@ -215,6 +215,27 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn a_short_request_state_key_is_a_usage_error_before_any_upstream_starts() {
+    let scratch = Scratch::new();
+    let config = serde_json::json!({"mcpServers": {"everything": {"command": fixture_command(), "args": []}}});
+    let file = scratch.0.join("mcp.json");
+    std::fs::write(&file, config.to_string()).unwrap();
+    let runs: [&[&str]; 2] =
+        [&["bridge", "--port", "0", "--", &fixture_command()], &["gateway", file.to_str().unwrap(), "--port", "0"]];
+    for args in runs {
+        let output = Command::new(FERRYMCP)
+            .args(args)
+            .env("FERRYMCP_STATE_KEY", "too-short")
+            .current_dir(&scratch.0)
+            .stdin(Stdio::null())
+            .output()
+            .expect("ferrymcp runs");
+        assert_eq!(code(&output), 2, "{args:?}: {}", stderr(&output));
+        assert!(stderr(&output).contains("FERRYMCP_STATE_KEY"), "{args:?}: {}", stderr(&output));
+    }
+}
+
+#[test]
 fn a_server_named_in_mcp_json() {
     let scratch = Scratch::new();
     let dir = &scratch.0;
