@@ -142,6 +142,7 @@ class NativeSpecTask:
     def complete(self, result: Any) -> Awaitable[None]: ...
     def fail(self, message: str) -> Awaitable[None]: ...
 
+@final
 class NativeServer:
     """A dual-era MCP server: register what it offers, then serve."""
 
