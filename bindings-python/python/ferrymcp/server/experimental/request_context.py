@@ -77,6 +77,9 @@ class Experimental:
         task_id: str | None = None,
         model_immediate_response: str | None = None,
     ) -> CreateTaskResult:
+        from ferrymcp import _aio
+
+        _aio.unsupported_under_trio("ctx.experimental.run_task()")
         if task_id is not None:
             raise NotImplementedError(
                 "run_task(task_id=...) is not supported by ferrymcp: the engine draws task ids itself (an explicit"
