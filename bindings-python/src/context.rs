@@ -240,6 +240,12 @@ impl NativeContext {
         self.cx.start_task().map_err(|e| handler_error(py, e))
     }
 
+    /// Runs the rest of this request as a 2025-11-25 task its handler drives (`task`: the
+    /// request's `task` params): an awaitable of `(CreateTaskResult, NativeSpecTask)`.
+    fn begin_spec_task<'py>(&self, py: Python<'py>, task: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
+        crate::spec_task::begin(py, self.cx.clone(), task)
+    }
+
     #[getter]
     fn task_id(&self) -> Option<String> {
         self.cx.task_id().map(str::to_owned)

@@ -22,6 +22,7 @@ mod port;
 mod redis;
 mod runtime;
 mod server;
+mod spec_task;
 mod template;
 mod vocabulary;
 
@@ -36,6 +37,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<asgi::NativeResponseBody>()?;
     module.add_class::<auth_server::NativeAuthServer>()?;
     module.add_class::<context::NativeContext>()?;
+    module.add_class::<spec_task::NativeSpecTask>()?;
     module.add_class::<client::NativeClient>()?;
     module.add_class::<client::NativeSubscription>()?;
     module.add_class::<port::NativePort>()?;
@@ -52,6 +54,8 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(http::canonical_resource, module)?)?;
     module.add_function(wrap_pyfunction!(http::resource_covers, module)?)?;
     module.add_function(wrap_pyfunction!(server::check_state_keys, module)?)?;
+    module.add_function(wrap_pyfunction!(spec_task::check_task_mode, module)?)?;
+    module.add_function(wrap_pyfunction!(spec_task::is_terminal_task_status, module)?)?;
     module.add_function(wrap_pyfunction!(logs::reopen_log_pump, module)?)?;
     module.add_function(wrap_pyfunction!(logs::take_log_records, module)?)?;
     vocabulary::add(module)?;

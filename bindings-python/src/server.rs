@@ -296,6 +296,12 @@ impl NativeServer {
         self.server.set_completion_handler(self.handler(handler, is_async));
     }
 
+    /// Declares the 2025-11-25 tasks to that revision's sessions whatever the tools say
+    /// (the official `server.experimental.enable_tasks()`; core's `enable_spec_tasks`).
+    fn enable_spec_tasks(&self) {
+        self.server.enable_spec_tasks();
+    }
+
     /// Serves request `method` with `handler(params, ctx) -> result dict`: one of MCP's
     /// feature methods the application answers itself (core's `APPLICATION_ANSWERED`:
     /// `tools/list`, `tools/call`, ...; the low-level `Server`), or one of its own.

@@ -18,6 +18,7 @@ __all__ = [
     "NativeAuthServer",
     "NativeResponseBody",
     "NativeContext",
+    "NativeSpecTask",
     "NativeClient",
     "NativeSubscription",
     "NativePort",
@@ -34,6 +35,8 @@ __all__ = [
     "canonical_resource",
     "resource_covers",
     "check_state_keys",
+    "check_task_mode",
+    "is_terminal_task_status",
     "reopen_log_pump",
     "take_log_records",
     "PROTOCOL_VERSIONS",
@@ -116,6 +119,7 @@ class NativeContext:
         self, resolver: str, method: str, params: JsonObject, timeout: float | None = None
     ) -> Awaitable[JsonObject]: ...
     def start_task(self) -> bool: ...
+    def begin_spec_task(self, task: dict[str, Any]) -> Awaitable[tuple[dict[str, Any], NativeSpecTask]]: ...
     @property
     def task_id(self) -> str | None: ...
     def read_resource(self, uri: str) -> Awaitable[JsonObject]: ...
@@ -124,6 +128,19 @@ ToolHandler = Callable[[JsonObject, NativeContext], Any]
 ResourceHandler = Callable[[str, JsonObject, NativeContext], Any]
 PromptHandler = Callable[[JsonObject, NativeContext], Any]
 CompletionHandler = Callable[[JsonObject, NativeContext], Any]
+
+@final
+class NativeSpecTask:
+    @property
+    def task_id(self) -> str: ...
+    @property
+    def context(self) -> NativeContext: ...
+    def is_cancelled(self) -> bool: ...
+    def cancelled(self) -> Awaitable[None]: ...
+    def get(self) -> Awaitable[dict[str, Any]]: ...
+    def update_status(self, message: str, notify: bool = True) -> Awaitable[None]: ...
+    def complete(self, result: Any) -> Awaitable[None]: ...
+    def fail(self, message: str) -> Awaitable[None]: ...
 
 @final
 class NativeServer:
@@ -144,6 +161,7 @@ class NativeServer:
     def add_resource_template(self, definition: JsonObject, handler: ResourceHandler, is_async: bool) -> None: ...
     def add_prompt(self, definition: JsonObject, handler: PromptHandler, is_async: bool) -> None: ...
     def set_completion_handler(self, handler: CompletionHandler, is_async: bool) -> None: ...
+    def enable_spec_tasks(self) -> None: ...
     def set_request_handler(self, method: str, handler: CompletionHandler, is_async: bool) -> None: ...
     def set_middleware(self, chain: Callable[[JsonObject, NativeNext], Awaitable[Any]] | None) -> None:
         """Runs `chain(message, next)` around every inbound message; None removes it."""
@@ -292,6 +310,12 @@ def resource_covers(resource: str, server: str) -> bool:
 
 def check_state_keys(keys: list[bytes]) -> None:
     """Core's rule for a ring of request-state keys: `ValueError` naming a key under 32 bytes."""
+
+def check_task_mode(mode: str | None, requested: bool) -> tuple[int, str] | None:
+    """Core's `validate_task_mode` rule: the refusal as `(code, message)`, or `None`."""
+
+def is_terminal_task_status(status: str) -> bool:
+    """Whether a task status is final (core's rule)."""
 
 def reopen_log_pump() -> int:
     """In a forked child: a fresh queue of core's log lines, and the read end (a socket

@@ -91,6 +91,13 @@ class RequestContext(Generic[LifespanContextT]):
     """`ctx.request_context`: the request's id, meta, session and the server's
     lifespan context."""
 
+    def __class_getitem__(cls, params: Any) -> Any:
+        # 1.x's `RequestContext[SessionT, LifespanContextT, RequestT]` (a client callback
+        # annotated `RequestContext[ClientSession, Any]`): its lifespan parameter.
+        if isinstance(params, tuple) and len(params) in (2, 3):
+            params = params[1]
+        return super().__class_getitem__(params)  # type: ignore[misc]
+
     request_id: Any
     meta: RequestMeta
     session: ServerSession

@@ -250,6 +250,17 @@ impl Context {
         self.derived(self.inner.cancel.clone(), self.inner.outbound.clone(), TaskSlot::default(), Some(round))
     }
 
+    /// Turns this request into a 2025-11-25 task its handler drives (the official Python
+    /// SDK's `run_task`): `task` is the request's `task` params. The `CreateTaskResult` to
+    /// answer with and the task, whose work runs under [`SpecTask::context`] and ends with
+    /// [`SpecTask::finish`]. -32601 on a session without core tasks.
+    pub async fn begin_spec_task(
+        &self,
+        task: &Map<String, Value>,
+    ) -> Result<(Value, super::tasks::SpecTask), ErrorObject> {
+        super::tasks::spec::begin_for_handler(self, task).await
+    }
+
     /// This request's context for the rest of a tool call run as a 2025-11-25 task: the
     /// same request, stopped by the task's `cancel` (not the answered request's), and
     /// reaching the client through the session (the call's own stream is closed).

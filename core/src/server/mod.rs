@@ -60,8 +60,8 @@ pub use session::Connection;
 pub(crate) use session::Incoming;
 pub use session_handle::ServerSession;
 pub use tasks::{
-    CreateTaskOptions, EXTENSION as TASKS_EXTENSION, InMemoryTaskStore, TaskOptions, TaskPage, TaskStart, TaskStore,
-    TaskSupport, is_terminal as is_terminal_task_status,
+    CreateTaskOptions, EXTENSION as TASKS_EXTENSION, InMemoryTaskStore, SpecTask, TaskOptions, TaskPage, TaskStart,
+    TaskStore, TaskSupport, check_task_mode as check_spec_task_mode, is_terminal as is_terminal_task_status,
 };
 pub use template::{ExpandError, Operator, TemplateError, UriTemplate, Variable};
 
@@ -488,6 +488,15 @@ impl Server {
     /// say; [`InMemoryTaskStore`] by default). Tasks already created stay in the old store.
     pub fn set_task_store(&self, store: Arc<dyn TaskStore>) {
         self.shared.spec_tasks.set_store(store);
+    }
+
+    /// Declares the 2025-11-25 revision's tasks (`list`, `cancel`, task-augmented
+    /// `tools/call`) to the sessions of that revision even without a task-supporting tool:
+    /// the server's own `tools/call` handler starts its tasks
+    /// ([`Context::begin_spec_task`]); `tasks/get`, `tasks/result`, `tasks/list` and
+    /// `tasks/cancel` are served from the store as for any task.
+    pub fn enable_spec_tasks(&self) {
+        self.shared.spec_tasks.enable();
     }
 
     /// The store the 2025-11-25 revision's tasks are kept in.

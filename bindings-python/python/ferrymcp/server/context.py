@@ -6,10 +6,13 @@ from __future__ import annotations
 import contextvars
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ferrymcp._session import ServerSession
 from ferrymcp.types import ClientCapabilities
+
+if TYPE_CHECKING:
+    from ferrymcp.server.experimental.request_context import Experimental
 
 LifespanContextT = TypeVar("LifespanContextT")
 RequestT = TypeVar("RequestT")
@@ -41,6 +44,27 @@ class ServerRequestContext(Generic[LifespanContextT, RequestT]):
     # request's own, else the session's), where `session` is not given (a middleware's or
     # an extension's `intercept_tool_call` context); `require_client_extension` reads it.
     client_capabilities: ClientCapabilities | None = None
+
+    @property
+    def experimental(self) -> Experimental:
+        """The 2025-11-25 task helpers of this request (1.x's `ctx.experimental`: its
+        `task` params, `validate_task_mode`, `run_task`)."""
+        from ferrymcp.server.experimental.request_context import Experimental
+        from ferrymcp.types import TaskMetadata
+
+        task = (self.params or {}).get("task")
+        session = getattr(self, "session", None)
+        server = getattr(session, "_server", None)
+        experimental = getattr(server, "_experimental", None)
+        native = getattr(session, "_native", None)
+        return Experimental(
+            task_metadata=TaskMetadata.model_validate(task) if isinstance(task, dict) else None,
+            _client_capabilities=self.client_capabilities
+            if self.client_capabilities is not None
+            else getattr(session, "client_capabilities", None),
+            _session=session if native is not None else None,
+            _task_support=getattr(experimental, "task_support", None),
+        )
 
 
 HandlerResult = Any

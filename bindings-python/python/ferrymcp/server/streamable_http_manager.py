@@ -37,7 +37,40 @@ _ASGI_UNDER_TRIO = "ferrymcp's ASGI app (streamable_http_app(), its session_mana
 class StreamableHTTPSessionManager:
     """Runs the endpoint of one server; `run()` must be entered before requests come."""
 
-    def __init__(self, server: MCPServer[Any], options: HttpOptions) -> None:
+    def __init__(
+        self,
+        server: MCPServer[Any] | None = None,
+        options: HttpOptions | None = None,
+        *,
+        app: MCPServer[Any] | None = None,
+        event_store: Any = None,
+        json_response: bool = False,
+        stateless: bool = False,
+        security_settings: Any = None,
+        retry_interval: int | None = None,
+        session_idle_timeout: float | None = None,
+    ) -> None:
+        # The official constructor (`StreamableHTTPSessionManager(app=server, ...)`, its
+        # `handle_request` mounted where the application likes: every request it gets is
+        # the endpoint's), or the server's own (`streamable_http_app()`: server and options).
+        self._any_path = app is not None
+        if app is not None:
+            if server is not None or options is not None:
+                raise TypeError("StreamableHTTPSessionManager takes app= or (server, options), not both")
+            from ferrymcp.server.mcpserver.server import _endpoint_options
+
+            official = {
+                "event_store": event_store,
+                "json_response": json_response,
+                "stateless_http": stateless,
+                "transport_security": security_settings,
+                "retry_interval": retry_interval,
+                "session_idle_timeout": session_idle_timeout,
+            }
+            chosen = app._http_settings(official, "StreamableHTTPSessionManager()")
+            server, options = app, _endpoint_options(chosen, app._bearer(), None)
+        if server is None or options is None:
+            raise TypeError("StreamableHTTPSessionManager() needs app=, the server it serves")
         self._server = server
         self._options = options
         self._handler: NativeHttpHandler | None = None
@@ -120,7 +153,8 @@ class StreamableHTTPSessionManager:
         import asyncio
 
         query = scope.get("query_string", b"")
-        target = _route_path(scope) + ("?" + query.decode("latin-1") if query else "")
+        path = self._options["endpoint"] if self._any_path else _route_path(scope)
+        target = path + ("?" + query.decode("latin-1") if query else "")
         disconnected = asyncio.ensure_future(_disconnect(receive))
         try:
             answer = await _first(handler.handle(scope["method"], target, headers, body), disconnected)

@@ -19,6 +19,7 @@ pub(crate) mod spec;
 mod spec_store;
 mod store;
 
+pub use spec::{SpecTask, check_task_mode};
 pub use spec_store::{CreateTaskOptions, InMemoryTaskStore, TaskPage, TaskStore, is_terminal};
 pub use store::TaskOptions;
 pub(crate) use store::{TaskEntry, TaskTable};

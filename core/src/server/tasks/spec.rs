@@ -20,6 +20,7 @@
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -44,6 +45,9 @@ pub(crate) struct SpecTasks {
     store: RwLock<Arc<dyn TaskStore>>,
     running: Mutex<HashMap<String, CancellationToken>>,
     changed: Notify,
+    /// Declared whatever the tools say: the server's own handlers start the tasks
+    /// ([`crate::server::Server::enable_spec_tasks`]).
+    enabled: AtomicBool,
 }
 
 impl Default for SpecTasks {
@@ -52,6 +56,7 @@ impl Default for SpecTasks {
             store: RwLock::new(Arc::new(InMemoryTaskStore::new())),
             running: Default::default(),
             changed: Notify::new(),
+            enabled: AtomicBool::new(false),
         }
     }
 }
@@ -67,6 +72,10 @@ impl SpecTasks {
 
     fn changed(&self) {
         self.changed.notify_waiters();
+    }
+
+    pub fn enable(&self) {
+        self.enabled.store(true, Ordering::Relaxed);
     }
 }
 
@@ -114,6 +123,28 @@ pub(crate) async fn start(
     request: Value,
     work: impl FnOnce(Context) -> BoxFuture<Outcome>,
 ) -> Outcome {
+    let (created, task) = begin(server, options, cx, request).await?;
+    let work = work(task.context().clone());
+    let token = task.token.clone();
+    tokio::spawn(async move {
+        let outcome = tokio::select! {
+            outcome = AssertUnwindSafe(work).catch_unwind() => outcome
+                .unwrap_or_else(|_| Err(ErrorObject::internal("The tool panicked while running as a task"))),
+            () = token.cancelled() => return,
+        };
+        let _ = task.finish(outcome).await;
+    });
+    Ok(created)
+}
+
+/// Creates the task for this call in the store and registers it as running; the
+/// `CreateTaskResult` to answer the call with, and the task's handle.
+async fn begin(
+    server: &Arc<ServerShared>,
+    options: CreateTaskOptions,
+    cx: &Context,
+    request: Value,
+) -> Result<(Value, SpecTask), ErrorObject> {
     let store = server.spec_tasks.store();
     let session = session_key(cx);
     let request_id = serde_json::to_value(cx.request_id()).unwrap_or(Value::Null);
@@ -121,30 +152,111 @@ pub(crate) async fn start(
     let id = task.task_id.clone();
     let token = CancellationToken::new();
     server.spec_tasks.running.lock().unwrap().insert(id.clone(), token.clone());
-    let task_cx = cx.for_spec_task(id.clone(), token.clone());
-    let work = work(task_cx.clone());
-    let owner = server.clone();
-    tokio::spawn(async move {
-        let outcome = tokio::select! {
-            outcome = AssertUnwindSafe(work).catch_unwind() => outcome
-                .unwrap_or_else(|_| Err(ErrorObject::internal("The tool panicked while running as a task"))),
-            () = token.cancelled() => return,
-        };
+    let cx = cx.for_spec_task(id.clone(), token.clone());
+    let handle = SpecTask { server: server.clone(), store, id, session, cx, token };
+    Ok((json!({"task": task}), handle))
+}
+
+/// Runs the rest of a request as a 2025-11-25 task that the server's own handler drives
+/// (the official Python SDK's `ctx.experimental.run_task`): the task is created from the
+/// request's `task` params (its `ttl`), and the handler answers the request with the
+/// returned `CreateTaskResult` while it works on under [`SpecTask::context`], then ends it
+/// with [`SpecTask::finish`]. Refused with -32601 where the session has no core tasks.
+pub(crate) async fn begin_for_handler(
+    cx: &Context,
+    task: &Map<String, Value>,
+) -> Result<(Value, SpecTask), ErrorObject> {
+    if !serves(cx) {
+        return Err(ErrorObject::new(
+            -32601,
+            "Tasks are not served on this session (the 2025-11-25 revision has them)",
+        ));
+    }
+    let server = cx.inner.server.clone();
+    let options = CreateTaskOptions { ttl: task.get("ttl").and_then(Value::as_u64), poll_interval: None };
+    let request = json!({"method": "tools/call", "params": {"task": task}});
+    begin(&server, options, cx, request).await
+}
+
+/// The official Python SDK's `validate_task_mode`: the refusal of a call whose `task`
+/// params (`requested`) do not fit its tool's `support`, or `None` when it fits.
+pub fn check_task_mode(support: TaskSupport, requested: bool) -> Option<ErrorObject> {
+    match (support, requested) {
+        (TaskSupport::Required, false) => {
+            Some(ErrorObject::new(-32601, "This tool requires task-augmented invocation"))
+        }
+        (TaskSupport::Forbidden, true) => {
+            Some(ErrorObject::new(-32601, "This tool does not support task-augmented invocation"))
+        }
+        _ => None,
+    }
+}
+
+/// A 2025-11-25 task a handler runs: its status, its end, and its cancellation.
+pub struct SpecTask {
+    server: Arc<ServerShared>,
+    store: Arc<dyn TaskStore>,
+    id: String,
+    session: Option<String>,
+    cx: Context,
+    token: CancellationToken,
+}
+
+impl SpecTask {
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The context the task's work runs under (the request's, stopped by the task's
+    /// cancellation, reaching the client through the session).
+    pub fn context(&self) -> &Context {
+        &self.cx
+    }
+
+    /// Resolves when the task is cancelled (`tasks/cancel`).
+    pub async fn cancelled(&self) {
+        self.token.cancelled().await;
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.token.is_cancelled()
+    }
+
+    /// The task as the store has it now.
+    pub async fn task(&self) -> Result<crate::protocol::Task, ErrorObject> {
+        found(&self.store, &self.id, &self.session).await
+    }
+
+    /// Keeps the task `working` with `message` as its status message, and tells the
+    /// client when `notify`.
+    pub async fn update_status(&self, message: String, notify: bool) -> Result<(), ErrorObject> {
+        let store = &self.store;
+        store.update_task_status(self.id.clone(), TaskStatus::Working, Some(message), self.session.clone()).await?;
+        if notify {
+            announce(&self.cx, store, &self.id).await;
+        }
+        self.server.spec_tasks.changed();
+        Ok(())
+    }
+
+    /// Ends the task with `outcome`: `completed` with a result, `failed` with an error
+    /// (kept as a failed tool result). A task cancelled or expired meanwhile stays as it
+    /// is (the store refuses the result, answered here).
+    pub async fn finish(&self, outcome: Outcome) -> Result<(), ErrorObject> {
         let (status, result) = match outcome {
             Ok(result) => (TaskStatus::Completed, result),
             Err(error) => (TaskStatus::Failed, failed_result(&error)),
         };
-        // A task cancelled (or expired) meanwhile refuses the result: it stays as it is.
-        let stored = store.store_task_result(id.clone(), status, result, session.clone()).await;
-        owner.spec_tasks.running.lock().unwrap().remove(&id);
+        let stored = self.store.store_task_result(self.id.clone(), status, result, self.session.clone()).await;
+        self.server.spec_tasks.running.lock().unwrap().remove(&self.id);
         // Announced before the waiting `tasks/result` requests wake, so the client hears
         // the status no later than it gets the result on the same channel.
         if stored.is_ok() {
-            announce(&task_cx, &store, &id).await;
+            announce(&self.cx, &self.store, &self.id).await;
         }
-        owner.spec_tasks.changed();
-    });
-    Ok(json!({"task": task}))
+        self.server.spec_tasks.changed();
+        stored
+    }
 }
 
 /// What a task whose call ended in a JSON-RPC error keeps as its result: that error as a
@@ -273,7 +385,8 @@ pub(crate) fn declare(server: &ServerShared, version: ProtocolVersion, capabilit
         return;
     }
     let registry = server.registry.read().unwrap();
-    if registry.tools.values().any(|tool| tool.task_support != TaskSupport::Forbidden) {
+    let enabled = server.spec_tasks.enabled.load(Ordering::Relaxed);
+    if enabled || registry.tools.values().any(|tool| tool.task_support != TaskSupport::Forbidden) {
         let tasks = json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}});
         capabilities.tasks = tasks.as_object().cloned();
     }

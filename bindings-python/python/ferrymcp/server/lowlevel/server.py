@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from ferrymcp import types as _types
 from ferrymcp.server._tools import wire
 from ferrymcp.server.context import CURRENT_REQUEST, ServerRequestContext
+from ferrymcp.server.lowlevel.experimental import ExperimentalHandlers
 from ferrymcp.server.mcpserver.server import MCPServer, _auth_server_options, _bearer_options, _check_auth
 from ferrymcp.server.models import InitializationOptions
 from ferrymcp.server.request_state import RequestStateBoundary
@@ -152,6 +153,8 @@ class Server(MCPServer[LifespanResultT]):
         if listen is not None:
             self._use_listen_handler(listen)
         self._handlers: dict[str, Handler] = {}
+        self._spec_tasks = False
+        self._experimental: ExperimentalHandlers | None = None
         self._notification_options = NotificationOptions()
         self._notification_handlers: dict[str, tuple[Any, Callable[..., Any]]] = {}
         for keyword, handler in handlers.items():
@@ -182,7 +185,21 @@ class Server(MCPServer[LifespanResultT]):
                 native.set_request_handler(method, self._request_adapter(method, handler, params_type, optional), True)
             for method, (params_type, handler) in self._notification_handlers.items():
                 native.set_notification_handler(method, self._notification_adapter(method, params_type, handler), True)
+            if self._spec_tasks:
+                native.enable_spec_tasks()
         return native
+
+    @property
+    def experimental(self) -> ExperimentalHandlers:
+        """The 2025-11-25 tasks (`server.experimental.enable_tasks()`, as 1.x's)."""
+        if self._experimental is None:
+            self._experimental = ExperimentalHandlers(self)
+        return self._experimental
+
+    def _enable_spec_tasks(self) -> None:
+        self._spec_tasks = True
+        if self._registry.native is not None:
+            self._registry.native.enable_spec_tasks()
 
     def add_request_handler(self, method: str, params_type: Any, handler: Handler) -> None:
         """Serves request `method` (one of the application's own, or one of MCP's feature
@@ -467,8 +484,9 @@ async def _call(func: Callable[..., Any], params: Any) -> Any:
 
 
 def _tool_result(result: Any) -> Any:
-    """What a 1.x tool function returned, as a `CallToolResult`."""
-    if isinstance(result, CallToolResult):
+    """What a 1.x tool function returned, as a `CallToolResult` (or the `CreateTaskResult`
+    of `ctx.experimental.run_task`)."""
+    if isinstance(result, (CallToolResult, _types.CreateTaskResult)):
         return result
     if isinstance(result, tuple) and len(result) == 2:
         content, structured = result

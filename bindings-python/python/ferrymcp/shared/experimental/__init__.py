@@ -1,0 +1,1 @@
+"""Experimental shared features at the official path (`mcp.shared.experimental`): tasks."""
