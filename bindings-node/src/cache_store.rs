@@ -73,6 +73,12 @@ fn entry_of(value: &str, expires_at: Option<f64>, scope: Option<&str>, stamp: u6
     Ok(CacheEntry { value, scope: scope_of(scope)?, expires_at: expires_at.map(|ms| ms / 1000.0), stamp })
 }
 
+/// Core's expiry (epoch seconds) as the official interface's whole epoch milliseconds
+/// (`Date.now() + ttl` there); rounded, so an application's own value comes back as given.
+fn epoch_ms(secs: f64) -> f64 {
+    (secs * 1000.0).round()
+}
+
 /// An entry as the official interface has it.
 #[napi(object)]
 pub struct NativeCacheEntry {
@@ -88,7 +94,7 @@ fn native_entry(entry: CacheEntry) -> NativeCacheEntry {
     NativeCacheEntry {
         value: entry.value.to_string(),
         stamp: entry.stamp as f64,
-        expires_at: entry.expires_at.map(|secs| secs * 1000.0),
+        expires_at: entry.expires_at.map(epoch_ms),
         scope: entry.scope.as_str().to_owned(),
     }
 }
@@ -136,7 +142,7 @@ impl ResponseCacheStore for JsCacheStore {
     fn set(&self, key: CacheKey, entry: CacheEntry) -> BoxFuture<Result<(), String>> {
         let mut given = json!({"value": entry.value.to_string(), "scope": entry.scope.as_str()});
         if let Some(secs) = entry.expires_at {
-            given["expiresAt"] = json!(secs * 1000.0);
+            given["expiresAt"] = json!(epoch_ms(secs));
         }
         let asked = self.ask("set", json!({"key": key_json(&key), "entry": given}));
         Box::pin(async move { asked.await.map(drop) })

@@ -226,8 +226,9 @@ describe('transports JavaScript carries', () => {
     }
     assert.throws(() => new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: { pin: '2025-11-25' } } }), /pin: '2025-11-25' } is not a modern protocol revision/);
     assert.throws(() => new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'auto', probe: { maxRetries: 1 } } }), /versionNegotiation\.probe\.maxRetries/);
-    // Nothing is accepted silently: an official option ferrymcp cannot honour, or an unknown one, throws naming it.
-    assert.throws(() => new Client({ name: 'c', version: '1' }, { responseCacheStore: {} }), /responseCacheStore is not supported/);
+    // Nothing is accepted silently: an official option ferrymcp cannot honour, or an unknown one, throws naming it;
+    // a store that is not one names what it lacks.
+    assert.throws(() => new Client({ name: 'c', version: '1' }, { responseCacheStore: {} }), /responseCacheStore must be a ResponseCacheStore/);
     assert.throws(() => new Client({ name: 'c', version: '1' }, { enforceStrictCapabilities: true }), /enforceStrictCapabilities/);
     assert.throws(() => new Client({ name: 'c', version: '1' }, { requestTimeoutMS: 5 }), /unknown option requestTimeoutMS/);
     new Client({ name: 'c', version: '1' }, { enforceStrictCapabilities: false, debouncedNotificationMethods: [] });
