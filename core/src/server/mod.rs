@@ -60,8 +60,8 @@ pub use session::Connection;
 pub(crate) use session::Incoming;
 pub use session_handle::ServerSession;
 pub use tasks::{
-    CreateTaskOptions, EXTENSION as TASKS_EXTENSION, InMemoryTaskStore, TaskOptions, TaskPage, TaskStart, TaskStore,
-    TaskSupport, is_terminal as is_terminal_task_status,
+    CreateTaskOptions, EXTENSION as TASKS_EXTENSION, InMemoryTaskStore, RequestTaskStore, TaskOptions, TaskPage,
+    TaskStart, TaskStore, TaskSupport, is_terminal as is_terminal_task_status,
 };
 pub use template::{ExpandError, Operator, TemplateError, UriTemplate, Variable};
 
