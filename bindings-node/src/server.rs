@@ -182,8 +182,9 @@ impl NativeServer {
     /// Registers a tool from its `Tool` definition (JSON text). `taskStart`: where a
     /// task-supporting tool's task starts, `"atCall"` (the default), `"onRequest"` (when
     /// the handler calls `startTask`) or `"handler"` (the handler makes its 2025-11-25 task
-    /// with `ctx.taskStore` and returns `CreateTaskResult`: v1's `registerToolTask`). `handlerChecksArguments`: the handler checks the
-    /// arguments itself (a schema library's parse), so core does not check them first.
+    /// with `ctx.taskStore` and returns `CreateTaskResult`: v1's `registerToolTask`).
+    /// `handlerChecksArguments`: the handler checks the arguments itself (a schema library's
+    /// parse), so core does not check them first.
     #[napi]
     pub fn add_tool(
         &self,
