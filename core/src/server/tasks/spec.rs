@@ -48,6 +48,9 @@ use crate::wire::ErrorObject;
 
 type Outcome = Result<Value, ErrorObject>;
 
+/// A waiting `tasks/result` request's way back, with its waiter's key.
+type ResultStream = (u64, Arc<dyn Outbound>);
+
 /// The 2025-11-25 tasks of one server: the store, and what runs.
 pub(crate) struct SpecTasks {
     store: RwLock<Arc<dyn TaskStore>>,
@@ -56,7 +59,7 @@ pub(crate) struct SpecTasks {
     /// For each task, the ways back of the `tasks/result` requests waiting on it: a
     /// request the task's handler sends goes on one of them (as the official SDK's task
     /// message queue delivers it), else on the session's own channel.
-    waiting: Mutex<HashMap<String, Vec<(u64, Arc<dyn Outbound>)>>>,
+    waiting: Mutex<HashMap<String, Vec<ResultStream>>>,
     next_waiter: AtomicU64,
 }
 
