@@ -153,6 +153,23 @@ export declare class NativeContext {
   input(method: string, paramsJson: string, key?: string | undefined | null): Promise<string>
   /** JS has asked for what it needs for now: the queued inputs go to core as one batch. */
   idle(): void
+  /**
+   * The transport's session id (Streamable HTTP's `Mcp-Session-Id`; none on stdio or a
+   * 2026-07-28 request): the official `extra.sessionId`.
+   */
+  get sessionId(): string | null
+  /**
+   * The `ttl` a task-augmented call of a tool that makes its own tasks asked for (the
+   * official `extra.taskRequestedTtl`).
+   */
+  get taskRequestedTtl(): number | null
+  /**
+   * One operation of the request's 2025-11-25 task store (the official v1
+   * `extra.taskStore`: `createTask`, `getTask`, `storeTaskResult`, `getTaskResult`,
+   * `updateTaskStatus`, `listTasks`), its arguments a JSON array; resolves its answer as
+   * JSON text (`null` for none), or rejects with the store's JSON-RPC error.
+   */
+  taskStore(op: string, argsJson: string): Promise<string>
   /** Reads one of this server's own resources; resolves the result as JSON text. */
   readResource(uri: string): Promise<string>
 }
@@ -317,9 +334,11 @@ export declare class NativeServer {
   constructor(infoJson: string, instructions?: string | undefined | null, config?: ServerConfig | undefined | null)
   /**
    * Registers a tool from its `Tool` definition (JSON text). `taskStart`: where a
-   * task-supporting tool's task starts, `"atCall"` (the default) or `"onRequest"` (when
-   * the handler calls `startTask`). `handlerChecksArguments`: the handler checks the
-   * arguments itself (a schema library's parse), so core does not check them first.
+   * task-supporting tool's task starts, `"atCall"` (the default), `"onRequest"` (when
+   * the handler calls `startTask`) or `"handler"` (the handler makes its 2025-11-25 task
+   * with `ctx.taskStore` and returns `CreateTaskResult`: v1's `registerToolTask`).
+   * `handlerChecksArguments`: the handler checks the arguments itself (a schema library's
+   * parse), so core does not check them first.
    */
   addTool(definitionJson: string, handler: (payloadJson: string, ctx: NativeContext) => void, taskStart?: string | undefined | null, handlerChecksArguments?: boolean | undefined | null): void
   /**

@@ -90,7 +90,7 @@ fn input_callback(func: Arc<JsRequestFn>, method: &'static str, timeout: Duratio
             if status != Status::Ok {
                 return Err(ErrorObject::internal(format!("the {method} handler could not be called: {status}")));
             }
-            reply::wait(answer, timeout, &format!("the {method} handler")).await.into_rpc()
+            reply::wait(answer, Some(timeout), &format!("the {method} handler")).await.into_rpc()
         })
     })
 }

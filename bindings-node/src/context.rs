@@ -13,14 +13,16 @@
 //!   which flushes the batch: that moment is all the binding decides.
 
 use ferrymcp_core::peer::{RequestOptions, continue_here};
-use ferrymcp_core::server::{Context, HandlerError, InputBatch};
+use ferrymcp_core::protocol::TaskStatus;
+use ferrymcp_core::server::{Context, CreateTaskOptions, HandlerError, InputBatch};
+use ferrymcp_core::wire::ErrorObject;
 use napi::Env;
 use napi::bindgen_prelude::PromiseRaw;
 use napi_derive::napi;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::error::{internal, no_panic, parse};
+use crate::error::{from_object, internal, invalid, no_panic, parse};
 use crate::reply::{Answer, Replier};
 
 #[napi]
@@ -36,6 +38,10 @@ impl NativeContext {
     pub fn new(cx: Context, replier: Replier, done: CancellationToken, batch: InputBatch) -> Self {
         Self { cx, replier, done, batch }
     }
+}
+
+fn to_value(value: &impl serde::Serialize) -> Value {
+    serde_json::to_value(value).expect("a task serialises")
 }
 
 fn json_text(value: &Value) -> String {
@@ -234,6 +240,72 @@ impl NativeContext {
     #[napi]
     pub fn idle(&self) {
         self.batch.flush();
+    }
+
+    /// The transport's session id (Streamable HTTP's `Mcp-Session-Id`; none on stdio or a
+    /// 2026-07-28 request): the official `extra.sessionId`.
+    #[napi(getter)]
+    pub fn session_id(&self) -> Option<String> {
+        self.cx.session().and_then(|session| session.transport_session_id())
+    }
+
+    /// The `ttl` a task-augmented call of a tool that makes its own tasks asked for (the
+    /// official `extra.taskRequestedTtl`).
+    #[napi(getter)]
+    pub fn task_requested_ttl(&self) -> Option<f64> {
+        self.cx.task_requested_ttl().map(|ttl| ttl as f64)
+    }
+
+    /// One operation of the request's 2025-11-25 task store (the official v1
+    /// `extra.taskStore`: `createTask`, `getTask`, `storeTaskResult`, `getTaskResult`,
+    /// `updateTaskStatus`, `listTasks`), its arguments a JSON array; resolves its answer as
+    /// JSON text (`null` for none), or rejects with the store's JSON-RPC error.
+    #[napi]
+    pub fn task_store<'env>(
+        &self,
+        env: &'env Env,
+        op: String,
+        args_json: String,
+    ) -> napi::Result<PromiseRaw<'env, String>> {
+        let store = self.cx.task_store();
+        let args = parse(&args_json, "task store arguments")?;
+        let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Null);
+        let text = |i: usize| arg(i).as_str().map(str::to_owned);
+        let id = text(0).unwrap_or_default();
+        let status = |i: usize| -> napi::Result<TaskStatus> {
+            serde_json::from_value(arg(i)).map_err(|_| invalid(format!("{op}: unknown task status {}", arg(i))))
+        };
+        let future: ferrymcp_core::peer::BoxFuture<Result<Value, ErrorObject>> = match op.as_str() {
+            "createTask" => {
+                let params = arg(0);
+                let number = |key: &str| params.get(key).and_then(Value::as_f64).map(|ms| ms.max(0.0) as u64);
+                let options = CreateTaskOptions { ttl: number("ttl"), poll_interval: number("pollInterval") };
+                Box::pin(async move { store.create_task(options).await.map(|task| to_value(&task)) })
+            }
+            "getTask" => Box::pin(async move { store.get_task(&id).await.map(|task| to_value(&task)) }),
+            "storeTaskResult" => {
+                let (status, result) = (status(1)?, arg(2));
+                Box::pin(async move { store.store_task_result(&id, status, result).await.map(|()| Value::Null) })
+            }
+            "getTaskResult" => Box::pin(async move { store.get_task_result(&id).await }),
+            "updateTaskStatus" => {
+                let (status, message) = (status(1)?, text(2));
+                Box::pin(async move { store.update_task_status(&id, status, message).await.map(|()| Value::Null) })
+            }
+            "listTasks" => {
+                let cursor = text(0);
+                Box::pin(async move {
+                    let page = store.list_tasks(cursor).await?;
+                    let mut answer = serde_json::json!({"tasks": page.tasks});
+                    if let Some(cursor) = page.next_cursor {
+                        answer["nextCursor"] = Value::String(cursor);
+                    }
+                    Ok(answer)
+                })
+            }
+            other => return Err(invalid(format!("unknown task store operation {other:?}"))),
+        };
+        env.spawn_future(no_panic(async move { future.await.map(|v| json_text(&v)).map_err(|e| from_object(&e)) }))
     }
 
     /// Reads one of this server's own resources; resolves the result as JSON text.

@@ -19,6 +19,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { ErrorCode, McpError, REQUEST_CANCELLED, fromNative } from './errors.js';
 import type { AuthInfo } from './http-options.js';
 import type { NativeContext } from './native.js';
+import type { RequestTaskStore } from './experimental/tasks/interfaces.js';
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -96,9 +97,33 @@ export class HandlerContext {
     return this.#signal;
   }
 
-  /** Not session-based on stdio; present for API compatibility. */
+  /** The transport's session id: Streamable HTTP's `Mcp-Session-Id` (none on stdio, stateless HTTP or a 2026-07-28 request). */
   get sessionId(): string | undefined {
-    return undefined;
+    return this.#native.sessionId ?? undefined;
+  }
+
+  /** v1's `extra.taskRequestedTtl`: the `ttl` of a task-augmented call of a `registerToolTask` tool. */
+  get taskRequestedTtl(): number | undefined {
+    return this.#native.taskRequestedTtl ?? undefined;
+  }
+
+  /** v1's `extra.taskStore`: core's 2025-11-25 task store for this request (see `RequestTaskStore`). */
+  get taskStore(): RequestTaskStore {
+    const call = async <T>(op: string, ...args: unknown[]): Promise<T> => {
+      try {
+        return JSON.parse(await this.#native.taskStore(op, JSON.stringify(args))) as T;
+      } catch (error) {
+        throw fromNative(error);
+      }
+    };
+    return {
+      createTask: (taskParams) => call('createTask', { ttl: taskParams?.ttl ?? undefined, pollInterval: taskParams?.pollInterval }),
+      getTask: (taskId) => call('getTask', taskId),
+      storeTaskResult: (taskId, status, result) => call('storeTaskResult', taskId, status, result),
+      getTaskResult: (taskId) => call('getTaskResult', taskId),
+      updateTaskStatus: (taskId, status, statusMessage) => call('updateTaskStatus', taskId, status, statusMessage),
+      listTasks: (cursor) => call('listTasks', cursor),
+    };
   }
 
   get protocolVersion(): string {

@@ -40,12 +40,16 @@ impl JsHandler {
     }
 
     fn run(&self, payload: String, cx: Context) -> HandlerFuture {
+        let cx_runs_as_task = cx.runs_as_task();
         let (replier, answer) = Replier::pair();
         let (batch, handler) = input_batch(cx.clone());
         let done = CancellationToken::new();
         let native = NativeContext::new(cx, replier, done.clone(), batch);
         let status = self.func.call((payload, native).into(), ThreadsafeFunctionCallMode::NonBlocking);
-        let (timeout, what) = (self.timeout, self.what.clone());
+        // A task's handler is bounded by its task (cancelled with it), not by a request's
+        // deadline: the official SDKs give a task's work no deadline.
+        let timeout = (!cx_runs_as_task).then_some(self.timeout);
+        let what = self.what.clone();
         Box::pin(async move {
             // Whatever ends this future (an answer, a cancellation, core stopping the
             // request for client input) releases everything JS may be waiting on: the

@@ -15,8 +15,9 @@ import type { HandlerContext } from './context.js';
 import { methodOf, nativeHandler } from './dispatch.js';
 import type { HandlerHooks, MethodOrSchema } from './dispatch.js';
 import { ErrorCode, McpError, fromNative, invalidOption, refuseOption } from './errors.js';
-import { SdkError, SdkErrorCode, placeholder } from './auth-helpers.js';
-import type { Placeholder } from './auth-helpers.js';
+import { SdkError, SdkErrorCode } from './auth-helpers.js';
+import { ExperimentalMcpServerTasks } from './experimental/tasks/mcp-server.js';
+import { InMemoryTaskMessageQueue } from './experimental/tasks/stores/in-memory.js';
 import { MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './guards.js';
 import { ListeningTransport } from './http.js';
 import { carry, isMessageTransport } from './transport.js';
@@ -99,12 +100,8 @@ export interface McpServerOptions {
 
 const SERVER_TAKEN_OPTIONS = new Set(['capabilities', 'instructions', 'pageSize', 'handlerTimeoutMs', 'requestTimeoutMs', 'cacheHints', 'requestStateKeys', 'requestStateTtlMs']);
 
-const REGISTER_TOOL_TASK: Placeholder = placeholder(
-  'registerToolTask',
-  "the application's own task handlers are not supported yet: register the tool with execution.taskSupport (and the server's taskStore) and core creates, runs and answers its tasks",
-);
-
-const TASK_QUEUE = "core sends a task's requests to the client over the session as they happen and keeps no message queue";
+const TASK_QUEUE =
+  "core delivers a task's requests itself (on the stream of a tasks/result waiting on the task, else on the session's channel), as the official InMemoryTaskMessageQueue does: an InMemoryTaskMessageQueue is taken, no other queue";
 
 /**
  * The official server options ferrymcp has no counterpart for, with why: each is refused by
@@ -118,7 +115,7 @@ const SERVER_REFUSED_OPTIONS: Record<string, { isDefault?: (value: unknown) => b
   enforceStrictCapabilities: { isDefault: (value) => value === false, why: 'strict capability checks on emitted requests are not supported by ferrymcp' },
   debouncedNotificationMethods: { isDefault: (value) => Array.isArray(value) && value.length === 0, why: 'notification debouncing is not supported by ferrymcp' },
   jsonSchemaValidator: { why: 'core validates elicitation answers (and tool arguments) in Rust and takes no validator' },
-  taskMessageQueue: { why: TASK_QUEUE },
+  taskMessageQueue: { isDefault: (value) => value instanceof InMemoryTaskMessageQueue, why: TASK_QUEUE },
   defaultTaskPollInterval: { why: "the task store sets each task's pollInterval (InMemoryTaskStore: 1000 ms, as the official one)" },
   maxTaskQueueSize: { why: TASK_QUEUE },
 };
@@ -219,8 +216,9 @@ export interface ToolConfig {
    * client that accepts tasks. */
   execution?: ToolExecution;
   /** Where a task-supporting tool's task starts: as the call arrives (the default), or when
-   * the handler calls `ctx.startTask()` after gathering input by MRTR rounds. */
-  taskStart?: 'atCall' | 'onRequest';
+   * the handler calls `ctx.startTask()` after gathering input by MRTR rounds; `'handler'`:
+   * the handler makes its 2025-11-25 task itself (what `experimental.tasks.registerToolTask` sets). */
+  taskStart?: 'atCall' | 'onRequest' | 'handler';
   icons?: unknown[];
   _meta?: Record<string, unknown>;
 }
@@ -294,6 +292,7 @@ export class McpServer {
   onclose?: () => void;
   readonly #native: InstanceType<typeof NativeServer>;
   #taskStore: AttachedTaskStore | undefined;
+  #experimental?: { tasks: ExperimentalMcpServerTasks };
   readonly #prompts = new Map<string, RegisteredPrompt>();
   readonly #promptArgs = new Map<string, Prepared | undefined>();
   readonly #templates = new Map<string, RegisteredResourceTemplate>();
@@ -685,13 +684,10 @@ export class McpServer {
     this.#taskStore?.close();
   }
 
-  /**
-   * v1's `server.experimental.tasks`: `registerToolTask` (the application's own task
-   * handlers) is not there yet and throws `ERR_FERRYMCP_UNSUPPORTED` naming itself; register
-   * the tool with `execution.taskSupport` and core runs its tasks.
-   */
-  get experimental(): { tasks: { registerToolTask: Placeholder } } {
-    return { tasks: { registerToolTask: REGISTER_TOOL_TASK } };
+  /** v1's `server.experimental.tasks`: `registerToolTask` (see `ExperimentalMcpServerTasks`). */
+  get experimental(): { tasks: ExperimentalMcpServerTasks } {
+    this.#experimental ??= { tasks: new ExperimentalMcpServerTasks(this) };
+    return this.#experimental;
   }
 
   isConnected(): boolean {

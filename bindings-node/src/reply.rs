@@ -75,7 +75,10 @@ impl Replier {
 }
 
 /// Waits for JS's answer, at most `timeout`; `what` names the callback in the failure.
-pub async fn wait(rx: oneshot::Receiver<Answer>, timeout: Duration, what: &str) -> Answer {
+pub async fn wait(rx: oneshot::Receiver<Answer>, timeout: Option<Duration>, what: &str) -> Answer {
+    let Some(timeout) = timeout else {
+        return rx.await.unwrap_or_else(|_| Answer::Failed(format!("{what} ended without an answer")));
+    };
     match tokio::time::timeout(timeout, rx).await {
         Ok(Ok(answer)) => answer,
         Ok(Err(_)) => Answer::Failed(format!("{what} ended without an answer")),

@@ -180,9 +180,11 @@ impl NativeServer {
     }
 
     /// Registers a tool from its `Tool` definition (JSON text). `taskStart`: where a
-    /// task-supporting tool's task starts, `"atCall"` (the default) or `"onRequest"` (when
-    /// the handler calls `startTask`). `handlerChecksArguments`: the handler checks the
-    /// arguments itself (a schema library's parse), so core does not check them first.
+    /// task-supporting tool's task starts, `"atCall"` (the default), `"onRequest"` (when
+    /// the handler calls `startTask`) or `"handler"` (the handler makes its 2025-11-25 task
+    /// with `ctx.taskStore` and returns `CreateTaskResult`: v1's `registerToolTask`).
+    /// `handlerChecksArguments`: the handler checks the arguments itself (a schema library's
+    /// parse), so core does not check them first.
     #[napi]
     pub fn add_tool(
         &self,
@@ -195,9 +197,10 @@ impl NativeServer {
         let task_start = match task_start.as_deref() {
             None | Some("atCall") => TaskStart::AtCall,
             Some("onRequest") => TaskStart::OnRequest,
+            Some("handler") => TaskStart::Handler,
             Some(other) => {
                 return Err(napi::Error::from_reason(format!(
-                    "taskStart must be \"atCall\" or \"onRequest\", not {other:?}"
+                    "taskStart must be \"atCall\", \"onRequest\" or \"handler\", not {other:?}"
                 )));
             }
         };

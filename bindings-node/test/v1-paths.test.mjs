@@ -99,14 +99,12 @@ test('server/completable.js: the helpers see what completable() set, and the off
   }
 });
 
-test('v1 paths refused at construction by name, with a code: WebSocketClientTransport, InMemoryTaskMessageQueue, AjvJsonSchemaValidator; withOAuth when called (InMemoryTaskStore is core\'s store: spec-tasks.test.mjs)', async () => {
+test('v1 paths refused at construction by name, with a code: WebSocketClientTransport, AjvJsonSchemaValidator; withOAuth when called (InMemoryTaskStore and InMemoryTaskMessageQueue: spec-tasks.test.mjs, tool-tasks.test.mjs)', async () => {
   const { WebSocketClientTransport } = await import('ferrymcp/client/websocket.js');
-  const { InMemoryTaskMessageQueue } = await import('ferrymcp/experimental/tasks/stores/in-memory.js');
   const { AjvJsonSchemaValidator } = await import('ferrymcp/validation/ajv-provider.js');
   const { withOAuth } = await import('ferrymcp/client/middleware.js');
   for (const [name, make] of [
     ['WebSocketClientTransport', () => new WebSocketClientTransport(new URL('ws://127.0.0.1:1/'))],
-    ['InMemoryTaskMessageQueue', () => new InMemoryTaskMessageQueue()],
     ['AjvJsonSchemaValidator', () => new AjvJsonSchemaValidator()],
     ['withOAuth', () => withOAuth({}, 'http://127.0.0.1/')],
   ]) {
@@ -205,13 +203,12 @@ test('experimental/*: the task schemas (those of types.js), ExperimentalClientTa
   const task = { taskId: 't1', status: 'working', ttl: null, createdAt: '2026-11-27T00:00:00Z', lastUpdatedAt: '2026-11-27T00:00:00Z' };
   assert.equal(taskTypes.TaskSchema.safeParse(task).success, officialTypes.TaskSchema.safeParse(task).success);
 
-  const { Client } = await import('ferrymcp');
+  const { Client, McpServer } = await import('ferrymcp');
   const client = new Client(info);
   assert.ok(client.experimental.tasks instanceof tasks.ExperimentalClientTasks);
   assert.equal(typeof new experimental.InMemoryTaskStore().createTask, 'function');
-  for (const name of ['ExperimentalServerTasks', 'ExperimentalMcpServerTasks']) {
-    assert.throws(() => new experimental[name](), (error) => error.code === 'ERR_FERRYMCP_UNSUPPORTED' && error.api === name, name);
-  }
+  assert.throws(() => new experimental.ExperimentalServerTasks(), (error) => error.code === 'ERR_FERRYMCP_UNSUPPORTED' && error.api === 'ExperimentalServerTasks');
+  assert.equal(typeof new experimental.ExperimentalMcpServerTasks(new McpServer(info)).registerToolTask, 'function');
   assert.equal(tasks.isTerminal('failed'), true);
 
   const { DEFAULT_MAX_REQUEST_BODY_SIZE } = await import('ferrymcp/server/requestBody.js');

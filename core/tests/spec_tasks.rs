@@ -18,7 +18,9 @@ use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions,
 use ferrymcp_core::peer::{BoxFuture, PeerError, RequestOptions};
 use ferrymcp_core::protocol::{Task, TaskStatus};
 use ferrymcp_core::server::http::{HttpHandler, HttpOptions, HttpServer, ServeOptions, serve};
-use ferrymcp_core::server::{Context, CreateTaskOptions, HandlerError, InMemoryTaskStore, Server, TaskPage, TaskStore};
+use ferrymcp_core::server::{
+    Context, CreateTaskOptions, HandlerError, InMemoryTaskStore, Server, TaskPage, TaskStart, TaskStore, ToolOptions,
+};
 use ferrymcp_core::transport::memory;
 use ferrymcp_core::wire::ErrorObject;
 use serde_json::{Map, Value, json};
@@ -279,6 +281,8 @@ async fn an_earlier_revision_has_no_tasks() {
 struct Counting {
     inner: InMemoryTaskStore,
     calls: AtomicUsize,
+    /// The session key of each `create_task` and `get_task`.
+    sessions: Mutex<Vec<Option<String>>>,
 }
 
 impl TaskStore for Counting {
@@ -290,10 +294,12 @@ impl TaskStore for Counting {
         s: Option<String>,
     ) -> BoxFuture<Result<Task, ErrorObject>> {
         self.calls.fetch_add(1, Ordering::SeqCst);
+        self.sessions.lock().unwrap().push(s.clone());
         self.inner.create_task(CreateTaskOptions { poll_interval: Some(25), ..o }, id, r, s)
     }
     fn get_task(&self, id: String, s: Option<String>) -> BoxFuture<Result<Option<Task>, ErrorObject>> {
         self.calls.fetch_add(1, Ordering::SeqCst);
+        self.sessions.lock().unwrap().push(s.clone());
         self.inner.get_task(id, s)
     }
     fn store_task_result(
@@ -329,7 +335,8 @@ impl TaskStore for Counting {
 #[tokio::test]
 async fn an_application_store_keeps_the_tasks() {
     let (fixture, tell) = fixture();
-    let store = Arc::new(Counting { inner: InMemoryTaskStore::new(), calls: AtomicUsize::new(0) });
+    let store =
+        Arc::new(Counting { inner: InMemoryTaskStore::new(), calls: AtomicUsize::new(0), sessions: Mutex::default() });
     fixture.server.set_task_store(store.clone());
     let callbacks = callbacks(&fixture, tell);
     let (_http, client) = over_http(fixture.server.clone(), callbacks, "2025-11-25").await;
@@ -341,4 +348,61 @@ async fn an_application_store_keeps_the_tasks() {
     assert_eq!(text(&result), "done");
     assert_eq!(store.inner.all_tasks().len(), 1);
     assert!(store.calls.load(Ordering::SeqCst) >= 4);
+}
+
+/// A tool that makes its tasks itself (`TaskStart::Handler`, the official v1
+/// `registerToolTask`): its handler creates the task with the request's store and ends it
+/// later; a task-augmented call answers its `CreateTaskResult`, `tasks/result` the stored
+/// result, a plain call of the `optional` tool the result of the task it made. The store's
+/// session key is the HTTP session's id, the one the handler sees.
+#[tokio::test]
+async fn a_tool_makes_its_own_tasks_and_the_store_gets_the_http_session_id() {
+    let (fixture, tell) = fixture();
+    let store =
+        Arc::new(Counting { inner: InMemoryTaskStore::new(), calls: AtomicUsize::new(0), sessions: Mutex::default() });
+    fixture.server.set_task_store(store.clone());
+    let transport_ids = Arc::new(Mutex::new(Vec::new()));
+    let seen = transport_ids.clone();
+    let own = move |arguments: Map<String, Value>, cx: Context| {
+        let seen = seen.clone();
+        async move {
+            seen.lock().unwrap().push(cx.session().and_then(|s| s.transport_session_id()));
+            let tasks = cx.task_store();
+            let task =
+                tasks.create_task(CreateTaskOptions { ttl: cx.task_requested_ttl(), poll_interval: None }).await?;
+            let id = task.task_id.clone();
+            let label = arguments["label"].as_str().unwrap_or_default().to_owned();
+            tokio::spawn(async move {
+                let result = json!({"content": [{"type": "text", "text": format!("made {label}")}]});
+                tasks.store_task_result(&id, TaskStatus::Completed, result).await.unwrap();
+            });
+            Ok::<_, HandlerError>(json!({"task": task}))
+        }
+    };
+    let options = ToolOptions { task_start: TaskStart::Handler, ..ToolOptions::default() };
+    fixture.server.add_tool_with(tool("own", "optional"), own, options).unwrap();
+    let callbacks = callbacks(&fixture, tell);
+    let (_http, client) = over_http(fixture.server.clone(), callbacks, "2025-11-25").await;
+
+    let created =
+        request(&client, "tools/call", json!({"name": "own", "arguments": {"label": "a"}, "task": {"ttl": 45_000}}))
+            .await;
+    valid("CreateTaskResult", &created);
+    assert_eq!(created["task"]["ttl"], 45_000, "{created}");
+    let id = created["task"]["taskId"].as_str().unwrap().to_owned();
+    let result = request(&client, "tasks/result", json!({"taskId": id})).await;
+    assert_eq!(text(&result), "made a");
+    assert_eq!(result["_meta"][RELATED]["taskId"], id.as_str());
+
+    let plain = request(&client, "tools/call", json!({"name": "own", "arguments": {"label": "b"}})).await;
+    assert_eq!(text(&plain), "made b");
+    assert_eq!(store.inner.all_tasks().len(), 2);
+
+    let ids = transport_ids.lock().unwrap().clone();
+    let session = ids[0].clone().expect("an HTTP session has an id");
+    assert!(session.parse::<u64>().is_err(), "the Mcp-Session-Id, not the connection's number: {session}");
+    assert!(ids.iter().all(|id| id.as_deref() == Some(session.as_str())));
+    let keys = store.sessions.lock().unwrap().clone();
+    assert!(!keys.is_empty());
+    assert!(keys.iter().all(|key| key.as_deref() == Some(session.as_str())), "{keys:?} / {session}");
 }

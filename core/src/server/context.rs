@@ -123,6 +123,15 @@ pub(crate) struct TaskSlot {
     startable: AtomicBool,
     /// The 2025-11-25 task this call runs as (its id), once there is one.
     spec: OnceLock<String>,
+    /// A call of a tool that makes its 2025-11-25 tasks itself: the call as received.
+    own: OnceLock<OwnCall>,
+}
+
+/// A `tools/call` of a tool registered with [`TaskStart::Handler`](super::TaskStart::Handler):
+/// the request a task its handler creates is for, and the `ttl` the client asked.
+pub(crate) struct OwnCall {
+    pub request: Value,
+    pub ttl: Option<u64>,
 }
 
 impl TaskSlot {
@@ -140,6 +149,14 @@ impl TaskSlot {
 
     pub fn spec(&self) -> Option<&str> {
         self.spec.get().map(String::as_str)
+    }
+
+    pub fn own(&self) -> Option<&OwnCall> {
+        self.own.get()
+    }
+
+    pub fn set_own(&self, own: OwnCall) {
+        let _ = self.own.set(own);
     }
 }
 
@@ -194,6 +211,25 @@ impl Context {
 
     pub fn is_cancelled(&self) -> bool {
         self.cancellation().is_cancelled()
+    }
+
+    /// Whether this call's handler runs as a task (a 2025-11-25 task, or the tasks
+    /// extension's started at call time): it is bounded by the task (its cancellation,
+    /// its ttl), not by a request's deadline.
+    pub fn runs_as_task(&self) -> bool {
+        self.inner.task.spec().is_some() || self.inner.task.get().is_some()
+    }
+
+    /// The 2025-11-25 task store as this request's handler uses it (the official v1
+    /// `extra.taskStore`): see [`RequestTaskStore`](super::tasks::RequestTaskStore).
+    pub fn task_store(&self) -> super::tasks::RequestTaskStore {
+        super::tasks::RequestTaskStore::new(self.clone())
+    }
+
+    /// The `ttl` a task-augmented call of a tool that makes its tasks itself asked for
+    /// (the official `extra.taskRequestedTtl`).
+    pub fn task_requested_ttl(&self) -> Option<u64> {
+        self.inner.task.own().and_then(|own| own.ttl)
     }
 
     /// The id of the task this call runs as (tasks extension), if it runs as one.
@@ -319,7 +355,10 @@ impl Context {
         };
         super::tasks::spec::relate(&mut params, task);
         super::tasks::spec::waiting_on_client(self, task, true).await;
-        let answer = self.inner.outbound.request(method, params, options).await;
+        // On the stream of a `tasks/result` waiting on this task when there is one (as the
+        // official SDK's task message queue delivers it), else on the session's channel.
+        let way = self.inner.server.spec_tasks.result_stream(task).unwrap_or_else(|| self.inner.outbound.clone());
+        let answer = way.request(method, params, options).await;
         super::tasks::spec::waiting_on_client(self, task, false).await;
         answer.map_err(|e| request_failed(method, e))
     }

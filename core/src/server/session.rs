@@ -52,6 +52,8 @@ pub struct Connection {
     /// the stdio peer (held weakly, as the peer holds this connection), or an HTTP
     /// session's standalone stream.
     outbound: OnceLock<Arc<dyn Outbound>>,
+    /// The transport's session id (Streamable HTTP's `Mcp-Session-Id`), when it has one.
+    transport_id: OnceLock<Arc<str>>,
 }
 
 /// One request as a transport hands it over: its id, what cancels it, and the way back
@@ -81,6 +83,7 @@ impl Connection {
             server,
             session: Mutex::new(Session::default()),
             outbound: OnceLock::new(),
+            transport_id: OnceLock::new(),
         });
         connection.server.connections.lock().unwrap().insert(id, Arc::downgrade(&connection));
         connection
@@ -109,6 +112,16 @@ impl Connection {
 
     pub(crate) fn id(&self) -> u64 {
         self.id
+    }
+
+    /// Names the transport's session this connection serves (Streamable HTTP's
+    /// `Mcp-Session-Id`); set once, before its first request.
+    pub(crate) fn set_transport_id(&self, id: &str) {
+        let _ = self.transport_id.set(Arc::from(id));
+    }
+
+    pub(crate) fn transport_id(&self) -> Option<Arc<str>> {
+        self.transport_id.get().cloned()
     }
 
     /// A handle on this connection's legacy session, once `initialize` has been answered.

@@ -29,6 +29,7 @@ use crate::protocol::{
 pub struct ServerSession {
     connection: Weak<Connection>,
     id: u64,
+    transport_id: Option<Arc<str>>,
 }
 
 impl std::fmt::Debug for ServerSession {
@@ -39,7 +40,13 @@ impl std::fmt::Debug for ServerSession {
 
 impl ServerSession {
     pub(crate) fn new(connection: &Arc<Connection>) -> Self {
-        Self { connection: Arc::downgrade(connection), id: connection.id() }
+        Self { connection: Arc::downgrade(connection), id: connection.id(), transport_id: connection.transport_id() }
+    }
+
+    /// The transport's id for this session: Streamable HTTP's `Mcp-Session-Id` (the
+    /// official SDKs' `sessionId`); `None` on stdio and other transports without one.
+    pub fn transport_session_id(&self) -> Option<String> {
+        self.transport_id.as_deref().map(str::to_owned)
     }
 
     /// The session's number, unique among this server's connections.

@@ -22,7 +22,40 @@ export interface TaskStore {
   listTasks(cursor?: string, sessionId?: string): Promise<{ tasks: Task[]; nextCursor?: string }>;
 }
 
-/** A message queued for a task (the official type; core keeps no such queue). */
+/**
+ * The task store a request's handler gets (v1's `extra.taskStore`): core's 2025-11-25 store
+ * for the request's session. A task it creates is the request's; each change it makes is
+ * announced to the client (`notifications/tasks/status`) and wakes a waiting `tasks/result`.
+ */
+export interface RequestTaskStore {
+  createTask(taskParams: CreateTaskOptions): Promise<Task>;
+  getTask(taskId: string): Promise<Task>;
+  storeTaskResult(taskId: string, status: 'completed' | 'failed', result: Record<string, unknown>): Promise<void>;
+  getTaskResult(taskId: string): Promise<Record<string, unknown>>;
+  updateTaskStatus(taskId: string, status: Task['status'], statusMessage?: string): Promise<void>;
+  listTasks(cursor?: string): Promise<{ tasks: Task[]; nextCursor?: string }>;
+}
+
+/** The `extra` of a `registerToolTask` handler: a request's, with its task store and the `ttl` the client asked. */
+export interface CreateTaskRequestHandlerExtra {
+  taskStore: RequestTaskStore;
+  taskRequestedTtl?: number;
+  sessionId?: string;
+  signal: AbortSignal;
+  [key: string]: unknown;
+}
+
+/** v1's `ToolTaskHandler`: `createTask` makes the task (with `extra.taskStore`) and returns `{ task }`. */
+export interface ToolTaskHandler<Args = unknown> {
+  createTask(args: Args, extra: CreateTaskRequestHandlerExtra): unknown;
+  createTask(extra: CreateTaskRequestHandlerExtra): unknown;
+  /** Kept for the official signature: core serves `tasks/get` from the store. */
+  getTask?: (...args: never[]) => unknown;
+  /** Kept for the official signature: core serves `tasks/result` from the store. */
+  getTaskResult?: (...args: never[]) => unknown;
+}
+
+/** A message queued for a task (the official type). */
 export interface BaseQueuedMessage {
   type: string;
   timestamp: number;
@@ -45,7 +78,7 @@ export interface QueuedError extends BaseQueuedMessage {
 }
 export type QueuedMessage = QueuedRequest | QueuedNotification | QueuedResponse | QueuedError;
 
-/** The official queue interface, for an application's own use (a server refuses `taskMessageQueue`). */
+/** The official queue interface (a server takes an `InMemoryTaskMessageQueue` as `taskMessageQueue`, no other). */
 export interface TaskMessageQueue {
   enqueue(taskId: string, message: QueuedMessage, sessionId?: string, maxSize?: number): Promise<void>;
   dequeue(taskId: string, sessionId?: string): Promise<QueuedMessage | undefined>;

@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use super::{Outcome, Ran, object_param, required_str, run};
 use crate::protocol::{CallTool, RequestMethod};
 use crate::server::ServerShared;
-use crate::server::context::Context;
+use crate::server::context::{Context, OwnCall};
 use crate::server::handlers::{HandlerError, HandlerFuture};
 use crate::server::registry::{Schema, ToolEntry};
 use crate::server::tasks::{self, TaskEntry, TaskStart};
@@ -45,6 +45,26 @@ pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String
         return Ok(error_result(format!("Invalid arguments for tool {name}: {problems}")));
     }
     let Value::Object(arguments) = arguments else { unreachable!("checked above") };
+    if entry.task_start == TaskStart::Handler {
+        let ttl = spec_task.as_ref().and_then(|options| options.ttl);
+        let as_task = spec_task.is_some();
+        let request = request.unwrap_or_else(|| json!({"method": CallTool::METHOD, "params": params.clone()}));
+        let own = OwnCall { request, ttl };
+        let handler = entry.handler.clone();
+        let modern = cx.is_modern();
+        let call = async {
+            let start = |cx| handler.call(arguments.clone(), cx);
+            match run(server, &cx, CallTool::METHOD, &name, start).await {
+                // Its CreateTaskResult, as it is; a failure as any tool's.
+                Ran::Done(Ok(created)) => Ok(created),
+                Ran::Done(failed) => tool_outcome(server, &entry, failed, modern, modern),
+                Ran::InputRequired(_) | Ran::Task(_) => {
+                    Err(ErrorObject::internal("A tool that makes its own tasks cannot ask for input by MRTR rounds"))
+                }
+            }
+        };
+        return tasks::spec::run_own(server, &cx, own, as_task, call).await;
+    }
     if let (Some(options), Some(request)) = (spec_task, request) {
         let owner = server.clone();
         let work = move |cx: Context| -> crate::peer::BoxFuture<Outcome> {
@@ -62,7 +82,8 @@ pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String
             return Ok(hand_over(server, task, entry, future, modern));
         }
         Some(TaskStart::OnRequest) => cx.inner.task.allow_start(),
-        None => {}
+        // Served above (`plan` never gives it).
+        Some(TaskStart::Handler) | None => {}
     }
     let handler = entry.handler.clone();
     let start = |cx| handler.call(arguments.clone(), cx);

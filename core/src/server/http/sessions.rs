@@ -357,6 +357,7 @@ impl SessionTable {
         if sessions.len() >= self.limit {
             return Err(Refused::Full);
         }
+        connection.set_transport_id(&id);
         let standalone_id = self.stream_id();
         let session = Arc::new(HttpSession {
             id: id.clone(),

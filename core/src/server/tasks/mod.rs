@@ -19,7 +19,7 @@ pub(crate) mod spec;
 mod spec_store;
 mod store;
 
-pub use spec::{SpecTask, check_task_mode};
+pub use spec::{RequestTaskStore, SpecTask, check_task_mode};
 pub use spec_store::{CreateTaskOptions, InMemoryTaskStore, TaskPage, TaskStore, is_terminal};
 pub use store::TaskOptions;
 pub(crate) use store::{TaskEntry, TaskTable};
@@ -78,6 +78,11 @@ pub enum TaskStart {
     /// then it runs inside the call, its input goes by MRTR rounds, and a handler that
     /// finishes without starting the task answers the call synchronously.
     OnRequest,
+    /// The handler makes the task itself, with the request's
+    /// [`RequestTaskStore`](super::Context::task_store), and returns its `CreateTaskResult`
+    /// (2025-11-25 tasks; the official v1 `registerToolTask`). Not a task of the tasks
+    /// extension: a 2026-07-28 call waits for the task it made and answers its result.
+    Handler,
 }
 
 /// Whether this request's client accepts tasks: a 2026-07-28 request whose
@@ -96,6 +101,9 @@ pub(crate) fn extension_required() -> ErrorObject {
 /// `Some(start)` as a task. A `required` tool and a client that does not accept tasks
 /// cannot meet: -32021.
 pub(crate) fn plan(support: TaskSupport, start: TaskStart, cx: &Context) -> Result<Option<TaskStart>, ErrorObject> {
+    if start == TaskStart::Handler {
+        return Ok(None);
+    }
     match (support, accepted(cx)) {
         (TaskSupport::Forbidden, _) => Ok(None),
         (_, true) => Ok(Some(start)),

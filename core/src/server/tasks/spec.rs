@@ -11,6 +11,12 @@
 //! `tasks/result` requests waiting on a change. A change made elsewhere (another replica,
 //! the application writing its own store) is seen at the task's `pollInterval`.
 //!
+//! A tool registered with [`TaskStart::Handler`](super::TaskStart::Handler) makes its tasks
+//! itself, as the official v1 `registerToolTask` does: its handler gets the request's
+//! [`RequestTaskStore`] (`createTask`, `storeTaskResult`, ...), and what it returns (a
+//! `CreateTaskResult`) answers a task-augmented call as it is; a call without `task` of an
+//! `optional` one waits for the task it made to end and answers that task's result.
+//!
 //! A tool's `execution.taskSupport` decides, as in the official SDKs: `forbidden` (the
 //! default) runs the call as usual even when it asks for a task; `optional` runs as a task
 //! when asked, as usual otherwise; `required` refuses a call that does not ask with -32601.
@@ -20,7 +26,7 @@
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -30,15 +36,20 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::TaskSupport;
-use super::spec_store::{CreateTaskOptions, InMemoryTaskStore, TaskStore, is_terminal};
+use super::spec_store::{CreateTaskOptions, InMemoryTaskStore, TaskPage, TaskStore, is_terminal};
 use crate::peer::BoxFuture;
+use crate::protocol::Task;
 use crate::protocol::meta::RELATED_TASK;
 use crate::protocol::{ProtocolVersion, ServerCapabilities, TaskStatus};
-use crate::server::ServerShared;
 use crate::server::context::Context;
+use crate::server::context::OwnCall;
+use crate::server::{Outbound, ServerSession, ServerShared};
 use crate::wire::ErrorObject;
 
 type Outcome = Result<Value, ErrorObject>;
+
+/// A waiting `tasks/result` request's way back, with its waiter's key.
+type ResultStream = (u64, Arc<dyn Outbound>);
 
 /// The 2025-11-25 tasks of one server: the store, and what runs.
 pub(crate) struct SpecTasks {
@@ -48,6 +59,11 @@ pub(crate) struct SpecTasks {
     /// Declared whatever the tools say: the server's own handlers start the tasks
     /// ([`crate::server::Server::enable_spec_tasks`]).
     enabled: AtomicBool,
+    /// For each task, the ways back of the `tasks/result` requests waiting on it: a
+    /// request the task's handler sends goes on one of them (as the official SDK's task
+    /// message queue delivers it), else on the session's own channel.
+    waiting: Mutex<HashMap<String, Vec<ResultStream>>>,
+    next_waiter: AtomicU64,
 }
 
 impl Default for SpecTasks {
@@ -57,6 +73,8 @@ impl Default for SpecTasks {
             running: Default::default(),
             changed: Notify::new(),
             enabled: AtomicBool::new(false),
+            waiting: Default::default(),
+            next_waiter: AtomicU64::new(0),
         }
     }
 }
@@ -77,6 +95,43 @@ impl SpecTasks {
     pub fn enable(&self) {
         self.enabled.store(true, Ordering::Relaxed);
     }
+
+    /// The way back of a `tasks/result` request waiting on task `id`, if one waits.
+    pub(crate) fn result_stream(&self, id: &str) -> Option<Arc<dyn Outbound>> {
+        let waiting = self.waiting.lock().unwrap();
+        waiting
+            .get(id)
+            .and_then(|ways| ways.iter().rev().find(|(_, way)| way.can_request()))
+            .map(|(_, way)| way.clone())
+    }
+}
+
+/// A `tasks/result` request waiting on a task, its way back listed for the task's requests
+/// while it waits.
+struct Waiter<'a> {
+    tasks: &'a SpecTasks,
+    id: String,
+    key: u64,
+}
+
+impl<'a> Waiter<'a> {
+    fn new(tasks: &'a SpecTasks, id: &str, way: Arc<dyn Outbound>) -> Self {
+        let key = tasks.next_waiter.fetch_add(1, Ordering::Relaxed);
+        tasks.waiting.lock().unwrap().entry(id.to_owned()).or_default().push((key, way));
+        Self { tasks, id: id.to_owned(), key }
+    }
+}
+
+impl Drop for Waiter<'_> {
+    fn drop(&mut self) {
+        let mut waiting = self.tasks.waiting.lock().unwrap();
+        if let Some(ways) = waiting.get_mut(&self.id) {
+            ways.retain(|(key, _)| *key != self.key);
+            if ways.is_empty() {
+                waiting.remove(&self.id);
+            }
+        }
+    }
 }
 
 /// Whether this request came on a session whose revision has core tasks.
@@ -84,9 +139,11 @@ fn serves(cx: &Context) -> bool {
     !cx.is_modern() && ProtocolVersion::parse(cx.protocol_version()).is_some_and(ProtocolVersion::has_core_tasks)
 }
 
-/// The store's session key: the session's number.
+/// The store's session key: the transport's session id (Streamable HTTP's
+/// `Mcp-Session-Id`), as the official SDK gives its task store; `None` without one (stdio,
+/// stateless HTTP), as there.
 fn session_key(cx: &Context) -> Option<String> {
-    cx.session().map(|session| session.id().to_string())
+    cx.session().and_then(ServerSession::transport_session_id)
 }
 
 /// How a `tools/call` of a tool with `support` runs: `Some(options)` as a task, `None` as
@@ -324,7 +381,7 @@ pub(crate) async fn serve(
         id.ok_or_else(|| ErrorObject::invalid_params(format!("Invalid params: {method} needs a string \"taskId\"")))?;
     match method {
         "tasks/get" => Ok(serde_json::to_value(found(&store, id, &session).await?).expect("a task serialises")),
-        "tasks/result" => result(server, &store, id, &session).await,
+        "tasks/result" => result(server, &store, id, cx).await,
         _ => cancel(server, &store, id, cx).await,
     }
 }
@@ -340,16 +397,30 @@ async fn found(
 
 /// `tasks/result`: waits until the task ends, then answers its result with the
 /// related-task `_meta`.
-async fn result(server: &ServerShared, store: &Arc<dyn TaskStore>, id: &str, session: &Option<String>) -> Outcome {
+async fn result(server: &ServerShared, store: &Arc<dyn TaskStore>, id: &str, cx: &Context) -> Outcome {
+    let session = &session_key(cx);
+    let _waiter = Waiter::new(&server.spec_tasks, id, cx.inner.outbound.clone());
+    wait_for_end(server, store, id, session).await.map(|mut result| {
+        relate(&mut result, id);
+        result
+    })
+}
+
+/// Waits until task `id` ends (woken by a change here, or at the task's `pollInterval`
+/// for a change made elsewhere), then gives its stored result.
+async fn wait_for_end(
+    server: &ServerShared,
+    store: &Arc<dyn TaskStore>,
+    id: &str,
+    session: &Option<String>,
+) -> Outcome {
     loop {
         let changed = server.spec_tasks.changed.notified();
         tokio::pin!(changed);
         changed.as_mut().enable();
         let task = found(store, id, session).await?;
         if is_terminal(task.status) {
-            let mut result = store.get_task_result(id.to_owned(), session.clone()).await?;
-            relate(&mut result, id);
-            return Ok(result);
+            return store.get_task_result(id.to_owned(), session.clone()).await;
         }
         let poll =
             Duration::from_millis(task.poll_interval.unwrap_or(super::spec_store::DEFAULT_POLL_INTERVAL_MS).max(10));
@@ -390,4 +461,109 @@ pub(crate) fn declare(server: &ServerShared, version: ProtocolVersion, capabilit
         let tasks = json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}});
         capabilities.tasks = tasks.as_object().cloned();
     }
+}
+
+/// The 2025-11-25 task store as a request's handler uses it (the official v1
+/// `extra.taskStore`): scoped to the request's session, a task it creates is the request's,
+/// and each change it makes is announced as `notifications/tasks/status` and wakes the
+/// `tasks/result` requests waiting on it.
+#[derive(Clone)]
+pub struct RequestTaskStore {
+    cx: Context,
+}
+
+impl RequestTaskStore {
+    pub(crate) fn new(cx: Context) -> Self {
+        Self { cx }
+    }
+
+    fn store(&self) -> Arc<dyn TaskStore> {
+        self.cx.inner.server.spec_tasks.store()
+    }
+
+    fn session(&self) -> Option<String> {
+        session_key(&self.cx)
+    }
+
+    /// Creates a `working` task for this request (a `tools/call` of a tool registered
+    /// with [`TaskStart::Handler`](super::TaskStart::Handler): that call, as received).
+    pub async fn create_task(&self, options: CreateTaskOptions) -> Result<Task, ErrorObject> {
+        let request = self.cx.inner.task.own().map_or(Value::Null, |own| own.request.clone());
+        let request_id = serde_json::to_value(self.cx.request_id()).unwrap_or(Value::Null);
+        self.store().create_task(options, request_id, request, self.session()).await
+    }
+
+    /// The task; an unknown one is -32602.
+    pub async fn get_task(&self, id: &str) -> Result<Task, ErrorObject> {
+        let task = self.store().get_task(id.to_owned(), self.session()).await?;
+        task.ok_or_else(|| ErrorObject::invalid_params("Failed to retrieve task: Task not found"))
+    }
+
+    /// Ends the task `completed` or `failed` with `result`.
+    pub async fn store_task_result(&self, id: &str, status: TaskStatus, result: Value) -> Result<(), ErrorObject> {
+        let store = self.store();
+        store.store_task_result(id.to_owned(), status, result, self.session()).await?;
+        announce(&self.cx, &store, id).await;
+        self.cx.inner.server.spec_tasks.changed();
+        Ok(())
+    }
+
+    /// The result stored for the task.
+    pub async fn get_task_result(&self, id: &str) -> Outcome {
+        self.store().get_task_result(id.to_owned(), self.session()).await
+    }
+
+    /// Sets the task's status (and message); a task that has ended is -32602.
+    pub async fn update_task_status(
+        &self,
+        id: &str,
+        status: TaskStatus,
+        message: Option<String>,
+    ) -> Result<(), ErrorObject> {
+        let store = self.store();
+        let task = store.get_task(id.to_owned(), self.session()).await?;
+        let task = task.ok_or_else(|| {
+            ErrorObject::invalid_params(format!("Task \"{id}\" not found - it may have been cleaned up"))
+        })?;
+        if is_terminal(task.status) {
+            let from = serde_json::to_value(task.status).unwrap_or_default();
+            let to = serde_json::to_value(status).unwrap_or_default();
+            return Err(ErrorObject::invalid_params(format!(
+                "Cannot update task \"{id}\" from terminal status {from} to {to}: a task that has ended changes no more"
+            )));
+        }
+        store.update_task_status(id.to_owned(), status, message, self.session()).await?;
+        announce(&self.cx, &store, id).await;
+        self.cx.inner.server.spec_tasks.changed();
+        Ok(())
+    }
+
+    /// A page of this session's tasks.
+    pub async fn list_tasks(&self, cursor: Option<String>) -> Result<TaskPage, ErrorObject> {
+        self.store().list_tasks(cursor, self.session()).await
+    }
+}
+
+/// Runs a call of a tool that makes its tasks itself ([`TaskStart::Handler`]
+/// (super::TaskStart::Handler)): `call` runs the handler under `cx` with `own` recorded.
+/// A task-augmented call (`as_task`) is answered with what the handler returns (its
+/// `CreateTaskResult`); any other waits for the task the handler made to end and answers
+/// its result, as the official `McpServer` does for an `optional` tool called without `task`.
+pub(crate) async fn run_own(
+    server: &ServerShared,
+    cx: &Context,
+    own: OwnCall,
+    as_task: bool,
+    call: impl std::future::Future<Output = Outcome>,
+) -> Outcome {
+    cx.inner.task.set_own(own);
+    let created = call.await?;
+    // A task-augmented call, or a handler that failed (its `isError` result): as it is.
+    if as_task || created.get("isError") == Some(&Value::Bool(true)) {
+        return Ok(created);
+    }
+    let id = created.pointer("/task/taskId").and_then(Value::as_str).ok_or_else(|| {
+        ErrorObject::internal("The tool's createTask handler did not return a CreateTaskResult ({task: {taskId, ...}})")
+    })?;
+    wait_for_end(server, &server.spec_tasks.store(), id, &session_key(cx)).await
 }

@@ -8,13 +8,13 @@
  * once, a task is dropped `ttl` ms after its creation and again after it ends, pages of 10;
  * unlike the official one, a task created for a session is not listed or found for another.
  *
- * `InMemoryTaskMessageQueue` still throws `FerrymcpUnsupportedError` naming itself: core
- * sends a task's requests to the client over the session as they happen, so it keeps no
- * queue an application could hand it.
+ * `InMemoryTaskMessageQueue`: the official per-task FIFO of queued messages, for an
+ * application's own use. Given to a server as `taskMessageQueue` it is taken and core
+ * delivers a task's requests itself as that queue does (on the stream of a `tasks/result`
+ * waiting on the task, else on the session's channel); the server never writes to it.
  */
-import { placeholderClass } from '../../../auth-helpers.js';
 import { NativeInMemoryTaskStore } from '../../../native.js';
-import type { CreateTaskOptions, TaskStore } from '../interfaces.js';
+import type { CreateTaskOptions, QueuedMessage, TaskMessageQueue, TaskStore } from '../interfaces.js';
 import type { Task } from '../../../client-tasks.js';
 
 type Result = Record<string, unknown>;
@@ -59,7 +59,31 @@ export class InMemoryTaskStore implements TaskStore {
   }
 }
 
-export const InMemoryTaskMessageQueue = placeholderClass(
-  'InMemoryTaskMessageQueue',
-  "core sends a task's requests to the client over the session as they happen and keeps no message queue",
-);
+export class InMemoryTaskMessageQueue implements TaskMessageQueue {
+  readonly #queues = new Map<string, QueuedMessage[]>();
+
+  /** Appends `message` to the task's queue; a queue already holding `maxSize` messages throws. */
+  async enqueue(taskId: string, message: QueuedMessage, _sessionId?: string, maxSize?: number): Promise<void> {
+    const queue = this.#queues.get(taskId) ?? [];
+    if (maxSize !== undefined && queue.length >= maxSize) {
+      throw new Error(`Task message queue overflow: queue size (${queue.length}) exceeds maximum (${maxSize})`);
+    }
+    queue.push(message);
+    this.#queues.set(taskId, queue);
+  }
+
+  /** Takes the task's oldest message, if any. */
+  async dequeue(taskId: string, _sessionId?: string): Promise<QueuedMessage | undefined> {
+    const queue = this.#queues.get(taskId);
+    const message = queue?.shift();
+    if (queue?.length === 0) this.#queues.delete(taskId);
+    return message;
+  }
+
+  /** Takes all of the task's messages, oldest first. */
+  async dequeueAll(taskId: string, _sessionId?: string): Promise<QueuedMessage[]> {
+    const queue = this.#queues.get(taskId) ?? [];
+    this.#queues.delete(taskId);
+    return queue;
+  }
+}
