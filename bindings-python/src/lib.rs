@@ -15,6 +15,7 @@ mod errors;
 mod exchange;
 mod group;
 mod http;
+mod inbound;
 mod logs;
 mod middleware;
 mod oauth;
@@ -56,9 +57,11 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(server::check_state_keys, module)?)?;
     module.add_function(wrap_pyfunction!(spec_task::check_task_mode, module)?)?;
     module.add_function(wrap_pyfunction!(spec_task::is_terminal_task_status, module)?)?;
+    module.add_function(wrap_pyfunction!(server::require_client_extension, module)?)?;
     module.add_function(wrap_pyfunction!(logs::reopen_log_pump, module)?)?;
     module.add_function(wrap_pyfunction!(logs::take_log_records, module)?)?;
     vocabulary::add(module)?;
+    inbound::add(module)?;
     logs::install();
     Ok(())
 }

@@ -492,3 +492,13 @@ pub fn check_state_keys(keys: Vec<Vec<u8>>) -> PyResult<()> {
         ))
     })
 }
+
+/// `require_client_extension(ctx, identifier)`'s rule, core's (`require_client_extension`):
+/// `McpError` -32021 unless `capabilities` (what the client declared, as JSON) lists the
+/// extension.
+#[pyfunction]
+pub fn require_client_extension(py: Python<'_>, capabilities: &Bound<'_, PyAny>, identifier: &str) -> PyResult<()> {
+    let capabilities: Value = crate::convert::from_py(capabilities)?;
+    ferrymcp_core::server::require_client_extension(&capabilities, identifier)
+        .map_err(|error| crate::errors::rpc_error(py, &error))
+}

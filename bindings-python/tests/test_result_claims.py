@@ -94,6 +94,36 @@ async def test_the_legacy_handshake_leaves_a_claim_bearing_extension_out(sdk: st
         assert caught.value.error.code == types.MISSING_REQUIRED_CLIENT_CAPABILITY
 
 
+async def refusal(sdk: str, mode: str) -> tuple[int, str, Any]:
+    async with ferrymcp.Client(server(sdk), mode=mode) as client:
+        with pytest.raises(ferrymcp.McpError) as caught:
+            await client.call_tool("plain")
+    return caught.value.error.code, caught.value.error.message, caught.value.error.data
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_require_client_extension_refuses_in_the_official_words(mode: str) -> None:
+    # The rule and its wording are core's (`server::require_client_extension`); the
+    # official server's answer is the reference, in either era.
+    expected = (
+        types.MISSING_REQUIRED_CLIENT_CAPABILITY,
+        f"Client did not declare required extension {PLAIN!r}",
+        {"requiredCapabilities": {"extensions": {PLAIN: {}}}},
+    )
+    assert await refusal("official", mode) == expected
+    assert await refusal("ferrymcp", mode) == expected
+
+
+async def test_the_official_client_is_refused_by_require_client_extension() -> None:
+    params = mcp.StdioServerParameters(command=sys.executable, args=[str(PEER), "ferrymcp"])
+    async with mcp.Client(params) as client:
+        with pytest.raises(mcp.MCPError) as caught:
+            await client.call_tool("plain")
+    assert caught.value.error.code == mcp.types.MISSING_REQUIRED_CLIENT_CAPABILITY
+    assert caught.value.error.message == f"Client did not declare required extension {PLAIN!r}"
+    assert caught.value.error.data == {"requiredCapabilities": {"extensions": {PLAIN: {}}}}
+
+
 async def test_a_claim_limited_to_named_revisions_is_active_there_only() -> None:
     class Later(Tickets):
         def claims(self) -> Sequence[ResultClaim[Any]]:

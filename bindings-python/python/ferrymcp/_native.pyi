@@ -8,7 +8,7 @@ which it looks up there (`src/errors.rs`); it defines none itself.
 """
 
 from collections.abc import Awaitable, Callable
-from typing import Any, TypedDict, final
+from typing import Any, Literal, TypedDict, final
 
 __all__ = [
     "__version__",
@@ -37,6 +37,13 @@ __all__ = [
     "check_state_keys",
     "check_task_mode",
     "is_terminal_task_status",
+    "require_client_extension",
+    "classify_inbound_request",
+    "unsupported_protocol_version_rejection",
+    "encode_header_value",
+    "decode_header_value",
+    "find_duplicated_routing_header",
+    "inbound_tables",
     "reopen_log_pump",
     "take_log_records",
     "PROTOCOL_VERSIONS",
@@ -316,6 +323,31 @@ def check_task_mode(mode: str | None, requested: bool) -> tuple[int, str] | None
 
 def is_terminal_task_status(status: str) -> bool:
     """Whether a task status is final (core's rule)."""
+
+def require_client_extension(capabilities: Any, identifier: str) -> None:
+    """Core's `require_client_extension`: `McpError` -32021 unless `capabilities` (what the
+    client declared, as JSON) lists extension `identifier`."""
+
+def classify_inbound_request(
+    body: Any, headers: Any | None, supported: list[str]
+) -> tuple[Literal[True], tuple[str, Any, Any]] | tuple[Literal[False], tuple[int, str, Any]]:
+    """Core's copy of the official inbound ladder: `(True, route fields)` or `(False,
+    (code, message, data))` of the first rung that failed."""
+
+def unsupported_protocol_version_rejection(requested: str, supported: list[str]) -> tuple[int, str, Any] | None:
+    """The -32022 rejection fields, or `None` when `requested` is supported."""
+
+def encode_header_value(value: str) -> str:
+    """A value as an HTTP header carries it (the `=?base64?...?=` sentinel when needed)."""
+
+def decode_header_value(value: str | None) -> str | None:
+    """The inverse of `encode_header_value`; `None` for a malformed sentinel."""
+
+def find_duplicated_routing_header(names: list[str]) -> str | None:
+    """A routing header name given more than once."""
+
+def inbound_tables() -> tuple[dict[int, int], dict[str, str], dict[str, str]]:
+    """`ERROR_CODE_HTTP_STATUS`, `NAME_BEARING_METHODS` and the routing header names."""
 
 def reopen_log_pump() -> int:
     """In a forked child: a fresh queue of core's log lines, and the read end (a socket

@@ -39,6 +39,7 @@ mod envelope;
 pub mod errors;
 pub mod headers;
 mod icons;
+pub mod inbound;
 mod lifecycle;
 mod logging;
 pub mod meta;

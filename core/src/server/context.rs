@@ -34,6 +34,26 @@ pub(crate) fn missing_capability(capabilities: &Value, method: &str, params: &Va
 
 /// The `-32003`-style error a modern request gets when its client did not declare the
 /// capability an input needs (`needed`: what must be declared under `name`).
+/// The official Python SDK's `require_client_extension`: `Ok` when `capabilities` (what the
+/// client declared, as JSON) lists extension `identifier` under `extensions`, else `-32021`
+/// worded as the official helper words it, with `requiredCapabilities: {extensions:
+/// {identifier: {}}}` as its data. One rule for every binding ([`Context::require_client_extension`]
+/// applies it to a handler's own client).
+pub fn require_client_extension(capabilities: &Value, identifier: &str) -> Result<(), ErrorObject> {
+    let declared =
+        capabilities.get("extensions").and_then(Value::as_object).is_some_and(|e| e.contains_key(identifier));
+    if declared {
+        return Ok(());
+    }
+    let data = crate::wire::RawJson::to_json(&json!({"requiredCapabilities": {"extensions": {identifier: {}}}}))
+        .expect("JSON");
+    Err(ErrorObject::new(
+        ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        format!("Client did not declare required extension {}", super::dialect::python_repr(identifier)),
+    )
+    .with_data(data))
+}
+
 fn missing_capability_error(name: &str, needed: Value) -> ErrorObject {
     let mut required = Map::new();
     required.insert(name.to_owned(), needed);
@@ -563,6 +583,13 @@ impl Context {
         self.input_with(Some(resolver), method, params, options).await
     }
 
+    /// The official Python SDK's `require_client_extension` for this handler's client
+    /// (what it declared for this message: a 2026-07-28 request's own capabilities, else
+    /// the session's): see [`require_client_extension`].
+    pub fn require_client_extension(&self, identifier: &str) -> Result<(), HandlerError> {
+        require_client_extension(self.inner.client_capabilities(), identifier).map_err(HandlerError::Rpc)
+    }
+
     /// Reads one of this server's own resources.
     pub async fn read_resource(&self, uri: &str) -> Result<Value, HandlerError> {
         let found = self.inner.server.registry.read().unwrap().find_resource(uri);
@@ -601,5 +628,25 @@ pub(crate) fn request_failed(method: &str, error: PeerError) -> HandlerError {
             format!("Timed out while waiting for response to {method}. Waited {} seconds.", after.as_secs_f64()),
         )),
         other => HandlerError::Failed(format!("{method} failed: {other}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn require_client_extension_words_the_refusal_as_the_official_helper() {
+        let declared = json!({"extensions": {"io.example/tickets": {}}});
+        assert!(require_client_extension(&declared, "io.example/tickets").is_ok());
+        for capabilities in [json!({}), json!({"extensions": {}}), json!({"extensions": {"other": {}}})] {
+            let error = require_client_extension(&capabilities, "io.example/tickets").unwrap_err();
+            assert_eq!(error.code, ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY);
+            assert_eq!(error.message, "Client did not declare required extension 'io.example/tickets'");
+            let data: Value = error.data.unwrap().parse_owned().unwrap();
+            assert_eq!(data, json!({"requiredCapabilities": {"extensions": {"io.example/tickets": {}}}}));
+        }
+        let error = require_client_extension(&json!({}), "it's").unwrap_err();
+        assert_eq!(error.message, "Client did not declare required extension \"it's\"");
     }
 }

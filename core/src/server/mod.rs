@@ -38,7 +38,7 @@ pub mod template;
 
 pub use auth_info::AuthInfo;
 pub use capabilities::Features;
-pub use context::Context;
+pub use context::{Context, require_client_extension};
 pub use custom::{APPLICATION_ANSWERED, NotificationHandler, RawRequestHandler, RequestHandler};
 pub(crate) use dialect::python_repr;
 pub use dialect::{Dialect, no_back_channel_method};

@@ -1370,19 +1370,14 @@ __all__ = [
 
 def require_client_extension(ctx: Any, identifier: str) -> None:
     """Raises `McpError` -32021 (missing required client capability, with
-    `requiredCapabilities` in its data) unless the client declared extension `identifier`."""
-    from ferrymcp.exceptions import McpError
-    from ferrymcp.types import MISSING_REQUIRED_CLIENT_CAPABILITY
+    `requiredCapabilities` in its data) unless the client declared extension `identifier`:
+    core's rule and wording, given what the client declared for this message."""
+    from ferrymcp import _native
+    from ferrymcp._jsonable import jsonable
 
     session = getattr(ctx, "session", None)
     capabilities = session.client_capabilities if session is not None else getattr(ctx, "client_capabilities", None)
-    declared = getattr(capabilities, "extensions", None) if capabilities is not None else None
-    if not declared or identifier not in declared:
-        raise McpError(
-            MISSING_REQUIRED_CLIENT_CAPABILITY,
-            f"Client did not declare required extension {identifier!r}",
-            {"requiredCapabilities": {"extensions": {identifier: {}}}},
-        )
+    _native.require_client_extension(jsonable(capabilities) if capabilities is not None else {}, identifier)
 
 
 def _stream_closers(native_ctx: Any) -> tuple[Callable[[], Awaitable[None]], Callable[[], Awaitable[None]]]:
