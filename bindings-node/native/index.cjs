@@ -835,6 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.NativeCacheStore = nativeBinding.NativeCacheStore
 module.exports.NativeCancel = nativeBinding.NativeCancel
 module.exports.NativeClient = nativeBinding.NativeClient
 module.exports.NativeContext = nativeBinding.NativeContext
@@ -843,12 +844,14 @@ module.exports.NativeGroup = nativeBinding.NativeGroup
 module.exports.NativeHttpHandler = nativeBinding.NativeHttpHandler
 module.exports.NativeHttpListener = nativeBinding.NativeHttpListener
 module.exports.NativeHttpResponse = nativeBinding.NativeHttpResponse
+module.exports.NativeInMemoryTaskStore = nativeBinding.NativeInMemoryTaskStore
 module.exports.NativeOAuth = nativeBinding.NativeOAuth
 module.exports.NativePort = nativeBinding.NativePort
 module.exports.NativeRedisStore = nativeBinding.NativeRedisStore
 module.exports.NativeReply = nativeBinding.NativeReply
 module.exports.NativeServer = nativeBinding.NativeServer
 module.exports.NativeSubscription = nativeBinding.NativeSubscription
+module.exports.NativeTaskStore = nativeBinding.NativeTaskStore
 module.exports.bearerAuthorize = nativeBinding.bearerAuthorize
 module.exports.bearerChallenge = nativeBinding.bearerChallenge
 module.exports.childEnvironment = nativeBinding.childEnvironment

@@ -9,6 +9,29 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** A response cache store a client can be given by `id`. */
+export declare class NativeCacheStore {
+  /**
+   * Core's in-memory store under the official TypeScript policy: at most `maxEntries`
+   * `resources/read` entries (core's default when absent; `0`: no cap).
+   */
+  static typescript(maxEntries?: number | undefined | null): NativeCacheStore
+  /**
+   * An application's store object, reached through `call`; each answer within
+   * `timeoutMs` (10 s by default).
+   */
+  static fromObject(call: (op: string, argsJson: string) => Promise<string>, timeoutMs?: number | undefined | null): NativeCacheStore
+  /** What a client's configuration names this store by. */
+  get id(): number
+  get size(): number
+  get(method: string, params: string, partition: string): NativeCacheEntry | null
+  /** Writes the entry; returns its stamp. */
+  set(method: string, params: string, partition: string, value: string, expiresAt?: number | undefined | null, scope?: string | undefined | null): number
+  delete(method: string, params: string, partition: string): void
+  evict(method: string): void
+  clear(): void
+}
+
 export declare class NativeCancel {
   constructor()
   cancel(): void
@@ -211,6 +234,27 @@ export declare class NativeHttpResponse {
   cancel(): void
 }
 
+/**
+ * Core's in-memory task store, for `InMemoryTaskStore`. Every call answers at once (JSON
+ * text); a task of one session is not another's.
+ */
+export declare class NativeInMemoryTaskStore {
+  constructor()
+  /** `optionsJson`: `{ttl?, pollInterval?}`; the task, as JSON text. */
+  createTask(optionsJson: string, sessionId?: string | undefined | null): string
+  /** The task as JSON text, `null` when unknown. */
+  getTask(taskId: string, sessionId?: string | undefined | null): string
+  storeTaskResult(taskId: string, status: string, resultJson: string, sessionId?: string | undefined | null): void
+  getTaskResult(taskId: string, sessionId?: string | undefined | null): string
+  updateTaskStatus(taskId: string, status: string, statusMessage?: string | undefined | null, sessionId?: string | undefined | null): void
+  /** `{tasks, nextCursor?}` as JSON text. */
+  listTasks(cursor?: string | undefined | null, sessionId?: string | undefined | null): string
+  /** Every task kept, as JSON text. */
+  allTasks(): string
+  /** Forgets every task. */
+  clear(): void
+}
+
 /** One client's OAuth state (an `authProvider`), shared by the connections of a transport. */
 export declare class NativeOAuth {
   constructor(config: OAuthConfig, provider: (callJson: string) => Promise<string>)
@@ -298,6 +342,13 @@ export declare class NativeServer {
    * low-level `Server.setRequestHandler`; other MCP methods are refused.
    */
   setRequestHandler(method: string, handler: (payloadJson: string, ctx: NativeContext) => void): void
+  /** Keeps the server's 2025-11-25 tasks in the application's store. */
+  setTaskStore(store: NativeTaskStore): void
+  /**
+   * Keeps the server's 2025-11-25 tasks in this in-memory store (an `InMemoryTaskStore`
+   * the application also reads).
+   */
+  setInMemoryTaskStore(store: NativeInMemoryTaskStore): void
   /** Stops serving the application's request `method`; whether it was served. */
   removeRequestHandler(method: string): boolean
   /**
@@ -346,6 +397,13 @@ export declare class NativeSubscription {
   close(): Promise<void>
   /** Resolves once the subscription has ended: `"local"`, `"graceful"` or `"remote"`. */
   closed(): Promise<string>
+}
+
+/** An application's task store for one server. */
+export declare class NativeTaskStore {
+  constructor(call: (operation: string, argsJson: string) => Promise<string>, config: TaskStoreConfig)
+  /** Drops the function (the server closed): later calls are refused. */
+  close(): void
 }
 
 export interface AuthConfig {
@@ -410,6 +468,8 @@ export interface ClientConfig {
   cachePartition?: string
   /** The official `defaultCacheTtlMs` option (TTL for results without a `ttlMs`). */
   defaultCacheTtlMs?: number
+  /** The official `responseCacheStore` option: the `id` of a `NativeCacheStore`. */
+  cacheStore?: number
   /** The official `inputRequired.autoFulfill` (core's `answer_input`; default true). */
   answerInput?: boolean
   /** The official `inputRequired.maxRounds` (core's `max_input_rounds`). */
@@ -445,6 +505,8 @@ export interface Defaults {
   maxRequestBodySize: number
   /** The longest stdio message (one line) the engine reads. */
   stdioMaxMessageSize: number
+  /** The shortest request-state sealing key core accepts, in bytes. */
+  minStateKeyLen: number
 }
 
 /** Every JSON-RPC and MCP error code the engine uses, by the official SDK's names. */
@@ -559,6 +621,16 @@ export interface MetaKeys {
   relatedTask: string
 }
 
+/** An entry as the official interface has it. */
+export interface NativeCacheEntry {
+  /** The result's JSON text. */
+  value: string
+  stamp: number
+  /** Epoch milliseconds. */
+  expiresAt?: number
+  scope: string
+}
+
 /** How the client authorizes, besides what its provider stores. */
 export interface OAuthConfig {
   /** The client's metadata (RFC 7591), JSON. */
@@ -645,6 +717,11 @@ export interface SpawnConfig {
   cwd?: string
   /** `"inherit"` (default), `"ignore"`, or `"lines"` (each line to `onStderr`). */
   stderr?: string
+}
+
+export interface TaskStoreConfig {
+  /** How long each call of the store may take (10 s by default). */
+  timeoutMs?: number
 }
 
 /** The certificate chain and key files (PEM) of an `https://` listener. */

@@ -164,7 +164,7 @@ export class FerrymcpUnsupportedError extends Error {
 /** Marks the placeholders below (scripts/surface-diff.mjs counts them apart). */
 export const UNSUPPORTED = Symbol.for('ferrymcp.unsupported');
 
-type Placeholder = ((...args: any[]) => never) & { [UNSUPPORTED]: string };
+export type Placeholder = ((...args: any[]) => never) & { [UNSUPPORTED]: string };
 
 /** @internal A class the package exports by its official name only to refuse it at construction (`FerrymcpUnsupportedError` naming it). */
 export function placeholderClass(api: string, why: string): new (...args: any[]) => never {

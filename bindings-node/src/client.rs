@@ -69,6 +69,8 @@ pub struct ClientConfig {
     pub cache_partition: Option<String>,
     /// The official `defaultCacheTtlMs` option (TTL for results without a `ttlMs`).
     pub default_cache_ttl_ms: Option<f64>,
+    /// The official `responseCacheStore` option: the `id` of a `NativeCacheStore`.
+    pub cache_store: Option<u32>,
     /// The official `inputRequired.autoFulfill` (core's `answer_input`; default true).
     pub answer_input: Option<bool>,
     /// The official `inputRequired.maxRounds` (core's `max_input_rounds`).
@@ -150,6 +152,9 @@ fn options(config: &ClientConfig) -> napi::Result<ClientOptions> {
     }
     if let Some(cache) = options.cache.as_mut() {
         cache.partition = config.cache_partition.clone().unwrap_or_default();
+        if let Some(id) = config.cache_store {
+            cache.store = Some(crate::cache_store::store_of(id)?);
+        }
         if let Some(ttl) = config.default_cache_ttl_ms {
             if !(ttl.is_finite() && ttl >= 0.0) {
                 let message = format!("defaultCacheTtlMs must be a non-negative number, got {ttl}");

@@ -142,7 +142,7 @@ impl JsProvider {
 }
 
 fn auth_error(error: AuthError) -> napi::Error {
-    mcp_error(ErrorCode::CONNECTION_CLOSED, &error.message, Some(json!({"oauth": {"redirected": error.redirected}})))
+    mcp_error(ErrorCode::CONNECTION_CLOSED, &error.message, Some(error.data()))
 }
 
 /// One client's OAuth state (an `authProvider`), shared by the connections of a transport.

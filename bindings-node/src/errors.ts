@@ -199,16 +199,60 @@ export class OAuthUnsupportedError extends TypeError {
 }
 
 /**
- * An error of a client connection: `UnauthorizedError` when authorization failed, an
- * `OAuthUnsupportedError` (a provider member refused, by name) as it is, else `fromNative`.
+ * The official base of the OAuth client flow's typed errors (`instanceof` catches the
+ * family). `code` is the MCP error's, as core failed the request with it.
+ */
+export class OAuthClientFlowError extends Error {
+  readonly code: number = ErrorCode.ConnectionClosed;
+
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * The official `IssuerMismatchError`: an authorization server's issuer is not the one
+ * expected, a mix-up indication that ends the flow. `kind` `'metadata'`: the `issuer` of
+ * the fetched metadata is not the one its address was built from (RFC 8414 section 3.3);
+ * `'authorization_response'`: the redirect's `iss` is not the recorded issuer, or is
+ * missing although the server promises it (RFC 9207). Core runs both checks; the message
+ * is the official one (its values JSON-quoted). `received` may be an attacker's on the
+ * authorization-response path: never show it to users.
+ */
+export class IssuerMismatchError extends OAuthClientFlowError {
+  readonly kind: 'metadata' | 'authorization_response';
+  readonly expected: string | undefined;
+  readonly received: string | undefined;
+
+  constructor(kind: 'metadata' | 'authorization_response', expected: string | undefined, received: string | undefined) {
+    const where = kind === 'metadata' ? 'authorization server metadata (RFC 8414 §3.3)' : 'authorization response (RFC 9207)';
+    super(`Issuer mismatch in ${where}: expected ${JSON.stringify(expected)}, received ${JSON.stringify(received)}`);
+    this.kind = kind;
+    this.expected = expected;
+    this.received = received;
+  }
+}
+
+/**
+ * An error of a client connection: `IssuerMismatchError` when core's issuer check failed,
+ * `UnauthorizedError` when authorization failed otherwise, an `OAuthUnsupportedError` (a
+ * provider member refused, by name) as it is, else `fromNative`.
  */
 export function fromNativeClient(error: unknown): Error {
-  if (error instanceof UnauthorizedError || error instanceof OAuthUnsupportedError) return error;
+  if (error instanceof UnauthorizedError || error instanceof OAuthUnsupportedError || error instanceof OAuthClientFlowError) return error;
   const local = sdkErrorOf(error);
   if (local !== undefined) return local;
   const failure = fromNative(error);
   const oauth = (failure.data as { oauth?: unknown } | undefined)?.oauth;
-  if (oauth !== undefined && typeof oauth === 'object') return new UnauthorizedError(failure.rawMessage, failure.code, failure.data);
+  if (oauth !== undefined && typeof oauth === 'object') {
+    const issuer = (oauth as { issuer?: { check?: string; expected?: string; received?: string } }).issuer;
+    if (issuer?.check === 'metadata' || issuer?.check === 'authorization_response') {
+      const mismatch = new IssuerMismatchError(issuer.check, issuer.expected, issuer.received);
+      return Object.assign(mismatch, { code: failure.code });
+    }
+    return new UnauthorizedError(failure.rawMessage, failure.code, failure.data);
+  }
   return failure;
 }
 

@@ -9,7 +9,6 @@
  * LLM APIs (OpenAI Chat Completions and Responses, Anthropic Messages), byte for byte the
  * same as Python's.
  */
-import { readFile } from 'node:fs/promises';
 
 import { fromNative } from './errors.js';
 import { connectGroup, llmToolDefinitions, llmToolResult } from './native.js';
@@ -74,7 +73,8 @@ export class ClientGroup {
     for (const key of Object.keys(options)) {
       if (!KNOWN_OPTIONS.has(key)) throw new TypeError(`ClientGroup: unknown option ${JSON.stringify(key)}`);
     }
-    const text = typeof config === 'string' ? await readFile(config, 'utf8') : JSON.stringify(config);
+    // node:fs/promises on first use: a server that imports ferrymcp never loads it.
+    const text = typeof config === 'string' ? await (await import('node:fs/promises')).readFile(config, 'utf8') : JSON.stringify(config);
     const onEvent = options.onEvent;
     let handle: NativeGroup;
     try {

@@ -47,6 +47,8 @@ export { ClientGroup, toolDefinitions, toolResult } from './group.js';
 export type { ClientGroupOptions, GroupTool, LlmApi, ServerEvent, ServerStatus } from './group.js';
 export type { CacheMode, ClientOptions, DiscoverResult, RequestOptions } from './mcp-client.js';
 export { MAX_CACHE_TTL_MS } from './mcp-client.js';
+export { InMemoryResponseCacheStore } from './response-cache.js';
+export type { CacheEntry, CacheKey, CacheScope, InMemoryResponseCacheStoreOptions, MaybePromise, ResponseCacheStore } from './response-cache.js';
 export { SSEClientTransport, StreamableHTTPClientTransport } from './http-client.js';
 export type { AuthProvider, SSEClientTransportOptions, StreamableHTTPClientTransportOptions, TlsOptions } from './http-client.js';
 export { ExperimentalClientTasks } from './client-tasks.js';
@@ -68,6 +70,8 @@ export { isCompletable } from './server/completable.js';
 export {
   ClientCredentialsProvider,
   CrossAppAccessProvider,
+  IssuerMismatchError,
+  OAuthClientFlowError,
   OAuthUnsupportedError,
   PrivateKeyJwtProvider,
   StaticPrivateKeyJwtProvider,

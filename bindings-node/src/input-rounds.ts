@@ -15,9 +15,9 @@
  * payload into the `requestState` string (HMAC-SHA-256, an expiry, an optional binding to
  * the caller): ferrymcp's own implementation with `node:crypto`, its tokens its own.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 
 import type { HandlerContext } from './context.js';
+import { vocabulary } from './native.js';
 import { prepare } from './schema.js';
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, Root } from './types.js';
 
@@ -152,6 +152,17 @@ export interface RequestStateCodec<T = unknown> {
 const TOKEN_PREFIX = 'fm1.';
 const b64url = (bytes: Buffer | Uint8Array) => Buffer.from(bytes).toString('base64url');
 
+type NodeCrypto = typeof import('node:crypto');
+let cryptoModule: Promise<NodeCrypto> | undefined;
+
+/** `node:crypto`, loaded on the first mint or verify: importing it costs every process that
+ * imports ferrymcp 1.3 MB of RSS and 10-16 ms of startup (benches/README.md, "Startup and
+ * idle RSS (2026-11-28)"), and only a server with a request-state codec needs it. */
+function nodeCrypto(): Promise<NodeCrypto> {
+  cryptoModule ??= import('node:crypto');
+  return cryptoModule;
+}
+
 /**
  * Seals a typed payload into a `requestState` string and opens it again: `verify` throws on
  * a token it did not mint (HMAC-SHA-256), an expired one, or one bound to another caller.
@@ -164,33 +175,37 @@ export function createRequestStateCodec<T = unknown>(options: RequestStateCodecO
   }
   const key = typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : options.key instanceof Uint8Array ? Buffer.from(options.key) : undefined;
   if (key === undefined) throw new TypeError('createRequestStateCodec: key must be a Uint8Array or a string');
-  if (key.byteLength < 32) throw new RangeError(`createRequestStateCodec: key must be at least 32 bytes (got ${key.byteLength})`);
+  const least = vocabulary.defaults.minStateKeyLen;
+  if (key.byteLength < least) throw new RangeError(`createRequestStateCodec: key must be at least ${least} bytes (got ${key.byteLength})`);
   const ttlSeconds = options.ttlSeconds ?? 600;
   if (typeof ttlSeconds !== 'number' || !Number.isFinite(ttlSeconds)) throw new RangeError('createRequestStateCodec: ttlSeconds must be a finite number');
   const { bind } = options;
   if (bind !== undefined && typeof bind !== 'function') throw new TypeError('createRequestStateCodec: bind must be a function');
   // Separate MAC domains for the body and the binding tag, under the one key.
-  const mac = (domain: string, text: string) => createHmac('sha256', key).update(domain).update('\0').update(text).digest();
-  const bindTag = (ctx: HandlerContext) => b64url(mac('bind', bind!(ctx)).subarray(0, 16));
+  const mac = (crypto: NodeCrypto, domain: string, text: string) =>
+    crypto.createHmac('sha256', key).update(domain).update('\0').update(text).digest();
+  const bindTag = (crypto: NodeCrypto, ctx: HandlerContext) => b64url(mac(crypto, 'bind', bind!(ctx)).subarray(0, 16));
   const now = () => Math.floor(Date.now() / 1000);
   return {
     async mint(payload, ctx) {
+      const crypto = await nodeCrypto();
       const envelope: { p: T; exp: number; b?: string } = { p: payload, exp: now() + ttlSeconds };
       if (bind !== undefined) {
         if (ctx === undefined) throw new TypeError('createRequestStateCodec: mint(payload, ctx) needs ctx when bind is given');
-        envelope.b = bindTag(ctx);
+        envelope.b = bindTag(crypto, ctx);
       }
       const body = b64url(Buffer.from(JSON.stringify(envelope), 'utf8'));
-      return `${TOKEN_PREFIX}${body}.${b64url(mac('body', TOKEN_PREFIX + body))}`;
+      return `${TOKEN_PREFIX}${body}.${b64url(mac(crypto, 'body', TOKEN_PREFIX + body))}`;
     },
     async verify(state, ctx) {
+      const crypto = await nodeCrypto();
       if (typeof state !== 'string' || !state.startsWith(TOKEN_PREFIX)) throw new Error('malformed');
       const dot = state.lastIndexOf('.');
       if (dot <= TOKEN_PREFIX.length) throw new Error('malformed');
       const body = state.slice(TOKEN_PREFIX.length, dot);
       const given = Buffer.from(state.slice(dot + 1), 'base64url');
-      const expected = mac('body', TOKEN_PREFIX + body);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new Error('mac');
+      const expected = mac(crypto, 'body', TOKEN_PREFIX + body);
+      if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) throw new Error('mac');
       let envelope: { p: T; exp: unknown; b?: unknown };
       try {
         envelope = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as typeof envelope;
@@ -199,9 +214,9 @@ export function createRequestStateCodec<T = unknown>(options: RequestStateCodecO
       }
       if (typeof envelope.exp !== 'number' || envelope.exp < now()) throw new Error('expired');
       if (bind !== undefined) {
-        const tag = Buffer.from(bindTag(ctx));
+        const tag = Buffer.from(bindTag(crypto, ctx));
         const sent = Buffer.from(typeof envelope.b === 'string' ? envelope.b : '');
-        if (sent.length !== tag.length || !timingSafeEqual(sent, tag)) throw new Error('bind');
+        if (sent.length !== tag.length || !crypto.timingSafeEqual(sent, tag)) throw new Error('bind');
       } else if (envelope.b !== undefined) {
         throw new Error('bind');
       }

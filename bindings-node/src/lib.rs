@@ -16,6 +16,7 @@
 // exports (reached only from JS through napi's registration) look unused.
 #![cfg_attr(test, allow(dead_code))]
 
+mod cache_store;
 mod cancel;
 mod client;
 mod client_callbacks;
@@ -35,6 +36,7 @@ mod port;
 mod redis;
 mod reply;
 mod server;
+mod task_store;
 mod vocabulary;
 
 /// The addon's tokio runtime: one worker thread, unless `TOKIO_WORKER_THREADS` (tokio's own

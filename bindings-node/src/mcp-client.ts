@@ -19,6 +19,8 @@ import type { MethodOrSchema } from './dispatch.js';
 import { ErrorCode, McpError, fromNativeClient, invalidOption, refuseOption } from './errors.js';
 import { NativeCancel, connectPort } from './native.js';
 import { MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './guards.js';
+import { nativeCacheStore } from './response-cache.js';
+import type { ResponseCacheStore } from './response-cache.js';
 import { carry, isMessageTransport } from './transport.js';
 import type { Transport } from './transport.js';
 import type { ClientConfig, NativeClientHandle, NativeReply, RequestConfig } from './native.js';
@@ -116,7 +118,13 @@ export interface ClientOptions {
    */
   inputRequired?: { autoFulfill?: boolean; maxRounds?: number };
   listMaxPages?: number;
-  responseCacheStore?: unknown;
+  /**
+   * The official option: where the response cache keeps its entries, shared between
+   * clients or persisted (an `InMemoryResponseCacheStore`, or any object with the
+   * official methods). Absent, each client has its own in-memory store (512
+   * `resources/read` entries, as the official default).
+   */
+  responseCacheStore?: ResponseCacheStore;
   cachePartition?: string;
   defaultCacheTtlMs?: number;
   supportedProtocolVersions?: string[];
@@ -134,6 +142,7 @@ const TAKEN_OPTIONS = new Set([
   'listChanged',
   'cachePartition',
   'defaultCacheTtlMs',
+  'responseCacheStore',
   'inputRequired',
 ]);
 
@@ -141,7 +150,6 @@ const TAKEN_OPTIONS = new Set([
 const REFUSED_OPTIONS: Record<string, { default?: unknown; why: string }> = {
   jsonSchemaValidator: { why: 'the engine validates in Rust and takes no validator' },
   listMaxPages: { why: 'list methods return one page per call in ferrymcp (pass a cursor)' },
-  responseCacheStore: { why: 'a custom response cache store is not supported by ferrymcp yet (the engine keeps an in-memory one per client)' },
   supportedProtocolVersions: { why: 'the engine offers the revisions it speaks (a list naming exactly those, SUPPORTED_PROTOCOL_VERSIONS, is taken); choose the era with versionNegotiation' },
   enforceStrictCapabilities: { default: false, why: 'strict capability checks are not supported by ferrymcp' },
   debouncedNotificationMethods: { why: 'notification debouncing is not supported by ferrymcp' },
@@ -253,10 +261,13 @@ export class Client {
   #alive?: ReturnType<typeof setInterval>;
   #server?: ServerDetails;
   #autoSubscription?: McpSubscription;
+  /** The engine's store for `responseCacheStore`, held for as long as this client. */
+  readonly #cacheStore?: ReturnType<typeof nativeCacheStore>;
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     checkOptions(options);
     checkListChanged(options.listChanged);
+    if (options.responseCacheStore !== undefined) this.#cacheStore = nativeCacheStore(options.responseCacheStore);
     this.#info = clientInfo;
     this.#options = { ...options, era: eraOf(options) };
     this.#capabilities = { ...(options.capabilities ?? {}) };
@@ -323,6 +334,7 @@ export class Client {
           listChangedJson: listChangedJson(this.#options.listChanged),
           cachePartition: this.#options.cachePartition,
           defaultCacheTtlMs: this.#options.defaultCacheTtlMs,
+          cacheStore: this.#cacheStore?.id,
           answerInput: this.#options.inputRequired?.autoFulfill,
           maxInputRounds: this.#options.inputRequired?.maxRounds,
           probeTimeoutMs: this.#options.versionNegotiation?.probe?.timeoutMs,

@@ -15,13 +15,17 @@ import type { HandlerContext } from './context.js';
 import { methodOf, nativeHandler } from './dispatch.js';
 import type { HandlerHooks, MethodOrSchema } from './dispatch.js';
 import { ErrorCode, McpError, fromNative, invalidOption, refuseOption } from './errors.js';
-import { SdkError, SdkErrorCode } from './auth-helpers.js';
+import { SdkError, SdkErrorCode, placeholder } from './auth-helpers.js';
+import type { Placeholder } from './auth-helpers.js';
 import { MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './guards.js';
 import { ListeningTransport } from './http.js';
 import { carry, isMessageTransport } from './transport.js';
 import type { Transport } from './transport.js';
 import type { HttpListener, ListenOptions } from './http.js';
 import { NativeServer } from './native.js';
+import { attachTaskStore, checkTaskStore } from './task-store.js';
+import type { AttachedTaskStore } from './task-store.js';
+import type { TaskStore } from './experimental/tasks/interfaces.js';
 import { warnIfStdinRead } from './stdio.js';
 import { SET_MAX_LISTEN_STREAMS, SET_REJECT_LEGACY } from './server-internals.js';
 import { completerOf, parseParams, prepare, promptArguments } from './schema.js';
@@ -73,6 +77,15 @@ export interface McpServerOptions {
    */
   requestState?: { verify?: (state: string, ctx: HandlerContext) => unknown };
   /**
+   * The official 1.x `taskStore`: where the 2025-11-25 revision's tasks are kept (any
+   * object with `createTask`, `getTask`, `storeTaskResult`, `getTaskResult`,
+   * `updateTaskStatus`, `listTasks`; an `InMemoryTaskStore` is core's own). Core creates a
+   * task there for each task-augmented call of a tool with `execution.taskSupport`, runs the
+   * tool, stores its result, and answers `tasks/get`, `tasks/result`, `tasks/list` and
+   * `tasks/cancel` from it. Without it core keeps them in memory.
+   */
+  taskStore?: TaskStore;
+  /**
    * How a handler's own `inputRequired(...)` result is served to a 2025-era request: by
    * default (`legacyShim: true`) each embedded request goes to the client as a real request
    * over the session and the handler runs again with the answers (`ctx.mcpReq.inputResponses`,
@@ -86,7 +99,12 @@ export interface McpServerOptions {
 
 const SERVER_TAKEN_OPTIONS = new Set(['capabilities', 'instructions', 'pageSize', 'handlerTimeoutMs', 'requestTimeoutMs', 'cacheHints', 'requestStateKeys', 'requestStateTtlMs']);
 
-const TASKS = 'core runs tasks with its own store and queue (declare tasks in capabilities and register tools with execution.taskSupport)';
+const REGISTER_TOOL_TASK: Placeholder = placeholder(
+  'registerToolTask',
+  "the application's own task handlers are not supported yet: register the tool with execution.taskSupport (and the server's taskStore) and core creates, runs and answers its tasks",
+);
+
+const TASK_QUEUE = "core sends a task's requests to the client over the session as they happen and keeps no message queue";
 
 /**
  * The official server options ferrymcp has no counterpart for, with why: each is refused by
@@ -100,10 +118,9 @@ const SERVER_REFUSED_OPTIONS: Record<string, { isDefault?: (value: unknown) => b
   enforceStrictCapabilities: { isDefault: (value) => value === false, why: 'strict capability checks on emitted requests are not supported by ferrymcp' },
   debouncedNotificationMethods: { isDefault: (value) => Array.isArray(value) && value.length === 0, why: 'notification debouncing is not supported by ferrymcp' },
   jsonSchemaValidator: { why: 'core validates elicitation answers (and tool arguments) in Rust and takes no validator' },
-  taskStore: { why: TASKS },
-  taskMessageQueue: { why: TASKS },
-  defaultTaskPollInterval: { why: TASKS },
-  maxTaskQueueSize: { why: TASKS },
+  taskMessageQueue: { why: TASK_QUEUE },
+  defaultTaskPollInterval: { why: "the task store sets each task's pollInterval (InMemoryTaskStore: 1000 ms, as the official one)" },
+  maxTaskQueueSize: { why: TASK_QUEUE },
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -130,6 +147,10 @@ function checkServerOptions(options: McpServerOptions): void {
     }
     if (key === 'inputRequired') {
       checkInputRequired(value);
+      continue;
+    }
+    if (key === 'taskStore') {
+      checkTaskStore(value);
       continue;
     }
     const refused = SERVER_REFUSED_OPTIONS[key];
@@ -272,6 +293,7 @@ export class McpServer {
   /** Called when the connection ends. */
   onclose?: () => void;
   readonly #native: InstanceType<typeof NativeServer>;
+  #taskStore: AttachedTaskStore | undefined;
   readonly #prompts = new Map<string, RegisteredPrompt>();
   readonly #promptArgs = new Map<string, Prepared | undefined>();
   readonly #templates = new Map<string, RegisteredResourceTemplate>();
@@ -296,7 +318,7 @@ export class McpServer {
     checkServerOptions(options);
     let native: InstanceType<typeof NativeServer> | undefined;
     this.#call(() => {
-      native = new NativeServer(JSON.stringify(serverInfo), options.instructions, {
+      native = McpServer.#engine(JSON.stringify(serverInfo), options.instructions, {
         pageSize: options.pageSize,
         handlerTimeoutMs: options.handlerTimeoutMs,
         requestTimeoutMs: options.requestTimeoutMs,
@@ -313,6 +335,7 @@ export class McpServer {
     this.hooks.onerror = (error) => this.server.onerror?.(error);
     this.server = new Server(this, this.#native);
     if (options.capabilities !== undefined) this.server.registerCapabilities(options.capabilities);
+    if (options.taskStore !== undefined) this.#taskStore = attachTaskStore(this.#native, options.taskStore as TaskStore);
   }
 
   // -- tools -------------------------------------------------------------------------
@@ -659,6 +682,16 @@ export class McpServer {
     this.#http = undefined;
     await http?.close?.();
     await this.#native.close();
+    this.#taskStore?.close();
+  }
+
+  /**
+   * v1's `server.experimental.tasks`: `registerToolTask` (the application's own task
+   * handlers) is not there yet and throws `ERR_FERRYMCP_UNSUPPORTED` naming itself; register
+   * the tool with `execution.taskSupport` and core runs its tasks.
+   */
+  get experimental(): { tasks: { registerToolTask: Placeholder } } {
+    return { tasks: { registerToolTask: REGISTER_TOOL_TASK } };
   }
 
   isConnected(): boolean {
@@ -709,7 +742,22 @@ export class McpServer {
     try {
       register();
     } catch (error) {
+      if (error instanceof RangeError) throw error;
       throw new Error(fromNative(error).rawMessage, { cause: error });
+    }
+  }
+
+  /**
+   * The engine's server. A sealing key shorter than core's floor (`requestStateKeys`, else
+   * `FERRYMCP_STATE_KEY`) is a `RangeError` (`code` `ERR_OUT_OF_RANGE`), as the official
+   * `createRequestStateCodec` throws for a short key; the message is core's.
+   */
+  static #engine(...args: ConstructorParameters<typeof NativeServer>): InstanceType<typeof NativeServer> {
+    try {
+      return new NativeServer(...args);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'InvalidArg') throw error;
+      throw Object.assign(new RangeError(`McpServer: ${(error as Error).message}`), { code: 'ERR_OUT_OF_RANGE' });
     }
   }
 

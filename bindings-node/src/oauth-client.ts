@@ -11,10 +11,10 @@
  * `validateResourceURL`, `prepareTokenRequest` other than the client-credentials grant,
  * the authorization-server and resource URL storage. Nothing is accepted and ignored.
  */
-import { OAuthUnsupportedError, UnauthorizedError } from './errors.js';
+import { IssuerMismatchError, OAuthClientFlowError, OAuthUnsupportedError, UnauthorizedError } from './errors.js';
 import { NativeOAuth, parseWwwAuthenticate } from './native.js';
 
-export { OAuthUnsupportedError, UnauthorizedError };
+export { IssuerMismatchError, OAuthClientFlowError, OAuthUnsupportedError, UnauthorizedError };
 
 /** RFC 7591 client metadata. */
 export interface OAuthClientMetadata {

@@ -160,7 +160,10 @@ impl NativeServer {
             config.handler_timeout_ms.map_or(DEFAULT_HANDLER_TIMEOUT, |ms| Duration::from_millis(ms.into()));
         let peer_config = options.peer.clone();
         Ok(Self {
-            server: Server::with_info(info, instructions, options),
+            // Core's floor on the sealing keys (`requestStateKeys`, else FERRYMCP_STATE_KEY):
+            // `InvalidArg`, which the TypeScript layer throws as a `RangeError`.
+            server: Server::try_with_info(info, instructions, options)
+                .map_err(|e| napi::Error::new(Status::InvalidArg, e))?,
             peer_config,
             handler_timeout,
             peer: Mutex::new(None),
@@ -292,6 +295,19 @@ impl NativeServer {
             self.server.set_request_handler(&method, handler)
         };
         set.map_err(from_registry)
+    }
+
+    /// Keeps the server's 2025-11-25 tasks in the application's store.
+    #[napi]
+    pub fn set_task_store(&self, store: &crate::task_store::NativeTaskStore) {
+        self.server.set_task_store(store.task_store());
+    }
+
+    /// Keeps the server's 2025-11-25 tasks in this in-memory store (an `InMemoryTaskStore`
+    /// the application also reads).
+    #[napi]
+    pub fn set_in_memory_task_store(&self, store: &crate::task_store::NativeInMemoryTaskStore) {
+        self.server.set_task_store(store.task_store());
     }
 
     /// Stops serving the application's request `method`; whether it was served.

@@ -8,6 +8,7 @@
 use ferrymcp_core::framing::DEFAULT_MAX_FRAME;
 use ferrymcp_core::peer::PeerConfig;
 use ferrymcp_core::protocol::{ErrorCode, LoggingLevel, ProtocolVersion, meta};
+use ferrymcp_core::server::MIN_STATE_KEY_LEN;
 use ferrymcp_core::server::http::HttpOptions;
 use napi_derive::napi;
 
@@ -50,6 +51,8 @@ pub struct Defaults {
     pub max_request_body_size: f64,
     /// The longest stdio message (one line) the engine reads.
     pub stdio_max_message_size: f64,
+    /// The shortest request-state sealing key core accepts, in bytes.
+    pub min_state_key_len: f64,
 }
 
 #[napi(object)]
@@ -109,6 +112,7 @@ pub fn vocabulary() -> Vocabulary {
             request_timeout_ms: PeerConfig::default().request_timeout.as_millis() as f64,
             max_request_body_size: HttpOptions::default().max_body as f64,
             stdio_max_message_size: DEFAULT_MAX_FRAME as f64,
+            min_state_key_len: MIN_STATE_KEY_LEN as f64,
         },
     }
 }

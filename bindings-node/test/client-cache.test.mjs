@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { Client, McpServer, MAX_CACHE_TTL_MS, StreamableHTTPClientTransport } from 'ferrymcp';
+import { InMemoryResponseCacheStore as OfficialStore } from '@modelcontextprotocol/client';
+import { Client, InMemoryResponseCacheStore, McpServer, MAX_CACHE_TTL_MS, StreamableHTTPClientTransport } from 'ferrymcp';
 import { StdioClientTransport } from 'ferrymcp/stdio';
 
 import { fixture } from './helpers.mjs';
@@ -18,17 +19,17 @@ function build() {
   return { server };
 }
 
-async function connected(options = {}) {
-  const { server } = build();
-  const listener = await server.listen();
+async function connected(options = {}, listening = undefined) {
+  const listener = listening ?? (await build().server.listen());
   const client = new Client({ name: 'cache-tests', version: '1.0.0' }, { era: 'auto', ...options });
   await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
   return {
     client,
+    listener,
     read: async (opts) => (await client.readResource({ uri: 'counter://n' }, opts)).contents[0].text,
     close: async () => {
       await client.close();
-      await listener.close();
+      if (listening === undefined) await listener.close();
     },
   };
 }
@@ -52,7 +53,7 @@ test('a fresh read is served; refresh refetches and stores; bypass leaves the ca
   }
 });
 
-test('partition and default TTL are taken; a custom store is refused by name', async () => {
+test('partition and default TTL are taken; a store that is not one is refused by name', async () => {
   assert.equal(MAX_CACHE_TTL_MS, 86_400_000);
   const { read, close } = await connected({ cachePartition: 'alice', defaultCacheTtlMs: 1000 });
   try {
@@ -60,7 +61,117 @@ test('partition and default TTL are taken; a custom store is refused by name', a
   } finally {
     await close();
   }
-  assert.throws(() => new Client({ name: 'c', version: '1' }, { responseCacheStore: {} }), /responseCacheStore is not supported/);
+  const refused = (error) => error instanceof TypeError && error.code === 'ERR_INVALID_ARG_VALUE' && /responseCacheStore must be a ResponseCacheStore/.test(error.message);
+  assert.throws(() => new Client({ name: 'c', version: '1' }, { responseCacheStore: {} }), refused);
+  assert.throws(() => new Client({ name: 'c', version: '1' }, { responseCacheStore: { get() {}, set() {} } }), refused);
+  assert.throws(() => new InMemoryResponseCacheStore({ maxEntries: -1 }), /maxEntries must be a whole number/);
+  assert.throws(() => new InMemoryResponseCacheStore({ capacity: 3 }), /unknown option capacity/);
+});
+
+/** The same operations on a store; what each answered. */
+function drive(store) {
+  const key = (method, params = '', partition = '["p"]') => ({ method, params, partition });
+  const entry = (n) => ({ value: JSON.stringify({ n }), expiresAt: 1_700_000_000_000 + n, scope: n % 2 ? 'public' : 'private' });
+  const seen = [];
+  const look = (...keys) => seen.push([store.size, ...keys.map((k) => store.get(k) ?? null)]);
+  seen.push(store.set(key('resources/read', 'a'), entry(1)));
+  seen.push(store.set(key('tools/list'), entry(2)));
+  seen.push(store.set(key('resources/read', 'b'), entry(3)));
+  look(key('resources/read', 'a'), key('tools/list'));
+  // A third read: the oldest read goes (the listing is exempt), reading it did not save it.
+  seen.push(store.set(key('resources/read', 'c'), entry(4)));
+  look(key('resources/read', 'a'), key('resources/read', 'b'), key('tools/list'));
+  // Writing a held key again keeps its place; the next new read evicts it first.
+  seen.push(store.set(key('resources/read', 'b'), entry(5)));
+  seen.push(store.set(key('prompts/list'), entry(6)));
+  seen.push(store.set(key('resources/read', 'd'), entry(7)));
+  look(key('resources/read', 'b'), key('resources/read', 'c'), key('resources/read', 'd'), key('prompts/list'));
+  store.delete(key('resources/read', 'c'));
+  seen.push(store.set(key('resources/read', 'e', '["q"]'), entry(8)));
+  look(key('resources/read', 'd'), key('resources/read', 'e', '["q"]'));
+  store.evict('resources/read');
+  look(key('resources/read', 'd'), key('tools/list'), key('prompts/list'));
+  store.clear();
+  look(key('tools/list'));
+  return seen;
+}
+
+test('InMemoryResponseCacheStore keeps and evicts as the official one does', () => {
+  assert.deepEqual(drive(new InMemoryResponseCacheStore({ maxEntries: 2 })), drive(new OfficialStore({ maxEntries: 2 })));
+  // The default cap: 512 reads, the listings beside them.
+  const fill = (store) => {
+    store.set({ method: 'tools/list' }, { value: '{}', scope: 'private' });
+    for (let i = 0; i <= 512; i++) store.set({ method: 'resources/read', params: `r${i}` }, { value: '{}', scope: 'private' });
+    return [store.size, store.get({ method: 'resources/read', params: 'r0' }) === undefined, store.get({ method: 'tools/list' })?.value];
+  };
+  assert.deepEqual(fill(new InMemoryResponseCacheStore()), fill(new OfficialStore()));
+  assert.deepEqual(fill(new InMemoryResponseCacheStore()), [513, true, '{}']);
+});
+
+test('a shared InMemoryResponseCacheStore serves a second client; clear() and evict() empty it', async () => {
+  const { server } = build();
+  const listener = await server.listen();
+  const store = new InMemoryResponseCacheStore();
+  const first = await connected({ responseCacheStore: store }, listener);
+  const second = await connected({ responseCacheStore: store }, listener);
+  const alone = await connected({}, listener);
+  try {
+    assert.equal(await first.read(), '1');
+    assert.equal(store.size, 1);
+    assert.equal(await second.read(), '1', 'the entry the first client stored');
+    assert.equal(await alone.read(), '2', 'a client with its own store');
+    store.evict('resources/read');
+    assert.equal(store.size, 0);
+    assert.equal(await second.read(), '3');
+    assert.equal(await first.read(), '3');
+    store.clear();
+    assert.equal(await first.read(), '4');
+  } finally {
+    await Promise.all([first.close(), second.close(), alone.close()]);
+    await listener.close();
+  }
+});
+
+test('a store object of the application\'s own is called (awaited); one that fails is a miss', async () => {
+  const entries = new Map();
+  const calls = [];
+  const mapStore = {
+    async get(key) {
+      calls.push(['get', key.method, key.params]);
+      return entries.get(JSON.stringify(key));
+    },
+    async set(key, entry) {
+      calls.push(['set', key.method, key.params]);
+      entries.set(JSON.stringify(key), { ...entry, stamp: entries.size + 1 });
+      return entries.size;
+    },
+    async delete(key) {
+      entries.delete(JSON.stringify(key));
+    },
+    evict() {},
+    clear() {
+      entries.clear();
+    },
+  };
+  const before = Date.now();
+  const own = await connected({ responseCacheStore: mapStore });
+  try {
+    assert.deepEqual([await own.read(), await own.read()], ['1', '1']);
+    const [stored] = [...entries.values()];
+    assert.deepEqual(JSON.parse(stored.value).contents, [{ uri: 'counter://n', text: '1' }]);
+    assert.equal(stored.scope, 'private');
+    assert.ok(stored.expiresAt >= before + 60_000 && stored.expiresAt <= Date.now() + 60_000, `expiresAt ${stored.expiresAt} is epoch ms`);
+    assert.ok(calls.some(([op, method, params]) => op === 'set' && method === 'resources/read' && params === 'counter://n'), JSON.stringify(calls));
+  } finally {
+    await own.close();
+  }
+  const broken = { get: () => Promise.reject(new Error('down')), set: () => { throw new Error('down'); }, delete: async () => {}, evict() {}, clear() {} };
+  const failing = await connected({ responseCacheStore: broken });
+  try {
+    assert.deepEqual([await failing.read(), await failing.read()], ['1', '2']);
+  } finally {
+    await failing.close();
+  }
 });
 
 test('a legacy connection ignores the hints', async () => {

@@ -162,7 +162,8 @@ test('McpServer / Server options: the official ones ferrymcp cannot run are refu
   // inputRequired ({ legacyShim, maxRounds, roundTimeoutMs }) is core's legacy shim (legacy-shim.test.mjs).
   throwsNaming(make({ inputRequired: { autoFulfill: true } }), 'ERR_INVALID_ARG_VALUE', 'inputRequired.autoFulfill');
   throwsNaming(make({ requestState: { encode: () => '' } }), 'ERR_INVALID_ARG_VALUE', 'requestState.encode');
-  throwsNaming(make({ taskStore: {} }), 'ERR_FERRYMCP_UNSUPPORTED', 'taskStore');
+  // taskStore is core's 2025-11-25 task store (spec-tasks.test.mjs); an object without its methods is refused.
+  throwsNaming(make({ taskStore: {} }), 'ERR_INVALID_ARG_VALUE', 'taskStore');
   throwsNaming(make({ sessionTimeout: 5 }), 'ERR_INVALID_ARG_VALUE', 'unknown option sessionTimeout');
   throwsNaming(() => new LowLevelServer(info, { taskMessageQueue: {} }), 'ERR_FERRYMCP_UNSUPPORTED', 'taskMessageQueue');
 

@@ -13,7 +13,19 @@ import { createServer } from 'node:net';
 import { URLSearchParams } from 'node:url';
 import { after, before, test } from 'node:test';
 
-import { Client, ClientCredentialsProvider, PrivateKeyJwtProvider, StreamableHTTPClientTransport, UnauthorizedError, extractWWWAuthenticateParams } from 'ferrymcp';
+import { createServer as createHttpServer } from 'node:http';
+
+import { IssuerMismatchError as OfficialIssuerMismatchError } from '@modelcontextprotocol/client';
+import {
+  Client,
+  ClientCredentialsProvider,
+  IssuerMismatchError,
+  OAuthClientFlowError,
+  PrivateKeyJwtProvider,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  extractWWWAuthenticateParams,
+} from 'ferrymcp';
 import { UnauthorizedError as V1UnauthorizedError } from 'ferrymcp/client/auth.js';
 import { ClientCredentialsProvider as V1ClientCredentialsProvider } from 'ferrymcp/client/auth-extensions.js';
 
@@ -231,6 +243,74 @@ test('a code the authorization server does not know fails finishAuth() with its 
     return true;
   });
   assert.equal(provider.stored, undefined);
+});
+
+test('a redirect whose iss is not the authorization server fails finishAuth() with IssuerMismatchError (RFC 9207)', async () => {
+  const provider = new InMemoryOAuthClientProvider();
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider });
+  await assert.rejects(new Client({ name: 'oauth-test', version: '1.0.0' }).connect(transport), UnauthorizedError);
+  const callback = await approve(provider.redirects[0]);
+  callback.set('iss', 'https://mix-up.example/');
+  await assert.rejects(transport.finishAuth(callback), (error) => {
+    assert.ok(error instanceof IssuerMismatchError, String(error));
+    assert.ok(error instanceof OAuthClientFlowError);
+    assert.ok(!(error instanceof UnauthorizedError));
+    assert.equal(error.name, 'IssuerMismatchError');
+    assert.equal(error.code, -32000);
+    assert.equal(error.kind, 'authorization_response');
+    assert.equal(error.received, 'https://mix-up.example/');
+    assert.equal(error.expected.replace(/\/$/, ''), server.base);
+    // The official class's message for the same fields.
+    assert.equal(error.message, new OfficialIssuerMismatchError(error.kind, error.expected, error.received).message);
+    return true;
+  });
+  assert.equal(provider.stored, undefined, 'no token was asked for');
+});
+
+/** A protected resource whose authorization server's metadata names another issuer. */
+async function mixedUpServer() {
+  const http = createHttpServer((request, response) => {
+    const base = `http://127.0.0.1:${http.address().port}`;
+    const json = (body) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (request.url === '/.well-known/oauth-protected-resource/mcp') return json({ resource: `${base}/mcp`, authorization_servers: [`${base}/tenant`] });
+    if (request.url === '/.well-known/oauth-authorization-server/tenant') {
+      return json({
+        issuer: 'https://other-tenant.example/tenant',
+        authorization_endpoint: `${base}/tenant/authorize`,
+        token_endpoint: `${base}/tenant/token`,
+        registration_endpoint: `${base}/tenant/register`,
+        response_types_supported: ['code'],
+        code_challenge_methods_supported: ['S256'],
+      });
+    }
+    if (request.url === '/mcp') {
+      return response.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` }).end();
+    }
+    response.writeHead(404).end();
+  });
+  http.listen(0, '127.0.0.1');
+  await once(http, 'listening');
+  return { url: `http://127.0.0.1:${http.address().port}/mcp`, base: `http://127.0.0.1:${http.address().port}`, close: () => http.close() };
+}
+
+test('authorization server metadata naming another issuer fails connect() with IssuerMismatchError (RFC 8414)', async () => {
+  const mixedUp = await mixedUpServer();
+  try {
+    const provider = new InMemoryOAuthClientProvider();
+    await assert.rejects(connect(mixedUp, provider), (error) => {
+      assert.ok(error instanceof IssuerMismatchError, String(error));
+      assert.equal(error.kind, 'metadata');
+      assert.equal(error.code, -32000);
+      assert.equal(error.received, 'https://other-tenant.example/tenant');
+      assert.equal(error.expected.replace(/\/$/, ''), `${mixedUp.base}/tenant`);
+      assert.equal(error.message, new OfficialIssuerMismatchError(error.kind, error.expected, error.received).message);
+      return true;
+    });
+    assert.equal(provider.redirects.length, 0, 'the user was not sent anywhere');
+    assert.equal(provider.client, undefined, 'nothing was registered');
+  } finally {
+    mixedUp.close();
+  }
 });
 
 test('the client-credentials grant authenticates the registered client at the token endpoint', async () => {

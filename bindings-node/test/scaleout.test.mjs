@@ -81,7 +81,7 @@ for (const [kind, replica] of Object.entries(REPLICAS_OF)) describe(`official cl
     for (let i = 0; i < REPLICAS; i++) {
       const port = await freePort();
       const args = ['--transport', 'http', '--port', `${port}`, '--redis', `redis://127.0.0.1:${redisPort}`];
-      await started(replica[0], [...replica.slice(1), ...args, '--state-key', 'shared by the replicas'], port);
+      await started(replica[0], [...replica.slice(1), ...args, '--state-key', 'a key shared by the replicas, 32+ bytes'], port);
       servers += `  server r${i} 127.0.0.1:${port}\n`;
     }
     const port = await freePort();
@@ -169,7 +169,7 @@ test('servers given the same requestStateKeys take each other\'s 2026-07-28 retr
   const [first, second, stranger] = await Promise.all([
     serve(['a key shared by the replicas, 32+ bytes', ...shared]),
     serve([new TextEncoder().encode('a key shared by the replicas, 32+ bytes')]),
-    serve(['a key of some other deployment']),
+    serve(['a key of some other deployment, 32+ bytes']),
   ]);
   try {
     const meta = {
@@ -196,4 +196,21 @@ test('servers given the same requestStateKeys take each other\'s 2026-07-28 retr
   }
   assert.throws(() => new McpServer({ name: 's', version: '1' }, { requestStateKeys: [] }), /requestStateKeys needs at least one key/);
   assert.throws(() => new McpServer({ name: 's', version: '1' }, { requestStateKeys: [42] }), /requestStateKeys must be an array/);
+});
+
+test('a requestStateKeys or FERRYMCP_STATE_KEY key shorter than 32 bytes is a RangeError (core\'s floor)', async () => {
+  const short = (keys) => () => new McpServer({ name: 's', version: '1' }, { requestStateKeys: keys });
+  const floor = (bytes, at = 0) => (error) =>
+    error instanceof RangeError && error.code === 'ERR_OUT_OF_RANGE' && error.message.includes('at least 32 bytes') && error.message.endsWith(`keys[${at}] is ${bytes} bytes.`);
+  assert.throws(short(['a key of some other deployment']), floor(30));
+  assert.throws(short([new Uint8Array(31)]), floor(31));
+  assert.throws(short(['a key shared by the replicas, 32+ bytes', 'an old short key']), floor(16, 1));
+  assert.doesNotThrow(short([new Uint8Array(32)]));
+  // The key a replica reads from the environment is held to the same floor.
+  const script = `import { McpServer } from 'ferrymcp'; new McpServer({ name: 's', version: '1' });`;
+  const run = (key) => spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('.', import.meta.url), env: { ...process.env, FERRYMCP_STATE_KEY: key }, encoding: 'utf8' });
+  const refused = run('hunter2');
+  assert.notEqual(refused.status, 0);
+  assert.match(refused.stderr, /RangeError: McpServer: FERRYMCP_STATE_KEY: request-state keys must be at least 32 bytes of secret randomness; keys\[0\] is 7 bytes\./);
+  assert.equal(run('an environment key of 32+ bytes, shared').status, 0, 'a long enough key is taken');
 });

@@ -1,6 +1,6 @@
-//! Crossing between tokio and asyncio without ever taking the GIL on a tokio thread.
+//! Crossing between tokio and asyncio (or trio) without ever taking the GIL on a tokio thread.
 //!
-//! Each asyncio loop gets an inbox: a queue of jobs and a connected pair of local sockets
+//! Each asyncio loop (or trio run, through the stand-in `running_loop` gives) gets an inbox: a queue of jobs and a connected pair of local sockets
 //! whose read end the loop watches. Rust posts a job (settle an awaitable, start a handler,
 //! cancel a task, call a callback) and writes one byte; the loop thread wakes and runs the
 //! jobs with the GIL it already holds. A tokio thread never touches Python, so interpreter
@@ -202,12 +202,28 @@ fn pumped<'py>(event_loop: &Bound<'py, PyAny>, handle: LoopHandle, read: Socket)
     Ok(inbox)
 }
 
+/// The loop of the running task: asyncio's running loop, else (under trio) the
+/// `ferrymcp._trio.TrioLoop` of the running `trio.run`, which offers the loop methods used
+/// here and in `call` (`create_future`, `create_task`, `add_reader`, `call_soon`) on trio's
+/// low-level API. That stand-in is the whole seam between the two libraries: the inbox, the
+/// jobs and the settling above are the same for both. `ferrymcp._aio.current_loop` picks it
+/// (sniffio says which library runs) and raises a `RuntimeError` for no running loop or
+/// another library.
 pub fn running_loop(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    py.import("asyncio")?.call_method0("get_running_loop")
+    static ASYNCIO_LOOP: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let asyncio_loop = ASYNCIO_LOOP
+        .get_or_try_init(py, || Ok::<_, PyErr>(py.import("asyncio")?.getattr("_get_running_loop")?.unbind()))?
+        .bind(py)
+        .call0()?;
+    if !asyncio_loop.is_none() {
+        return Ok(asyncio_loop);
+    }
+    py.import("ferrymcp._aio")?.call_method0("current_loop")
 }
 
-/// Runs `fut` on tokio and returns an asyncio future of its outcome; cancelling that
-/// future aborts the Rust task.
+/// Runs `fut` on tokio and returns an asyncio future of its outcome (under trio, the
+/// stand-in's future, which a trio task awaits); cancelling that future (under trio: a
+/// cancel scope cancelling the task that awaits it) aborts the Rust task.
 pub fn awaitable<'py, F>(py: Python<'py>, fut: F) -> PyResult<Bound<'py, PyAny>>
 where
     F: Future<Output = Deliver> + Send + 'static,

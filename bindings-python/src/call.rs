@@ -1,6 +1,7 @@
 //! Calling a Python handler from core, through the loop's inbox (see `bridge`).
 //!
-//! An async handler becomes a task on the asyncio loop the server runs on; a sync one runs
+//! An async handler becomes a task on the loop the server runs on (asyncio's, or trio's
+//! stand-in, see `bridge::running_loop`); a sync one runs
 //! on a worker thread of `ferrymcp._workers` (never the loop itself, like the official
 //! SDK; daemon threads, so a stuck handler cannot hold the process open). When core drops the call (the client cancelled, or MRTR paused the handler) the
 //! task is cancelled, so the coroutine sees `CancelledError`; a sync handler not started
@@ -10,6 +11,11 @@
 //! asyncio future around the job and no trip back through the loop: that return trip (the
 //! executor's future chained to an asyncio one, `call_soon_threadsafe`, the loop waking
 //! to run the done callback) was most of a sync call's Python-side cost.
+//!
+//! A call made while a middleware chain awaits the rest of a message's handling
+//! (`NativeNext.run`) runs in a copy of that chain's `contextvars` context ([`CHAIN_CONTEXT`]),
+//! as the official handler runs inside its middleware: what a middleware set (the current
+//! OpenTelemetry span, its own context variables) is what the handler sees.
 
 use std::sync::{Arc, Mutex};
 
@@ -39,21 +45,52 @@ impl<F> Args for F where F: for<'py> FnOnce(Python<'py>) -> PyResult<Bound<'py, 
 
 type Reply = Arc<Mutex<Option<oneshot::Sender<Result<Value, HandlerError>>>>>;
 
+tokio::task_local! {
+    /// The `contextvars.Context` of the middleware chain whose `call_next` is running.
+    pub static CHAIN_CONTEXT: Arc<Py<PyAny>>;
+}
+
+/// The chain's context, when this call runs inside a middleware's `call_next`.
+fn chain_context() -> Option<Arc<Py<PyAny>>> {
+    CHAIN_CONTEXT.try_with(Arc::clone).ok()
+}
+
+/// On the loop thread: `function(*args)` as a task, started in a copy of `context` when
+/// there is one (the coroutine is made and scheduled there, so the task runs in it).
+fn create_task<'py>(
+    py: Python<'py>,
+    event_loop: &Bound<'py, PyAny>,
+    function: &Bound<'py, PyAny>,
+    args: Bound<'py, PyTuple>,
+    context: Option<&Py<PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match context {
+        None => event_loop.call_method1("create_task", (function.call1(args)?,)),
+        Some(context) => {
+            let context = context.bind(py).call_method0("copy")?;
+            let mut call = vec![function.clone()];
+            call.extend(args.iter());
+            let coroutine = context.call_method1("run", PyTuple::new(py, call)?)?;
+            context.call_method1("run", (event_loop.getattr("create_task")?, coroutine))
+        }
+    }
+}
+
 impl PyCallable {
     pub async fn call(self: Arc<Self>, args: impl Args) -> Result<Value, HandlerError> {
         let Some(handle) = self.event_loop.lock().unwrap().as_ref().map(|(_, handle)| handle.clone()) else {
-            return Err(HandlerError::Failed("the server is not running on an asyncio loop".into()));
+            return Err(HandlerError::Failed("the server is not running on an asyncio loop or under trio".into()));
         };
         let (tx, rx) = oneshot::channel();
         let reply: Reply = Arc::new(Mutex::new(Some(tx)));
         let running: Arc<Mutex<Option<Py<PyAny>>>> = Arc::default();
-        let (this, started) = (self.clone(), running.clone());
+        let (this, started, context) = (self.clone(), running.clone(), chain_context());
         handle.post(Box::new(move |py| {
             let event_loop = this.event_loop.lock().unwrap().as_ref().map(|(l, _)| l.clone_ref(py));
             let Some(event_loop) = event_loop else {
                 return send(&reply, Err(HandlerError::Failed("the loop is gone".into())));
             };
-            if let Err(e) = this.start(py, event_loop.bind(py), args, &reply, &started) {
+            if let Err(e) = this.start(py, event_loop.bind(py), args, &reply, &started, context.as_deref()) {
                 send(&reply, Err(from_exception(py, e)));
             }
         }));
@@ -69,15 +106,21 @@ impl PyCallable {
         args: impl Args,
         reply: &Reply,
         started: &Mutex<Option<Py<PyAny>>>,
+        context: Option<&Py<PyAny>>,
     ) -> PyResult<()> {
         let args = args(py)?;
         let function = self.function.bind(py);
         if !self.is_async {
-            let job = SyncCall { function: function.clone().unbind(), args: args.unbind(), reply: reply.clone() };
+            let job = SyncCall {
+                function: function.clone().unbind(),
+                args: args.unbind(),
+                reply: reply.clone(),
+                context: context.map(|c| c.clone_ref(py)),
+            };
             workers(py)?.call_method1("run", (job,))?;
             return Ok(());
         }
-        let task = event_loop.call_method1("create_task", (function.call1(args)?,))?;
+        let task = create_task(py, event_loop, function, args, context)?;
         task.call_method1("add_done_callback", (Completion(reply.clone()),))?;
         *started.lock().unwrap() = Some(task.unbind());
         Ok(())
@@ -117,6 +160,8 @@ struct SyncCall {
     function: Py<PyAny>,
     args: Py<PyTuple>,
     reply: Reply,
+    /// The middleware chain's context, to run the handler in a copy of.
+    context: Option<Py<PyAny>>,
 }
 
 #[pymethods]
@@ -126,12 +171,16 @@ impl SyncCall {
         if !waiting {
             return;
         }
-        let outcome = self
-            .function
-            .bind(py)
-            .call1(self.args.bind(py))
-            .and_then(|r| from_py(&r))
-            .map_err(|e| from_exception(py, e));
+        let function = self.function.bind(py);
+        let result = match &self.context {
+            None => function.call1(self.args.bind(py)),
+            Some(context) => context.bind(py).call_method0("copy").and_then(|context| {
+                let mut call = vec![function.clone()];
+                call.extend(self.args.bind(py).iter());
+                context.call_method1("run", PyTuple::new(py, call)?)
+            }),
+        };
+        let outcome = result.and_then(|r| from_py(&r)).map_err(|e| from_exception(py, e));
         send(&self.reply, outcome);
     }
 }
@@ -185,7 +234,7 @@ impl PyCallable {
         convert: for<'py> fn(&Bound<'py, PyAny>) -> PyResult<T>,
     ) -> Result<T, HandlerError> {
         let Some(handle) = self.event_loop.lock().unwrap().as_ref().map(|(_, handle)| handle.clone()) else {
-            return Err(HandlerError::Failed("the server is not running on an asyncio loop".into()));
+            return Err(HandlerError::Failed("the server is not running on an asyncio loop or under trio".into()));
         };
         let (tx, rx) = oneshot::channel::<Result<T, HandlerError>>();
         let reply = Arc::new(Mutex::new(Some(tx)));
@@ -197,14 +246,14 @@ impl PyCallable {
             }
         });
         let running: Arc<Mutex<Option<Py<PyAny>>>> = Arc::default();
-        let (this, started) = (self.clone(), running.clone());
+        let (this, started, context) = (self.clone(), running.clone(), chain_context());
         handle.post(Box::new(move |py| {
             let event_loop = this.event_loop.lock().unwrap().as_ref().map(|(l, _)| l.clone_ref(py));
             let outcome = (|| -> PyResult<()> {
                 let event_loop =
                     event_loop.ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("the loop is gone"))?;
-                let task =
-                    event_loop.bind(py).call_method1("create_task", (this.function.bind(py).call1(args(py)?)?,))?;
+                let function = this.function.bind(py);
+                let task = create_task(py, event_loop.bind(py), function, args(py)?, context.as_deref())?;
                 task.call_method1("add_done_callback", (Finished(Mutex::new(Some(finish))),))?;
                 *started.lock().unwrap() = Some(task.unbind());
                 Ok(())

@@ -10,7 +10,8 @@ use ferrymcp_core::client::cache::{CacheConfig, CacheMode};
 use ferrymcp_core::client::child::ChildCommand;
 use ferrymcp_core::client::http::{ClientTls, HttpClientOptions, HttpExchange};
 use ferrymcp_core::client::{
-    Client, ClientCallbacks, ClientError, ClientOptions, EraPreference, InputCallback, Subscription, TaskCall,
+    Client, ClientCallbacks, ClientError, ClientOptions, EraPreference, InputCallback, ResultClaim, Subscription,
+    TaskCall,
 };
 use ferrymcp_core::peer::{Progress, RequestOptions};
 use ferrymcp_core::transport::memory;
@@ -62,7 +63,55 @@ fn client_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ClientOptions
         parsed.peer.request_timeout = Duration::from_secs_f64(seconds);
     }
     parsed.cache = cache_config(options)?;
+    if let Some(claims) = map.get("result_claims") {
+        parsed.result_claims = result_claims(claims)?;
+    }
     Ok(parsed)
+}
+
+/// `options["result_claims"]`: a list of `{extension, result_type, method,
+/// protocol_versions}` (the binding's `ResultClaim`s by extension).
+fn result_claims(claims: &Value) -> PyResult<Vec<ResultClaim>> {
+    let invalid = || PyValueError::new_err("result_claims must be a list of claim objects");
+    let text = |claim: &Value, key: &str| claim.get(key).and_then(Value::as_str).map(str::to_owned).ok_or_else(invalid);
+    let claims = claims.as_array().ok_or_else(invalid)?;
+    claims
+        .iter()
+        .map(|claim| {
+            let protocol_versions = match claim.get("protocol_versions") {
+                None | Some(Value::Null) => None,
+                Some(Value::Array(versions)) => Some(
+                    versions
+                        .iter()
+                        .map(|v| v.as_str().map(str::to_owned).ok_or_else(invalid))
+                        .collect::<PyResult<_>>()?,
+                ),
+                Some(_) => return Err(invalid()),
+            };
+            Ok(ResultClaim {
+                extension: text(claim, "extension")?,
+                result_type: text(claim, "result_type")?,
+                method: text(claim, "method")?,
+                protocol_versions,
+            })
+        })
+        .collect()
+}
+
+/// Checks a client's result claims together against `capabilities` (core's
+/// `check_claims`: a tag claimed once, by a declared extension).
+#[pyfunction]
+pub fn check_result_claims(claims: &Bound<'_, PyAny>, capabilities: &Bound<'_, PyAny>) -> PyResult<()> {
+    let claims = result_claims(&from_py(claims)?)?;
+    ferrymcp_core::client::claims::check_claims(&claims, &from_py(capabilities)?).map_err(PyValueError::new_err)
+}
+
+/// Checks one result claim as it is made (core's rule; the official `ResultClaim`'s
+/// `ValueError`s).
+#[pyfunction]
+#[pyo3(signature = (result_type, method, protocol_versions = None))]
+pub fn check_result_claim(result_type: &str, method: &str, protocol_versions: Option<Vec<String>>) -> PyResult<()> {
+    ResultClaim::check(result_type, method, protocol_versions.as_deref()).map_err(PyValueError::new_err)
 }
 
 /// `options["cache"]`: absent or `None` turns the cache off; otherwise a dict of the
@@ -77,7 +126,7 @@ fn cache_config(options: &Bound<'_, PyDict>) -> PyResult<Option<CacheConfig>> {
     let field = |name: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
         Ok(cache.get_item(name)?.filter(|value| !value.is_none()))
     };
-    let mut config = CacheConfig { max_entries: 1024, ..CacheConfig::default() };
+    let mut config = CacheConfig::python();
     if let Some(partition) = field("partition")? {
         config.partition = partition.extract()?;
     }
@@ -336,6 +385,28 @@ impl NativeClient {
             };
             match answer {
                 Ok(result) => ok(Json(result)),
+                Err(e) => fail(move |py| client_error(py, e)),
+            }
+        })
+    }
+
+    /// Whether a `method` result tagged `result_type` is the shape of a result claim active
+    /// on this connection (core's `Client::claimed`).
+    fn claims(&self, method: &str, result_type: &str) -> bool {
+        self.client.claimed(method, &json!({ "resultType": result_type })).is_some()
+    }
+
+    /// Checks a `tools/call` result of tool `name` against its `outputSchema` (core's).
+    fn validate_tool_result<'py>(
+        &self,
+        py: Python<'py>,
+        name: String,
+        result: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (client, result) = (self.client.clone(), from_py(result)?);
+        awaitable(py, async move {
+            match client.validate_tool_result(&name, &result).await {
+                Ok(()) => ok(()),
                 Err(e) => fail(move |py| client_error(py, e)),
             }
         })

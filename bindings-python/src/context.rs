@@ -218,6 +218,22 @@ impl NativeContext {
         self.queued(py, |batch| batch.ask(key, method, params, options))
     }
 
+    /// The input of a resolver named `resolver` (its key in a 2026-07-28 `inputRequests`);
+    /// core refuses it as the server's dialect says when the client did not declare what
+    /// it needs (core's `Context::resolver_input`).
+    #[pyo3(signature = (resolver, method, params, timeout = None))]
+    fn resolver_input<'py>(
+        &self,
+        py: Python<'py>,
+        resolver: String,
+        method: String,
+        params: &Bound<'py, PyDict>,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (options, params) = (request_options(timeout)?, from_py(params.as_any())?);
+        self.queued(py, |batch| batch.ask_resolver(resolver, method, params, options))
+    }
+
     /// Turns this call into a task (a tool registered with `task_start="on_request"`);
     /// whether it runs as one now.
     fn start_task(&self, py: Python<'_>) -> PyResult<bool> {

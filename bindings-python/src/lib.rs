@@ -46,6 +46,8 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(group::llm_tool_definitions, module)?)?;
     module.add_function(wrap_pyfunction!(group::llm_tool_result, module)?)?;
     module.add_function(wrap_pyfunction!(client::default_environment, module)?)?;
+    module.add_function(wrap_pyfunction!(client::check_result_claim, module)?)?;
+    module.add_function(wrap_pyfunction!(client::check_result_claims, module)?)?;
     module.add_function(wrap_pyfunction!(http::metadata_path, module)?)?;
     module.add_function(wrap_pyfunction!(http::canonical_resource, module)?)?;
     module.add_function(wrap_pyfunction!(http::resource_covers, module)?)?;

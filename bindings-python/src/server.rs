@@ -237,8 +237,8 @@ impl NativeServer {
     ) -> PyResult<Self> {
         crate::logs::start(py)?;
         let options = self::options(options)?;
-        ferrymcp_core::server::check_state_key_config(&options).map_err(PyValueError::new_err)?;
-        let server = Server::with_info(from_py(info.as_any())?, instructions, options);
+        let server =
+            Server::try_with_info(from_py(info.as_any())?, instructions, options).map_err(PyValueError::new_err)?;
         Ok(Self { server, event_loop: Default::default() })
     }
 

@@ -80,7 +80,7 @@ def test_what_is_misdeclared_is_refused() -> None:
         def claims(self) -> Sequence[Any]:
             return [object()]
 
-    with pytest.raises(NotImplementedError, match="claims"):
+    with pytest.raises(TypeError, match=r"claims\(\) returns ResultClaim instances"):
         Client("x", extensions=[Claims()])
     with pytest.raises(TypeError, match="sequence of ClientExtension"):
         Client("x", extensions={"com.example/x": {}})  # type: ignore[arg-type]

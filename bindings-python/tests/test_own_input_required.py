@@ -42,7 +42,18 @@ CONFIRM = ElicitRequest(
     )
 )
 name, key = sys.argv[1], sys.argv[2]
-mcp = MCPServer(name, request_state_security=RequestStateSecurity(keys=[key]))
+if sys.argv[3:] == ["aesgcm"]:
+    from ferrymcp.server.request_state import AESGCMRequestStateCodec
+
+    security = RequestStateSecurity(codec=AESGCMRequestStateCodec([key]))
+else:
+    security = RequestStateSecurity(keys=[key])
+mcp = MCPServer(name, request_state_security=security)
+if sys.argv[3:] == ["unsealed"]:
+    # Off the list, as on the official server: the handler's state goes out as written.
+    from ferrymcp.server.request_state import RequestStateBoundary
+
+    mcp.middleware[:] = [m for m in mcp.middleware if not isinstance(m, RequestStateBoundary)]
 
 
 @mcp.tool()
@@ -67,6 +78,7 @@ mcp.run()
 """
 
 LOWLEVEL = """
+import sys
 import anyio
 from ferrymcp.server import Server
 from ferrymcp.server.stdio import stdio_server
@@ -91,6 +103,12 @@ async def call_tool(ctx, params):
 
 
 server = Server("Provisioner", on_list_tools=list_tools, on_call_tool=call_tool)
+if sys.argv[1:]:
+    # The official one line that turns sealing on for the low-level server.
+    from ferrymcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+
+    security = RequestStateSecurity(keys=[sys.argv[1]])
+    server.middleware.append(RequestStateBoundary(security, default_audience=server.name))
 
 
 async def main():
@@ -194,6 +212,63 @@ async def test_the_lowlevel_server_leaves_the_state_to_the_application(scripts: 
         for state in ("provision-v1", "made-up"):
             done = await client.call_tool("provision", {}, input_responses={"region": region}, request_state=state)
             assert done.content[0].text == f"eu-west-1 ({state})"  # type: ignore[union-attr]
+
+
+async def test_a_request_state_boundary_seals_the_lowlevel_servers_state(scripts: tuple[Path, Path]) -> None:
+    _, lowlevel = scripts
+    async with Client(command(lowlevel, KEY), mode="2026-07-28") as client:
+        first = await client.session.call_tool("provision", {}, allow_input_required=True)
+        assert isinstance(first, InputRequiredResult), first
+        assert first.request_state is not None and "provision-v1" not in first.request_state
+        region = ElicitResult(action="accept", content={"region": "eu-west-1"})
+        done = await client.call_tool(
+            "provision", {}, input_responses={"region": region}, request_state=first.request_state
+        )
+        assert done.content[0].text == "eu-west-1 (provision-v1)"  # type: ignore[union-attr]
+        with pytest.raises(McpError) as refused:
+            await client.call_tool("provision", {}, input_responses={"region": region}, request_state="made-up")
+        assert refused.value.data == {"reason": "invalid_request_state"}
+    # A replica given the same key (and so the same name, the audience) opens it.
+    async with Client(command(lowlevel, KEY), mode="2026-07-28") as same:
+        done = await same.call_tool(
+            "provision", {}, input_responses={"region": region}, request_state=first.request_state
+        )
+        assert done.content[0].text == "eu-west-1 (provision-v1)"  # type: ignore[union-attr]
+
+
+async def test_taking_the_boundary_off_leaves_the_state_unsealed(scripts: tuple[Path, Path]) -> None:
+    server, _ = scripts
+    async with Client(command(server, "billing", KEY, "unsealed"), mode="2026-07-28") as client:
+        first = await client.session.call_tool("refund", {"amount": 120}, allow_input_required=True)
+        assert isinstance(first, InputRequiredResult), first
+        assert first.request_state == "refund:120"
+
+
+async def test_the_aes_gcm_codec_encrypts_the_state(scripts: tuple[Path, Path]) -> None:
+    pytest.importorskip("cryptography")
+    server, _ = scripts
+    async with Client(command(server, "billing", KEY, "aesgcm"), mode="2026-07-28") as client:
+        first = await first_round(client, 120)
+        assert first.request_state is not None and first.request_state.startswith("v1.")
+        done = await retry(client, 120, first.request_state, OK)
+        assert done.content[0].text == "refunded $120 (refund:120)"
+        with pytest.raises(McpError) as refused:
+            await retry(client, 120, first.request_state[:-2] + "AA", OK)
+        assert refused.value.data == {"reason": "invalid_request_state"}
+
+
+def test_the_aes_gcm_codec_reads_the_official_codecs_tokens() -> None:
+    pytest.importorskip("cryptography")
+    official = pytest.importorskip("mcp.server.request_state")
+    from ferrymcp.server.request_state import AESGCMRequestStateCodec, InvalidRequestState
+
+    ours, theirs = AESGCMRequestStateCodec([KEY]), official.AESGCMRequestStateCodec([KEY])
+    assert theirs.unseal(ours.seal(b"payload")) == b"payload"
+    assert ours.unseal(theirs.seal(b"payload")) == b"payload"
+    with pytest.raises(InvalidRequestState):
+        AESGCMRequestStateCodec(["another key of at least 32 bytes!!"]).unseal(ours.seal(b"payload"))
+    with pytest.raises(ValueError):
+        AESGCMRequestStateCodec(["short"])
 
 
 async def test_a_legacy_session_has_no_vocabulary_for_it(scripts: tuple[Path, Path]) -> None:

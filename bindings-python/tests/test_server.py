@@ -293,8 +293,11 @@ def test_the_server_info_and_options_given_to_the_engine() -> None:
         "dialect": "python-sdk",
         "cache_hints": {"tools/list": {"ttl_ms": 1000, "scope": "public"}},
         "page_size": 10,
-        "state_audience": "n",
     }
+    # The request-state audience travels with the default `RequestStateBoundary` on the
+    # middleware list, read when serving starts: the server's name.
+    assert server._state_options()["state_audience"] == "n"
+    assert server._state_options()["seal_handler_state"] is True
     with pytest.raises(ValueError, match="cacheable methods"):
         MCPServer("n", cache_hints={"tools/call": CacheHint()})
 

@@ -109,7 +109,7 @@ pub async fn gateway(file: &Path, front: &HttpFrontArgs, connect_timeout: Durati
         specs.push(UpstreamSpec { name: name.clone(), connect });
     }
     let options = GatewayOptions { connect_timeout, ..GatewayOptions::default() };
-    let gateway = Gateway::start(specs, options, Arc::new(report)).await;
+    let gateway = Gateway::start(specs, options, Arc::new(report)).await.map_err(Failure::usage)?;
     let http = match front.serve(gateway.server.clone()).await {
         Ok(http) => http,
         Err(failure) => {

@@ -61,10 +61,15 @@ async fn discovered(server: &Server) -> Value {
 }
 
 /// Checks that every legacy revision's `initialize` and `server/discover` declare `legacy`
-/// and `modern`.
+/// and `modern`; at 2025-11-25 a server with a task-supporting tool also declares that
+/// revision's `tasks`.
 async fn declares(server: &Server, legacy: Value, modern: Value) {
     for version in LEGACY {
-        assert_eq!(initialized(server, version).await, legacy, "initialize at {version}");
+        let mut expected = legacy.clone();
+        if version == "2025-11-25" && modern["extensions"].get("io.modelcontextprotocol/tasks").is_some() {
+            expected["tasks"] = json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}});
+        }
+        assert_eq!(initialized(server, version).await, expected, "initialize at {version}");
     }
     assert_eq!(discovered(server).await, modern, "server/discover");
 }
@@ -121,13 +126,25 @@ async fn templates_and_completion_declare_resources_and_completions() {
 }
 
 #[tokio::test]
-async fn the_tasks_extension_is_declared_on_2026_07_28_only() {
+async fn tasks_are_declared_as_each_revision_has_them() {
     let server = Server::new("tasks", "1.0.0");
     tool(&server, "slow", Some("optional"));
     let legacy = json!({"tools": {"listChanged": true}, "logging": {}});
+    for version in &LEGACY[..3] {
+        assert_eq!(initialized(&server, version).await, legacy, "initialize at {version}");
+    }
+    // 2025-11-25 has tasks in the core protocol: `tasks` (list, cancel, task-augmented
+    // tools/call); 2026-07-28 has the extension.
+    let core_tasks = json!({"tools": {"listChanged": true}, "logging": {},
+        "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}});
+    assert_eq!(initialized(&server, "2025-11-25").await, core_tasks);
     let modern = json!({"tools": {"listChanged": true}, "logging": {},
         "extensions": {"io.modelcontextprotocol/tasks": {}}});
-    declares(&server, legacy, modern).await;
+    assert_eq!(discovered(&server).await, modern, "server/discover");
+    // An author's own `tasks` stands as declared.
+    server.register_capabilities(&caps(json!({"tasks": {"requests": {"tools": {"call": {}}}}}))).unwrap();
+    let declared = initialized(&server, "2025-11-25").await;
+    assert_eq!(declared["tasks"], json!({"requests": {"tools": {"call": {}}}}));
 }
 
 #[tokio::test]

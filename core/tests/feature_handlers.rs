@@ -72,7 +72,7 @@ fn only_feature_methods_can_be_answered() {
     for method in APPLICATION_ANSWERED {
         server.set_feature_handler(method, handler).unwrap();
     }
-    for method in ["initialize", "ping", "server/discover", "tasks/get", "example/custom"] {
+    for method in ["initialize", "ping", "server/discover", "tasks/update", "example/custom"] {
         let error = server.set_feature_handler(method, handler).unwrap_err();
         assert!(matches!(&error, RegistryError::NotAnswerable(m) if m == method), "{error}");
     }

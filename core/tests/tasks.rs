@@ -327,10 +327,10 @@ async fn without_the_extension_tasks_are_refused_or_run_synchronously() {
     let listen = json!({"notifications": {"taskIds": ["any"]}});
     assert_eq!(code(probe.request("subscriptions/listen", listen, false).await), -32021);
 
-    // A legacy session knows no extension: tasks/* do not exist there, and a required tool
-    // simply runs.
+    // A legacy session knows no extension: before 2025-11-25 (which has tasks of its own,
+    // core/tests/spec_tasks.rs) tasks/* do not exist there, and a required tool simply runs.
     let init =
-        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "legacy", "version": "1"}});
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "legacy", "version": "1"}});
     probe.peer.request("initialize", Some(&init), RequestOptions::default()).await.unwrap();
     let legacy = probe.peer.request("tools/call", Some(&json!({"name": "required"})), RequestOptions::default()).await;
     let legacy: Value = legacy.unwrap().parse_owned().unwrap();

@@ -7,8 +7,9 @@
 #    gets maturin from PyPI and builds the extension with cargo (nothing else is needed),
 #    then scripts/packaging/python_smoke.py in that venv: metadata, and a real stdio call.
 # The sdist build is the one compile CI adds; it uses its own target directory
-# (target/sdist-build), kept between runs, so only ferrymcp's own crates rebuild there
-# (the sdist is unpacked in a new directory every time).
+# (target/sdist-build), kept between runs and seeded from the wheel's build (below), so
+# only ferrymcp's own crates rebuild there (the sdist is unpacked in a new directory every
+# time).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/env.sh
@@ -40,6 +41,19 @@ trap 'rm -rf "$work"' EXIT
 (cd bindings-python && ../.venv/bin/maturin sdist -o "$work" >/dev/null)
 sdist="$(ls "$work"/ferrymcp-*.tar.gz)"
 python3 -m venv "$work/venv"
+# On a clean machine (CI) that directory is seeded with the dependencies the wheel build
+# above compiled into target/release (the same crates, features and profile): their
+# fingerprints, build-script outputs and libraries, never ferrymcp's own crates, which are
+# removed below and so are always compiled from the sdist's sources. Only what the sdist's
+# build cannot match (pyo3, configured for that venv's interpreter) compiles again. A
+# copy, not hard links: rustc may rewrite an output in place.
+seed="$root/target/sdist-build/release"
+if [ ! -d "$seed" ] && [ -d target/release/.fingerprint ]; then
+  mkdir -p "$seed/deps"
+  cp -a target/release/.fingerprint target/release/build "$seed/"
+  find target/release/deps -maxdepth 1 -type f \( -name 'lib*' -o -name '*.d' \) \
+    ! -name '*ferrymcp*' ! -name '*_native*' -exec cp -a -t "$seed/deps" {} +
+fi
 # pip unpacks the sdist in a new directory each time, so ferrymcp's own crates get new
 # artifacts each run: the previous run's are removed first, the dependencies' are reused.
 rm -rf target/sdist-build/release/{deps,.fingerprint,build}/*ferrymcp* target/sdist-build/release/deps/*_native*

@@ -174,8 +174,9 @@ async fn what_the_authorization_server_refuses_and_what_the_client_refuses() {
     // names, nothing is sent to the token endpoint and no assertion is asked for.
     let handler = Issuer::new("finance-agent-secret", "finance-agent");
     let issuer = server.url("");
-    let (message, data) = fails(connect(&server, oauth(handler.clone(), issuer, "mcp")).await.err().unwrap());
+    let (message, data) = fails(connect(&server, oauth(handler.clone(), issuer.clone(), "mcp")).await.err().unwrap());
     assert!(message.contains("Authorization server metadata issuer mismatch"), "{message}");
-    assert_eq!(data, r#"{"oauth":{"redirected":false,"kind":"flow"}}"#);
+    let mismatch = format!(r#""check":"metadata","expected":"{issuer}","received":"{issuer}/""#);
+    assert_eq!(data, format!(r#"{{"oauth":{{"redirected":false,"kind":"issuer_mismatch","issuer":{{{mismatch}}}}}}}"#));
     assert!(handler.asked.lock().unwrap().is_empty());
 }

@@ -86,9 +86,9 @@ class Carrier:
         self._tasks: list[Any] = []
 
     def start(self) -> None:
-        import asyncio  # not at import: `import ferrymcp` loads no asyncio
+        from ferrymcp import _aio  # asyncio's tasks, or trio's (`ferrymcp._trio`)
 
-        self._tasks = [asyncio.create_task(self._inbound()), asyncio.create_task(self._outbound())]
+        self._tasks = [_aio.spawn(self._inbound()), _aio.spawn(self._outbound())]
 
     async def _inbound(self) -> None:
         try:
@@ -115,7 +115,9 @@ class Carrier:
 
     async def _outbound(self) -> None:
         try:
-            while (text := await self._port.recv()) is not None:
+            from ferrymcp import _aio
+
+            while (text := await _aio.background(self._port.recv())) is not None:
                 await self._write.send(session_message(text))
         except Exception as exc:
             if type(exc).__name__ not in ("ClosedResourceError", "BrokenResourceError"):
@@ -130,6 +132,8 @@ class Carrier:
         engine's last messages to reach `write_stream`."""
         import asyncio
 
+        from ferrymcp import _aio
+
         self._port.close()
         if not self._tasks:
             return
@@ -137,8 +141,9 @@ class Carrier:
         inbound.cancel()
         for task in (inbound, outbound):
             try:
-                await asyncio.wait_for(task, timeout=5) if task is outbound else await task
-            except (asyncio.CancelledError, asyncio.TimeoutError):
+                # Finished also when the scope that stops it was cancelled (trio).
+                await _aio.uncancelled(_aio.wait_for(task, 5) if task is outbound else task)
+            except (asyncio.CancelledError, asyncio.TimeoutError, TimeoutError):
                 pass
             except Exception as exc:
                 logger.warning("a carried stream ended with %r", exc)

@@ -27,6 +27,8 @@ __all__ = [
     "llm_tool_result",
     "RedisStore",
     "NativeUriTemplate",
+    "check_result_claim",
+    "check_result_claims",
     "default_environment",
     "metadata_path",
     "canonical_resource",
@@ -109,6 +111,9 @@ class NativeContext:
     def notify(self, method: str, params: JsonObject | None, request_scoped: bool) -> Awaitable[bool]: ...
     def input(
         self, key: str | None, method: str, params: JsonObject, timeout: float | None = None
+    ) -> Awaitable[JsonObject]: ...
+    def resolver_input(
+        self, resolver: str, method: str, params: JsonObject, timeout: float | None = None
     ) -> Awaitable[JsonObject]: ...
     def start_task(self) -> bool: ...
     @property
@@ -267,6 +272,12 @@ class NativeHttpServer:
     def address(self) -> tuple[str, int]: ...
     def shutdown(self) -> Awaitable[None]: ...
 
+def check_result_claim(result_type: str, method: str, protocol_versions: list[str] | None = None) -> None:
+    """Raises `ValueError` unless the claim may be made (core's check)."""
+
+def check_result_claims(claims: list[JsonObject], capabilities: JsonObject) -> None:
+    """Raises `ValueError` unless a client may make these claims together (core's check)."""
+
 def default_environment() -> dict[str, str]:
     """The environment a child server inherits by default (core's list)."""
 
@@ -376,6 +387,8 @@ class NativeClient:
         allow_input_required: bool = False,
         validate_tool: str | None = None,
     ) -> Awaitable[JsonObject]: ...
+    def claims(self, method: str, result_type: str) -> bool: ...
+    def validate_tool_result(self, name: str, result: JsonObject) -> Awaitable[None]: ...
     def list_all(self, method: str, key: str) -> Awaitable[list[JsonObject]]: ...
     def close(self) -> Awaitable[None]: ...
     def listen(self, filter: JsonObject, timeout: float | None = None) -> Awaitable[NativeSubscription]: ...
@@ -423,4 +436,5 @@ class NativeNext:
     """The rest of one inbound message's handling, for a middleware chain to await once."""
 
     def run(self) -> Awaitable[JsonObject | None]:
-        """The answer: a result dict, None (a notification), or the McpError the client would get."""
+        """The answer: a result dict, None (a notification), or the McpError the client would get.
+        The handlers it runs run in a copy of the caller's `contextvars` context."""

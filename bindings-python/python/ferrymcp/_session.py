@@ -177,7 +177,7 @@ class ServerSession:
         tools: list[Tool] | None = None,
         tool_choice: ToolChoice | None = None,
         related_request_id: Any = None,
-        in_rounds: bool = False,
+        resolver: str | None = None,
     ) -> CreateMessageResult | CreateMessageResultWithTools:
         params: dict[str, Any] = {"messages": _wire(messages), "maxTokens": max_tokens}
         optional = {
@@ -191,9 +191,10 @@ class ServerSession:
             "toolChoice": _wire(tool_choice),
         }
         params.update({key: value for key, value in optional.items() if value is not None})
-        # `in_rounds`: an input (a resolver's), in `input_required` rounds at 2026-07-28.
-        if in_rounds:
-            result = await self._native.input(None, "sampling/createMessage", params)
+        # `resolver`: the input of the resolver of that name (in `input_required` rounds at
+        # 2026-07-28, refused by the engine when the client cannot answer it).
+        if resolver is not None:
+            result = await self._native.resolver_input(resolver, "sampling/createMessage", params)
         else:
             result = await self._native.sample(params)
         if tools is not None or tool_choice is not None:

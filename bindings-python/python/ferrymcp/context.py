@@ -288,6 +288,10 @@ class Context(Generic[LifespanContextT, RequestT]):
         input in the `input_required` round (inputs awaited together share a round)."""
         return await self._ctx.input(key, method, params)
 
+    async def _resolver_input(self, resolver: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The input of the resolver named `resolver` (`Resolve` parameters)."""
+        return await self._ctx.resolver_input(resolver, method, params)
+
     # -- list changes -------------------------------------------------------------------
 
     async def notify_tools_changed(self) -> None:

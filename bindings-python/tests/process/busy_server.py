@@ -1,7 +1,8 @@
 """A stdio server whose tools stay busy until they are stopped, for the Ctrl-C and
 cancellation tests.
 
-`python busy_server.py MARKER`: each busy tool creates the file MARKER once it is running
+`python busy_server.py MARKER [http]`: serves stdio, or Streamable HTTP on a free port of
+127.0.0.1 (announced on stderr) with `http`. Each busy tool creates the file MARKER once it is running
 (so a test knows the call is in flight), then waits far longer than any test does; a
 tool that learns its request was cancelled creates MARKER.cancelled.
 """
@@ -55,4 +56,7 @@ def echo(text: str) -> str:
 
 
 if __name__ == "__main__":
-    mcp.run()
+    if sys.argv[2:] == ["http"]:
+        mcp.run("streamable-http", port=0)
+    else:
+        mcp.run()

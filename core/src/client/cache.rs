@@ -87,6 +87,9 @@ pub struct CacheEntry {
     pub scope: CacheScope,
     /// Epoch seconds after which the entry is stale; `None` is never fresh.
     pub expires_at: Option<f64>,
+    /// The store's write counter when the entry was written (the official TypeScript
+    /// store's `stamp`): assigned by the store, `0` in what the client hands to `set`.
+    pub stamp: u64,
 }
 
 /// Where entries live. Every operation may fail (the cache then acts as a miss).
@@ -94,67 +97,197 @@ pub trait ResponseCacheStore: Send + Sync {
     fn get(&self, key: CacheKey) -> BoxFuture<Result<Option<CacheEntry>, String>>;
     fn set(&self, key: CacheKey, entry: CacheEntry) -> BoxFuture<Result<(), String>>;
     fn delete(&self, key: CacheKey) -> BoxFuture<Result<(), String>>;
+    /// Drops every entry of `method`, in every partition (the official TypeScript
+    /// store's `evict`, for applications: the client itself never calls it).
+    fn evict(&self, method: &str) -> BoxFuture<Result<(), String>>;
     fn clear(&self) -> BoxFuture<Result<(), String>>;
 }
 
-/// The default store: in process, least recently used evicted past `max_entries`
-/// (`0` = no cap); `get` and `set` both refresh recency.
+/// How an [`InMemoryResponseCacheStore`] keeps itself under its cap.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvictionPolicy {
+    /// The official Python SDK's: every entry counts, the least recently used goes
+    /// first; `get` and `set` both refresh recency.
+    #[default]
+    LeastRecentlyUsed,
+    /// The official TypeScript SDK's: only `resources/read` entries count (the list
+    /// results and `server/discover` hold one entry per partition and are never evicted
+    /// by the cap); the oldest by first insertion goes first; writing a held key again
+    /// neither evicts nor moves it, and `get` does not either.
+    OldestRead,
+}
+
+impl EvictionPolicy {
+    /// Whether an entry of `method` counts toward the cap.
+    fn capped(self, method: &str) -> bool {
+        match self {
+            Self::LeastRecentlyUsed => true,
+            Self::OldestRead => !CAP_EXEMPT_METHODS.contains(&method),
+        }
+    }
+}
+
+/// The methods whose entries [`EvictionPolicy::OldestRead`] never evicts.
+const CAP_EXEMPT_METHODS: [&str; 5] =
+    ["tools/list", "prompts/list", "resources/list", "resources/templates/list", "server/discover"];
+
+/// The official Python store's default cap (all entries).
+pub const PYTHON_MAX_ENTRIES: usize = 1024;
+/// The official TypeScript store's default cap (`resources/read` entries).
+pub const TYPESCRIPT_MAX_ENTRIES: usize = 512;
+
+struct Held {
+    entries: IndexMap<CacheKey, CacheEntry>,
+    /// How many held entries count toward the cap.
+    capped: usize,
+    /// The last stamp given.
+    stamp: u64,
+}
+
+/// The default store: in process, bounded by `max_entries` (`0` = no cap) under its
+/// [`EvictionPolicy`]. Its synchronous methods serve the bindings' store classes.
 pub struct InMemoryResponseCacheStore {
     max_entries: usize,
-    entries: Mutex<IndexMap<CacheKey, CacheEntry>>,
+    policy: EvictionPolicy,
+    held: Mutex<Held>,
 }
 
 impl InMemoryResponseCacheStore {
+    /// The official Python store: least recently used evicted past `max_entries`.
     pub fn new(max_entries: usize) -> Self {
-        Self { max_entries, entries: Mutex::default() }
+        Self::with_policy(max_entries, EvictionPolicy::LeastRecentlyUsed)
     }
 
-    fn entries(&self) -> std::sync::MutexGuard<'_, IndexMap<CacheKey, CacheEntry>> {
-        self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// The official TypeScript store (`new InMemoryResponseCacheStore({maxEntries})`):
+    /// the oldest `resources/read` entry evicted past `max_entries`.
+    pub fn typescript(max_entries: usize) -> Self {
+        Self::with_policy(max_entries, EvictionPolicy::OldestRead)
+    }
+
+    pub fn with_policy(max_entries: usize, policy: EvictionPolicy) -> Self {
+        let held = Held { entries: IndexMap::new(), capped: 0, stamp: 0 };
+        Self { max_entries, policy, held: Mutex::new(held) }
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.held.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     pub fn len(&self) -> usize {
-        self.entries().len()
+        self.held().entries.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// The entry under `key` (refreshing its recency under least recently used).
+    pub fn lookup(&self, key: &CacheKey) -> Option<CacheEntry> {
+        let mut held = self.held();
+        match self.policy {
+            EvictionPolicy::LeastRecentlyUsed => {
+                let found = held.entries.shift_remove(key)?;
+                held.entries.insert(key.clone(), found.clone());
+                Some(found)
+            }
+            EvictionPolicy::OldestRead => held.entries.get(key).cloned(),
+        }
+    }
+
+    /// Writes `entry` under `key`, evicting as the policy says; returns the entry's stamp.
+    pub fn insert(&self, key: CacheKey, mut entry: CacheEntry) -> u64 {
+        let mut held = self.held();
+        held.stamp += 1;
+        entry.stamp = held.stamp;
+        let capped = self.policy.capped(&key.method);
+        match self.policy {
+            EvictionPolicy::LeastRecentlyUsed => {
+                if held.entries.shift_remove(&key).is_none() {
+                    held.capped += 1;
+                }
+                held.entries.insert(key, entry);
+            }
+            EvictionPolicy::OldestRead => {
+                if let Some(slot) = held.entries.get_mut(&key) {
+                    *slot = entry;
+                    return held.stamp;
+                }
+                if capped && self.max_entries > 0 && held.capped >= self.max_entries {
+                    let oldest = held.entries.keys().position(|k| self.policy.capped(&k.method));
+                    if let Some(index) = oldest {
+                        held.entries.shift_remove_index(index);
+                        held.capped -= 1;
+                    }
+                }
+                held.entries.insert(key, entry);
+                if capped {
+                    held.capped += 1;
+                }
+            }
+        }
+        if self.policy == EvictionPolicy::LeastRecentlyUsed && self.max_entries > 0 && held.capped > self.max_entries {
+            held.entries.shift_remove_index(0);
+            held.capped -= 1;
+        }
+        held.stamp
+    }
+
+    /// Drops the entry under `key`; whether there was one.
+    pub fn remove(&self, key: &CacheKey) -> bool {
+        let mut held = self.held();
+        let removed = held.entries.shift_remove(key).is_some();
+        if removed && self.policy.capped(&key.method) {
+            held.capped -= 1;
+        }
+        removed
+    }
+
+    /// Drops every entry of `method`, in every partition.
+    pub fn remove_method(&self, method: &str) {
+        let mut held = self.held();
+        let before = held.entries.len();
+        held.entries.retain(|key, _| key.method != method);
+        if self.policy.capped(method) {
+            held.capped -= before - held.entries.len();
+        }
+    }
+
+    /// Drops every entry.
+    pub fn remove_all(&self) {
+        let mut held = self.held();
+        held.entries.clear();
+        held.capped = 0;
+    }
 }
 
 impl Default for InMemoryResponseCacheStore {
     fn default() -> Self {
-        Self::new(1024)
+        Self::new(PYTHON_MAX_ENTRIES)
     }
 }
 
 impl ResponseCacheStore for InMemoryResponseCacheStore {
     fn get(&self, key: CacheKey) -> BoxFuture<Result<Option<CacheEntry>, String>> {
-        let mut entries = self.entries();
-        let found = entries.shift_remove(&key);
-        if let Some(entry) = &found {
-            entries.insert(key, entry.clone());
-        }
-        Box::pin(std::future::ready(Ok(found)))
+        Box::pin(std::future::ready(Ok(self.lookup(&key))))
     }
 
     fn set(&self, key: CacheKey, entry: CacheEntry) -> BoxFuture<Result<(), String>> {
-        let mut entries = self.entries();
-        entries.shift_remove(&key);
-        entries.insert(key, entry);
-        if self.max_entries > 0 && entries.len() > self.max_entries {
-            entries.shift_remove_index(0);
-        }
+        self.insert(key, entry);
         Box::pin(std::future::ready(Ok(())))
     }
 
     fn delete(&self, key: CacheKey) -> BoxFuture<Result<(), String>> {
-        self.entries().shift_remove(&key);
+        self.remove(&key);
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn evict(&self, method: &str) -> BoxFuture<Result<(), String>> {
+        self.remove_method(method);
         Box::pin(std::future::ready(Ok(())))
     }
 
     fn clear(&self) -> BoxFuture<Result<(), String>> {
-        self.entries().clear();
+        self.remove_all();
         Box::pin(std::future::ready(Ok(())))
     }
 }
@@ -180,12 +313,36 @@ pub struct CacheConfig {
     pub share_public: bool,
     /// The default store's cap (`0`: none).
     pub max_entries: usize,
+    /// The default store's eviction.
+    pub policy: EvictionPolicy,
+    /// The official TypeScript client's rules for a custom store: the partition may be
+    /// left empty (`""` is then the partition), and a server that is not a URL, without
+    /// `target_id`, gets a per-client identity. `false`: the official Python client's
+    /// (both refused).
+    pub lenient_store: bool,
 }
 
 impl CacheConfig {
+    /// The official Python client's cache: a [`PYTHON_MAX_ENTRIES`] least-recently-used
+    /// store per client.
+    pub fn python() -> Self {
+        Self { max_entries: PYTHON_MAX_ENTRIES, ..Self::default() }
+    }
+
+    /// The official TypeScript client's cache: a [`TYPESCRIPT_MAX_ENTRIES`]
+    /// oldest-`resources/read`-first store per client, and its custom-store rules.
+    pub fn typescript() -> Self {
+        Self {
+            max_entries: TYPESCRIPT_MAX_ENTRIES,
+            policy: EvictionPolicy::OldestRead,
+            lenient_store: true,
+            ..Self::default()
+        }
+    }
+
     /// The official construction rules.
     pub fn check(&self) -> Result<(), String> {
-        if self.store.is_some() && self.partition.is_empty() {
+        if self.store.is_some() && self.partition.is_empty() && !self.lenient_store {
             return Err("a custom store requires an explicit partition".into());
         }
         if self.target_id.as_deref() == Some("") {
@@ -233,7 +390,7 @@ impl ResponseCache {
         let target = match (&config.target_id, url) {
             (Some(id), _) => id.clone(),
             (None, Some(url)) => strip_userinfo(url),
-            (None, None) if config.store.is_some() => {
+            (None, None) if config.store.is_some() && !config.lenient_store => {
                 return Err("a custom cache store requires target_id when the server is not a URL".into());
             }
             (None, None) => {
@@ -243,8 +400,9 @@ impl ResponseCache {
             }
         };
         let arm_id = Sha256::digest(target.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
-        let store =
-            config.store.clone().unwrap_or_else(|| Arc::new(InMemoryResponseCacheStore::new(config.max_entries)) as _);
+        let store = config.store.clone().unwrap_or_else(|| {
+            Arc::new(InMemoryResponseCacheStore::with_policy(config.max_entries, config.policy)) as _
+        });
         Ok(Self {
             store,
             partition: config.partition.clone(),
@@ -358,7 +516,8 @@ impl ResponseCache {
             self.delete(own).await;
             return;
         }
-        let entry = CacheEntry { value: result.clone(), scope, expires_at: Some((self.clock)() + ttl as f64 / 1000.0) };
+        let expires_at = Some((self.clock)() + ttl as f64 / 1000.0);
+        let entry = CacheEntry { value: result.clone(), scope, expires_at, stamp: 0 };
         if let Err(e) = self.store.set(own.clone(), entry).await {
             tracing::warn!("response cache store set failed ({e}); continuing without the cache");
             self.delete(own.clone()).await;
@@ -399,6 +558,53 @@ impl ResponseCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn key(method: &str, params: &str) -> CacheKey {
+        CacheKey { method: method.into(), params_key: params.into(), partition: "[]".into() }
+    }
+
+    fn entry() -> CacheEntry {
+        CacheEntry { value: Value::Null, scope: CacheScope::Private, expires_at: None, stamp: 0 }
+    }
+
+    fn held(store: &InMemoryResponseCacheStore) -> Vec<String> {
+        store.held().entries.keys().map(|k| format!("{} {}", k.method, k.params_key)).collect()
+    }
+
+    #[test]
+    fn least_recently_used_caps_every_method_and_reads_refresh() {
+        let store = InMemoryResponseCacheStore::new(2);
+        store.insert(key("tools/list", ""), entry());
+        store.insert(key("resources/read", "a"), entry());
+        assert!(store.lookup(&key("tools/list", "")).is_some());
+        store.insert(key("resources/read", "b"), entry());
+        assert_eq!(held(&store), ["tools/list ", "resources/read b"]);
+    }
+
+    #[test]
+    fn oldest_read_caps_only_reads_oldest_first() {
+        let store = InMemoryResponseCacheStore::typescript(2);
+        store.insert(key("resources/read", "a"), entry());
+        store.insert(key("tools/list", ""), entry());
+        store.insert(key("resources/read", "b"), entry());
+        // A read does not refresh, and re-writing a held key keeps its place.
+        assert!(store.lookup(&key("resources/read", "a")).is_some());
+        let stamp = store.insert(key("resources/read", "a"), entry());
+        assert_eq!(store.lookup(&key("resources/read", "a")).unwrap().stamp, stamp);
+        store.insert(key("resources/read", "c"), entry());
+        store.insert(key("prompts/list", ""), entry());
+        assert_eq!(held(&store), ["tools/list ", "resources/read b", "resources/read c", "prompts/list "]);
+        store.remove_method("resources/read");
+        assert_eq!(held(&store), ["tools/list ", "prompts/list "]);
+        store.insert(key("resources/read", "d"), entry());
+        store.insert(key("resources/read", "e"), entry());
+        assert_eq!(store.len(), 4);
+        store.remove(&key("resources/read", "d"));
+        store.insert(key("resources/read", "f"), entry());
+        assert_eq!(held(&store), ["tools/list ", "prompts/list ", "resources/read e", "resources/read f"]);
+        store.remove_all();
+        assert!(store.is_empty());
+    }
 
     #[test]
     fn userinfo_is_stripped_and_nothing_else_changes() {

@@ -16,6 +16,7 @@ pub mod auth;
 pub mod cache;
 mod callbacks;
 pub mod child;
+pub mod claims;
 mod error;
 pub mod http;
 mod listen;
@@ -24,6 +25,7 @@ pub mod tasks;
 
 use callbacks::Router;
 pub use callbacks::{ClientCallbacks, InputCallback, NotificationCallback};
+pub use claims::ResultClaim;
 pub use error::ClientError;
 pub use listen::{ListChangedCallback, ListChangedHandler, ListChangedHandlers, Subscription, SubscriptionEnd};
 pub use tasks::TaskCall;
@@ -100,6 +102,10 @@ pub struct ClientOptions {
     /// A `server/discover` result saved from an earlier connection, adopted as the
     /// server's details under [`EraPreference::Pinned`] (ignored otherwise, as there).
     pub prior_discover: Option<Value>,
+    /// The result shapes the client's extensions claim (see [`claims`]): each claiming
+    /// extension must be declared in `capabilities.extensions`, and is declared only at a
+    /// revision where one of its claims is active (never in the legacy handshake).
+    pub result_claims: Vec<ResultClaim>,
 }
 
 impl Default for ClientOptions {
@@ -114,9 +120,10 @@ impl Default for ClientOptions {
             answer_input: true,
             log_level: None,
             list_changed: ListChangedHandlers::default(),
-            cache: Some(CacheConfig { max_entries: 1024, ..CacheConfig::default() }),
+            cache: Some(CacheConfig::python()),
             peer: PeerConfig::default(),
             prior_discover: None,
+            result_claims: Vec::new(),
         }
     }
 }
@@ -125,10 +132,16 @@ impl ClientOptions {
     /// The official TypeScript v2 client's connect defaults, for the binding that takes its
     /// API: no negotiation unless asked (`versionNegotiation` absent, or its `mode`, is the
     /// plain `initialize` handshake: [`EraPreference::Legacy`]), and when asked, a probe that
-    /// waits the request timeout (`probe.timeoutMs` absent). The official Python v2 client
-    /// differs (`mode="auto"`, a bounded probe): that is [`ClientOptions::python`].
+    /// waits the request timeout (`probe.timeoutMs` absent), and its response cache
+    /// ([`CacheConfig::typescript`]). The official Python v2 client differs (`mode="auto"`,
+    /// a bounded probe, [`CacheConfig::python`]): that is [`ClientOptions::python`].
     pub fn typescript() -> Self {
-        Self { era: EraPreference::Legacy, probe_timeout: None, ..Self::default() }
+        Self {
+            era: EraPreference::Legacy,
+            probe_timeout: None,
+            cache: Some(CacheConfig::typescript()),
+            ..Self::default()
+        }
     }
 
     /// The official Python v2 client's connect defaults, for the binding that takes its
@@ -136,6 +149,11 @@ impl ClientOptions {
     /// that waits 10 s (its `DISCOVER_TIMEOUT_SECONDS`), whatever the request timeout.
     pub fn python() -> Self {
         Self { era: EraPreference::Auto, probe_timeout: Some(Duration::from_secs(10)), ..Self::default() }
+    }
+
+    /// The capabilities declared to a server speaking `version` (see [`claims`]).
+    pub fn capabilities_at(&self, version: &str) -> Value {
+        claims::capabilities_at(&self.capabilities, &self.result_claims, version)
     }
 
     /// How long the probe waits (see [`ClientOptions::probe_timeout`]).
@@ -204,6 +222,7 @@ impl Client {
         url: Option<&str>,
     ) -> Result<(Client, ListChangedHandlers), ClientError> {
         callbacks.declare(&mut options.capabilities);
+        claims::check_claims(&options.result_claims, &options.capabilities).map_err(ClientError::Usage)?;
         let cache = match &options.cache {
             Some(config) => Some(Arc::new(ResponseCache::new(config, url).map_err(ClientError::Usage)?)),
             None => None,
@@ -218,6 +237,9 @@ impl Client {
             }
         };
         let handlers = std::mem::take(&mut options.list_changed);
+        // What every request of the connection declares from now on (a modern request's
+        // `_meta`), at the revision it speaks.
+        options.capabilities = options.capabilities_at(&details.protocol_version);
         if let Some(cache) = &cache {
             cache.set_version(&details.protocol_version);
         }
@@ -580,6 +602,7 @@ impl Client {
     pub async fn validate_tool_result(&self, name: &str, result: &Value) -> Result<(), ClientError> {
         if result.get("isError").and_then(Value::as_bool) == Some(true)
             || result.get("resultType").and_then(Value::as_str) == Some("input_required")
+            || self.claimed(crate::protocol::CallTool::METHOD, result).is_some()
         {
             return Ok(());
         }
@@ -611,6 +634,19 @@ impl Client {
             return Err(invalid(error.to_string()));
         }
         Ok(())
+    }
+
+    /// The `resultType` of `result`, a result of `method`, when one of the client's
+    /// [`ClientOptions::result_claims`] active on this connection claims it: the result is
+    /// that claim's shape, not the method's own (and is not checked as one).
+    pub fn claimed<'a>(&self, method: &str, result: &'a Value) -> Option<&'a str> {
+        let tag = result.get("resultType")?.as_str()?;
+        let version = &self.details.protocol_version;
+        self.options
+            .result_claims
+            .iter()
+            .any(|c| c.method == method && c.result_type == tag && c.active_at(version))
+            .then_some(tag)
     }
 
     /// Sends a notification (a custom one, or MCP's such as

@@ -92,7 +92,7 @@ enum Probe {
 fn meta(options: &ClientOptions, version: &str) -> Value {
     json!({
         meta::PROTOCOL_VERSION: version,
-        meta::CLIENT_CAPABILITIES: options.capabilities,
+        meta::CLIENT_CAPABILITIES: options.capabilities_at(version),
         meta::CLIENT_INFO: options.info,
     })
 }
@@ -171,7 +171,7 @@ async fn discover(
 async fn initialize(peer: &Peer, options: &ClientOptions) -> Result<ServerDetails, ClientError> {
     let params = json!({
         "protocolVersion": options.legacy_version,
-        "capabilities": options.capabilities,
+        "capabilities": options.capabilities_at(&options.legacy_version),
         "clientInfo": options.info,
     });
     let raw = peer.request("initialize", Some(&params), RequestOptions::default()).await?;

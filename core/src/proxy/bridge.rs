@@ -30,7 +30,7 @@ pub(super) const SESSION_METHODS: [&str; 3] = ["logging/setLevel", "resources/su
 /// the tasks extension (a task lives on the server that runs it; see below).
 pub fn bridge(client: &Client, relay: &Arc<Relay>, options: ServerOptions) -> Result<Server, String> {
     let details = client.server();
-    let front = Server::with_info(details.info.clone(), details.instructions.clone(), options);
+    let front = Server::try_with_info(details.info.clone(), details.instructions.clone(), options)?;
     for (capability, methods) in FEATURES {
         if details.capabilities.get(capability).is_none() {
             continue;

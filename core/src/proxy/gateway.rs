@@ -112,9 +112,15 @@ pub struct Gateway {
 
 impl Gateway {
     /// Builds the front and connects every upstream at once, returning once each has
-    /// connected or failed its first attempt (the failed ones keep being retried).
-    pub async fn start(specs: Vec<UpstreamSpec>, options: GatewayOptions, events: EventCallback) -> Gateway {
-        let server = Server::with_info(options.info.clone(), None, ServerOptions::default());
+    /// connected or failed its first attempt (the failed ones keep being retried). Fails
+    /// only when the front cannot be built: a `FERRYMCP_STATE_KEY` shorter than the
+    /// request-state key floor ([`Server::try_with_info`]).
+    pub async fn start(
+        specs: Vec<UpstreamSpec>,
+        options: GatewayOptions,
+        events: EventCallback,
+    ) -> Result<Gateway, String> {
+        let server = Server::try_with_info(options.info.clone(), None, ServerOptions::default())?;
         let slots: Vec<Arc<Slot>> = specs
             .iter()
             .map(|spec| {
@@ -150,7 +156,7 @@ impl Gateway {
             })
             .unzip();
         join_all(first).await;
-        Gateway { server, upstreams, supervisors }
+        Ok(Gateway { server, upstreams, supervisors })
     }
 
     /// Stops for good: no more reconnecting, and every upstream connection closed, the

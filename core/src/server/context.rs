@@ -154,6 +154,8 @@ pub(crate) struct TaskSlot {
     entry: OnceLock<Arc<TaskEntry>>,
     /// Set for a call whose tool starts its task itself ([`super::TaskStart::OnRequest`]).
     startable: AtomicBool,
+    /// The 2025-11-25 task this call runs as (its id), once there is one.
+    spec: OnceLock<String>,
 }
 
 impl TaskSlot {
@@ -167,6 +169,10 @@ impl TaskSlot {
 
     pub fn allow_start(&self) {
         self.startable.store(true, Ordering::Release);
+    }
+
+    pub fn spec(&self) -> Option<&str> {
+        self.spec.get().map(String::as_str)
     }
 }
 
@@ -274,12 +280,38 @@ impl Context {
     /// This request's context for the legacy shim's next run of its handler: the same
     /// request (id, cancellation, way back, session, progress so far) with `round`.
     pub(crate) fn for_legacy_round(&self, round: LegacyRound) -> Context {
+        self.derived(self.inner.cancel.clone(), self.inner.outbound.clone(), TaskSlot::default(), Some(round))
+    }
+
+    /// This request's context for the rest of a tool call run as a 2025-11-25 task: the
+    /// same request, stopped by the task's `cancel` (not the answered request's), and
+    /// reaching the client through the session (the call's own stream is closed).
+    pub(crate) fn for_spec_task(&self, id: String, cancel: CancellationToken) -> Context {
+        let inner = &self.inner;
+        let outbound =
+            inner.session.as_ref().and_then(ServerSession::outbound).unwrap_or_else(|| inner.outbound.clone());
+        let task = TaskSlot::default();
+        let _ = task.spec.set(id);
+        self.derived(cancel, outbound, task, None)
+    }
+
+    /// A new context for the same request (id, way back's session, client, `_meta`,
+    /// progress so far: progress spans the whole flow, so a later run must go on
+    /// increasing it), with its own cancellation, outbound, task slot and legacy round,
+    /// and no inputs.
+    fn derived(
+        &self,
+        cancel: CancellationToken,
+        outbound: Arc<dyn Outbound>,
+        task: TaskSlot,
+        legacy_round: Option<LegacyRound>,
+    ) -> Context {
         let inner = &self.inner;
         Context {
             inner: Arc::new(ContextInner {
                 request_id: inner.request_id.clone(),
-                cancel: inner.cancel.clone(),
-                outbound: inner.outbound.clone(),
+                cancel,
+                outbound,
                 auth: inner.auth.clone(),
                 server: inner.server.clone(),
                 protocol_version: inner.protocol_version.clone(),
@@ -287,14 +319,31 @@ impl Context {
                 client_info: inner.client_info.clone(),
                 log_threshold: inner.log_threshold,
                 meta: inner.meta.clone(),
-                // Progress spans the whole flow: a run again must go on increasing it.
                 last_progress: Mutex::new(*inner.last_progress.lock().unwrap()),
                 inputs: None,
-                task: TaskSlot::default(),
+                task,
                 session: inner.session.clone(),
-                legacy_round: Some(round),
+                legacy_round,
             }),
         }
+    }
+
+    /// A request to the client over the legacy session; in a 2025-11-25 task it carries
+    /// the related-task `_meta` and the task is `input_required` while it waits.
+    async fn session_request(
+        &self,
+        method: &str,
+        mut params: Value,
+        options: RequestOptions,
+    ) -> Result<Value, HandlerError> {
+        let Some(task) = self.inner.task.spec() else {
+            return self.inner.outbound.request(method, params, options).await.map_err(|e| request_failed(method, e));
+        };
+        super::tasks::spec::relate(&mut params, task);
+        super::tasks::spec::waiting_on_client(self, task, true).await;
+        let answer = self.inner.outbound.request(method, params, options).await;
+        super::tasks::spec::waiting_on_client(self, task, false).await;
+        answer.map_err(|e| request_failed(method, e))
     }
 
     /// The progress token the client sent, if any.
@@ -421,7 +470,7 @@ impl Context {
             // JSON-response HTTP).
             return Err(HandlerError::Rpc(dialect.no_back_channel(method)));
         }
-        self.inner.outbound.request(method, params, options).await.map_err(|e| request_failed(method, e))
+        self.session_request(method, params, options).await
     }
 
     /// Any client input, under an explicit key on a modern request (the key names the
@@ -463,7 +512,7 @@ impl Context {
             return answer.await.map_err(|_| HandlerError::Failed("The task ended before the input arrived".into()));
         }
         let Some(inputs) = &self.inner.inputs else {
-            return self.inner.outbound.request(method, params, options).await.map_err(|e| request_failed(method, e));
+            return self.session_request(method, params, options).await;
         };
         let key = key.map_or_else(|| inputs.auto_key(), str::to_owned);
         if let Some(response) = inputs.response(&key) {
@@ -472,6 +521,29 @@ impl Context {
         }
         inputs.ask(key, method, params);
         std::future::pending().await
+    }
+
+    /// The input a binding's resolver asks (the official Python SDK's `Resolve`
+    /// parameters): [`Context::input_with`] keyed by `resolver`, the resolver's stable name
+    /// (its key in a 2026-07-28 `inputRequests`, as the official resolvers key theirs).
+    /// In [`Dialect::PythonSdk`](super::Dialect::PythonSdk) a client that did not declare
+    /// what the input needs is refused before anything is asked, in either era where the
+    /// request could be sent, with the official resolvers' `-32021` naming the resolver.
+    pub async fn resolver_input(
+        &self,
+        resolver: &str,
+        method: &str,
+        params: Value,
+        options: RequestOptions,
+    ) -> Result<Value, HandlerError> {
+        let dialect = self.inner.server.options.dialect;
+        let gated = self.inner.task.get().is_none() && (self.is_modern() || self.can_send_request());
+        if gated
+            && let Some(error) = dialect.resolver_refused(resolver, self.inner.client_capabilities(), method, &params)
+        {
+            return Err(HandlerError::Rpc(error));
+        }
+        self.input_with(Some(resolver), method, params, options).await
     }
 
     /// Reads one of this server's own resources.

@@ -98,9 +98,11 @@ where
 
 /// MCP's methods an application may answer itself, as the official low-level servers let
 /// it (Python's `Server(on_list_tools=...)`, TypeScript's `setRequestHandler(
-/// ListToolsRequestSchema, ...)`): the feature methods. The engine keeps what is the
-/// session's (`initialize`, `ping`, `server/discover`, `subscriptions/listen`, tasks).
-pub const APPLICATION_ANSWERED: [&str; 11] = [
+/// ListToolsRequestSchema, ...)`): the feature methods, and the 2025-11-25 revision's task
+/// methods on a legacy session (the official 1.x low-level servers let an application
+/// keep its tasks itself; the 2026-07-28 extension's stay the engine's). The engine keeps
+/// what is the session's (`initialize`, `ping`, `server/discover`, `subscriptions/listen`).
+pub const APPLICATION_ANSWERED: [&str; 15] = [
     "tools/list",
     "tools/call",
     "resources/list",
@@ -112,6 +114,10 @@ pub const APPLICATION_ANSWERED: [&str; 11] = [
     "prompts/get",
     "completion/complete",
     "logging/setLevel",
+    "tasks/get",
+    "tasks/result",
+    "tasks/list",
+    "tasks/cancel",
 ];
 
 /// The server's custom methods, and the protocol methods the application answers.

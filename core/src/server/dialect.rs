@@ -11,7 +11,7 @@
 //! what ferrymcp answered before dialects existed, the specification's wording and the
 //! TypeScript SDKs' choices, so the Rust API and the Node binding are unchanged by it.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::wire::{ErrorCode, ErrorObject, RawJson};
 
@@ -57,6 +57,29 @@ pub fn no_back_channel_method(error: &ErrorObject) -> Option<&str> {
     }
     let method = error.message.strip_prefix(NO_BACK_CHANNEL_HEAD)?.strip_suffix(NO_BACK_CHANNEL_TAIL)?;
     (!method.is_empty() && !method.contains('\'')).then_some(method)
+}
+
+/// `text` as Python's `repr` of a string prints it (the official SDK formats names with
+/// `!r`): single quotes unless the text has one and no double quote.
+pub(crate) fn python_repr(text: &str) -> String {
+    let quote = if text.contains('\'') && !text.contains('"') { '"' } else { '\'' };
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push(quote);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
 }
 
 impl Dialect {
@@ -226,6 +249,78 @@ impl Dialect {
         ErrorObject::new(ErrorCode::INVALID_REQUEST, format!("{NO_BACK_CHANNEL_HEAD}{method}{NO_BACK_CHANNEL_TAIL}"))
     }
 
+    /// The refusal of a legacy HTTP request naming a session the server does not have (a
+    /// 404), and whether its body carries `"id": null`: the official TypeScript server's
+    /// `-32001 Session not found` (its `id: null` left out, as ferrymcp's other refusals),
+    /// or the official Python server's `-32600 Session not found` with `"id": null` (its
+    /// session manager answers every method so, a credential that does not own the
+    /// session included).
+    pub(crate) fn unknown_session(self) -> (ErrorObject, bool) {
+        match self {
+            Dialect::Ferrymcp => (ErrorObject::new(ErrorCode::REQUEST_TIMEOUT, "Session not found"), false),
+            Dialect::PythonSdk => (ErrorObject::new(ErrorCode::INVALID_REQUEST, "Session not found"), true),
+        }
+    }
+
+    /// The refusal of resolver `resolver`'s input (`method`, `params`) when the client's
+    /// `capabilities` lack what it needs, in the official Python SDK's resolvers' words
+    /// (`None` in the default dialect, whose inputs check as every input does, and when
+    /// nothing is missing). A form elicitation needs `elicitation.form`, or a bare
+    /// `elicitation` (the shape before modes existed); sampling needs `sampling`, and
+    /// `sampling.tools` when the request offers `tools` or a `toolChoice`; roots need
+    /// `roots`.
+    pub(crate) fn resolver_refused(
+        self,
+        resolver: &str,
+        capabilities: &Value,
+        method: &str,
+        params: &Value,
+    ) -> Option<ErrorObject> {
+        if self != Dialect::PythonSdk {
+            return None;
+        }
+        let declared = |name: &str| capabilities.get(name).filter(|c| !c.is_null());
+        let (name, required) = match method {
+            "elicitation/create" => {
+                let elicitation = declared("elicitation");
+                let form = elicitation.is_some_and(|e| {
+                    e.get("form").is_some_and(|f| !f.is_null()) || e.get("url").is_none_or(Value::is_null)
+                });
+                if form {
+                    return None;
+                }
+                ("form elicitation", json!({"elicitation": {"form": {}}}))
+            }
+            "sampling/createMessage" => {
+                let present = |key: &str| params.get(key).is_some_and(|v| !v.is_null());
+                let tools = present("tools") || present("toolChoice");
+                let sampling = declared("sampling");
+                if sampling.is_some_and(|s| !tools || s.get("tools").is_some_and(|t| !t.is_null())) {
+                    return None;
+                }
+                if tools {
+                    ("sampling.tools", json!({"sampling": {"tools": {}}}))
+                } else {
+                    ("sampling", json!({"sampling": {}}))
+                }
+            }
+            "roots/list" => {
+                if declared("roots").is_some() {
+                    return None;
+                }
+                ("roots", json!({"roots": {}}))
+            }
+            _ => return None,
+        };
+        Some(
+            ErrorObject::new(
+                ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                format!("Client did not declare the {name} capability required by resolver {}", python_repr(resolver)),
+            )
+            .with_data(RawJson::to_json(&json!({"requiredCapabilities": required})).expect("JSON")),
+        )
+    }
+
     /// The answer to a `prompts/get` of prompt `name` that the server does not have
     /// (`unknown`) or that lacks the required arguments `missing`, at a `modern` request
     /// or not.
@@ -269,6 +364,7 @@ mod tests {
         assert_eq!(failed, ErrorObject::internal("Prompt p failed: boom"));
         assert!(d.declares_logging(false) && d.serves_set_level() && d.fills_completion());
         assert!(d.announces_changes(false, false, true));
+        assert_eq!(d.unknown_session(), (ErrorObject::new(ErrorCode::REQUEST_TIMEOUT, "Session not found"), false));
     }
 
     #[test]
@@ -313,6 +409,25 @@ mod tests {
         );
         assert_eq!(no_back_channel_method(&d.no_back_channel("ping")), Some("ping"));
         assert_eq!(no_back_channel_method(&ErrorObject::new(ErrorCode::INVALID_REQUEST, "Cannot send 'x'")), None);
+        assert_eq!(d.unknown_session(), (ErrorObject::new(ErrorCode::INVALID_REQUEST, "Session not found"), true));
+        let refused = d.resolver_refused("app:ask", &json!({}), "elicitation/create", &json!({})).unwrap();
+        assert_eq!(refused.code, ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY);
+        assert_eq!(
+            refused.message,
+            "Client did not declare the form elicitation capability required by resolver 'app:ask'"
+        );
+        assert_eq!(refused.data.unwrap().get(), r#"{"requiredCapabilities":{"elicitation":{"form":{}}}}"#);
+        let bare = json!({"elicitation": {}, "sampling": {}, "roots": {}});
+        assert_eq!(d.resolver_refused("a", &bare, "elicitation/create", &json!({})), None);
+        let url_only = json!({"elicitation": {"url": {}}});
+        assert!(d.resolver_refused("a", &url_only, "elicitation/create", &json!({})).is_some());
+        assert_eq!(d.resolver_refused("a", &bare, "sampling/createMessage", &json!({})), None);
+        let tools = d.resolver_refused("a", &bare, "sampling/createMessage", &json!({"tools": []})).unwrap();
+        assert_eq!(tools.message, "Client did not declare the sampling.tools capability required by resolver 'a'");
+        assert_eq!(d.resolver_refused("a", &bare, "roots/list", &json!({})), None);
+        let roots = d.resolver_refused("it's", &json!({}), "roots/list", &json!({})).unwrap();
+        assert_eq!(roots.message, "Client did not declare the roots capability required by resolver \"it's\"");
+        assert_eq!(Dialect::default().resolver_refused("a", &json!({}), "roots/list", &json!({})), None);
         let elsewhere = ErrorObject::new(-32603, d.no_back_channel("ping").message);
         assert_eq!(no_back_channel_method(&elsewhere), None);
     }

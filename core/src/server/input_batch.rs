@@ -30,20 +30,32 @@ use crate::wire::{ErrorCode, ErrorObject};
 /// One input the handler asked for; its answer goes back through `reply`.
 struct Ask {
     key: Option<String>,
-    /// A session request ([`Context::elicit`] and the like) rather than an input.
-    session: bool,
+    kind: AskKind,
     method: String,
     params: Value,
     options: RequestOptions,
     reply: oneshot::Sender<Result<Value, HandlerError>>,
 }
 
+/// How an ask reaches the client.
+#[derive(Clone, Copy)]
+enum AskKind {
+    /// [`Context::input_with`].
+    Input,
+    /// A session request ([`Context::elicit`] and the like).
+    Session,
+    /// A resolver's input ([`Context::resolver_input`]), `key` naming the resolver.
+    Resolver,
+}
+
 impl Ask {
     async fn make(self, cx: Context) {
-        let outcome = if self.session {
-            cx.ask_with(&self.method, self.params, self.options).await
-        } else {
-            cx.input_with(self.key.as_deref(), &self.method, self.params, self.options).await
+        let outcome = match (self.kind, self.key.as_deref()) {
+            (AskKind::Session, _) => cx.ask_with(&self.method, self.params, self.options).await,
+            (AskKind::Resolver, Some(resolver)) => {
+                cx.resolver_input(resolver, &self.method, self.params, self.options).await
+            }
+            (_, key) => cx.input_with(key, &self.method, self.params, self.options).await,
         };
         let _ = self.reply.send(outcome);
     }
@@ -94,25 +106,43 @@ impl InputBatch {
         params: Value,
         options: RequestOptions,
     ) -> (InputAnswer, bool) {
-        let (reply, answer) = oneshot::channel();
-        let mut queue = self.queue.lock().unwrap();
-        if queue.closed {
-            return (InputAnswer(answer), false);
-        }
-        queue.asks.push(Ask { key, session: false, method, params, options, reply });
-        (InputAnswer(answer), queue.asks.len() == 1)
+        self.push(key, AskKind::Input, method, params, options)
     }
 
     /// Queues a session request as [`Context::elicit`], [`Context::sample`] and
     /// [`Context::list_roots`] make it (an input or not, per the server's
     /// [`Dialect`](super::Dialect)); otherwise as [`InputBatch::ask`].
     pub fn ask_session(&self, method: String, params: Value, options: RequestOptions) -> (InputAnswer, bool) {
+        self.push(None, AskKind::Session, method, params, options)
+    }
+
+    /// Queues the input of a binding's resolver named `resolver`, as
+    /// [`Context::resolver_input`] asks it; otherwise as [`InputBatch::ask`].
+    pub fn ask_resolver(
+        &self,
+        resolver: String,
+        method: String,
+        params: Value,
+        options: RequestOptions,
+    ) -> (InputAnswer, bool) {
+        self.push(Some(resolver), AskKind::Resolver, method, params, options)
+    }
+
+    /// Queues one ask; the flag says whether it opened a new batch (see [`InputBatch::ask`]).
+    fn push(
+        &self,
+        key: Option<String>,
+        kind: AskKind,
+        method: String,
+        params: Value,
+        options: RequestOptions,
+    ) -> (InputAnswer, bool) {
         let (reply, answer) = oneshot::channel();
         let mut queue = self.queue.lock().unwrap();
         if queue.closed {
             return (InputAnswer(answer), false);
         }
-        queue.asks.push(Ask { key: None, session: true, method, params, options, reply });
+        queue.asks.push(Ask { key, kind, method, params, options, reply });
         (InputAnswer(answer), queue.asks.len() == 1)
     }
 

@@ -37,6 +37,19 @@ pub struct Inbound {
     pub dialect: super::Dialect,
 }
 
+impl Inbound {
+    /// The capabilities the client declared for this message: a 2026-07-28 request's
+    /// own (its `_meta`), else the legacy session's from `initialize` (`{}` when neither).
+    pub fn client_capabilities(&self) -> Value {
+        let declared = self.params.get("_meta").and_then(|m| m.get(meta::CLIENT_CAPABILITIES));
+        match (declared, &self.session) {
+            (Some(capabilities), _) if capabilities.is_object() => capabilities.clone(),
+            (_, Some(session)) => session.client_capabilities(),
+            _ => Value::Object(serde_json::Map::new()),
+        }
+    }
+}
+
 /// What the handling of a message came to: a request's result, `None` for a
 /// notification, or the error the client receives.
 pub type Answer = Result<Option<Value>, ErrorObject>;

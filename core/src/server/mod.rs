@@ -41,6 +41,7 @@ pub use auth_info::AuthInfo;
 pub use capabilities::Features;
 pub use context::Context;
 pub use custom::{APPLICATION_ANSWERED, NotificationHandler, RawRequestHandler, RequestHandler};
+pub(crate) use dialect::python_repr;
 pub use dialect::{Dialect, no_back_channel_method};
 pub use features::MAX_COMPLETION_VALUES;
 pub use handlers::{
@@ -60,7 +61,10 @@ pub(crate) use router::is_builtin_request;
 pub use session::Connection;
 pub(crate) use session::{FrontParams, Incoming};
 pub use session_handle::ServerSession;
-pub use tasks::{EXTENSION as TASKS_EXTENSION, TaskOptions, TaskStart, TaskSupport};
+pub use tasks::{
+    CreateTaskOptions, EXTENSION as TASKS_EXTENSION, InMemoryTaskStore, TaskOptions, TaskPage, TaskStart, TaskStore,
+    TaskSupport, is_terminal as is_terminal_task_status,
+};
 pub use template::{ExpandError, Operator, TemplateError, UriTemplate, Variable};
 
 use std::collections::HashMap;
@@ -312,7 +316,9 @@ pub(crate) struct ServerShared {
     /// each HTTP endpoint that has one.
     pub fanout: RwLock<Vec<Arc<dyn notify::Fanout>>>,
     pub next_id: AtomicU64,
-    pub tasks: tasks::TaskStore,
+    pub tasks: tasks::TaskTable,
+    /// The 2025-11-25 revision's tasks: their store, and what runs.
+    pub spec_tasks: tasks::spec::SpecTasks,
     /// Whether the application carries list changes and resource updates to the listen
     /// streams itself ([`Server::carry_listen_events`]).
     pub listen_carried: std::sync::atomic::AtomicBool,
@@ -340,7 +346,20 @@ impl Server {
     }
 
     /// A server from a full `Implementation` object (name, version, title, icons, ...).
+    ///
+    /// # Panics
+    ///
+    /// When a configured request-state key (`state_key`, else `FERRYMCP_STATE_KEY`, and
+    /// `previous_state_keys`) is shorter than [`MIN_STATE_KEY_LEN`] bytes: a short sealing
+    /// key is never accepted. [`Server::try_with_info`] returns that as an error instead.
     pub fn with_info(info: Value, instructions: Option<String>, options: ServerOptions) -> Self {
+        Self::try_with_info(info, instructions, options).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Server::with_info`], refusing a request-state key shorter than
+    /// [`MIN_STATE_KEY_LEN`] bytes with [`check_state_key_config`]'s message.
+    pub fn try_with_info(info: Value, instructions: Option<String>, options: ServerOptions) -> Result<Self, String> {
+        check_state_key_config(&options)?;
         let sealer = mrtr::Sealer::new(
             options.state_key.clone(),
             options.previous_state_keys.clone(),
@@ -348,10 +367,10 @@ impl Server {
             options.state_ttl,
         )
         .with_audience(options.state_audience.clone());
-        let tasks = tasks::TaskStore::new(options.tasks.clone());
+        let tasks = tasks::TaskTable::new(options.tasks.clone());
         let max_listen_streams = Mutex::new(options.max_listen_streams);
         let options_reject_legacy = options.reject_legacy;
-        Self {
+        Ok(Self {
             shared: Arc::new(ServerShared {
                 info,
                 instructions,
@@ -367,12 +386,13 @@ impl Server {
                 fanout: Default::default(),
                 next_id: AtomicU64::new(1),
                 tasks,
+                spec_tasks: Default::default(),
                 listen_carried: Default::default(),
                 listen_closing: Default::default(),
                 max_listen_streams,
                 reject_legacy: options_reject_legacy.into(),
             }),
-        }
+        })
     }
 
     /// Serves 2026-07-28 clients only from now on, or both eras again (see
@@ -464,6 +484,17 @@ impl Server {
 
     pub fn set_completion_handler(&self, handler: impl CompletionHandler) {
         *self.shared.completion.write().unwrap() = Some(Arc::new(handler));
+    }
+
+    /// Keeps the 2025-11-25 revision's tasks in `store` from now on (an application's own,
+    /// say; [`InMemoryTaskStore`] by default). Tasks already created stay in the old store.
+    pub fn set_task_store(&self, store: Arc<dyn TaskStore>) {
+        self.shared.spec_tasks.set_store(store);
+    }
+
+    /// The store the 2025-11-25 revision's tasks are kept in.
+    pub fn task_store(&self) -> Arc<dyn TaskStore> {
+        self.shared.spec_tasks.store()
     }
 
     /// Merges `capabilities` over what the author declared so far (see [`capabilities`]);

@@ -458,7 +458,9 @@ fn surely_holds(schema: &Value, instance: &Value) -> bool {
         },
         "enum" => value.as_array().is_some_and(|options| options.contains(instance)),
         "const" => value == instance,
-        "title" | "description" | "default" | "examples" => true,
+        // `$schema` only at the root of a schema `plainly_valid` accepted, naming a draft in
+        // which the other keywords mean the same.
+        "title" | "description" | "default" | "examples" | "$schema" => true,
         _ => false,
     })
 }
@@ -479,12 +481,21 @@ fn compile(schema: &Value, what: &str) -> Result<Arc<Schema>, RegistryError> {
     Ok(Arc::new(Schema { source: None, compiled: OnceLock::from(Ok(compiled)) }))
 }
 
-/// Whether `schema` is a 2020-12 schema (no `$schema`) made only of keywords whose values
-/// are checked here to have the shape the meta-schema requires, so that checking it
-/// against the meta-schema cannot fail. Anything else (another keyword, `$ref`, `pattern`,
+/// Whether `schema` is a 2020-12 schema (no `$schema`, or at its root a `$schema` naming
+/// draft 2020-12, 2019-09 or 7, as zod's `toJSONSchema` writes on every Node tool) made
+/// only of keywords whose values are checked here to have the shape the meta-schema
+/// requires, so that checking it against the meta-schema cannot fail, and that mean the
+/// same in those three drafts. Anything else (another keyword or draft, `$ref`, `pattern`,
 /// `format`, a combinator, deep nesting) answers `false`, and the schema is compiled at
-/// once as before.
+/// once as before. A deferred schema with a `$schema` is compiled on first use as every
+/// deferred one is ([`Schema::validator`]); its keywords mean the same there.
 fn plainly_valid(schema: &Value, depth: u32) -> bool {
+    const PLAIN_DRAFTS: [&str; 4] = [
+        "https://json-schema.org/draft/2020-12/schema",
+        "https://json-schema.org/draft/2019-09/schema",
+        "http://json-schema.org/draft-07/schema#",
+        "http://json-schema.org/draft-07/schema",
+    ];
     const TYPES: [&str; 7] = ["array", "boolean", "integer", "null", "number", "object", "string"];
     let type_name = |v: &Value| v.as_str().is_some_and(|t| TYPES.contains(&t));
     let unique_strings = |v: &Value, ok: &dyn Fn(&Value) -> bool| {
@@ -505,6 +516,7 @@ fn plainly_valid(schema: &Value, depth: u32) -> bool {
             "const" | "default" => true,
             "examples" => value.is_array(),
             "title" | "description" => value.is_string(),
+            "$schema" => depth == 0 && value.as_str().is_some_and(|uri| PLAIN_DRAFTS.contains(&uri)),
             "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => value.is_number(),
             "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties" | "maxProperties" => value.is_u64(),
             _ => false,
@@ -545,6 +557,33 @@ mod schema_tests {
             json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/x"}}, "$defs": {"x": {"type": "string"}}});
         assert!(!plainly_valid(&other, 0));
         assert!(compile(&other, "t").unwrap().compiled.get().is_some());
+    }
+
+    #[test]
+    fn a_root_schema_uri_of_a_plain_draft_is_deferred() {
+        // What zod's `toJSONSchema` gives every Node tool (benches/README.md, "Startup and
+        // idle RSS (2026-11-28)").
+        let zod = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+            "properties": {"text": {"type": "string"}}, "required": ["text"], "additionalProperties": false});
+        let schema = compile(&zod, "t").unwrap();
+        assert!(schema.compiled.get().is_none());
+        assert!(schema.surely_accepts(&json!({"text": "x"})));
+        assert!(!schema.surely_accepts(&json!({"text": 5})));
+        assert!(schema.compiled.get().is_none());
+        assert!(!schema.validator().unwrap().is_valid(&json!({"text": 5})));
+        let draft7 = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+            "properties": {"n": {"type": "integer", "exclusiveMinimum": 0}}});
+        assert!(compile(&draft7, "t").unwrap().compiled.get().is_none());
+        // Another draft, an unknown URI, or `$schema` below the root: compiled at once, as before.
+        for eager in [
+            json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"}),
+            json!({"$schema": "https://example.com/mine", "type": "object"}),
+            json!({"type": "object", "properties": {"a": {"$schema": "https://json-schema.org/draft/2020-12/schema"}}}),
+        ] {
+            assert!(!plainly_valid(&eager, 0), "{eager}");
+        }
+        let draft4 = json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"});
+        assert!(compile(&draft4, "t").unwrap().compiled.get().is_some());
     }
 
     #[test]

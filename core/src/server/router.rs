@@ -41,7 +41,10 @@ pub(crate) async fn feature(
     params: Map<String, Value>,
     cx: Context,
 ) -> Result<Reply, ErrorObject> {
-    match super::custom::feature_handler(server, method) {
+    // The application's task methods are the 2025-11-25 revision's; the 2026-07-28
+    // extension's stay the engine's.
+    let own = !(cx.is_modern() && method.starts_with("tasks/"));
+    match super::custom::feature_handler(server, method).filter(|_| own) {
         Some(FeatureHandler::Value(handler)) => {
             return custom::serve_with(server, method, handler, params, cx).await.map(Reply::Value);
         }
@@ -82,6 +85,9 @@ pub(crate) async fn feature(
         "completion/complete" => completion::complete(server, params, cx).await,
         "server/discover" => Ok(discover::discover(server)),
         "subscriptions/listen" if cx.is_modern() => notify::listen(server, params, cx).await,
+        "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel" if !cx.is_modern() => {
+            tasks::spec::serve(server, method, &params, &cx).await
+        }
         "tasks/get" => tasks::serve(server, method, &params, &cx, tasks::get),
         "tasks/update" => tasks::serve(server, method, &params, &cx, tasks::update),
         "tasks/cancel" => tasks::serve(server, method, &params, &cx, tasks::cancel),

@@ -397,9 +397,11 @@ impl Connection {
         session.client_info = params.get("clientInfo").cloned().unwrap_or(Value::Null);
         session.generation += 1;
         drop(session);
+        let mut capabilities = capabilities(&self.server, false);
+        super::tasks::spec::declare(&self.server, version, &mut capabilities);
         let mut result = json!({
             "protocolVersion": version.as_str(),
-            "capabilities": capabilities(&self.server, false),
+            "capabilities": capabilities,
             "serverInfo": self.server.info,
         });
         if let Some(instructions) = &self.server.instructions {

@@ -155,6 +155,11 @@ impl ServerSession {
         self.notify(ElicitationComplete::METHOD, json!({"elicitationId": elicitation_id})).await
     }
 
+    /// The session's own way to the client (its standalone stream on HTTP).
+    pub(crate) fn outbound(&self) -> Option<Arc<dyn super::Outbound>> {
+        self.connection.upgrade()?.outbound()
+    }
+
     fn open(&self) -> Result<Arc<Connection>, HandlerError> {
         self.connection.upgrade().ok_or_else(|| HandlerError::Failed("the session has ended".into()))
     }

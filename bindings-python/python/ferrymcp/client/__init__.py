@@ -45,6 +45,7 @@ from ferrymcp.client.extension import UnexpectedClaimedResult as UnexpectedClaim
 from ferrymcp.client.extension import advertise as advertise
 from ferrymcp.exceptions import InputRequiredRoundsExceededError as InputRequiredRoundsExceededError
 from ferrymcp.exceptions import MCPDeprecationWarning, McpError
+from ferrymcp.shared._otel import tracing_active
 from ferrymcp.types import (
     SERVER_NOTIFICATIONS,
     CallToolResult,
@@ -69,7 +70,6 @@ from ferrymcp.types import (
 )
 
 if TYPE_CHECKING:
-    import asyncio
     from datetime import timedelta
 
     from ferrymcp._native import NativeClient
@@ -181,8 +181,10 @@ class Client:
         self._subscriptions: dict[str, Subscription] = {}
         self._details: dict[str, Any] = {}
         self._serving: AbstractAsyncContextManager[Any] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        # The running loop (asyncio's, or `ferrymcp._trio.TrioLoop` under trio) and the
+        # tasks of the async callbacks started on it.
+        self._loop: Any = None
+        self._tasks: set[Any] = set()
         self._carrier: Carrier | None = None
         # One `async with` per Client, as the official one: entering again (while
         # connected, or after the block ended or failed) is a RuntimeError.
@@ -194,9 +196,9 @@ class Client:
         if self._entered:
             raise RuntimeError("Client is already entered; cannot reenter")
         self._entered = True
-        import asyncio
+        from ferrymcp import _aio
 
-        self._loop = asyncio.get_running_loop()
+        self._loop = _aio.current_loop()
         target = await self._enter_transport(self.server)
         try:
             await self._connect(target)
@@ -285,7 +287,11 @@ class Client:
         native, self._native = self._native, None
         try:
             if native is not None:
-                await native.close()
+                from ferrymcp import _aio
+
+                # Closed also when the block ends by a cancellation (under trio every
+                # await in a cancelled scope is cancelled: the close is shielded there).
+                await _aio.uncancelled(native.close())
             if self._carrier is not None:
                 carrier, self._carrier = self._carrier, None
                 await carrier.stop()
@@ -309,10 +315,12 @@ class Client:
         capabilities: dict[str, Any] = {}
         if self.sampling_callback is not None and self.sampling_capabilities is not None:
             capabilities["sampling"] = _dump(self.sampling_capabilities)
-        if self._extensions:
-            capabilities["extensions"] = self._extensions
+        if self._extensions.extensions:
+            capabilities["extensions"] = self._extensions.extensions
         if capabilities:
             options["capabilities"] = capabilities
+        if self._extensions.claims:
+            options["result_claims"] = self._extensions.native()
         return options
 
     def _callbacks(self) -> dict[str, Any]:
@@ -368,7 +376,7 @@ class Client:
         requests in flight wait for (`_callbacks_done`). A callback that raises (or whose
         coroutine does) is logged as the official SDK logs it: `failed` is the logger
         name and the message (`_notified(method)`, `_PROGRESSED`)."""
-        import asyncio
+        from ferrymcp import _aio
 
         loop = self._loop
         if loop is None or loop.is_closed():
@@ -381,12 +389,12 @@ class Client:
                 _log_failure(failed)
                 return
             if inspect.isawaitable(reply):
-                task = asyncio.ensure_future(_contained(reply, failed))
+                task = loop.create_task(_contained(reply, failed))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
 
         try:
-            here = asyncio.get_running_loop() is loop
+            here = _aio.current_loop() is loop
         except RuntimeError:
             here = False
         if here:
@@ -447,9 +455,14 @@ class Client:
         if hasattr(wait, "total_seconds"):  # v1 spelled timeouts as timedelta
             wait = wait.total_seconds()
         try:
-            result = await self._client.request(
-                method, params, wait, progress, cache_mode, allow_input_required, validate_tool
-            )
+            if tracing_active():
+                result = await self._traced(
+                    method, params, wait, progress, cache_mode, allow_input_required, validate_tool
+                )
+            else:
+                result = await self._client.request(
+                    method, params, wait, progress, cache_mode, allow_input_required, validate_tool
+                )
         except Exception:
             # An error answer (or a result its outputSchema refuses) also comes after what
             # the server sent before it: those callbacks have run when the caller sees it.
@@ -458,15 +471,33 @@ class Client:
         await self._callbacks_done()
         return result
 
+    async def _traced(self, method: str, params: dict[str, Any], *rest: Any) -> dict[str, Any]:
+        """A request in an OpenTelemetry `CLIENT` span (`MCP send tools/call NAME`, as the
+        official client's) whose W3C trace context goes in the request's `_meta`, so the
+        server's span joins the trace (SEP-414)."""
+        from opentelemetry.trace import SpanKind
+
+        from ferrymcp.shared._otel import inject_trace_context, otel_span
+
+        target = params.get("name")
+        name = f"MCP send {method} {target}" if isinstance(target, str) else f"MCP send {method}"
+        with otel_span(name, kind=SpanKind.CLIENT, attributes={"mcp.method.name": method}):
+            meta = dict(params.get("_meta") or {})
+            inject_trace_context(meta)
+            result: dict[str, Any] = await self._client.request(
+                method, {**params, "_meta": meta} if meta else params, *rest
+            )
+        return result
+
     async def _callbacks_done(self) -> None:
         """Waits for the callbacks (progress, logging, message handler) that the server's
         messages started before this point: a call returns only once everything the server
         sent before its answer has been handled, as with the official session."""
-        import asyncio
-
         started = [task for task in self._tasks if not task.done()]
         if started:
-            await asyncio.gather(*started, return_exceptions=True)
+            from ferrymcp import _aio
+
+            await _aio.wait_all(started)
 
     async def _typed(self, result_type: type[_T], method: str, params: dict[str, Any], **options: Any) -> _T:
         return result_type.model_validate(await self._request(method, params, **options))
@@ -516,11 +547,34 @@ class Client:
         """Calls a tool. A tool that fails gives a result with `is_error` set; a
         protocol error (unknown tool, bad arguments) raises `McpError`. The engine answers a
         2026-07-28 server's input requests through the callbacks; `input_responses` and
-        `request_state` retry a round the caller answered itself."""
+        `request_state` retry a round the caller answered itself. A result shape one of
+        the client's `extensions` claims is finished by that claim's `resolve`, whose
+        `CallToolResult` is returned (checked against the tool's `outputSchema` unless it
+        is an error)."""
         result = await self._call_tool(
             name, arguments, read_timeout_seconds, progress_callback, input_responses, request_state, meta, False
         )
-        return CallToolResult.model_validate(result)
+        claim = self._claim_of(result)
+        if claim is None:
+            return CallToolResult.model_validate(result)
+        wait: Any = read_timeout_seconds if read_timeout_seconds is not None else self.read_timeout_seconds
+        if hasattr(wait, "total_seconds"):
+            wait = wait.total_seconds()
+        context = ClaimContext(session=self.session, tool_name=name, read_timeout_seconds=wait)
+        final = await claim.resolve(claim.model.model_validate(result), context)
+        if not final.is_error:
+            await self._client.validate_tool_result(name, _dump(final))
+        return final
+
+    def _claim_of(self, result: dict[str, Any]) -> ResultClaim[Any] | None:
+        """The client's claim whose shape `result` (a `tools/call` result) is: its tag is
+        one of this client's claims and the engine says the claim is active here."""
+        tag = result.get("resultType")
+        if not isinstance(tag, str) or tag not in self._extensions.claims:
+            return None
+        if not self._client.claims("tools/call", tag):
+            return None
+        return self._extensions.claims[tag][1]
 
     async def _call_tool(
         self,

@@ -24,6 +24,7 @@ from typing import Any, Literal, TypeAlias, TypeVar, overload
 from ferrymcp._carried import StreamPair, is_stream_pair
 from ferrymcp.client import Client, ProgressCallback, _inputs
 from ferrymcp.client._streams import TransportStream
+from ferrymcp.client.extension import UnexpectedClaimedResult
 from ferrymcp.types import (
     CallToolResult,
     ClientCapabilities,
@@ -38,6 +39,7 @@ from ferrymcp.types import (
     ListResourceTemplatesResult,
     ListToolsResult,
     ReadResourceResult,
+    Result,
     ServerCapabilities,
     ServerNotification,
 )
@@ -212,6 +214,7 @@ class ClientSession(Client):
         request_state: str | None = None,
         meta: dict[str, Any] | None = None,
         allow_input_required: Literal[False] = False,
+        allow_claimed: Literal[False] = False,
     ) -> CallToolResult: ...
 
     @overload
@@ -226,7 +229,23 @@ class ClientSession(Client):
         request_state: str | None = None,
         meta: dict[str, Any] | None = None,
         allow_input_required: bool,
+        allow_claimed: Literal[False] = False,
     ) -> CallToolResult | InputRequiredResult: ...
+
+    @overload
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        read_timeout_seconds: float | timedelta | None = None,
+        progress_callback: ProgressCallback | None = None,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+        meta: dict[str, Any] | None = None,
+        allow_input_required: bool = False,
+        allow_claimed: bool,
+    ) -> CallToolResult | InputRequiredResult | Result: ...
 
     async def call_tool(
         self,
@@ -239,10 +258,13 @@ class ClientSession(Client):
         request_state: str | None = None,
         meta: dict[str, Any] | None = None,
         allow_input_required: bool = False,
-    ) -> CallToolResult | InputRequiredResult:
+        allow_claimed: bool = False,
+    ) -> CallToolResult | InputRequiredResult | Result:
         """`Client.call_tool`; `allow_input_required=True` returns a 2026-07-28 server's
         `InputRequiredResult` to the caller, who answers it and calls again with
-        `input_responses` and `request_state`."""
+        `input_responses` and `request_state`. A result shape one of the client's
+        `extensions` claims is returned parsed by the claim's model with
+        `allow_claimed=True`, and raises `UnexpectedClaimedResult` (carrying it) otherwise."""
         result = await self._call_tool(
             name,
             arguments,
@@ -253,7 +275,13 @@ class ClientSession(Client):
             meta,
             allow_input_required,
         )
-        return _input_or(CallToolResult, result)
+        claim = self._claim_of(result)
+        if claim is None:
+            return _input_or(CallToolResult, result)
+        claimed: Result = claim.model.model_validate(result)
+        if not allow_claimed:
+            raise UnexpectedClaimedResult(claimed)
+        return claimed
 
     async def get_prompt(  # type: ignore[override]
         self,

@@ -14,11 +14,11 @@ also delivered to `message_handler` as the notifications they are.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
+from ferrymcp import _aio
 from ferrymcp.shared.subscriptions import (
     SUBSCRIPTION_ID_META_KEY,
     PromptsListChanged,
@@ -68,12 +68,13 @@ class Subscription:
         self.honored = SubscriptionFilter.model_validate(native.honored)
         """The subset of the requested filter the server agreed to deliver."""
         self._pending: dict[ServerEvent, None] = {}
-        self._wake = asyncio.Event()
+        # An event of the running library (asyncio's or trio's), made anew before each wait.
+        self._wake = _aio.event()
         self._end: str | None = None
-        self._watch = asyncio.ensure_future(self._watch_end())
+        self._watch = _aio.spawn(self._watch_end())
 
     async def _watch_end(self) -> None:
-        self._end = await self._native.closed()
+        self._end = await _aio.background(self._native.closed())
         self._wake.set()
 
     def _deliver(self, event: ServerEvent) -> None:
@@ -99,12 +100,14 @@ class Subscription:
                 )
             if self._end is not None:
                 raise StopAsyncIteration
-            self._wake.clear()
+            self._wake = _aio.event()
             await self._wake.wait()
 
     async def aclose(self) -> None:
-        await self._native.close()
-        await self._watch
+        # Also when the block is left by a cancellation: under trio a cancelled scope
+        # cancels every await in it, so the close is shielded there.
+        await _aio.uncancelled(self._native.close())
+        await _aio.uncancelled(self._watch)
 
 
 @asynccontextmanager

@@ -12,6 +12,7 @@ the exact JSON-RPC error of an `McpError`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -198,11 +199,11 @@ def _resolving_handler(
 
 
 async def _in_thread(fn: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
-    """`fn(**kwargs)` off the event loop when the loop is asyncio's (else inline)."""
-    import asyncio
+    """`fn(**kwargs)` off the event loop when one runs (asyncio's or trio's; else inline)."""
+    from ferrymcp import _aio
 
     try:
-        asyncio.get_running_loop()
+        _aio.library()
     except RuntimeError:
         return fn(**kwargs)
-    return await asyncio.to_thread(fn, **kwargs)
+    return await _aio.to_thread(functools.partial(fn, **kwargs))

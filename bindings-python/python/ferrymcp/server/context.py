@@ -6,9 +6,10 @@ from __future__ import annotations
 import contextvars
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from ferrymcp._session import ServerSession
+from ferrymcp.types import ClientCapabilities
 
 LifespanContextT = TypeVar("LifespanContextT")
 RequestT = TypeVar("RequestT")
@@ -36,6 +37,10 @@ class ServerRequestContext(Generic[LifespanContextT, RequestT]):
     # 2025-11-25 or later: core's rule); `None` elsewhere, as the official transport leaves them.
     close_sse_stream: Callable[[], Awaitable[None]] | None = None
     close_standalone_sse_stream: Callable[[], Awaitable[None]] | None = None
+    # What the client declared for this message (the engine's answer: a 2026-07-28
+    # request's own, else the session's), where `session` is not given (a middleware's or
+    # an extension's `intercept_tool_call` context); `require_client_extension` reads it.
+    client_capabilities: ClientCapabilities | None = None
 
 
 HandlerResult = Any
@@ -44,7 +49,17 @@ HandlerResult = Any
 CallNext = Callable[["ServerRequestContext[Any, Any]"], Awaitable[HandlerResult]]
 """The rest of a message's handling, as a middleware gets it: `await call_next(ctx)`."""
 
-__all__ = ["CallNext", "HandlerResult", "ServerRequestContext"]
+_MwLifespanT = TypeVar("_MwLifespanT")
+
+
+class ServerMiddleware(Protocol[_MwLifespanT]):
+    """A hook around every inbound message (`Server.middleware`): `async def mw(ctx,
+    call_next)` returns `await call_next(ctx)`, an answer of its own, or raises."""
+
+    async def __call__(self, ctx: ServerRequestContext[_MwLifespanT, Any], call_next: CallNext) -> HandlerResult: ...
+
+
+__all__ = ["CallNext", "HandlerResult", "ServerMiddleware", "ServerRequestContext"]
 
 
 CURRENT_REQUEST: contextvars.ContextVar[ServerRequestContext[Any, Any]] = contextvars.ContextVar("ferrymcp_request")

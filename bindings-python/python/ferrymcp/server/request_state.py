@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 
@@ -104,8 +104,139 @@ class RequestStateSecurity:
         return {"state_keys_hex": [key.hex() for key in self.keys], "state_ttl": float(self.ttl)}
 
 
+class AESGCMRequestStateCodec:
+    """A codec that encrypts as well as seals (`RequestStateSecurity(codec=...)`, the
+    official built-in codec): AES-256-GCM under a key derived from each secret with
+    HKDF-SHA256, `keys[0]` sealing and every key opening (rotation). A token is `v1.` and
+    the unpadded base64url of a 4-byte key fingerprint, a 12-byte random nonce and the
+    ciphertext, with the prefix and fingerprint authenticated alongside. Needs the
+    `cryptography` package; the engine's own sealing (`keys=`) signs without encrypting."""
+
+    _PREFIX = "v1."
+
+    def __init__(self, keys: Sequence[bytes | bytearray | str]) -> None:
+        try:
+            from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+            from cryptography.hazmat.primitives.hashes import SHA256
+            from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+        except ImportError as error:
+            raise ImportError(
+                "AESGCMRequestStateCodec needs the cryptography package (pip install cryptography)"
+            ) from error
+        import hashlib
+
+        for i, key in enumerate(keys):
+            if not isinstance(key, (bytes, bytearray, str)):
+                raise TypeError(
+                    f"request-state keys must be bytes, bytearray, or str; keys[{i}] is {type(key).__name__}"
+                )
+        secrets = [key.encode() if isinstance(key, str) else bytes(key) for key in keys]
+        if not secrets:
+            raise ValueError("AESGCMRequestStateCodec requires at least one key")
+        from ferrymcp import _native
+
+        _native.check_state_keys(secrets)  # the engine's rule for a key's strength
+        self._ring: dict[bytes, Any] = {}
+        self._sealing = b""
+        for i, secret in enumerate(secrets):
+            derived = HKDF(algorithm=SHA256(), length=32, salt=None, info=b"mcp/request-state/v1/aes-256-gcm").derive(
+                secret
+            )
+            fingerprint = hashlib.sha256(b"mcp/request-state/v1/kid:" + derived).digest()[:4]
+            if fingerprint in self._ring:
+                raise ValueError(f"keys[{i}] duplicates an earlier ring key")
+            self._ring[fingerprint] = AESGCM(derived)
+            if i == 0:
+                self._sealing = fingerprint
+
+    def seal(self, payload: bytes) -> str:
+        import base64
+
+        nonce = os.urandom(12)
+        fingerprint = self._sealing
+        sealed = self._ring[fingerprint].encrypt(nonce, payload, self._PREFIX.encode() + fingerprint)
+        return self._PREFIX + base64.urlsafe_b64encode(fingerprint + nonce + sealed).decode().rstrip("=")
+
+    def unseal(self, token: str) -> bytes:
+        import base64
+        import binascii
+
+        if not token.startswith(self._PREFIX):
+            raise InvalidRequestState("malformed")
+        text = token[len(self._PREFIX) :]
+        try:
+            raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        except (binascii.Error, ValueError) as error:
+            raise InvalidRequestState("malformed") from error
+        # Only the canonical encoding opens (no second spelling of one token).
+        if base64.urlsafe_b64encode(raw).decode().rstrip("=") != text or len(raw) < 4 + 12 + 16:
+            raise InvalidRequestState("malformed")
+        fingerprint, nonce, sealed = raw[:4], raw[4:16], raw[16:]
+        aead = self._ring.get(fingerprint)
+        if aead is None:
+            raise InvalidRequestState("unknown key")
+        from cryptography.exceptions import InvalidTag
+
+        try:
+            payload: bytes = aead.decrypt(nonce, sealed, self._PREFIX.encode() + fingerprint)
+        except InvalidTag:
+            raise InvalidRequestState("seal") from None
+        return payload
+
+
+class RequestStateBoundary:
+    """The request-state policy as an entry of a server's middleware list (the official
+    `RequestStateBoundary(security, default_audience=...)`): the engine opens inbound
+    `requestState` and seals the handlers' under `security`, bound to its audience, else
+    `default_audience` (`None`: audience-free). `MCPServer`'s list holds one by default
+    (its `request_state_security=`, its name); a low-level `Server` seals once one is
+    appended, and taking it off a list leaves the handlers' state unsealed, as there.
+
+    The server reads its list's boundary when it starts serving and the engine does the
+    work, before and after the chain: middleware sees `requestState` as on the wire. A
+    boundary the engine is not applying (appended after the server started) refuses to
+    run rather than let state through unsealed.
+    """
+
+    _security: RequestStateSecurity | None
+    _audience: str | None
+
+    def __init__(self, security: RequestStateSecurity, *, default_audience: str | None) -> None:
+        if not isinstance(security, RequestStateSecurity):
+            raise TypeError(f"RequestStateBoundary takes a RequestStateSecurity, not {type(security).__name__}")
+        self._security = security
+        self._audience = security.audience if security.audience is not None else default_audience
+
+    @classmethod
+    def _engine_default(
+        cls, security: RequestStateSecurity | None, *, default_audience: str | None
+    ) -> RequestStateBoundary:
+        """`security`, or the engine's default key (`FERRYMCP_STATE_KEY`, else one drawn
+        for this process) when `None`."""
+        boundary = cls.__new__(cls)
+        boundary._security = security
+        audience = security.audience if security is not None else None
+        boundary._audience = audience if audience is not None else default_audience
+        return boundary
+
+    def _engine_options(self) -> dict[str, Any]:
+        options = self._security._engine_options() if self._security is not None else {}
+        options["seal_handler_state"] = True
+        if self._audience is not None:
+            options["state_audience"] = self._audience
+        return options
+
+    async def __call__(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+        raise RuntimeError(
+            "this RequestStateBoundary is not applied by the server: the engine takes the boundary on the "
+            "middleware list when the server starts serving (put it there before)"
+        )
+
+
 __all__ = [
+    "AESGCMRequestStateCodec",
     "InvalidRequestState",
+    "RequestStateBoundary",
     "RequestStateCodec",
     "RequestStateSecurity",
     "authenticated_principal",

@@ -29,6 +29,10 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 T = TypeVar("T")
 
+# The ASGI app carries each request with asyncio tasks; under trio (an ASGI server such as
+# hypercorn's trio worker) it refuses, where it would otherwise fail on its first request.
+_ASGI_UNDER_TRIO = "ferrymcp's ASGI app (streamable_http_app(), its session_manager.run())"
+
 
 class StreamableHTTPSessionManager:
     """Runs the endpoint of one server; `run()` must be entered before requests come."""
@@ -47,6 +51,9 @@ class StreamableHTTPSessionManager:
                 "StreamableHTTPSessionManager .run() can only be called once per instance. "
                 "Create a new instance if you need to run again."
             )
+        from ferrymcp import _aio
+
+        _aio.unsupported_under_trio(_ASGI_UNDER_TRIO)
         self._ran = True
         async with self._server._serving() as native:
             self._handler = native.http_handler(self._options)
@@ -75,6 +82,9 @@ class StreamableHTTPSessionManager:
             "Task group is not initialized. Make sure to use run(). (The MCP endpoint is not running: enter "
             "`mcp.session_manager.run()`; the app's lifespan does.)"
         )
+        from ferrymcp import _aio
+
+        _aio.unsupported_under_trio(_ASGI_UNDER_TRIO)
         auth = self._options.get("auth")
         if auth is None:
             raise not_running
@@ -280,10 +290,11 @@ def route_answerer(routes: list[Any], scheme: str) -> Callable[..., Awaitable[Ro
     it as Starlette's router would (a route matching the path but not the method answers
     405) and gives back the whole answer; `None` when no route takes the path (the engine
     answers 404). A route that raises is the engine's 500; its traceback is logged here."""
-    import asyncio
     import logging
 
     from starlette.routing import Match
+
+    from ferrymcp import _aio
 
     async def answer(
         method: str, path: str, query: bytes, headers: list[tuple[bytes, bytes]], body: bytes
@@ -315,7 +326,7 @@ def route_answerer(routes: list[Any], scheme: str) -> Callable[..., Awaitable[Ro
         route, child = chosen
         scope.update(child)
         delivered = False
-        finished = asyncio.Event()
+        finished = _aio.event()  # asyncio's or trio's, as the engine's server runs
 
         async def receive() -> Message:
             nonlocal delivered

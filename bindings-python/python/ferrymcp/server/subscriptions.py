@@ -34,8 +34,6 @@ from ferrymcp.shared.subscriptions import (
 )
 
 if TYPE_CHECKING:
-    import asyncio
-
     from ferrymcp._native import NativeServer
 
 __all__ = [
@@ -82,11 +80,10 @@ class InMemorySubscriptionBus:
                 listener(event)
             except Exception:
                 logger.exception("subscription listener raised; continuing")
-        # Lets the streams drain between the events of a burst (asyncio is imported
-        # here: importing ferrymcp loads no event loop machinery).
-        import asyncio
+        # Lets the streams drain between the events of a burst (under asyncio or trio).
+        from ferrymcp import _aio
 
-        await asyncio.sleep(0)
+        await _aio.checkpoint()
 
     def subscribe(self, listener: Callable[[ServerEvent], None]) -> Callable[[], None]:
         token = object()
@@ -143,15 +140,14 @@ class ListenHandler:
 
     def _attach(self, native: NativeServer) -> None:
         """Feeds `native`'s listen streams from the bus (the engine stops feeding them)."""
-        import asyncio
-
         native.carry_listen_events()
         self._servers.append(native)
-        pending: set[asyncio.Future[Any]] = set()
+        # The native futures (asyncio's, or trio's stand-in) of the deliveries in flight.
+        pending: set[Any] = set()
 
         def deliver(event: ServerEvent) -> None:
             method, params = event_to_wire(event)
-            future = asyncio.ensure_future(native.notify_listeners(method, params))
+            future: Any = native.notify_listeners(method, params)
             pending.add(future)
             future.add_done_callback(pending.discard)
 

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use super::discovery::{authorization_server_metadata_urls, canonical_resource, first_json};
 use super::flow::endpoint;
-use super::{AuthError, Discovered, OAuth, OAuthTokens};
+use super::{AuthError, Discovered, IssuerCheck, OAuth, OAuthTokens};
 
 /// RFC 7523 section 2.1: the grant type of a JWT presented as an authorization grant.
 pub const JWT_BEARER_GRANT_TYPE: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -104,7 +104,8 @@ fn check_configured(discovered: &Discovered, issuer: &Url) -> Result<(), AuthErr
     let configured = discovered.issuer.as_deref().unwrap_or_default();
     let named = discovered.metadata.get("issuer").and_then(Value::as_str).unwrap_or_default();
     if named != configured {
-        return Err(AuthError::new(format!("Authorization server metadata issuer mismatch: {named} != {configured}")));
+        let message = format!("Authorization server metadata issuer mismatch: {named} != {configured}");
+        return Err(AuthError::issuer_mismatch(message, IssuerCheck::Metadata, Some(configured), Some(named)));
     }
     let token_endpoint = endpoint(discovered, "token_endpoint")?;
     if token_endpoint.origin() != issuer.origin() {
@@ -135,6 +136,10 @@ mod tests {
             error.message,
             "Authorization server metadata issuer mismatch: https://auth.example.com/ != https://auth.example.com"
         );
+        assert_eq!(error.kind, super::super::AuthErrorKind::IssuerMismatch);
+        let mismatch = error.issuer_mismatch.unwrap();
+        assert_eq!(mismatch.expected.as_deref(), Some("https://auth.example.com"));
+        assert_eq!(mismatch.received.as_deref(), Some("https://auth.example.com/"));
     }
 
     #[test]

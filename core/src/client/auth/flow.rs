@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::AuthErrorKind::{Registration, Token};
+use super::IssuerCheck;
 use super::discovery::{
     Challenge, authorization_server_metadata_urls, canonical_resource, first_json, resource_covers,
     resource_metadata_urls, same_issuer,
@@ -201,12 +202,24 @@ impl OAuth {
             discovered.metadata.get("authorization_response_iss_parameter_supported").and_then(Value::as_bool);
         match (&response.iss, &discovered.issuer) {
             (Some(iss), Some(issuer)) if iss != issuer => {
-                return Err(AuthError::new(format!(
-                    "the redirect's iss {iss} is not the authorization server {issuer} (RFC 9207)"
-                )));
+                let message = format!("the redirect's iss {iss} is not the authorization server {issuer} (RFC 9207)");
+                return Err(AuthError::issuer_mismatch(
+                    message,
+                    IssuerCheck::AuthorizationResponse,
+                    Some(issuer),
+                    Some(iss),
+                ));
             }
-            (None, _) if advertised == Some(true) => {
-                return Err(AuthError::new("the redirect carries no iss although the server promises it (RFC 9207)"));
+            // The server promises `iss` (RFC 9207 section 2.4): its absence is a stripped
+            // parameter.
+            (None, issuer) if advertised == Some(true) => {
+                let message = "the redirect carries no iss although the server promises it (RFC 9207)";
+                return Err(AuthError::issuer_mismatch(
+                    message,
+                    IssuerCheck::AuthorizationResponse,
+                    issuer.as_deref(),
+                    None,
+                ));
             }
             _ => {}
         }
@@ -375,9 +388,9 @@ fn judge(server: &Url, prm: Option<Value>, issuer: String, metadata: Value) -> R
     if let Some(named) = metadata.get("issuer").and_then(Value::as_str)
         && !same_issuer(named, &issuer)
     {
-        return Err(AuthError::new(format!(
-            "the authorization server metadata names issuer {named}, not {issuer} (RFC 8414 section 3.3)"
-        )));
+        let message =
+            format!("the authorization server metadata names issuer {named}, not {issuer} (RFC 8414 section 3.3)");
+        return Err(AuthError::issuer_mismatch(message, IssuerCheck::Metadata, Some(&issuer), Some(named)));
     }
     let resource_scopes = prm
         .get("scopes_supported")

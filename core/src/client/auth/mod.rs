@@ -47,8 +47,43 @@ pub struct AuthError {
     /// [`OAuth::finish_auth`] (the official SDKs' `UnauthorizedError`).
     pub redirected: bool,
     /// Which step failed, for the bindings' error classes (the official Python SDK's
-    /// `OAuthRegistrationError`, `OAuthTokenError`, `OAuthFlowError`).
+    /// `OAuthRegistrationError`, `OAuthTokenError`, `OAuthFlowError`; the TypeScript
+    /// SDK's `IssuerMismatchError`).
     pub kind: AuthErrorKind,
+    /// What did not match, when `kind` is [`AuthErrorKind::IssuerMismatch`].
+    pub issuer_mismatch: Option<IssuerMismatch>,
+}
+
+/// An authorization server's issuer that is not the one expected: a mix-up indication,
+/// fatal for the flow (the official TypeScript SDK's `IssuerMismatchError`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IssuerMismatch {
+    pub check: IssuerCheck,
+    /// The issuer the client expected (from the metadata's address, or the validated
+    /// metadata), when it had one.
+    pub expected: Option<String>,
+    /// What came instead (absent: the redirect carried no `iss`). On the
+    /// authorization-response path an attacker may choose it: never show it to users.
+    pub received: Option<String>,
+}
+
+/// Which issuer check failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IssuerCheck {
+    /// The `issuer` in fetched authorization server metadata (RFC 8414 section 3.3).
+    Metadata,
+    /// The redirect's `iss` (RFC 9207 section 2.4).
+    AuthorizationResponse,
+}
+
+impl IssuerCheck {
+    /// The official spelling (`"metadata"`, `"authorization_response"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Metadata => "metadata",
+            Self::AuthorizationResponse => "authorization_response",
+        }
+    }
 }
 
 /// The step of an authorization that failed.
@@ -61,6 +96,8 @@ pub enum AuthErrorKind {
     Registration,
     /// The token endpoint refused or answered no token response.
     Token,
+    /// An issuer check failed ([`AuthError::issuer_mismatch`] says which and how).
+    IssuerMismatch,
 }
 
 impl AuthErrorKind {
@@ -70,13 +107,49 @@ impl AuthErrorKind {
             Self::Flow => "flow",
             Self::Registration => "registration",
             Self::Token => "token",
+            Self::IssuerMismatch => "issuer_mismatch",
         }
     }
 }
 
 impl AuthError {
     pub fn new(message: impl Into<String>) -> Self {
-        Self { message: message.into(), redirected: false, kind: AuthErrorKind::Flow }
+        Self { message: message.into(), redirected: false, kind: AuthErrorKind::Flow, issuer_mismatch: None }
+    }
+
+    /// A failed issuer check, said in `message` (each official SDK words its own; the
+    /// bindings' typed errors read the fields).
+    pub fn issuer_mismatch(
+        message: impl Into<String>,
+        check: IssuerCheck,
+        expected: Option<&str>,
+        received: Option<&str>,
+    ) -> Self {
+        let mismatch =
+            IssuerMismatch { check, expected: expected.map(str::to_owned), received: received.map(str::to_owned) };
+        Self { kind: AuthErrorKind::IssuerMismatch, issuer_mismatch: Some(mismatch), ..Self::new(message) }
+    }
+
+    /// The error's `data` when it fails a request (`{"oauth": {redirected, kind, issuer?}}`,
+    /// `issuer` being `{check, expected?, received?}` for a failed issuer check), which the
+    /// bindings read for their error classes.
+    pub fn data(&self) -> Value {
+        let mut oauth = Map::new();
+        oauth.insert("redirected".into(), self.redirected.into());
+        oauth.insert("kind".into(), self.kind.as_str().into());
+        if let Some(mismatch) = &self.issuer_mismatch {
+            let mut issuer = Map::new();
+            issuer.insert("check".into(), mismatch.check.as_str().into());
+            for (name, value) in [("expected", &mismatch.expected), ("received", &mismatch.received)] {
+                if let Some(value) = value {
+                    issuer.insert(name.into(), value.clone().into());
+                }
+            }
+            oauth.insert("issuer".into(), issuer.into());
+        }
+        let mut data = Map::new();
+        data.insert("oauth".into(), oauth.into());
+        data.into()
     }
 
     fn of(kind: AuthErrorKind, message: impl Into<String>) -> Self {

@@ -18,7 +18,7 @@ use http_body_util::BodyExt;
 use http_body_util::Collected;
 use reqwest::StatusCode;
 use reqwest::header::{HeaderMap, WWW_AUTHENTICATE};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::connection::{Connection, Hook, Mode, Posted};
 use super::headers::{Parsed, SESSION_ID, message_headers};
@@ -287,9 +287,8 @@ fn www_authenticate(headers: &HeaderMap) -> &str {
 /// so (and whether the host must finish the authorization), for the bindings' own
 /// `UnauthorizedError`.
 fn auth_error(error: &AuthError) -> ErrorObject {
-    ErrorObject::new(ErrorCode::CONNECTION_CLOSED, format!("unauthorized: {}", error.message)).with_data(
-        RawJson::from_value(&json!({"oauth": {"redirected": error.redirected, "kind": error.kind.as_str()}})),
-    )
+    ErrorObject::new(ErrorCode::CONNECTION_CLOSED, format!("unauthorized: {}", error.message))
+        .with_data(RawJson::from_value(&error.data()))
 }
 
 /// The JSON-RPC error object in an error body, if it holds one.

@@ -27,6 +27,8 @@ pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String
         };
     };
     let as_task = tasks::plan(entry.task_support, entry.task_start, &cx)?;
+    let spec_task = tasks::spec::plan(entry.task_support, &name, &params, &cx)?;
+    let request = spec_task.as_ref().map(|_| json!({"method": CallTool::METHOD, "params": params.clone()}));
     let arguments = object_param(&mut params, "arguments", CallTool::METHOD)?;
     let arguments = Value::Object(arguments);
     let input = entry.input.as_deref().filter(|input| !input.surely_accepts(&arguments));
@@ -43,6 +45,14 @@ pub(crate) async fn call_tool(server: &Arc<ServerShared>, mut params: Map<String
         return Ok(error_result(format!("Invalid arguments for tool {name}: {problems}")));
     }
     let Value::Object(arguments) = arguments else { unreachable!("checked above") };
+    if let (Some(options), Some(request)) = (spec_task, request) {
+        let owner = server.clone();
+        let work = move |cx: Context| -> crate::peer::BoxFuture<Outcome> {
+            let future = entry.handler.call(arguments, cx);
+            Box::pin(async move { tool_outcome(&owner, &entry, future.await, false, false) })
+        };
+        return tasks::spec::start(server, options, &cx, request, work).await;
+    }
     match as_task {
         Some(TaskStart::AtCall) => {
             let task = server.tasks.create()?;

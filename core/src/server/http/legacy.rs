@@ -45,7 +45,15 @@ async fn session(state: &HttpState, parts: &Parts) -> Result<Arc<HttpSession>, R
         }
         Err(_) => None,
     };
-    found.ok_or_else(|| Box::new(refuse(StatusCode::NOT_FOUND, ErrorCode::REQUEST_TIMEOUT, "Session not found")))
+    found.ok_or_else(|| Box::new(unknown_session(state)))
+}
+
+/// The 404 of a session this server does not have, in the server's dialect.
+fn unknown_session(state: &HttpState) -> Reply {
+    match state.server.shared.options.dialect.unknown_session() {
+        (error, true) => reply::refuse_with_null_id(StatusCode::NOT_FOUND, &error),
+        (error, false) => reply::rpc_error(StatusCode::NOT_FOUND, None, &error),
+    }
 }
 
 /// 503, with the reason, when a session cannot be opened or served here now.

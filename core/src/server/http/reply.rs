@@ -5,7 +5,8 @@
 //! without an id, as the specification allows, so a client can tell an MCP server's
 //! refusal from a proxy's. Their codes are the official SDKs': -32000
 //! ([`ErrorCode::CONNECTION_CLOSED`], their generic server error) and, for an unknown
-//! session, -32001 ([`ErrorCode::REQUEST_TIMEOUT`]).
+//! session, the dialect's (`Dialect::unknown_session`: the
+//! TypeScript server's -32001, or the Python server's -32600 with `"id": null`).
 
 use std::convert::Infallible;
 
@@ -43,6 +44,16 @@ pub(crate) fn plain_text(status: StatusCode, text: &'static str) -> Response<Res
 pub(crate) fn rpc_error(status: StatusCode, id: Option<&RequestId>, error: &ErrorObject) -> Response<ResponseBody> {
     let mut buf = Vec::with_capacity(128);
     encode::error(&mut buf, id, error);
+    json(status, Bytes::from(buf))
+}
+
+/// A refusal with `"id": null` in its body (the official servers' refusals; ferrymcp's
+/// own leave the id out, see the module's doc).
+pub(crate) fn refuse_with_null_id(status: StatusCode, error: &ErrorObject) -> Response<ResponseBody> {
+    let mut buf = Vec::with_capacity(128);
+    buf.extend_from_slice(br#"{"jsonrpc":"2.0","id":null,"error":"#);
+    serde_json::to_writer(&mut buf, error).expect("an error object always serialises");
+    buf.push(b'}');
     json(status, Bytes::from(buf))
 }
 

@@ -15,10 +15,13 @@
 //! gathering input by MRTR rounds on the call itself (the composition SEP-2663 describes).
 
 mod clock;
+pub(crate) mod spec;
+mod spec_store;
 mod store;
 
+pub use spec_store::{CreateTaskOptions, InMemoryTaskStore, TaskPage, TaskStore, is_terminal};
 pub use store::TaskOptions;
-pub(crate) use store::{TaskEntry, TaskStore};
+pub(crate) use store::{TaskEntry, TaskTable};
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import urlparse
 
+from ferrymcp import _aio
 from ferrymcp.client.auth.exceptions import OAuthFlowError
 from ferrymcp.shared.auth import (
     AuthorizationCodeResult,
@@ -213,8 +214,8 @@ class OAuthClientProvider(_EngineAuth):
             raise OAuthFlowError("No callback handler provided for authorization code grant")
         await self.context.redirect_handler(url)
         try:
-            result = await asyncio.wait_for(self.context.callback_handler(), self.context.timeout)
-        except asyncio.TimeoutError as error:
+            result = await _aio.wait_for(self.context.callback_handler(), self.context.timeout)
+        except (asyncio.TimeoutError, TimeoutError) as error:
             raise OAuthFlowError(f"the authorization was not completed within {self.context.timeout} s") from error
         if isinstance(result, tuple):
             code, state = result

@@ -36,6 +36,7 @@ from ferrymcp.server._tools import wire
 from ferrymcp.server.context import CURRENT_REQUEST, ServerRequestContext
 from ferrymcp.server.mcpserver.server import MCPServer, _auth_server_options, _bearer_options, _check_auth
 from ferrymcp.server.models import InitializationOptions
+from ferrymcp.server.request_state import RequestStateBoundary
 from ferrymcp.server.subscriptions import ListenHandler
 from ferrymcp.types import (
     CallToolRequestParams,
@@ -145,9 +146,9 @@ class Server(MCPServer[LifespanResultT]):
         self._options.pop("features_up_front", None)
         self._options.pop("tool_error_names_tool", None)
         self._options.pop("unknown_tool_is_result", None)
-        # The handler's own `request_state` is the application's to protect, as on the
-        # official low-level server without its request-state middleware.
-        self._options["seal_handler_state"] = False
+        # The handler's own `request_state` is the application's to protect until a
+        # `RequestStateBoundary` is appended to the list, as on the official low-level server.
+        self._middleware = [m for m in self._middleware if not isinstance(m, RequestStateBoundary)]
         if listen is not None:
             self._use_listen_handler(listen)
         self._handlers: dict[str, Handler] = {}
@@ -161,6 +162,16 @@ class Server(MCPServer[LifespanResultT]):
                 self.add_notification_handler(method, getattr(_types, params_name), handler)
             else:
                 self._handlers[keyword] = handler
+
+    @property
+    def middleware(self) -> list[Any]:
+        """The hooks around every inbound message, outermost first (as the official
+        attribute: an `OpenTelemetryMiddleware` first; a list may be assigned)."""
+        return self._middleware
+
+    @middleware.setter
+    def middleware(self, hooks: list[Any]) -> None:
+        self._middleware = hooks
 
     def _native_server(self) -> NativeServer:
         fresh = self._registry.native is None

@@ -131,6 +131,9 @@ class Resolution:
         self.arguments = arguments
         self.context = context
         self.values: dict[Callable[..., Any], Any] = {}
+        # Each resolver's name, the key of its input (`module:qualname`, `#1`, `#2`, ...
+        # after the first of resolvers sharing one), in the order they are first met.
+        self.names: dict[Callable[..., Any], str] = {}
 
     async def fill(self, params: dict[str, tuple[Resolve, Any]]) -> dict[str, Any]:
         """The values of a function's resolved parameters."""
@@ -138,7 +141,8 @@ class Resolution:
 
     async def value(self, fn: Callable[..., Any], consumer: Any, name: str) -> Any:
         if fn not in self.values:
-            self.values[fn] = await self._outcome(await self._run(fn))
+            resolver = self._name(fn)
+            self.values[fn] = await self._outcome(await self._run(fn), resolver)
         outcome = self.values[fn]
         if isinstance(outcome, _OUTCOMES):
             if _wants_outcome(consumer):
@@ -151,6 +155,15 @@ class Resolution:
             # as in the official SDK, so the consumer's accept branch takes it.
             return AcceptedElicitation(data=outcome)
         return outcome
+
+    def _name(self, fn: Callable[..., Any]) -> str:
+        if fn not in self.names:
+            qualname = getattr(fn, "__qualname__", None) or type(fn).__qualname__
+            module = getattr(fn, "__module__", None) or type(fn).__module__
+            base = f"{module}:{qualname}"
+            seen = sum(1 for name in self.names.values() if name == base or name.startswith(f"{base}#"))
+            self.names[fn] = base if seen == 0 else f"{base}#{seen}"
+        return self.names[fn]
 
     async def _run(self, fn: Callable[..., Any]) -> Any:
         kwargs: dict[str, Any] = {}
@@ -177,22 +190,23 @@ class Resolution:
             result = await result
         return result
 
-    async def _outcome(self, value: Any) -> Any:
+    async def _outcome(self, value: Any, resolver: str) -> Any:
         if not isinstance(value, (Elicit, Sample, ListRoots)):
             return value
         context = self.context
         if context is None:
             raise ToolError("a resolver returned a client request, but the call has no Context")
-        # A resolver's request is an input: a legacy session's request, an
-        # `input_required` round at 2026-07-28 (as the official resolvers).
+        # A resolver's request is an input named by the resolver: a legacy session's
+        # request, an `input_required` round at 2026-07-28 (as the official resolvers),
+        # refused by the engine when the client did not declare what it needs.
         if isinstance(value, Elicit):
             params = {"mode": "form", "message": value.message, "requestedSchema": requested_schema(value.schema)}
-            return parse_answer(value.schema, await context.request_input("elicitation/create", params))
+            return parse_answer(value.schema, await context._resolver_input(resolver, "elicitation/create", params))
         if isinstance(value, Sample):
             return await context.session._create_message(
-                value.messages, max_tokens=value.max_tokens, in_rounds=True, **value.options
+                value.messages, max_tokens=value.max_tokens, resolver=resolver, **value.options
             )
-        return ListRootsResult.model_validate(await context.request_input("roots/list", {}))
+        return ListRootsResult.model_validate(await context._resolver_input(resolver, "roots/list", {}))
 
 
 def _is_context(hint: Any) -> bool:

@@ -97,6 +97,7 @@ from ferrymcp.server.subscriptions import (
 from ferrymcp.shared.uri_template import UriTemplate
 from ferrymcp.types import (
     CallToolResult,
+    ClientCapabilities,
     GetPromptResult,
     Icon,
     Prompt,
@@ -267,28 +268,28 @@ class MCPServer(Generic[LifespanResultT]):
         self._version = version
         self._lifespan = lifespan or _default_lifespan
         self._lifespan_context: Any = None
-        self.middleware: list[Callable[..., Any]] = list(middleware or [])
-        if not all(callable(hook) for hook in self.middleware):
+        from ferrymcp.server._otel import OpenTelemetryMiddleware
+        from ferrymcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+
+        user_middleware = list(middleware or [])
+        if not all(callable(hook) for hook in user_middleware):
             raise TypeError("MCPServer(): middleware= takes async callables `(ctx, call_next) -> result`")
-        """Hooks around every inbound message, outermost first: `async def mw(ctx,
-        call_next)` returns `await call_next(ctx)` (or an answer of its own, or raises)."""
+        if request_state_security is not None and not isinstance(request_state_security, RequestStateSecurity):
+            raise TypeError(
+                "request_state_security must be a ferrymcp.server.request_state.RequestStateSecurity, "
+                f"not {type(request_state_security).__name__}"
+            )
+        # As the official list: tracing, then the request-state boundary (whose policy the
+        # engine applies: `request_state_security=`, else its default key; the state is
+        # bound to the policy's audience, else the server's name), then the application's.
+        self._middleware: list[Any] = [
+            OpenTelemetryMiddleware(),
+            RequestStateBoundary._engine_default(request_state_security, default_audience=name or None),
+            *user_middleware,
+        ]
+        self._applied_boundary: RequestStateBoundary | None = None
         self._resource_security = resource_security
         self._options = _native_options(cache_hints, page_size)
-        if request_state_security is not None:
-            from ferrymcp.server.request_state import RequestStateSecurity
-
-            if not isinstance(request_state_security, RequestStateSecurity):
-                raise TypeError(
-                    "request_state_security must be a ferrymcp.server.request_state.RequestStateSecurity, "
-                    f"not {type(request_state_security).__name__}"
-                )
-            self._options.update(request_state_security._engine_options())
-        # Sealed state is bound to the service: the policy's audience, else the server's name.
-        audience = request_state_security.audience if request_state_security is not None else None
-        if audience is None and name:
-            audience = name
-        if audience is not None:
-            self._options["state_audience"] = audience
         self._listen: ListenHandler | None = None
         if subscriptions is not None:
             if not isinstance(subscriptions, SubscriptionBus):
@@ -705,7 +706,7 @@ class MCPServer(Generic[LifespanResultT]):
         if native is None:
             from ferrymcp._native import NativeServer
 
-            native = NativeServer(self._server_info(), self._instructions, self._options)
+            native = NativeServer(self._server_info(), self._instructions, {**self._options, **self._state_options()})
             capabilities = self._capabilities()
             if capabilities:
                 native.register_capabilities(capabilities)
@@ -716,8 +717,47 @@ class MCPServer(Generic[LifespanResultT]):
                 native.set_request_handler(method, self._request_adapter(method, handler, params_type, False), True)
         # The middleware list as it is when serving starts (appending later takes effect
         # at the next start).
-        native.set_middleware(self._run_middleware if self.middleware or self._interceptors() else None)
+        native.set_middleware(self._run_middleware if self._hook_needed() else None)
         return native
+
+    @property
+    def middleware(self) -> list[Any]:
+        """The hooks around every inbound message, outermost first: `async def mw(ctx,
+        call_next)` returns `await call_next(ctx)` (or an answer of its own, or raises).
+        As the official list it starts with the server's own: an `OpenTelemetryMiddleware`
+        and (on `MCPServer`) the `RequestStateBoundary`; take one off to turn it off."""
+        return self._middleware
+
+    def _hook_needed(self) -> bool:
+        """Whether the engine's middleware hook is needed: an application middleware, a
+        tool-call interceptor, or tracing with a tracer provider set (without one the
+        spans are no-ops; a request-state boundary is the engine's own work)."""
+        from ferrymcp.server._otel import OpenTelemetryMiddleware
+        from ferrymcp.server.request_state import RequestStateBoundary
+        from ferrymcp.shared._otel import tracing_active
+
+        if self._interceptors():
+            return True
+        own = [m for m in self._middleware if isinstance(m, (OpenTelemetryMiddleware, RequestStateBoundary))]
+        if len(own) < len(self._middleware):
+            return True
+        return any(isinstance(m, OpenTelemetryMiddleware) for m in own) and tracing_active()
+
+    def _state_options(self) -> dict[str, Any]:
+        """The engine's request-state options, from the `RequestStateBoundary` on the
+        middleware list (none: the handlers' `requestState` crosses the wire as written,
+        as on the official server without one)."""
+        from ferrymcp.server.request_state import RequestStateBoundary
+
+        boundaries = [m for m in self._middleware if isinstance(m, RequestStateBoundary)]
+        if not boundaries:
+            return {"seal_handler_state": False}
+        if len(boundaries) > 1:
+            raise ValueError(
+                "the middleware list holds more than one RequestStateBoundary: the engine seals requestState once"
+            )
+        self._applied_boundary = boundaries[0]
+        return boundaries[0]._engine_options()
 
     def _use_listen_handler(self, handler: ListenHandler) -> None:
         """Feeds the listen streams from `handler`'s bus (before the engine is built)."""
@@ -770,6 +810,7 @@ class MCPServer(Generic[LifespanResultT]):
             params=params if isinstance(params, dict) else None,
             request_id=message.get("request_id"),
             meta=meta if isinstance(meta, dict) else None,
+            client_capabilities=ClientCapabilities.model_validate(message.get("client_capabilities") or {}),
         )
 
         async def engine(_ctx: Any) -> Any:
@@ -782,8 +823,9 @@ class MCPServer(Generic[LifespanResultT]):
         interceptors = self._interceptors()
         if message["method"] == "tools/call" and interceptors:
             call = self._intercepted(params if isinstance(params, dict) else {}, interceptors, call_native)
-        for middleware in reversed(list(self.middleware)):
-            call = link(middleware, call)
+        for middleware in reversed(list(self._middleware)):
+            if middleware is not self._applied_boundary:  # (the engine's own work)
+                call = link(middleware, call)
         result = await call(ctx)
         if result is None:
             return None
@@ -923,8 +965,9 @@ class MCPServer(Generic[LifespanResultT]):
         """Serves Streamable HTTP (both eras) on the engine's server until cancelled, then
         shuts it down gracefully (requests in flight are answered). Announces the URL on
         stderr once listening. `ssl_certfile=` and `ssl_keyfile=` (PEM files, uvicorn's
-        names; ferrymcp's own) serve https:// without a proxy in front."""
-        import asyncio
+        names; ferrymcp's own) serve https:// without a proxy in front. Runs under asyncio
+        or trio."""
+        from ferrymcp import _aio
 
         certfile, keyfile = kwargs.pop("ssl_certfile", None), kwargs.pop("ssl_keyfile", None)
         if (certfile is None) != (keyfile is None):
@@ -941,9 +984,9 @@ class MCPServer(Generic[LifespanResultT]):
                 host = f"[{host}]" if ":" in host else host
                 scheme = "http" if tls is None else "https"
                 print(f"listening on {scheme}://{host}:{port}{options['endpoint']}", file=sys.stderr, flush=True)
-                await asyncio.get_running_loop().create_future()
+                await _aio.current_loop().create_future()  # until cancelled
             finally:
-                await server.shutdown()
+                await _aio.uncancelled(server.shutdown())
 
     def streamable_http_app(self, **kwargs: Any) -> Any:
         """An ASGI app serving the MCP endpoint (both eras) at `streamable_http_path`, with
@@ -1154,9 +1197,9 @@ async def _until_signalled(serving: Coroutine[Any, Any, None]) -> None:
 async def _run(entry: Registration, arguments: dict[str, Any], native_ctx: Any) -> Any:
     if entry.is_async:
         return await entry.handler(arguments, native_ctx)
-    import asyncio
+    from ferrymcp import _aio
 
-    return await asyncio.to_thread(entry.handler, arguments, native_ctx)
+    return await _aio.to_thread(entry.handler, arguments, native_ctx)
 
 
 def _bearer_options(auth: AuthSettings, verifier: TokenVerifier) -> dict[str, Any]:
@@ -1263,6 +1306,12 @@ class _LowLevelView:
 
     def __init__(self, server: MCPServer[Any]) -> None:
         self._server = server
+
+    @property
+    def middleware(self) -> list[Any]:
+        """The server's middleware list itself (the official `MCPServer.middleware` is this
+        list): edit it in place, as the official docs turn tracing off."""
+        return self._server._middleware
 
     def add_request_handler(self, method: str, params_type: Any, handler: Callable[..., Any]) -> None:
         if method == "initialize":
