@@ -625,3 +625,52 @@ async fn proxies_pass_a_result_on_byte_for_byte_and_an_error_as_the_same_error()
     client.close().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The frame the upstream got for a call of its `frame` tool (`tool`, prefixed for the
+/// gateway) made with `params` (a JSON object's text, sent as written).
+async fn upstream_frame(client: &Client, tool: &str, params: &str) -> Value {
+    let params = params.replace("TOOL", tool);
+    let members = ferrymcp_core::wire::members_in_order(&params).unwrap();
+    let raw = client.request_raw_members("tools/call", &members, RequestOptions::default()).await.unwrap();
+    let result: Value = serde_json::from_str(raw.get()).unwrap();
+    let line = result["content"][0]["text"].as_str().unwrap().to_owned();
+    let frame: Value = serde_json::from_str(&line).unwrap();
+    json!({"line": line, "params": frame["params"]})
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn proxies_pass_a_2026_client_s_params_on_as_written_without_the_front_hop_s_meta() {
+    let (script, _, _) = verbatim_server();
+    let bridge = Listening::start(Path::new(FERRYMCP), &["bridge", "--port", "0", "--", "python3", script.as_str()]);
+    let dir = std::env::temp_dir().join(format!("ferrymcp-gateway-params-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mcp.json");
+    std::fs::write(&config, json!({"mcpServers": {"v": {"command": "python3", "args": [script]}}}).to_string())
+        .unwrap();
+    let mut gateway = Listening::start(Path::new(FERRYMCP), &["gateway", config.to_str().unwrap(), "--port", "0"]);
+    let stderr = lines(gateway.stderr.take().unwrap());
+    wait_for(&stderr, |l| connected_pid(l, "v")).await;
+    for (front, prefix) in [(&bridge, ""), (&gateway, "v__")] {
+        let http = HttpClientOptions::new(front.url.as_str());
+        let client =
+            Client::connect_http(http, options(EraPreference::Auto), ClientCallbacks::default()).await.unwrap();
+        assert!(client.server().modern);
+        let tool = format!("{prefix}frame");
+        // The arguments arrive as the client wrote them (spaces, `1.50`, an escape), the
+        // name without the gateway's prefix, and no `_meta`: the front hop's keys (the
+        // client's version, capabilities and info) are not the upstream's.
+        let arguments = r#"{"z": 1.50, "a": "caf\u00e9"}"#;
+        let sent = upstream_frame(&client, &tool, &format!(r#"{{"name": "TOOL", "arguments": {arguments}}}"#)).await;
+        let line = sent["line"].as_str().unwrap();
+        assert!(line.contains(&format!(r#""arguments":{arguments}"#)), "through {}: {line}", front.url);
+        assert_eq!(sent["params"]["name"], "frame", "{line}");
+        assert!(sent["params"].get("_meta").is_none(), "{line}");
+        // A `_meta` key of the client's own is passed on, the front hop's are not.
+        let sent =
+            upstream_frame(&client, &tool, r#"{"name": "TOOL", "arguments": {}, "_meta": {"app/k": [1]}}"#).await;
+        assert_eq!(sent["params"]["_meta"], json!({"app/k": [1]}), "through {}", front.url);
+        assert_eq!(sent["params"]["name"], "frame");
+        client.close().await;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,7 +4,8 @@ no JSON encoder would write that way: spaces, members out of alphabetical order,
 `ferrymcp gateway`, which must pass a result on byte for byte, and an error as the same
 JSON-RPC error. Needs only the standard library.
 
-Tools: `verbatim` answers RESULT below; `fail` answers the JSON-RPC error ERROR.
+Tools: `verbatim` answers RESULT below; `fail` answers the JSON-RPC error ERROR; `frame`
+answers a text result holding the request's line as it arrived (what a proxy sent).
 """
 
 import json
@@ -18,6 +19,7 @@ ERROR = '{"code": -32042, "message": "verbatim refuses", "data": {"b": 2.0, "a":
 TOOLS = [
     {"name": "verbatim", "inputSchema": {"type": "object"}},
     {"name": "fail", "inputSchema": {"type": "object"}},
+    {"name": "frame", "inputSchema": {"type": "object"}},
 ]
 
 
@@ -42,6 +44,9 @@ def main() -> None:
             answer(request_id, '"result":' + RESULT)
         elif method == "tools/call" and message["params"]["name"] == "fail":
             answer(request_id, '"error":' + ERROR)
+        elif method == "tools/call" and message["params"]["name"] == "frame":
+            content = [{"type": "text", "text": line.rstrip("\n")}]
+            answer(request_id, '"result":' + json.dumps({"content": content}))
         elif method == "ping":
             answer(request_id, '"result":{}')
         else:

@@ -30,6 +30,7 @@ pub use error::ClientError;
 pub use listen::{ListChangedCallback, ListChangedHandler, ListChangedHandlers, Subscription, SubscriptionEnd};
 pub use tasks::TaskCall;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -414,20 +415,79 @@ impl Client {
         }
         // Params without a `_meta` (a proxy's, once the front hop's keys are gone) get the
         // connection's, written as encoded once; others have the keys added.
-        let meta_text = self.meta_text.as_deref().filter(|_| !params.contains_key("_meta"));
+        let meta_text = self.meta_text.as_deref().map(|meta| &**meta).filter(|_| !params.contains_key("_meta"));
         if meta_text.is_none() {
             self.add_meta(&mut params);
         }
+        let raw = self.send_raw(method, &params, meta_text, options.clone()).await?;
+        self.raw_rounds(method, params, meta_text, options, raw).await
+    }
+
+    /// [`request_raw`](Self::request_raw) of params given as an object's members without
+    /// `_meta`, their values as JSON text (a proxy's, kept as the front client sent them):
+    /// written as they are, the connection's `_meta` after them, so they are never parsed
+    /// (unless the server asks for input, which is answered as `request_raw` answers it).
+    /// Members with a `_meta`, and `tools/list`, are parsed and sent by `request_raw`.
+    pub async fn request_raw_members(
+        &self,
+        method: &str,
+        members: &[(Cow<'_, str>, &RawValue)],
+        options: RequestOptions,
+    ) -> Result<RawResult, ClientError> {
+        let parsed = || -> Result<Map<String, Value>, ClientError> {
+            let parse = |(key, value): &(Cow<'_, str>, &RawValue)| {
+                serde_json::from_str(value.get()).map(|value| (key.to_string(), value))
+            };
+            members.iter().map(parse).collect::<Result<_, _>>().map_err(|e| ClientError::Usage(e.to_string()))
+        };
+        if method == ListTools::METHOD || members.iter().any(|(key, _)| key == "_meta") {
+            return self.request_raw(method, parsed()?, options).await;
+        }
+        if !self.details.modern {
+            let params = MembersWithMeta { members, meta: None };
+            let raw: RawJson = self.peer.request(method, Some(&params), options).await?;
+            return Ok(raw.into());
+        }
+        let Some(meta) = self.meta_text.as_deref().map(|meta| &**meta) else {
+            return self.request_raw(method, parsed()?, options).await;
+        };
+        let params = MembersWithMeta { members, meta: Some(meta) };
+        let raw = RawResult::read(self.peer.request(method, Some(&params), options.clone()).await?);
+        if !raw.members().is_some_and(|m| m.asks_input) {
+            return Ok(raw);
+        }
+        self.raw_rounds(method, parsed()?, Some(meta), options, raw).await
+    }
+
+    /// Sends `params` (with `meta` written after them, when given) and returns the result's
+    /// text with the members read of it.
+    async fn send_raw(
+        &self,
+        method: &str,
+        params: &Map<String, Value>,
+        meta: Option<&RawValue>,
+        options: RequestOptions,
+    ) -> Result<RawResult, ClientError> {
+        let raw = match meta {
+            Some(meta) => self.peer.request(method, Some(&WithMeta { params, meta }), options).await?,
+            None => self.peer.request(method, Some(params), options).await?,
+        };
+        Ok(RawResult::read(raw))
+    }
+
+    /// The `input_required` rounds of [`request_raw`](Self::request_raw), from its first
+    /// result `raw`: each answered through the callbacks and retried, until a result that
+    /// asks for nothing.
+    async fn raw_rounds(
+        &self,
+        method: &str,
+        mut params: Map<String, Value>,
+        meta: Option<&RawValue>,
+        options: RequestOptions,
+        mut raw: RawResult,
+    ) -> Result<RawResult, ClientError> {
         let mut round = 0;
         loop {
-            let raw = match meta_text {
-                Some(meta) => {
-                    let params = WithMeta { params: &params, meta };
-                    self.peer.request(method, Some(&params), options.clone()).await?
-                }
-                None => self.peer.request(method, Some(&params), options.clone()).await?,
-            };
-            let raw = RawResult::read(raw);
             if !raw.members().is_some_and(|m| m.asks_input) {
                 return Ok(raw);
             }
@@ -440,6 +500,7 @@ impl Client {
             }
             self.answer_round(&result, &mut params).await?;
             round += 1;
+            raw = self.send_raw(method, &params, meta, options.clone()).await?;
         }
     }
 
@@ -805,9 +866,40 @@ impl serde::Serialize for WithMeta<'_> {
     }
 }
 
+/// Params given as an object's members (values as JSON text), `_meta` written after them.
+struct MembersWithMeta<'a, 'm> {
+    members: &'a [(Cow<'m, str>, &'m RawValue)],
+    meta: Option<&'a RawValue>,
+}
+
+impl serde::Serialize for MembersWithMeta<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.members.len() + usize::from(self.meta.is_some())))?;
+        for (key, value) in self.members {
+            map.serialize_entry(key.as_ref(), value)?;
+        }
+        if let Some(meta) = self.meta {
+            map.serialize_entry("_meta", meta)?;
+        }
+        map.end()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Map, json};
+
+    #[test]
+    fn members_with_a_meta_text_are_written_as_they_came_with_the_meta_after_them() {
+        let text = r#"{"name": "t", "arguments": {"b": 1.50, "a": "\u00e9"}}"#;
+        let members = crate::wire::members_in_order(text).unwrap();
+        let meta = serde_json::value::to_raw_value(&json!({"v": 1})).unwrap();
+        let written = serde_json::to_string(&super::MembersWithMeta { members: &members, meta: Some(&meta) }).unwrap();
+        assert_eq!(written, r#"{"name":"t","arguments":{"b": 1.50, "a": "\u00e9"},"_meta":{"v":1}}"#);
+        let written = serde_json::to_string(&super::MembersWithMeta { members: &members, meta: None }).unwrap();
+        assert_eq!(written, r#"{"name":"t","arguments":{"b": 1.50, "a": "\u00e9"}}"#);
+    }
 
     #[test]
     fn params_with_a_meta_text_encode_as_the_meta_added_to_them() {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{Relay, forward_raw, upstream_error};
+use super::{Relay, forward_params, upstream_error};
 use crate::client::Client;
 use crate::peer::BoxFuture;
 use crate::protocol::{ServerCapabilities, TASKS_EXTENSION};
@@ -39,7 +39,7 @@ pub fn bridge(client: &Client, relay: &Arc<Relay>, options: ServerOptions) -> Re
             let (client, relay, name) = (client.clone(), relay.clone(), *method);
             let handler = move |params, cx| {
                 let (client, relay) = (client.clone(), relay.clone());
-                async move { forward_raw(&client, &relay, name, params, &cx).await }
+                async move { forward_params(&client, &relay, name, params, &cx).await }
             };
             front.set_raw_feature_handler(method, handler).map_err(|e| e.to_string())?;
         }

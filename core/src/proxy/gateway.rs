@@ -19,12 +19,14 @@ use futures_util::future::join_all;
 use serde_json::{Map, Value, json};
 
 use super::bridge::{SESSION_METHODS, forward_plain};
-use super::{Connector, Relay, forward_raw};
+use super::{Connector, Relay, forward_members, forward_raw};
 use crate::client::Client;
 use crate::peer::BoxFuture;
 use crate::protocol::ServerCapabilities;
-use crate::server::{Answer, Context, HandlerError, Inbound, Middleware, Next, Server, ServerOptions, UriTemplate};
-use crate::wire::RawResult;
+use crate::server::{
+    Answer, Context, HandlerError, Inbound, Middleware, Next, Params, Server, ServerOptions, UriTemplate,
+};
+use crate::wire::{RawResult, members_in_order};
 
 /// Between an upstream's name and the name of one of its tools or prompts.
 pub const SEPARATOR: &str = "__";
@@ -281,12 +283,16 @@ fn declare(server: &Server, upstreams: &Arc<Upstreams>) {
         server.set_feature_handler(method, handler).expect("MCP's feature methods");
     }
     // The forwarded calls pass the upstream's result on as its JSON text.
-    type Forward = fn(Arc<Upstreams>, Map<String, Value>, Context) -> BoxFuture<Result<RawResult, HandlerError>>;
+    type Forward = fn(Arc<Upstreams>, Params, Context) -> BoxFuture<Result<RawResult, HandlerError>>;
     let forwards: [(&str, Forward); 4] = [
         ("tools/call", |u, p, cx| Box::pin(async move { u.by_name("tools/call", p, cx).await })),
         ("prompts/get", |u, p, cx| Box::pin(async move { u.by_name("prompts/get", p, cx).await })),
-        ("resources/read", |u, p, cx| Box::pin(async move { u.by_uri("resources/read", p, cx).await })),
-        ("completion/complete", |u, p, cx| Box::pin(async move { u.complete(p, cx).await })),
+        ("resources/read", |u, p, cx| {
+            Box::pin(async move { u.by_uri("resources/read", p.into_map().map_err(HandlerError::Rpc)?, cx).await })
+        }),
+        ("completion/complete", |u, p, cx| {
+            Box::pin(async move { u.complete(p.into_map().map_err(HandlerError::Rpc)?, cx).await })
+        }),
     ];
     for (method, route) in forwards {
         let upstreams = upstreams.clone();
@@ -364,12 +370,22 @@ impl Upstreams {
         })
     }
 
-    async fn by_name(
-        &self,
-        method: &str,
-        mut params: Map<String, Value>,
-        cx: Context,
-    ) -> Result<RawResult, HandlerError> {
+    /// Sends a request about a prefixed `name` to the upstream the prefix names, with the
+    /// upstream's own name. Params kept as text stay text ([`forward_text`]).
+    async fn by_name(&self, method: &str, params: Params, cx: Context) -> Result<RawResult, HandlerError> {
+        let mut params = match params {
+            Params::Map(params) => params,
+            Params::Text(text) => match members_in_order(text.get()) {
+                Some(members) => {
+                    let name = members.iter().find(|(key, _)| key == "name");
+                    let name = name.and_then(|(_, name)| serde_json::from_str::<String>(name.get()).ok());
+                    let (slot, name) = self.named(&name.unwrap_or_default())?;
+                    let client = slot.client().ok_or_else(|| down(&slot))?;
+                    return forward_members(&client, &slot.relay, method, &text, Some(members), Some(&name), &cx).await;
+                }
+                None => Params::Text(text).into_map().map_err(HandlerError::Rpc)?,
+            },
+        };
         let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
         let (slot, name) = self.named(&name)?;
         params.insert("name".into(), json!(name));

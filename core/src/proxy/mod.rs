@@ -37,17 +37,20 @@ pub mod gateway;
 
 pub use bridge::bridge;
 
+use std::borrow::Cow;
+use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::client::{Client, ClientCallbacks, ClientError, InputCallback, NotificationCallback};
 use crate::peer::{BoxFuture, Progress, RequestOptions};
 use crate::protocol::meta;
-use crate::server::{Context, HandlerError, Server};
-use crate::wire::{ErrorObject, RawResult};
+use crate::server::{Context, HandlerError, Params, Server};
+use crate::wire::{ErrorObject, RawJson, RawResult, members_in_order};
 
 /// Connects to an upstream with the callbacks that relay its requests and notifications.
 pub type Connector = Arc<dyn Fn(ClientCallbacks) -> BoxFuture<Result<Client, ClientError>> + Send + Sync>;
@@ -240,6 +243,90 @@ pub async fn forward_raw(
             params.shift_remove("_meta");
         }
     }
+    forwarding(relay, cx, |options| client.request_raw(method, params, options)).await
+}
+
+/// [`forward_raw`] of params as a raw feature handler gets them ([`Params`]): params kept
+/// as the front client's text are passed on as text ([`forward_text`]).
+pub async fn forward_params(
+    client: &Client,
+    relay: &Relay,
+    method: &str,
+    params: Params,
+    cx: &Context,
+) -> Result<RawResult, HandlerError> {
+    match params {
+        Params::Map(params) => forward_raw(client, relay, method, params, cx).await,
+        Params::Text(text) => forward_text(client, relay, method, &text, None, cx).await,
+    }
+}
+
+/// [`forward_raw`] of params given as the front client's JSON text, with `name` set to
+/// `rename` when given (the gateway's upstream name): the members go upstream as the
+/// client wrote them, without `_meta` (the front hop's, which the upstream client replaces
+/// with its own), so they are never parsed. Params whose `_meta` holds anything besides
+/// the front hop's keys are parsed and forwarded by [`forward_raw`], which keeps the rest.
+pub async fn forward_text(
+    client: &Client,
+    relay: &Relay,
+    method: &str,
+    text: &RawJson,
+    rename: Option<&str>,
+    cx: &Context,
+) -> Result<RawResult, HandlerError> {
+    forward_members(client, relay, method, text, members_in_order(text.get()), rename, cx).await
+}
+
+/// [`forward_text`] with `text`'s members already read ([`members_in_order`]; `None`
+/// when it names one twice).
+pub(crate) async fn forward_members<'t>(
+    client: &Client,
+    relay: &Relay,
+    method: &str,
+    text: &'t RawJson,
+    members: Option<Vec<(Cow<'t, str>, &'t RawValue)>>,
+    rename: Option<&str>,
+    cx: &Context,
+) -> Result<RawResult, HandlerError> {
+    let renamed = rename.map(|name| serde_json::value::to_raw_value(name).expect("a string is JSON"));
+    let members = members.and_then(|members| {
+        let mut members: Vec<(Cow<'_, str>, &RawValue)> = members;
+        if let Some(at) = members.iter().position(|(key, _)| key == "_meta") {
+            let fields = members_in_order(members[at].1.get())?;
+            if !fields.iter().all(|(key, _)| HOP_META.contains(&key.as_ref())) {
+                return None;
+            }
+            members.remove(at);
+        }
+        if let Some(renamed) = &renamed {
+            match members.iter_mut().find(|(key, _)| key == "name") {
+                Some(member) => member.1 = &**renamed,
+                None => members.push((Cow::Borrowed("name"), &**renamed)),
+            }
+        }
+        Some(members)
+    });
+    let Some(members) = members else {
+        let mut params = Params::Text(text.clone()).into_map().map_err(HandlerError::Rpc)?;
+        if let Some(name) = rename {
+            params.insert("name".into(), Value::String(name.to_owned()));
+        }
+        return forward_raw(client, relay, method, params, cx).await;
+    };
+    forwarding(relay, cx, |options| client.request_raw_members(method, &members, options)).await
+}
+
+/// Runs `send` (the upstream request) as a forwarded request of `cx`: the upstream's
+/// progress goes to it, its cancellation cancels the upstream request, and the upstream's
+/// requests to the client meanwhile are asked through it.
+async fn forwarding<F>(
+    relay: &Relay,
+    cx: &Context,
+    send: impl FnOnce(RequestOptions) -> F,
+) -> Result<RawResult, HandlerError>
+where
+    F: Future<Output = Result<RawResult, ClientError>>,
+{
     let mut options = RequestOptions { cancel: Some(cx.cancellation().clone()), ..RequestOptions::default() };
     let mut progress = None;
     if cx.progress_token().is_some() {
@@ -263,7 +350,7 @@ pub async fn forward_raw(
         progress = Some((sender, reporter));
     }
     let waiting = relay.wait(cx);
-    let result = client.request_raw(method, params, options).await;
+    let result = send(options).await;
     drop(waiting);
     if let Some((sender, reporter)) = progress {
         sender.lock().unwrap().take();

@@ -17,7 +17,7 @@ use super::tasks::TaskEntry;
 use crate::peer::{PeerError, RequestOptions};
 use crate::protocol::LoggingLevel;
 use crate::protocol::{CreateMessage, Elicit, ListRoots, LoggingMessage, NotificationMethod, Progress, RequestMethod};
-use crate::wire::{ErrorCode, ErrorObject, RequestId};
+use crate::wire::{ErrorCode, ErrorObject, RawJson, RequestId};
 
 pub(crate) fn level_rank(level: &str) -> Option<usize> {
     LoggingLevel::ALL.iter().position(|l| l.as_str() == level)
@@ -93,7 +93,7 @@ pub(crate) struct ContextInner {
     /// Log messages at or above this rank are sent; `None` sends none.
     pub log_threshold: Option<usize>,
     /// The request's `_meta` as the client sent it (`Null` when absent).
-    pub meta: Value,
+    pub meta: Meta,
     pub last_progress: Mutex<Option<f64>>,
     /// Present on a modern (2026-07-28) request: inputs come by MRTR.
     pub inputs: Option<Arc<Inputs>>,
@@ -114,6 +114,39 @@ pub(crate) struct LegacyRound {
     pub state: Option<String>,
 }
 
+/// A request's `_meta` as the client sent it: parsed, or kept as the text it came in
+/// ([`super::params::TextParams`]) and parsed only if a handler reads it; its progress token
+/// (which every forwarded call asks for) is read up front.
+#[derive(Clone)]
+pub(crate) struct Meta {
+    value: OnceLock<Value>,
+    text: Option<RawJson>,
+    progress_token: Option<Value>,
+}
+
+impl Meta {
+    pub fn from_value(value: Value) -> Self {
+        let progress_token = token(value.get(crate::protocol::meta::PROGRESS_TOKEN));
+        Self { value: OnceLock::from(value), text: None, progress_token }
+    }
+
+    /// `_meta` as `text`, whose members `fields` holds as the checks read them (the
+    /// progress token among them).
+    pub fn from_text(text: RawJson, fields: Option<&Value>) -> Self {
+        let progress_token = token(fields.and_then(|f| f.get(crate::protocol::meta::PROGRESS_TOKEN)));
+        Self { value: OnceLock::new(), text: Some(text), progress_token }
+    }
+
+    pub fn get(&self) -> &Value {
+        self.value.get_or_init(|| self.text.as_ref().and_then(|t| t.parse_owned().ok()).unwrap_or(Value::Null))
+    }
+}
+
+/// A progress token as the protocol allows it (a string or an integer).
+fn token(token: Option<&Value>) -> Option<Value> {
+    token.filter(|token| token.is_string() || token.is_i64()).cloned()
+}
+
 static NULL: Value = Value::Null;
 static NO_CAPABILITIES: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| json!({}));
 
@@ -122,7 +155,7 @@ impl ContextInner {
     pub fn client_capabilities(&self) -> &Value {
         match &self.client_capabilities {
             Some(capabilities) => capabilities,
-            None => self.meta.get(crate::protocol::meta::CLIENT_CAPABILITIES).unwrap_or(&NO_CAPABILITIES),
+            None => self.meta.get().get(crate::protocol::meta::CLIENT_CAPABILITIES).unwrap_or(&NO_CAPABILITIES),
         }
     }
 
@@ -130,7 +163,7 @@ impl ContextInner {
     pub fn client_info(&self) -> &Value {
         match &self.client_info {
             Some(info) => info,
-            None => self.meta.get(crate::protocol::meta::CLIENT_INFO).unwrap_or(&NULL),
+            None => self.meta.get().get(crate::protocol::meta::CLIENT_INFO).unwrap_or(&NULL),
         }
     }
 }
@@ -385,13 +418,13 @@ impl Context {
 
     /// The progress token the client sent, if any.
     pub fn progress_token(&self) -> Option<&Value> {
-        self.inner.meta.get("progressToken").filter(|token| token.is_string() || token.is_i64())
+        self.inner.meta.progress_token.as_ref()
     }
 
     /// The request's `_meta` object as sent (progress token, the 2026-07-28 keys, and any
     /// the client added); `None` when the request had none.
     pub fn meta(&self) -> Option<&Value> {
-        Some(&self.inner.meta).filter(|meta| meta.is_object())
+        Some(self.inner.meta.get()).filter(|meta| meta.is_object())
     }
 
     /// Reports progress, when the client asked for it. Values must increase; a value that

@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 
 use super::context::Context;
 use super::handlers::HandlerFuture;
+use super::params::Params;
 use super::registry::RegistryError;
 use super::router;
 use super::session_handle::ServerSession;
@@ -61,17 +62,19 @@ where
 /// back ([`Server::set_raw_feature_handler`]). The text must be a JSON object; the engine
 /// stamps a 2026-07-28 result only when it lacks what stamping adds (then it parses it),
 /// which it reads from the members a client already read of it ([`RawResult`]) or, for
-/// text given as it is (`RawResult::from(RawJson)`), in a scan of its own.
+/// text given as it is (`RawResult::from(RawJson)`), in a scan of its own. Its params come
+/// as the client's JSON text where the engine did not need to parse them (a 2026-07-28
+/// request over HTTP: [`Params::Text`]), so a proxy can pass them on without a parse either.
 pub trait RawRequestHandler: Send + Sync + 'static {
-    fn handle(&self, params: Map<String, Value>, cx: Context) -> BoxFuture<Result<RawResult, super::HandlerError>>;
+    fn handle(&self, params: Params, cx: Context) -> BoxFuture<Result<RawResult, super::HandlerError>>;
 }
 
 impl<F, Fut> RawRequestHandler for F
 where
-    F: Fn(Map<String, Value>, Context) -> Fut + Send + Sync + 'static,
+    F: Fn(Params, Context) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<RawResult, super::HandlerError>> + Send + 'static,
 {
-    fn handle(&self, params: Map<String, Value>, cx: Context) -> BoxFuture<Result<RawResult, super::HandlerError>> {
+    fn handle(&self, params: Params, cx: Context) -> BoxFuture<Result<RawResult, super::HandlerError>> {
         Box::pin(self(params, cx))
     }
 }

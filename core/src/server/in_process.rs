@@ -51,7 +51,7 @@ impl Server {
                 client_capabilities: Some(json!({})),
                 client_info: Some(Value::Null),
                 log_threshold: None,
-                meta: Value::Null,
+                meta: super::context::Meta::from_value(Value::Null),
                 last_progress: Default::default(),
                 inputs: None,
                 task: Default::default(),

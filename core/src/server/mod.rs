@@ -28,6 +28,7 @@ pub(crate) mod middleware;
 mod mrtr;
 pub(crate) mod notify;
 pub(crate) mod outbound;
+pub(crate) mod params;
 mod registry;
 mod reply;
 mod router;
@@ -54,10 +55,11 @@ pub use mrtr::{
 };
 pub(crate) use notify::Fanout;
 pub use outbound::Outbound;
+pub use params::Params;
 pub use registry::{ArgumentWording, RegistryError, ToolOptions};
 pub(crate) use router::is_builtin_request;
 pub use session::Connection;
-pub(crate) use session::Incoming;
+pub(crate) use session::{FrontParams, Incoming};
 pub use session_handle::ServerSession;
 pub use tasks::{
     CreateTaskOptions, EXTENSION as TASKS_EXTENSION, InMemoryTaskStore, RequestTaskStore, SpecTask, TaskOptions,

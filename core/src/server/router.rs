@@ -19,6 +19,7 @@ use super::custom::FeatureHandler;
 use super::features::{self, completion, custom, discover, prompts, resources, tools};
 use super::mrtr;
 use super::notify;
+use super::params::{Params, TextParams};
 use super::reply::Reply;
 use super::session::{Connection, Incoming};
 use super::tasks;
@@ -47,7 +48,10 @@ pub(crate) async fn feature(
         Some(FeatureHandler::Value(handler)) => {
             return custom::serve_with(server, method, handler, params, cx).await.map(Reply::Value);
         }
-        Some(FeatureHandler::Raw(handler)) => return custom::serve_raw(server, method, handler, params, cx).await,
+        Some(FeatureHandler::Raw(handler)) => {
+            let target = mrtr_target(method, &params);
+            return custom::serve_raw(server, method, &target, handler, Params::Map(params), cx).await;
+        }
         None => {}
     }
     let dialect = server.options.dialect;
@@ -91,6 +95,24 @@ pub(crate) async fn feature(
         _ => custom::serve(server, method, params, cx).await,
     };
     value.map(Reply::Value)
+}
+
+/// Serves a feature request whose params were kept as text ([`TextParams`]) with the raw
+/// feature handler that takes them so; were that handler replaced meanwhile, they are
+/// parsed and served as any request.
+pub(crate) async fn feature_text(
+    server: &Arc<ServerShared>,
+    method: &str,
+    params: TextParams,
+    cx: Context,
+) -> Result<Reply, ErrorObject> {
+    match super::custom::feature_handler(server, method) {
+        Some(FeatureHandler::Raw(handler)) => {
+            let target = mrtr_target(method, &params.checked);
+            custom::serve_raw(server, method, &target, handler, Params::Text(params.text), cx).await
+        }
+        _ => feature(server, method, Params::Text(params.text).into_map()?, cx).await,
+    }
 }
 
 /// Serves a request of the legacy session: its own methods, then (once initialized) the

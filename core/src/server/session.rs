@@ -11,13 +11,14 @@ use tokio_util::sync::CancellationToken;
 use super::ServerShared;
 use super::auth_info::AuthInfo;
 use super::capabilities::capabilities;
-use super::context::{Context, ContextInner, level_rank};
+use super::context::{Context, ContextInner, Meta, level_rank};
 use super::era;
 use super::features::stamp::stamp;
 use super::http::SessionRecord;
 use super::middleware::{self, Inbound, Next};
 use super::mrtr::Inputs;
 use super::outbound::Outbound;
+use super::params::{Params, TextParams};
 use super::reply::Reply;
 use super::router;
 use super::session_handle::ServerSession;
@@ -64,12 +65,36 @@ pub(crate) struct Incoming {
     pub outbound: Arc<dyn Outbound>,
     /// The accepted bearer token of the HTTP request that carried it.
     pub auth: Option<Arc<AuthInfo>>,
-    /// The request's params as the transport already parsed them (the HTTP endpoint reads
-    /// them to tell the eras apart), so they are not parsed again.
-    pub params: Option<Map<String, Value>>,
+    /// The request's params as the transport already read them (the HTTP endpoint reads
+    /// them to tell the eras apart), so they are not read again.
+    pub params: Option<FrontParams>,
     /// A 2026-07-28 request the transport already checked (`era::check_modern`): the
     /// version and log level rank its `_meta` declared.
     pub checked: Option<(String, Option<usize>)>,
+}
+
+/// A request's params as a transport read them: parsed, or (a 2026-07-28 request to a raw
+/// feature handler) kept as text with the members the engine reads.
+pub(crate) enum FrontParams {
+    Parsed(Map<String, Value>),
+    Text(TextParams),
+}
+
+impl FrontParams {
+    /// The members the era checks and the router read.
+    pub(crate) fn checked(&self) -> &Map<String, Value> {
+        match self {
+            FrontParams::Parsed(params) => params,
+            FrontParams::Text(params) => &params.checked,
+        }
+    }
+
+    fn into_parsed(self) -> Result<Map<String, Value>, ErrorObject> {
+        match self {
+            FrontParams::Parsed(params) => Ok(params),
+            FrontParams::Text(params) => Params::Text(params.text).into_map(),
+        }
+    }
 }
 
 struct ConnectionHandler(Arc<Connection>);
@@ -212,18 +237,18 @@ impl Connection {
     async fn serve_either_era(self: Arc<Self>, request: Request, mut incoming: Incoming) -> HandlerResult {
         let params = match (incoming.params.take(), &request.params) {
             (Some(params), _) => params,
-            (None, None) => Map::new(),
+            (None, None) => FrontParams::Parsed(Map::new()),
             (None, Some(raw)) => match crate::wire::parse_value(raw.get()) {
-                Ok(Value::Object(params)) => params,
+                Ok(Value::Object(params)) => FrontParams::Parsed(params),
                 _ => return Err(ErrorObject::invalid_params("Invalid params: params must be an object")),
             },
         };
         let method = request.method.as_str();
-        let reply = if era::is_modern(method, &params) {
+        let reply = if era::is_modern(method, params.checked()) {
             let (version, log_level) = match incoming.checked.take() {
                 Some(checked) => checked,
                 None => {
-                    let meta = era::check_modern(method, &params)?;
+                    let meta = era::check_modern(method, params.checked())?;
                     (meta.version.to_owned(), meta.log_level.and_then(level_rank))
                 }
             };
@@ -232,10 +257,11 @@ impl Connection {
             stamp(&self.server, hint, reply.members_mut(hint.is_some()));
             reply
         } else if self.server.rejects_legacy() {
+            let params = params.checked();
             let requested = params.get("protocolVersion").and_then(Value::as_str).filter(|_| method == "initialize");
             return Err(era::legacy_rejected(requested));
         } else {
-            router::legacy(&self, method, params, &incoming).await?
+            router::legacy(&self, method, params.into_parsed()?, &incoming).await?
         };
         reply.encode().map_err(|e| ErrorObject::internal(e.to_string()))
     }
@@ -243,22 +269,36 @@ impl Connection {
     async fn modern(
         &self,
         method: &str,
-        mut params: Map<String, Value>,
+        params: FrontParams,
         version: String,
         log_level: Option<usize>,
         incoming: &Incoming,
     ) -> Result<Reply, ErrorObject> {
         let principal = incoming.auth.as_deref().map(AuthInfo::principal);
-        let retry = router::retry_inputs(&self.server, method, principal.as_deref(), &mut params)?;
         // The client's capabilities and info are read from the context's `_meta`.
-        let cx = self.context(incoming, &params, |inner| {
-            inner.protocol_version = version;
-            inner.client_capabilities = None;
-            inner.client_info = None;
-            inner.log_threshold = log_level;
-            inner.inputs = Some(Arc::new(Inputs::new(retry)));
-        });
-        router::feature(&self.server, method, params, cx).await
+        let fill = |retry: super::mrtr::Retry| {
+            move |inner: &mut ContextInner| {
+                inner.protocol_version = version;
+                inner.client_capabilities = None;
+                inner.client_info = None;
+                inner.log_threshold = log_level;
+                inner.inputs = Some(Arc::new(Inputs::new(retry)));
+            }
+        };
+        match params {
+            FrontParams::Parsed(mut params) => {
+                let retry = router::retry_inputs(&self.server, method, principal.as_deref(), &mut params)?;
+                let meta = Meta::from_value(params.get("_meta").cloned().unwrap_or(Value::Null));
+                let cx = self.context(incoming, meta, fill(retry));
+                router::feature(&self.server, method, params, cx).await
+            }
+            FrontParams::Text(mut params) => {
+                let retry = router::retry_inputs(&self.server, method, principal.as_deref(), &mut params.checked)?;
+                let meta = Meta::from_text(params.meta.clone(), params.checked.get("_meta"));
+                let cx = self.context(incoming, meta, fill(retry));
+                router::feature_text(&self.server, method, params, cx).await
+            }
+        }
     }
 
     pub(crate) fn server(&self) -> &Arc<ServerShared> {
@@ -342,7 +382,8 @@ impl Connection {
         );
         drop(session);
         let session = self.session();
-        self.context(incoming, params, |inner| {
+        let meta = Meta::from_value(params.get("_meta").cloned().unwrap_or(Value::Null));
+        self.context(incoming, meta, |inner| {
             inner.protocol_version = version;
             inner.client_capabilities = Some(caps);
             inner.client_info = Some(info);
@@ -382,12 +423,7 @@ impl Connection {
         Ok(result)
     }
 
-    fn context(
-        &self,
-        incoming: &Incoming,
-        params: &Map<String, Value>,
-        fill: impl FnOnce(&mut ContextInner),
-    ) -> Context {
+    fn context(&self, incoming: &Incoming, meta: Meta, fill: impl FnOnce(&mut ContextInner)) -> Context {
         let mut inner = ContextInner {
             request_id: incoming.id.clone(),
             cancel: incoming.cancel.clone(),
@@ -398,7 +434,7 @@ impl Connection {
             client_capabilities: Some(json!({})),
             client_info: Some(Value::Null),
             log_threshold: None,
-            meta: params.get("_meta").cloned().unwrap_or(Value::Null),
+            meta,
             last_progress: Mutex::new(None),
             inputs: None,
             task: Default::default(),

@@ -25,5 +25,5 @@ pub use message::{Message, Notification, Request, Response, to_message};
 pub use recover::recover_id;
 pub use result::RawResult;
 pub(crate) use result::ResultMembers;
-pub use text::{RawJson, SharedStr, object_members};
+pub use text::{RawJson, SharedStr, members_in_order, object_members};
 pub use value::parse_value;

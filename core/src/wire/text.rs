@@ -4,7 +4,7 @@
 //! cheap, reference-counted views into it, so a parsed message owns its parts (it can move
 //! to another task) without a copy of any of them.
 
-use std::borrow::Borrow;
+use std::borrow::{Borrow, Cow};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
@@ -178,6 +178,62 @@ pub fn object_members<'a, const N: usize>(text: &'a str, names: [&str; N]) -> Op
     Some(seed.found)
 }
 
+/// An object's top-level members in the order written, as slices of its text, read in
+/// one pass without building a tree. `None` when the text is not one valid JSON object or
+/// names a member twice (which a `serde_json::Map` would fold into one, so a caller that
+/// must see what a `Map` would see takes its own path then).
+pub fn members_in_order(text: &str) -> Option<Vec<(Cow<'_, str>, &RawValue)>> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let members = serde::Deserializer::deserialize_map(&mut de, InOrder).ok()?;
+    de.end().ok()?;
+    let repeated = members.iter().enumerate().any(|(i, (key, _))| members[..i].iter().any(|(k, _)| k == key));
+    (!repeated).then_some(members)
+}
+
+/// The visitor of [`members_in_order`].
+struct InOrder;
+
+impl<'de> serde::de::Visitor<'de> for InOrder {
+    type Value = Vec<(Cow<'de, str>, &'de RawValue)>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(4));
+        while let Some(Key(key)) = map.next_key()? {
+            members.push((key, map.next_value()?));
+        }
+        Ok(members)
+    }
+}
+
+/// A member name, borrowed from the text unless it has escapes.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> serde::de::Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
 /// The visitor of [`RawJson::members`].
 struct Members<'n, 'a, const N: usize> {
     names: [&'n str; N],
@@ -230,6 +286,19 @@ impl fmt::Display for RawJson {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn members_in_order_are_read_as_written_and_a_repeated_one_is_refused() {
+        let text = r#"{"b": [1, {"x": 2}], "a\u0041": "s", "_meta": {"k": 1.50}}"#;
+        let members = members_in_order(text).unwrap();
+        let read: Vec<(&str, &str)> = members.iter().map(|(k, v)| (k.as_ref(), v.get())).collect();
+        assert_eq!(read, [("b", r#"[1, {"x": 2}]"#), ("aA", r#""s""#), ("_meta", r#"{"k": 1.50}"#)]);
+        assert!(matches!(members[0].0, Cow::Borrowed(_)));
+        assert!(members_in_order(r#"{"a": 1, "a": 2}"#).is_none());
+        assert!(members_in_order("[1]").is_none());
+        assert!(members_in_order(r#"{"a": 1} x"#).is_none());
+        assert_eq!(members_in_order("{}").unwrap().len(), 0);
+    }
 
     #[test]
     fn slices_share_the_buffer() {

@@ -14,6 +14,7 @@ use crate::server::ServerShared;
 use crate::server::context::Context;
 use crate::server::custom::{RawRequestHandler, RequestHandler, request_handler};
 use crate::server::handlers::HandlerError;
+use crate::server::params::Params;
 use crate::server::reply::Reply;
 use crate::wire::ErrorObject;
 
@@ -36,34 +37,37 @@ pub(crate) async fn serve_with(
     params: Map<String, Value>,
     cx: Context,
 ) -> Outcome {
-    serve_run(server, method, params, cx, |params, cx| handler.handle(params, cx), |result| result).await
+    let target = crate::server::router::mrtr_target(method, &params);
+    serve_run(server, method, &target, params, cx, |params, cx| handler.handle(params, cx), |result| result).await
 }
 
 /// Serves `method` with a handler that answers JSON text ([`RawRequestHandler`]), as
-/// [`serve_with`] serves one that answers a value: the text is not parsed here.
+/// [`serve_with`] serves one that answers a value: the text is not parsed here. `target` is
+/// what a sealed MRTR state of the request is bound to ([`crate::server::router::mrtr_target`]).
 pub(crate) async fn serve_raw(
     server: &Arc<ServerShared>,
     method: &str,
+    target: &str,
     handler: Arc<dyn RawRequestHandler>,
-    params: Map<String, Value>,
+    params: Params,
     cx: Context,
 ) -> Result<Reply, ErrorObject> {
-    serve_run(server, method, params, cx, |params, cx| handler.handle(params, cx), Reply::Raw).await
+    serve_run(server, method, target, params, cx, |params, cx| handler.handle(params, cx), Reply::Raw).await
 }
 
 /// What both handler kinds share: the handler's future run as a prompt's (it may stop for
 /// client input), its answer made a reply by `answer`, its failure worded for `method`.
-async fn serve_run<T: HandlerResult, R: From<Value>>(
+async fn serve_run<P: Clone, T: HandlerResult, R: From<Value>>(
     server: &Arc<ServerShared>,
     method: &str,
-    params: Map<String, Value>,
+    target: &str,
+    params: P,
     cx: Context,
-    handle: impl Fn(Map<String, Value>, Context) -> BoxFuture<Result<T, HandlerError>>,
+    handle: impl Fn(P, Context) -> BoxFuture<Result<T, HandlerError>>,
     answer: impl FnOnce(T) -> R,
 ) -> Result<R, ErrorObject> {
-    let target = crate::server::router::mrtr_target(method, &params);
     let start = |cx| handle(params.clone(), cx);
-    match run(server, &cx, method, &target, start).await {
+    match run(server, &cx, method, target, start).await {
         Ran::InputRequired(input_required) => Ok(R::from(input_required)),
         Ran::Done(Ok(result)) => Ok(answer(result)),
         Ran::Done(Err(error)) => Err(handler_error(server, error, |m| format!("{method} failed: {m}"), cx.is_modern())),

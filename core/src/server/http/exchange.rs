@@ -10,14 +10,14 @@
 use std::sync::{Arc, Weak};
 
 use bytes::Bytes;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::sessions::HttpSession;
 use crate::peer::{BoxFuture, CloseReason, PeerError, RequestOptions};
 use crate::server::outbound::Outbound;
-use crate::server::{AuthInfo, Connection, Incoming};
+use crate::server::{AuthInfo, Connection, FrontParams, Incoming};
 use crate::wire::{ErrorObject, Request, encode};
 
 /// Messages a request may have in flight before its handler waits for the client.
@@ -139,7 +139,7 @@ pub(crate) fn notification(method: &str, params: &Value) -> Bytes {
 pub(crate) fn start(
     connection: Arc<Connection>,
     request: Request,
-    params: Option<Map<String, Value>>,
+    params: Option<FrontParams>,
     checked: Option<(String, Option<usize>)>,
     cancel: CancellationToken,
     session: Option<Weak<HttpSession>>,

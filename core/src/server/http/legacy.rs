@@ -22,7 +22,7 @@ use super::reply::{self, ResponseBody, refuse};
 use super::sessions::{HttpSession, Refused};
 use super::{HttpState, SESSION_HEADER, guard};
 use crate::protocol::{Cancelled, Initialize, NotificationMethod, Progress, ProtocolVersion, RequestMethod};
-use crate::server::AuthInfo;
+use crate::server::{AuthInfo, FrontParams};
 use crate::wire::{ErrorCode, ErrorObject, Message, Request, RequestId};
 
 type Reply = Response<ResponseBody>;
@@ -161,7 +161,7 @@ async fn stateless(
     // resume it from.
     let cancel = CancellationToken::new();
     let guard = super::body::CancelOnDrop(cancel.clone());
-    let rx = exchange::start(connection, request, params, None, cancel.clone(), None, auth);
+    let rx = exchange::start(connection, request, params.map(FrontParams::Parsed), None, cancel.clone(), None, auth);
     respond(state, rx, cancel, guard).await
 }
 
@@ -246,7 +246,7 @@ async fn serve(
     let mut rx = exchange::start(
         session.connection.clone(),
         request,
-        params,
+        params.map(FrontParams::Parsed),
         None,
         cancel,
         // JSON-response mode delivers only the answer: no way back for a request of the

@@ -53,8 +53,8 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::protocol::{Initialize, ProtocolVersion, RequestMethod};
-use crate::server::{AuthInfo, Connection, Server};
-use crate::server::{custom, era, middleware};
+use crate::server::{AuthInfo, Connection, FrontParams, Server};
+use crate::server::{custom, era, middleware, params};
 use crate::wire::{self, ErrorCode, ErrorObject, Message, Parsed, SharedStr};
 use reply::{refuse, rpc_error};
 use sessions::SessionTable;
@@ -470,12 +470,19 @@ where
     let has_session = parts.headers.contains_key(SESSION_HEADER);
     match message {
         Message::Request(request) => {
+            // A 2026-07-28 request that a raw feature handler serves (a proxy's) keeps its
+            // params as text: only the members the checks and routing read are parsed.
+            let text =
+                request.params.as_ref().and_then(|p| params::text_params(&state.server.shared, &request.method, p));
+            if let Some(text) = text.filter(|text| era::is_modern(&request.method, &text.checked)) {
+                return modern::post(state, parts, request, FrontParams::Text(text), auth).await;
+            }
             let Some(params) = params_object(&request) else {
                 let error = ErrorObject::invalid_params("Invalid params: params must be an object");
                 return rpc_error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
             };
             if request_is_modern(&request.method, &params, names_modern) {
-                modern::post(state, parts, request, params, auth).await
+                modern::post(state, parts, request, FrontParams::Parsed(params), auth).await
             } else if state.server.shared.rejects_legacy() {
                 let requested = match request.method.as_str() {
                     "initialize" => params.get("protocolVersion").and_then(Value::as_str),

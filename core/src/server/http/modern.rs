@@ -12,7 +12,7 @@ use std::sync::Arc;
 use http::request::Parts;
 use http::{Response, StatusCode};
 use http_body_util::BodyExt;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::body::{CancelOnDrop, Source, SseBody};
@@ -21,22 +21,23 @@ use super::reply::{self, ResponseBody, modern_status, rpc_error};
 use super::{HttpState, headers};
 use crate::protocol::{CallTool, RequestMethod, SubscriptionsListen};
 use crate::server::context::level_rank;
-use crate::server::{AuthInfo, era};
+use crate::server::{AuthInfo, FrontParams, era};
 use crate::wire::{ErrorCode, Request};
 
 pub(crate) async fn post(
     state: &Arc<HttpState>,
     parts: &Parts,
     request: Request,
-    params: Map<String, Value>,
+    params: FrontParams,
     auth: Option<Arc<AuthInfo>>,
 ) -> Response<ResponseBody> {
     let method = request.method.as_str();
+    let read = params.checked();
     let schema = (method == CallTool::METHOD)
-        .then(|| params.get("name").and_then(Value::as_str).and_then(|name| state.server.tool_input_schema(name)))
+        .then(|| read.get("name").and_then(Value::as_str).and_then(|name| state.server.tool_input_schema(name)))
         .flatten();
-    let checked = headers::check(&parts.headers, method, &params, schema.as_ref()).and_then(|()| {
-        let meta = era::check_modern(method, &params)?;
+    let checked = headers::check(&parts.headers, method, read, schema.as_ref()).and_then(|()| {
+        let meta = era::check_modern(method, read)?;
         Ok((meta.version.to_owned(), meta.log_level.and_then(level_rank)))
     });
     let checked = match checked {
