@@ -49,13 +49,19 @@ async fn main() -> std::io::Result<()> {
     }
 }
 
-/// The text moves from the arguments into the result, as rmcp's echo moves its `String`.
+/// The text moves from the arguments into the result, as rmcp's echo moves its `String`
+/// (`json!` would copy it: it takes an expression through `to_value(&expr)`).
 fn echo(mut args: Map<String, Value>) -> Value {
     let text = match args.remove("text") {
-        Some(Value::String(text)) => text,
-        _ => String::new(),
+        Some(text @ Value::String(_)) => text,
+        _ => Value::String(String::new()),
     };
-    json!({"content": [{"type": "text", "text": text}]})
+    let mut content = Map::new();
+    content.insert("type".to_owned(), Value::from("text"));
+    content.insert("text".to_owned(), text);
+    let mut result = Map::new();
+    result.insert("content".to_owned(), Value::Array(vec![Value::Object(content)]));
+    Value::Object(result)
 }
 
 const REPORT_BYTES: usize = 65536;

@@ -55,8 +55,7 @@ pub fn string(buf: &mut Vec<u8>, text: &str) {
     let mut run = 0;
     let mut i = 0;
     while i < bytes.len() {
-        let clean = bytes[i..].chunks_exact(8).take_while(|word| !needs_escape(word)).count();
-        i += clean * 8;
+        i += super::scan::plain_run(&bytes[i..]);
         if i == bytes.len() {
             break;
         }
@@ -78,17 +77,6 @@ pub fn string(buf: &mut Vec<u8>, text: &str) {
     }
     buf.extend_from_slice(&bytes[run..]);
     buf.push(b'"');
-}
-
-/// Whether any byte of `word` is below 0x20, `"` or `\` (exact: the borrow that can set a
-/// spurious high bit only follows a byte that really matches).
-fn needs_escape(word: &[u8]) -> bool {
-    let word = u64::from_le_bytes(word.try_into().expect("8 bytes"));
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
-    (control | zero_byte(word ^ (ONES * b'"' as u64)) | zero_byte(word ^ (ONES * b'\\' as u64))) != 0
 }
 
 /// serde_json's escapes: `u` for `\u00XX`, else the letter after the backslash; 0 for none.
