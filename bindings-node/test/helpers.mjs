@@ -1,6 +1,9 @@
 // Shared by the tests: where the fixtures are, and clients (ferrymcp's and the official
-// SDKs') connected to a fixture process over stdio. Every test runs against the ferrymcp
-// package installed from its tarball, so imports name 'ferrymcp' as a user's would.
+// SDKs') connected to a fixture process over stdio, and an HTTP server with a transport per
+// session. Every test runs against the ferrymcp package installed from its tarball, so
+// imports name 'ferrymcp' as a user's would.
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { Client } from 'ferrymcp';
 import { StdioClientTransport } from 'ferrymcp/stdio';
 
@@ -26,3 +29,30 @@ export async function connect(file, { era = 'auto', args = [], inputs = true, en
 }
 
 export const textOf = (result) => result.content.map((c) => c.text).join('\n');
+
+/**
+ * An HTTP server on 127.0.0.1 with one ferrymcp StreamableHTTPServerTransport per session,
+ * as the official SDK's examples wire it: `build()` makes each session's server. Resolves to
+ * its `url` and a `close()` that closes every transport, then the server.
+ */
+export async function servePerSession(build) {
+  const { StreamableHTTPServerTransport } = await import('ferrymcp/server/streamableHttp.js');
+  const transports = new Map();
+  const http = createServer(async (req, res) => {
+    const id = req.headers['mcp-session-id'];
+    let transport = id === undefined ? undefined : transports.get(id);
+    if (transport === undefined) {
+      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => transports.set(sid, transport) });
+      await build().connect(transport);
+    }
+    await transport.handleRequest(req, res);
+  });
+  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: new URL(`http://127.0.0.1:${http.address().port}/mcp`),
+    async close() {
+      for (const open of new Set(transports.values())) await open.close();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}

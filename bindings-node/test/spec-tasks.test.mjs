@@ -6,8 +6,6 @@
 // `tasks/cancel`; over HTTP the store is an application's subclass of `InMemoryTaskStore`,
 // which core calls through JavaScript.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 import { test } from 'node:test';
 
 import { Client as OfficialClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,9 +13,8 @@ import { StdioClientTransport as OfficialStdio } from '@modelcontextprotocol/sdk
 import { StreamableHTTPClientTransport as OfficialHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from 'ferrymcp/server/mcp.js';
-import { StreamableHTTPServerTransport } from 'ferrymcp/server/streamableHttp.js';
 
-import { fixture } from './helpers.mjs';
+import { fixture, servePerSession } from './helpers.mjs';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
 
@@ -77,28 +74,17 @@ test('tasks over stdio, kept in an InMemoryTaskStore', async () => {
 test('tasks over Streamable HTTP, kept in an application store called through JavaScript', async () => {
   const { buildServer, RecordingStore } = await import(fixture('spec-tasks.mjs'));
   const store = new RecordingStore();
-  const transports = new Map();
-  const http = createServer(async (req, res) => {
-    const id = req.headers['mcp-session-id'];
-    let transport = id === undefined ? undefined : transports.get(id);
-    if (transport === undefined) {
-      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => transports.set(sid, transport) });
-      await buildServer(store).connect(transport);
-    }
-    await transport.handleRequest(req, res);
-  });
-  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const http = await servePerSession(() => buildServer(store));
   const { client, asked } = officialClient();
   try {
-    await client.connect(new OfficialHttp(new URL(`http://127.0.0.1:${http.address().port}/mcp`)));
+    await client.connect(new OfficialHttp(http.url));
     await lifecycle(client, asked);
     for (const call of ['createTask', 'getTask', 'updateTaskStatus', 'storeTaskResult', 'getTaskResult', 'listTasks']) {
       assert.ok(store.calls.includes(call), `core never called ${call}: ${store.calls.join(', ')}`);
     }
   } finally {
     await client.close();
-    for (const transport of new Set(transports.values())) await transport.close();
-    await new Promise((resolve) => http.close(resolve));
+    await http.close();
   }
 });
 

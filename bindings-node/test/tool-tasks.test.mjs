@@ -5,8 +5,6 @@
 // store is given the HTTP session id (`Mcp-Session-Id`) as `sessionId`, as the handler's
 // `extra.sessionId` is.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 import { test } from 'node:test';
 
 import { Client as OfficialClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,10 +12,9 @@ import { StdioClientTransport as OfficialStdio } from '@modelcontextprotocol/sdk
 import { StreamableHTTPClientTransport as OfficialHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from 'ferrymcp/server/mcp.js';
-import { StreamableHTTPServerTransport } from 'ferrymcp/server/streamableHttp.js';
 import { InMemoryTaskMessageQueue } from 'ferrymcp/experimental/tasks/stores/in-memory.js';
 
-import { fixture } from './helpers.mjs';
+import { fixture, servePerSession } from './helpers.mjs';
 
 async function streamed(client, name, args, ttl) {
   const messages = [];
@@ -73,19 +70,9 @@ test('registerToolTask over stdio, with the official v1 client', async () => {
 test('registerToolTask over Streamable HTTP: the task store and the handler get the Mcp-Session-Id', async () => {
   const { buildServer, SessionRecordingStore } = await import(fixture('tool-tasks.mjs'));
   const store = new SessionRecordingStore();
-  const transports = new Map();
-  const http = createServer(async (req, res) => {
-    const id = req.headers['mcp-session-id'];
-    let transport = id === undefined ? undefined : transports.get(id);
-    if (transport === undefined) {
-      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => transports.set(sid, transport) });
-      await buildServer(store).connect(transport);
-    }
-    await transport.handleRequest(req, res);
-  });
-  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const http = await servePerSession(() => buildServer(store));
   const client = new OfficialClient({ name: 'official-v1', version: '1.0.0' });
-  const transport = new OfficialHttp(new URL(`http://127.0.0.1:${http.address().port}/mcp`));
+  const transport = new OfficialHttp(http.url);
   try {
     await client.connect(transport);
     await ownTasks(client);
@@ -98,8 +85,7 @@ test('registerToolTask over Streamable HTTP: the task store and the handler get 
     assert.deepEqual(store.sessions.filter(([op]) => op === 'createTask').map(([, , name]) => name), ['label', 'label-maybe', 'outlast']);
   } finally {
     await client.close();
-    for (const open of new Set(transports.values())) await open.close();
-    await new Promise((resolve) => http.close(resolve));
+    await http.close();
   }
 });
 

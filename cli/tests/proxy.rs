@@ -588,11 +588,12 @@ fn check_same_error(outcome: Result<String, ferrymcp_core::client::ClientError>,
     assert_eq!(data, expected["data"]);
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn proxies_pass_a_result_on_byte_for_byte_and_an_error_as_the_same_error() {
-    let (script, result, error) = verbatim_server();
-    let bridge = Listening::start(Path::new(FERRYMCP), &["bridge", "--port", "0", "--", "python3", script.as_str()]);
-    let dir = std::env::temp_dir().join(format!("ferrymcp-gateway-verbatim-{}", std::process::id()));
+/// A bridge and a gateway (its one server named `v`) in front of the verbatim server
+/// `script`, the gateway's upstream connected; and the directory of the gateway's mcp.json
+/// (`tag` names it), for the caller to remove.
+async fn verbatim_fronts(script: &str, tag: &str) -> (Listening, Listening, PathBuf) {
+    let bridge = Listening::start(Path::new(FERRYMCP), &["bridge", "--port", "0", "--", "python3", script]);
+    let dir = std::env::temp_dir().join(format!("ferrymcp-gateway-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("mcp.json");
     std::fs::write(&config, json!({"mcpServers": {"v": {"command": "python3", "args": [script]}}}).to_string())
@@ -600,6 +601,13 @@ async fn proxies_pass_a_result_on_byte_for_byte_and_an_error_as_the_same_error()
     let mut gateway = Listening::start(Path::new(FERRYMCP), &["gateway", config.to_str().unwrap(), "--port", "0"]);
     let stderr = lines(gateway.stderr.take().unwrap());
     wait_for(&stderr, |l| connected_pid(l, "v")).await;
+    (bridge, gateway, dir)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn proxies_pass_a_result_on_byte_for_byte_and_an_error_as_the_same_error() {
+    let (script, result, error) = verbatim_server();
+    let (bridge, gateway, dir) = verbatim_fronts(&script, "verbatim").await;
     for (front, prefix) in [(&bridge, ""), (&gateway, "v__")] {
         let http = HttpClientOptions::new(front.url.as_str());
         // A legacy front client: a 2026-07-28 result is stamped (`resultType`, `_meta`),
@@ -641,15 +649,7 @@ async fn upstream_frame(client: &Client, tool: &str, params: &str) -> Value {
 #[tokio::test(flavor = "multi_thread")]
 async fn proxies_pass_a_2026_client_s_params_on_as_written_without_the_front_hop_s_meta() {
     let (script, _, _) = verbatim_server();
-    let bridge = Listening::start(Path::new(FERRYMCP), &["bridge", "--port", "0", "--", "python3", script.as_str()]);
-    let dir = std::env::temp_dir().join(format!("ferrymcp-gateway-params-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("mcp.json");
-    std::fs::write(&config, json!({"mcpServers": {"v": {"command": "python3", "args": [script]}}}).to_string())
-        .unwrap();
-    let mut gateway = Listening::start(Path::new(FERRYMCP), &["gateway", config.to_str().unwrap(), "--port", "0"]);
-    let stderr = lines(gateway.stderr.take().unwrap());
-    wait_for(&stderr, |l| connected_pid(l, "v")).await;
+    let (bridge, gateway, dir) = verbatim_fronts(&script, "params").await;
     for (front, prefix) in [(&bridge, ""), (&gateway, "v__")] {
         let http = HttpClientOptions::new(front.url.as_str());
         let client =
