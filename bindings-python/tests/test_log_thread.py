@@ -10,9 +10,12 @@ Needs the native module and Starlette (the custom route).
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -159,3 +162,72 @@ def test_lines_beyond_the_queue_are_counted_and_said_once(tmp_path: Path) -> Non
         f"{dropped} log lines of ferrymcp were dropped: more arrived than the logging thread could keep up with"
     )
     assert {thread for _, thread, _ in lines} <= {"ferrymcp-logging", "MainThread"}
+
+
+async def test_a_refusal_is_logged_before_the_asgi_app_sends_its_answer(caplog: pytest.LogCaptureFixture) -> None:
+    """In process, as an ASGI server (or `httpx.ASGITransport`) drives the app: the line
+    core logged while refusing a request is on its logger when the answer starts, as the
+    official server logs it inside the request, so a test or a middleware that looks right
+    after the answer finds it. Before, the logging thread wrote it whenever it woke."""
+    from ferrymcp.server.mcpserver import MCPServer
+
+    app = MCPServer("logged").streamable_http_app()
+    seen: list[bool] = []
+    # Threads that want the GIL all the time, as a loaded process has: the logging thread
+    # then often wakes after the answer is sent, which is when the app must not rely on it.
+    stop = threading.Event()
+    busy = [threading.Thread(target=spin, args=(stop,), daemon=True) for _ in range(4)]
+    for thread in busy:
+        thread.start()
+    try:
+        async with app.router.lifespan_context(app):
+            for i in range(100):
+                await refuse(app, i, caplog, seen)
+    finally:
+        stop.set()
+        for thread in busy:
+            thread.join()
+    assert seen == [True] * 100
+
+
+def spin(stop: threading.Event) -> None:
+    while not stop.is_set():
+        sum(range(1000))
+
+
+async def refuse(app: Any, i: int, caplog: pytest.LogCaptureFixture, seen: list[bool]) -> None:
+    """One request with a Host the app refuses; `seen` gets whether its line was logged
+    when the answer started."""
+    refused = f"Invalid Host header: host-{i}.example"
+    received = False
+
+    async def receive() -> dict[str, object]:
+        nonlocal received
+        if not received:
+            received = True
+            return {"type": "http.request", "body": b"{}", "more_body": False}
+        await asyncio.Event().wait()  # the client stays until the app has answered
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, object], refused: str = refused) -> None:
+        if message["type"] == "http.response.start":
+            assert message["status"] == 421
+            seen.append(refused in caplog.messages)
+
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/mcp",
+        "raw_path": b"/mcp",
+        "query_string": b"",
+        "root_path": "",
+        "scheme": "http",
+        "server": ("127.0.0.1", 8000),
+        "headers": [
+            (b"host", f"host-{i}.example".encode()),
+            (b"content-type", b"application/json"),
+            (b"accept", b"application/json, text/event-stream"),
+        ],
+    }
+    with caplog.at_level("WARNING", logger="ferrymcp.server.transport_security"):
+        await app(scope, receive, send)

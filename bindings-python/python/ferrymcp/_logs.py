@@ -5,7 +5,9 @@ tokio threads, in answer to requests anyone can send; the native side
 (`bindings-python/src/logs.rs`) only queues those lines and writes a byte to a socket, so
 no tokio thread ever takes the GIL or runs a logging handler. This thread waits on that
 socket in Python, takes the queued lines in one short native call and logs each on its
-logger, so a slow handler delays only this thread, never the server.
+logger, so a slow handler delays only this thread, never the server. The ASGI app drains
+the queue itself before it sends an answer (`drain()`), so a line logged while an answer
+was made is logged before the client has it.
 
 It is a daemon thread (it never holds the process open); at exit the lines still queued
 are logged from the exiting thread, and a forked child starts its own thread with a
@@ -27,6 +29,8 @@ from ferrymcp._native import reopen_log_pump, take_log_records
 _writing = threading.Lock()
 # How long the exit flush waits for a batch a handler is still logging.
 _EXIT_WAIT = 5.0
+# How long an answer waits for a batch the logging thread's handler is still logging.
+_DRAIN_WAIT = 1.0
 
 
 def start(fileno: int) -> None:
@@ -71,6 +75,19 @@ def _write() -> None:
             "%d log lines of ferrymcp were dropped: more arrived than the logging thread could keep up with",
             dropped,
         )
+
+
+def drain() -> None:
+    """Logs, on the calling thread, the lines core queued so far. The ASGI app calls it
+    before it sends an answer, so what core logged while making that answer (a refused
+    `Host`, a refused `requestState`) is on its logger when the client has the answer, as
+    the official server logs it in the request itself."""
+    if not _writing.acquire(timeout=_DRAIN_WAIT):
+        return  # a handler on the logging thread is stuck: it logs the rest when it returns
+    try:
+        _write()
+    finally:
+        _writing.release()
 
 
 def _flush() -> None:

@@ -152,6 +152,8 @@ class StreamableHTTPSessionManager:
         headers = [(bytes(name), bytes(value)) for name, value in scope.get("headers", ())]
         import asyncio
 
+        from ferrymcp import _logs
+
         query = scope.get("query_string", b"")
         path = self._options["endpoint"] if self._any_path else _route_path(scope)
         target = path + ("?" + query.decode("latin-1") if query else "")
@@ -161,6 +163,7 @@ class StreamableHTTPSessionManager:
             if answer is None:
                 return
             status, head, payload = answer.result()
+            _logs.drain()  # what core logged making this answer, logged before the client has it
             await send({"type": "http.response.start", "status": status, "headers": head})
             if isinstance(payload, bytes):
                 await send({"type": "http.response.body", "body": payload})
