@@ -44,7 +44,7 @@ from collections.abc import Mapping
 from contextlib import suppress
 from typing import Any
 
-from ferrymcp.exceptions import McpError
+from ferrymcp.exceptions import McpError, RequestCancelled
 from ferrymcp.server.connection import Connection
 from ferrymcp.shared.dispatcher import DispatchContext
 from ferrymcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
@@ -53,7 +53,13 @@ logger = logging.getLogger(__name__)
 
 _EXIT_STACK_CLOSE_TIMEOUT = 5.0
 _HANDSHAKE_ID = "ferrymcp-serve-one-initialize"
-_INTERNAL_ERROR = -32603
+
+
+def _code(name: str) -> int:
+    """One of core's JSON-RPC error codes (`INTERNAL_ERROR`, `REQUEST_CANCELLED`)."""
+    from ferrymcp import _native
+
+    return int(_native.ERROR_CODES[name])
 
 
 def _low_level_server(server: Any, driver: str) -> Any:
@@ -120,10 +126,11 @@ class _Exchange:
     def __init__(self, port: Any, dctx: Any) -> None:
         self.port = port
         self.dctx = dctx
+        self.cancelled = False
 
     def send(self, message: dict[str, Any]) -> None:
         if not self.port.send(json.dumps(message, ensure_ascii=False)):
-            raise McpError(_INTERNAL_ERROR, "serve_one: the engine closed the exchange")
+            raise McpError(_code("INTERNAL_ERROR"), "serve_one: the engine closed the exchange")
 
     async def answer(self, request_id: Any) -> dict[str, Any]:
         """The engine's answer to `request_id`, relaying what comes before it to `dctx`."""
@@ -132,14 +139,20 @@ class _Exchange:
         while True:
             text = await _aio.background(self.port.recv())
             if text is None:
-                raise McpError(_INTERNAL_ERROR, "serve_one: the engine closed the exchange before answering")
+                if self.cancelled:
+                    raise RequestCancelled(
+                        _code("REQUEST_CANCELLED"), "serve_one: the request was cancelled (cancel_requested)"
+                    )
+                raise McpError(_code("INTERNAL_ERROR"), "serve_one: the engine closed the exchange before answering")
             message = json.loads(text)
             if "method" not in message:
                 if message.get("id") != request_id:
                     continue
                 error = message.get("error")
                 if error is not None:
-                    raise McpError(error.get("code", _INTERNAL_ERROR), error.get("message", ""), error.get("data"))
+                    raise McpError(
+                        error.get("code", _code("INTERNAL_ERROR")), error.get("message", ""), error.get("data")
+                    )
                 result = message.get("result")
                 return result if isinstance(result, dict) else {}
             if "id" in message:
@@ -158,7 +171,13 @@ class _Exchange:
             self.send({"jsonrpc": "2.0", "id": message["id"], "error": reply})
             return
         except Exception as error:
-            self.send({"jsonrpc": "2.0", "id": message["id"], "error": {"code": _INTERNAL_ERROR, "message": str(error)}})
+            self.send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": message["id"],
+                    "error": {"code": _code("INTERNAL_ERROR"), "message": str(error)},
+                }
+            )
             return
         self.send({"jsonrpc": "2.0", "id": message["id"], "result": _dumped(result) or {}})
 
@@ -169,8 +188,11 @@ async def _watch_cancel(dctx: Any, exchange: _Exchange, request_id: Any) -> None
     if wait is None:
         return
     await wait()
+    exchange.cancelled = True
     with suppress(McpError):
         exchange.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": request_id}})
+    # The engine answers no cancelled request: the end of the exchange ends the wait.
+    exchange.port.close()
 
 
 async def serve_one(
@@ -260,7 +282,9 @@ async def serve_connection(
     from ferrymcp.server.models import InitializationOptions
 
     if init_options is not None and not isinstance(init_options, InitializationOptions):
-        raise TypeError(f"serve_connection(init_options=...) takes InitializationOptions, not {type(init_options).__name__}")
+        raise TypeError(
+            f"serve_connection(init_options=...) takes InitializationOptions, not {type(init_options).__name__}"
+        )
     low_level._apply_initialization_options(init_options)
     started = getattr(task_status, "started", None)
     try:
