@@ -15,7 +15,8 @@ way of serving does: the request goes over an in-process native port to the engi
 error shapes are core's. A 2026-07-28 connection (`Connection.from_envelope`) sends the
 request with the `_meta` envelope the connection states (values the params carry win); a
 connection on a handshake revision first runs the `initialize` handshake with the
-connection's client info and capabilities. Notifications the handler sends go to
+connection's client info and capabilities (an unnamed client when it does not know
+them). Notifications the handler sends go to
 `dctx.notify`; requests it sends the client (before 2026-07-28) go to
 `dctx.send_raw_request`, and what that returns (or raises) answers them; `dctx`'s
 `cancel_requested` firing, or the caller being cancelled, cancels the request in the
@@ -127,6 +128,7 @@ class _Exchange:
         self.port = port
         self.dctx = dctx
         self.cancelled = False
+        self.answered = False
 
     def send(self, message: dict[str, Any]) -> None:
         if not self.port.send(json.dumps(message, ensure_ascii=False)):
@@ -148,6 +150,7 @@ class _Exchange:
             if "method" not in message:
                 if message.get("id") != request_id:
                     continue
+                self.answered = True
                 error = message.get("error")
                 if error is not None:
                     raise McpError(
@@ -214,7 +217,6 @@ async def serve_one(
     modern = connection.protocol_version in _version.MODERN_PROTOCOL_VERSIONS
     port = NativePort()
     exchange = _Exchange(port, dctx)
-    answered = False
     try:
         async with low_level._serving_in(lifespan_state) as native:
             serving = native.serve_port(port)
@@ -237,19 +239,18 @@ async def serve_one(
                         }
                     )
                     await exchange.answer(_HANDSHAKE_ID)
+                    exchange.answered = False
                     exchange.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
                 request: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
                 if params is not None:
                     request["params"] = dict(params)
                 exchange.send(request)
                 watcher = _aio.spawn(_watch_cancel(dctx, exchange, request_id))
-                result = await exchange.answer(request_id)
-                answered = True
-                return result
+                return await exchange.answer(request_id)
             finally:
                 if watcher is not None:
                     watcher.cancel()
-                if not answered:
+                if not exchange.answered:
                     with suppress(McpError):
                         exchange.send(
                             {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": request_id}}
