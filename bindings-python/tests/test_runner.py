@@ -186,6 +186,10 @@ async def test_serve_connection_serves_stdio_by_hand(tmp_path: Path) -> None:
             if mode == "legacy":
                 assert client.server_info is not None and client.server_info.name == "runner-by-hand"
     assert marker.read_text() == "closed"
+    command = [sys.executable, str(PEER), str(tmp_path / "unused"), "dual"]
+    for mode in ("legacy", "auto"):
+        async with ferrymcp.Client(command, mode=mode) as client:
+            assert (await client.call_tool("greet", {})).content[0].text.startswith("hello from the lifespan")
 
 
 async def test_what_ferrymcp_cannot_honour_is_refused_by_name() -> None:
@@ -205,3 +209,13 @@ async def test_what_ferrymcp_cannot_honour_is_refused_by_name() -> None:
             await serve_connection(MCPServer("x"), dispatcher, connection=modern(), lifespan_state={})
     with pytest.raises(TypeError, match="low-level"):
         await serve_one(MCPServer("x"), Exchange(), "ping", None, connection=modern(), lifespan_state={})
+    from ferrymcp.server import runner
+    from ferrymcp.shared import direct_dispatcher
+
+    for name in ("ServerRunner", "serve_loop", "modern_on_request"):
+        with pytest.raises(NotImplementedError, match=name):
+            getattr(runner, name)
+    with pytest.raises(NotImplementedError, match="serves in memory"):
+        direct_dispatcher.DirectDispatcher()
+    with pytest.raises(NotImplementedError, match="session_id"):
+        await runner.serve_dual_era_loop(build(), None, None, lifespan_state={}, session_id="s")

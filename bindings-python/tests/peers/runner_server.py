@@ -2,7 +2,8 @@
 (a `JSONRPCDispatcher` over `stdio_server()`'s pair, `Connection.for_loop`): the lifespan is
 entered once by the entry and its state reaches the handler; `init_options` names the
 server; the connection's exit stack is closed when the client goes away (the callback
-writes the marker file named by the first argument, if any)."""
+writes the marker file named by the first argument, if any). With `dual` as the second
+argument it serves with `serve_dual_era_loop` instead."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from ferrymcp import types
 from ferrymcp.server.connection import Connection
 from ferrymcp.server.lowlevel import Server
 from ferrymcp.server.models import InitializationOptions
-from ferrymcp.server.runner import serve_connection
+from ferrymcp.server.runner import serve_connection, serve_dual_era_loop
 from ferrymcp.server.stdio import stdio_server
 from ferrymcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
@@ -48,6 +49,9 @@ async def main() -> None:
     async with server.lifespan(server) as state, stdio_server() as (read, write):
         dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(read, write, inline_methods=frozenset({"initialize"}))
         connection = Connection.for_loop(dispatcher)
+        if sys.argv[2:] == ["dual"]:
+            await serve_dual_era_loop(server, read, write, lifespan_state=state, init_options=options)
+            return
         if len(sys.argv) > 1:
             marker = Path(sys.argv[1])
             connection.exit_stack.callback(marker.write_text, "closed")

@@ -33,8 +33,11 @@ What differs from the official kernel: the engine keeps its own connection, so t
 `protocol_version`, `client_params` and `initialized` stay as given) and sending through it
 is refused by the dispatcher (a handler reaches the client through `ctx.session`);
 `init_options=` declares the server's name, version, instructions and extra capabilities as
-`Server.run(read, write, options)` does. The official kernel internals (`ServerRunner`,
-`serve_loop`, `serve_dual_era_loop`, `modern_on_request`) are not provided.
+`Server.run(read, write, options)` does. `serve_dual_era_loop(server, read, write, ...)` is
+`serve_connection` over a stream pair (the engine serves the era the client opens with);
+its `session_id=` and `raise_exceptions=True` are refused. The official kernel internals
+(`ServerRunner`, the handshake-only `serve_loop`, `modern_on_request` for the in-process
+`DirectDispatcher`) raise `NotImplementedError` naming what to use instead.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from typing import Any
 
 from ferrymcp.exceptions import McpError, RequestCancelled
 from ferrymcp.server.connection import Connection
+from ferrymcp.server.context import CallNext, ServerMiddleware
 from ferrymcp.shared.dispatcher import DispatchContext
 from ferrymcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
@@ -298,4 +302,56 @@ async def serve_connection(
         await aclose_shielded(connection)
 
 
-__all__ = ["aclose_shielded", "serve_connection", "serve_one"]
+async def serve_dual_era_loop(
+    server: Any,
+    read_stream: Any,
+    write_stream: Any,
+    *,
+    lifespan_state: Any,
+    session_id: str | None = None,
+    init_options: Any = None,
+    raise_exceptions: bool = False,
+) -> None:
+    """Serves `server` over a stream pair in the era the client opens with, until the
+    channel closes (what `Server.run()` does; see the module doc)."""
+    if session_id is not None:
+        raise NotImplementedError(
+            "serve_dual_era_loop(session_id=...) is not supported by ferrymcp: the engine keeps the connection, "
+            "and a stream pair has no session id"
+        )
+    dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(
+        read_stream, write_stream, raise_handler_exceptions=raise_exceptions
+    )
+    await serve_connection(
+        server,
+        dispatcher,
+        connection=Connection.for_loop(dispatcher),
+        lifespan_state=lifespan_state,
+        init_options=init_options,
+    )
+
+
+_REFUSED = {
+    "ServerRunner": "ServerRunner is the official kernel's internal (never constructed by applications there "
+    "either); ferrymcp's engine is the kernel: use serve_one or serve_connection",
+    "serve_loop": "serve_loop (the handshake-only loop) is not in ferrymcp: the engine serves the era the client "
+    "opens with; use serve_dual_era_loop or serve_connection",
+    "modern_on_request": "modern_on_request feeds the official in-process DirectDispatcher, which ferrymcp does not "
+    "have: Client(server) serves in memory through the engine, and serve_one answers one request",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _REFUSED:
+        raise NotImplementedError(_REFUSED[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "CallNext",
+    "ServerMiddleware",
+    "aclose_shielded",
+    "serve_connection",
+    "serve_dual_era_loop",
+    "serve_one",
+]
