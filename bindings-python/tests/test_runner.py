@@ -118,6 +118,18 @@ async def test_serve_one_answers_a_2026_request_with_its_result_dict() -> None:
         )
         assert text["content"][0]["text"] == "given"
 
+    # The official attribute is assignable; the entry enters what it holds.
+    @asynccontextmanager
+    async def swapped(server: Any) -> AsyncIterator[dict[str, str]]:
+        yield {"db": "swapped"}
+
+    server.lifespan = swapped
+    async with server.lifespan(server) as state:
+        raw = await serve_one(
+            server, Exchange(), "tools/call", {"name": "state"}, connection=modern(), lifespan_state=state
+        )
+    assert raw["content"][0]["text"] == "swapped"
+
 
 async def test_serve_one_on_a_handshake_connection_and_its_errors() -> None:
     server = build()

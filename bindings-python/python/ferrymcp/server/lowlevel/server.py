@@ -451,6 +451,10 @@ class Server(MCPServer[LifespanResultT]):
         drivers."""
         return self._lifespan
 
+    @lifespan.setter
+    def lifespan(self, factory: Callable[[Any], AbstractAsyncContextManager[Any]]) -> None:
+        self._lifespan = factory
+
     def get_capabilities(
         self, notification_options: NotificationOptions | None = None, experimental_capabilities: Any = None
     ) -> ServerCapabilities:
