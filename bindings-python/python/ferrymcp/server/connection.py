@@ -72,10 +72,12 @@ def allowed_log_levels(protocol_version: str, meta: Mapping[str, Any] | None) ->
 
 def _typed(model: Any, raw: Any) -> Any:
     """`raw` as `model`, or `None` when it does not validate (a mis-shaped envelope value
-    reads as not supplied)."""
+    reads as not supplied, as does `None` or any value that is not a mapping)."""
+    if not isinstance(raw, Mapping):
+        return None
     try:
-        return model.model_validate(raw)
-    except ValueError:
+        return model.model_validate(dict(raw))
+    except (TypeError, ValueError):
         return None
 
 

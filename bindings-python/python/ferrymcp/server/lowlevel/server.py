@@ -427,16 +427,33 @@ class Server(MCPServer[LifespanResultT]):
             )
         if raise_exceptions or stateless:
             raise NotImplementedError("Server.run(raise_exceptions=..., stateless=...) in ferrymcp")
-        if isinstance(initialization_options, InitializationOptions):
-            self._name = initialization_options.server_name or self._name
-            self._version = initialization_options.server_version or self._version
-            if initialization_options.instructions is not None:
-                self._instructions = initialization_options.instructions
-            self._extra_capabilities = wire(initialization_options.capabilities) or {}
+        self._apply_initialization_options(initialization_options)
         if stdio:
             await self.run_stdio_async()
         else:
             await self.run_streams_async(read_stream, write_stream)
+
+    def _apply_initialization_options(self, options: Any) -> None:
+        """Declares `options`' name, version and instructions; their capabilities are merged
+        over what the engine derives."""
+        if isinstance(options, InitializationOptions):
+            self._name = options.server_name or self._name
+            self._version = options.server_version or self._version
+            if options.instructions is not None:
+                self._instructions = options.instructions
+            self._extra_capabilities = wire(options.capabilities) or {}
+
+    @property
+    def lifespan(self) -> Callable[[Any], AbstractAsyncContextManager[Any]]:
+        """The lifespan factory given to the constructor (else one yielding `{}`), as the
+        official attribute: a transport entry of the application's own enters
+        `server.lifespan(server)` once and hands its state to `ferrymcp.server.runner`'s
+        drivers."""
+        return self._lifespan
+
+    @lifespan.setter
+    def lifespan(self, factory: Callable[[Any], AbstractAsyncContextManager[Any]]) -> None:
+        self._lifespan = factory
 
     def get_capabilities(
         self, notification_options: NotificationOptions | None = None, experimental_capabilities: Any = None

@@ -221,6 +221,34 @@ async def _default_lifespan(server: Any) -> AsyncIterator[dict[str, Any]]:
     yield {}
 
 
+async def _serve_stdio(native: NativeServer, started: Callable[[], None] | None = None) -> None:
+    """Serves stdin/stdout with `native` until stdin closes (`print()` goes to stderr)."""
+    with contextlib.redirect_stdout(sys.stderr):
+        serving = native.serve_stdio()
+        if started is not None:
+            started()
+        await serving
+
+
+async def _serve_streams(
+    native: NativeServer, read_stream: Any, write_stream: Any, started: Callable[[], None] | None = None
+) -> None:
+    """Serves one client over a stream pair of `SessionMessage` with `native`."""
+    from ferrymcp._carried import Carrier
+    from ferrymcp._native import NativePort
+
+    port = NativePort()
+    carrier = Carrier(port, read_stream, write_stream)
+    serving = native.serve_port(port)
+    carrier.start()
+    if started is not None:
+        started()
+    try:
+        await serving
+    finally:
+        await carrier.stop()
+
+
 class MCPServer(Generic[LifespanResultT]):
     """An MCP server built from decorated functions (see the module doc)."""
 
@@ -910,29 +938,33 @@ class MCPServer(Generic[LifespanResultT]):
             finally:
                 self._lifespan_context = None
 
+    @asynccontextmanager
+    async def _serving_in(self, lifespan_state: Any) -> AsyncIterator[NativeServer]:
+        """The native server, inside a lifespan the caller entered (`mcp.server.runner`'s
+        drivers: the transport entry enters `server.lifespan(server)` once and hands its
+        state to every call). Calls may overlap; the state stays until the last ends."""
+        native = self._native_server()
+        self._lifespan_context = lifespan_state
+        self._lifespan_holders = getattr(self, "_lifespan_holders", 0) + 1
+        try:
+            yield native
+        finally:
+            self._lifespan_holders -= 1
+            if self._lifespan_holders == 0:
+                self._lifespan_context = None
+
     async def run_stdio_async(self) -> None:
         """Serves over stdin/stdout until stdin closes. `print()` in a tool goes to
         stderr meanwhile, so it cannot corrupt the protocol stream."""
         async with self._serving() as native:
-            with contextlib.redirect_stdout(sys.stderr):
-                await native.serve_stdio()
+            await _serve_stdio(native)
 
     async def run_streams_async(self, read_stream: Any, write_stream: Any) -> None:
         """Serves one client over two streams of `SessionMessage` that a transport of the
         program's fills and drains (see `ferrymcp._carried`), until `read_stream` ends or
         the connection closes."""
-        from ferrymcp._carried import Carrier
-        from ferrymcp._native import NativePort
-
-        port = NativePort()
-        carrier = Carrier(port, read_stream, write_stream)
         async with self._serving() as native:
-            serving = native.serve_port(port)
-            carrier.start()
-            try:
-                await serving
-            finally:
-                await carrier.stop()
+            await _serve_streams(native, read_stream, write_stream)
 
     def run(self, transport: Literal["stdio", "sse", "streamable-http"] = "stdio", **kwargs: Any) -> None:
         """Serves until the client goes away (stdio: stdin EOF) or Ctrl-C / SIGTERM, then
