@@ -17,6 +17,7 @@ import type { HandlerHooks, MethodOrSchema } from './dispatch.js';
 import { ErrorCode, McpError, fromNative, invalidOption, refuseOption } from './errors.js';
 import { SdkError, SdkErrorCode } from './auth-helpers.js';
 import { ExperimentalMcpServerTasks } from './experimental/tasks/mcp-server.js';
+import { ExperimentalServerTasks } from './experimental/tasks/server.js';
 import { InMemoryTaskMessageQueue } from './experimental/tasks/stores/in-memory.js';
 import { MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './guards.js';
 import { ListeningTransport } from './http.js';
@@ -911,6 +912,14 @@ export class Server {
     const ctx = currentContext.getStore();
     if (ctx === undefined) throw new McpError(ErrorCode.InvalidRequest, `${what} can only be called while a request is being handled`);
     return ctx;
+  }
+
+  #experimental?: { tasks: ExperimentalServerTasks };
+
+  /** v1's `server.experimental.tasks`: `elicitInputStream`, `createMessageStream`, `requestStream` (see `ExperimentalServerTasks`). */
+  get experimental(): { tasks: ExperimentalServerTasks } {
+    this.#experimental ??= { tasks: new ExperimentalServerTasks(this) };
+    return this.#experimental;
   }
 
   elicitInput(params: ElicitRequestParams): Promise<ElicitResult> {

@@ -207,7 +207,7 @@ test('experimental/*: the task schemas (those of types.js), ExperimentalClientTa
   const client = new Client(info);
   assert.ok(client.experimental.tasks instanceof tasks.ExperimentalClientTasks);
   assert.equal(typeof new experimental.InMemoryTaskStore().createTask, 'function');
-  assert.throws(() => new experimental.ExperimentalServerTasks(), (error) => error.code === 'ERR_FERRYMCP_UNSUPPORTED' && error.api === 'ExperimentalServerTasks');
+  assert.equal(typeof new experimental.ExperimentalServerTasks(new McpServer(info).server).elicitInputStream, 'function');
   assert.equal(typeof new experimental.ExperimentalMcpServerTasks(new McpServer(info)).registerToolTask, 'function');
   assert.equal(tasks.isTerminal('failed'), true);
 
