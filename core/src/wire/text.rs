@@ -171,6 +171,15 @@ impl RawJson {
 
 /// [`RawJson::members`] of any JSON text (`None` also when it is not valid JSON).
 pub fn object_members<'a, const N: usize>(text: &'a str, names: [&str; N]) -> Option<[Option<&'a RawValue>; N]> {
+    let mut found = [None; N];
+    let scanned = super::scan::each_member(text, |key, value| {
+        if let Some(i) = names.iter().position(|name| *name == key) {
+            found[i] = Some(value);
+        }
+    });
+    if scanned.is_some() {
+        return Some(found);
+    }
     let mut seed = Members { names, found: [None; N] };
     let mut de = serde_json::Deserializer::from_str(text);
     serde::Deserializer::deserialize_map(&mut de, &mut seed).ok()?;
@@ -183,9 +192,16 @@ pub fn object_members<'a, const N: usize>(text: &'a str, names: [&str; N]) -> Op
 /// names a member twice (which a `serde_json::Map` would fold into one, so a caller that
 /// must see what a `Map` would see takes its own path then).
 pub fn members_in_order(text: &str) -> Option<Vec<(Cow<'_, str>, &RawValue)>> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let members = serde::Deserializer::deserialize_map(&mut de, InOrder).ok()?;
-    de.end().ok()?;
+    let mut members = Vec::with_capacity(8);
+    let members = match super::scan::each_member(text, |key, value| members.push((Cow::Borrowed(key), value))) {
+        Some(()) => members,
+        None => {
+            let mut de = serde_json::Deserializer::from_str(text);
+            let members = serde::Deserializer::deserialize_map(&mut de, InOrder).ok()?;
+            de.end().ok()?;
+            members
+        }
+    };
     let repeated = members.iter().enumerate().any(|(i, (key, _))| members[..i].iter().any(|(k, _)| k == key));
     (!repeated).then_some(members)
 }
@@ -298,6 +314,47 @@ mod tests {
         assert!(members_in_order("[1]").is_none());
         assert!(members_in_order(r#"{"a": 1} x"#).is_none());
         assert_eq!(members_in_order("{}").unwrap().len(), 0);
+    }
+
+    /// The scanner's pass ([`super::super::scan::each_member`]) and serde_json's visitor
+    /// read the same members, or both refuse, on texts and every one-byte mutation of them.
+    #[test]
+    fn the_scanned_members_are_serde_json_s_on_every_mutation() {
+        fn by_serde(text: &str) -> Option<Vec<(String, String)>> {
+            let mut de = serde_json::Deserializer::from_str(text);
+            let members = serde::Deserializer::deserialize_map(&mut de, InOrder).ok()?;
+            de.end().ok()?;
+            Some(members.iter().map(|(k, v)| (k.to_string(), v.get().to_owned())).collect())
+        }
+        fn by_scan(text: &str) -> Option<Vec<(String, String)>> {
+            let mut members = Vec::new();
+            super::super::scan::each_member(text, |k, v| members.push((k.to_owned(), v.get().to_owned())))?;
+            Some(members)
+        }
+        let texts = [
+            r#"{"name":"fx__t","arguments":{"a":[1,-2.5e3,true,null,"x\"y"]},"_meta":{"progressToken":7}}"#,
+            r#" { "a" : { } , "b" : [ ] , "c" : "\u00e9" } "#,
+            "{}",
+            r#"{"a":0}"#,
+        ];
+        for text in texts {
+            assert_eq!(by_scan(text), by_serde(text), "{text}");
+            for at in 0..text.len() {
+                for byte in [b'"', b'{', b'}', b'[', b']', b',', b':', b'\\', b'1', b' ', b'x', 0x01] {
+                    let mut mutated = text.as_bytes().to_vec();
+                    mutated[at] = byte;
+                    let Ok(mutated) = String::from_utf8(mutated) else { continue };
+                    if let Some(scanned) = by_scan(&mutated) {
+                        assert_eq!(Some(scanned), by_serde(&mutated), "{mutated}");
+                    }
+                }
+                let mut cut = text.to_owned();
+                cut.remove(at);
+                if let Some(scanned) = by_scan(&cut) {
+                    assert_eq!(Some(scanned), by_serde(&cut), "{cut}");
+                }
+            }
+        }
     }
 
     #[test]
