@@ -478,3 +478,145 @@ fn an_issuer_must_be_https_unless_loopback() {
         "http://a.example/cb?x=1&code=a+b"
     );
 }
+
+/// A real identity provider's token endpoint, small: RFC 8414 metadata and the RFC 8693
+/// exchange of the ID token `user-id-token` for the ID-JAG `good-id-jag`; each token
+/// request's form is kept for the test to read.
+async fn identity_provider() -> (String, Arc<Mutex<Vec<HashMap<String, String>>>>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let (issuer, forms) = (base.clone(), seen.clone());
+    tokio::spawn(async move {
+        loop {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let mut request = Vec::new();
+            let mut chunk = [0u8; 4096];
+            let (head, body) = loop {
+                let read = socket.read(&mut chunk).await.unwrap();
+                request.extend_from_slice(&chunk[..read]);
+                let text = String::from_utf8_lossy(&request).into_owned();
+                if let Some((head, body)) = text.split_once("\r\n\r\n") {
+                    let length = head
+                        .lines()
+                        .find_map(|l| {
+                            l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_owned())
+                        })
+                        .map_or(0, |v| v.parse::<usize>().unwrap());
+                    if body.len() >= length || read == 0 {
+                        break (head.to_owned(), body.to_owned());
+                    }
+                }
+            };
+            let (status, answer) = if head.starts_with("GET /.well-known/oauth-authorization-server ") {
+                (200, json!({"issuer": issuer, "token_endpoint": format!("{issuer}/token")}))
+            } else if head.starts_with("POST /token ") {
+                let form: HashMap<String, String> = form_urlencoded::parse(body.as_bytes()).into_owned().collect();
+                forms.lock().unwrap().push(form.clone());
+                if form.get("subject_token").map(String::as_str) == Some("user-id-token") {
+                    let jag = json!({"issued_token_type": "urn:ietf:params:oauth:token-type:id-jag", "access_token": "good-id-jag", "token_type": "N_A", "expires_in": 300, "scope": "mcp"});
+                    (200, jag)
+                } else {
+                    (400, json!({"error": "invalid_grant", "error_description": "unknown ID token"}))
+                }
+            } else {
+                (404, json!({}))
+            };
+            let body = answer.to_string();
+            let reply = format!(
+                "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            socket.write_all(reply.as_bytes()).await.unwrap();
+        }
+    });
+    (base, seen)
+}
+
+#[tokio::test]
+async fn cross_app_access_token_exchange_at_the_idp_then_the_jwt_bearer_grant() {
+    use ferrymcp_core::client::auth::cross_app::{
+        ClientAuth, JwtAuthGrantRequest, discover_and_request_jwt_auth_grant, exchange_jwt_auth_grant,
+        secure_token_endpoint,
+    };
+    let (idp, forms) = identity_provider().await;
+    let server = start(true).await;
+    let http = ferrymcp_core::client::auth::Http::standalone().unwrap();
+    let request = JwtAuthGrantRequest {
+        audience: server.base.clone(),
+        resource: "http://127.0.0.1:9/mcp".into(),
+        id_token: "user-id-token".into(),
+        client_id: "idp-client".into(),
+        client_secret: Some(String::new()),
+        scope: Some("mcp".into()),
+    };
+    let grant = discover_and_request_jwt_auth_grant(&http, &idp, &request).await.unwrap();
+    assert_eq!(
+        (grant.jwt_auth_grant.as_str(), grant.expires_in, grant.scope.as_deref()),
+        ("good-id-jag", Some(300), Some("mcp"))
+    );
+    let sent = forms.lock().unwrap()[0].clone();
+    let expected: HashMap<String, String> = [
+        ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"),
+        ("requested_token_type", "urn:ietf:params:oauth:token-type:id-jag"),
+        ("audience", server.base.as_str()),
+        ("resource", "http://127.0.0.1:9/mcp"),
+        ("subject_token", "user-id-token"),
+        ("subject_token_type", "urn:ietf:params:oauth:token-type:id_token"),
+        ("client_id", "idp-client"),
+        ("scope", "mcp"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+    .collect();
+    // An empty secret is not sent (a public client at the IdP).
+    assert_eq!(sent, expected);
+    // The IdP's refusal, in the official wording.
+    let refused = JwtAuthGrantRequest { id_token: "stolen".into(), ..request.clone() };
+    let error = discover_and_request_jwt_auth_grant(&http, &idp, &refused).await.unwrap_err();
+    assert_eq!(error.to_string(), "Token exchange failed: invalid_grant - unknown ID token");
+    // Step 2 at core's authorization server: the ID-JAG for an access token.
+    let token_endpoint = format!("{}/token", server.base);
+    let tokens = exchange_jwt_auth_grant(
+        &http,
+        &token_endpoint,
+        &grant.jwt_auth_grant,
+        "agent",
+        Some("agent-secret"),
+        ClientAuth::ClientSecretBasic,
+    )
+    .await
+    .unwrap();
+    assert!(server.memory.0.lock().unwrap().access.contains_key(&tokens.access_token));
+    // The secret in the body, where the client registered client_secret_basic: refused.
+    let error = exchange_jwt_auth_grant(
+        &http,
+        &token_endpoint,
+        &grant.jwt_auth_grant,
+        "agent",
+        Some("agent-secret"),
+        ClientAuth::ClientSecretPost,
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "JWT grant exchange failed: invalid_client - Missing or invalid Basic authentication in Authorization header"
+    );
+    let error = exchange_jwt_auth_grant(
+        &http,
+        &token_endpoint,
+        "forged",
+        "agent",
+        Some("agent-secret"),
+        ClientAuth::ClientSecretBasic,
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(error.to_string(), "JWT grant exchange failed: invalid_grant - the assertion did not verify");
+    // Credentials never go to a plain-HTTP token endpoint off loopback.
+    assert!(secure_token_endpoint("http://idp.example.com/token").is_err());
+    assert!(secure_token_endpoint("http://[::1]:8/token").is_ok());
+    assert!(secure_token_endpoint("https://idp.example.com/token").is_ok());
+}

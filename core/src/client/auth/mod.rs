@@ -21,6 +21,7 @@
 //! from a 401 at run time, and it would bring a second HTTP stack beside the transport's.
 
 mod assertion;
+pub mod cross_app;
 pub mod discovery;
 mod flow;
 
@@ -152,7 +153,7 @@ impl AuthError {
         data.into()
     }
 
-    fn of(kind: AuthErrorKind, message: impl Into<String>) -> Self {
+    pub(crate) fn of(kind: AuthErrorKind, message: impl Into<String>) -> Self {
         Self { kind, ..Self::new(message) }
     }
 
