@@ -151,8 +151,11 @@ struct Inbox {
 impl Inbox {
     fn __call__(&self, py: Python<'_>) {
         if let Some(read) = &self.read {
+            // One read: a short one emptied the socket; after a full one the loop, which
+            // watches the socket level-triggered, calls again (a wasted wake-up at worst,
+            // where a loop until `WouldBlock` cost a failing `recv` on every wake-up).
             let mut buf = [0u8; 256];
-            while matches!((&*read).read(&mut buf), Ok(n) if n > 0) {}
+            let _ = (&*read).read(&mut buf);
         }
         self.handle.run_jobs(py);
     }

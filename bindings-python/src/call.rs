@@ -19,6 +19,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use ferrymcp_core::peer::continue_here;
 use ferrymcp_core::server::HandlerError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -83,7 +84,7 @@ impl PyCallable {
         };
         let (tx, rx) = oneshot::channel();
         let reply: Reply = Arc::new(Mutex::new(Some(tx)));
-        let running: Arc<Mutex<Option<Py<PyAny>>>> = Arc::default();
+        let running: Running = Arc::default();
         let (this, started, context) = (self.clone(), running.clone(), chain_context());
         handle.post(Box::new(move |py| {
             let event_loop = this.event_loop.lock().unwrap().as_ref().map(|(l, _)| l.clone_ref(py));
@@ -94,8 +95,10 @@ impl PyCallable {
                 send(&reply, Err(from_exception(py, e)));
             }
         }));
-        let _cancel = CancelOnDrop { handle, running };
-        rx.await.unwrap_or_else(|_| Err(HandlerError::Failed("the handler was dropped before it finished".into())))
+        let mut cancel = CancelOnDrop { handle, running, settled: false };
+        let outcome = rx.await;
+        cancel.settled = true;
+        outcome.unwrap_or_else(|_| Err(HandlerError::Failed("the handler was dropped before it finished".into())))
     }
 
     /// On the loop thread: starts the task (or executor job) and wires its completion.
@@ -105,7 +108,7 @@ impl PyCallable {
         event_loop: &Bound<'_, PyAny>,
         args: impl Args,
         reply: &Reply,
-        started: &Mutex<Option<Py<PyAny>>>,
+        started: &Running,
         context: Option<&Py<PyAny>>,
     ) -> PyResult<()> {
         let args = args(py)?;
@@ -121,7 +124,7 @@ impl PyCallable {
             return Ok(());
         }
         let task = create_task(py, event_loop, function, args, context)?;
-        task.call_method1("add_done_callback", (Completion(reply.clone()),))?;
+        task.call_method1("add_done_callback", (Completion { reply: reply.clone(), started: started.clone() },))?;
         *started.lock().unwrap() = Some(task.unbind());
         Ok(())
     }
@@ -137,20 +140,39 @@ fn workers(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
 }
 
 fn send(reply: &Reply, outcome: Result<Value, HandlerError>) {
-    if let Some(tx) = reply.lock().unwrap().take() {
+    let tx = reply.lock().unwrap().take();
+    if let Some(tx) = tx {
         let _ = tx.send(outcome);
     }
 }
 
+/// [`send`] from a thread of Python's (the loop's, a worker's), with the GIL released:
+/// when the call is its connection's only request in flight, the rest of the request (the
+/// result's checks, its encoding and, through a pipe, its write) runs at once on this
+/// thread (core's `continue_here`) instead of waking a tokio worker for it: one thread
+/// wake-up less per sequential call (`benches/README.md`, "Issue 17: Python's per-call
+/// system calls"). Under load core leaves that work to the runtime.
+fn send_here(py: Python<'_>, reply: &Reply, outcome: Result<Value, HandlerError>) {
+    py.detach(|| continue_here(|| send(reply, outcome)));
+}
+
+/// The task (or nothing, for a sync handler's call) a call started on the loop thread.
+type Running = Arc<Mutex<Option<Py<PyAny>>>>;
+
 /// Reads a finished task's result (on the loop thread) and sends it to core.
 #[pyclass(frozen)]
-struct Completion(Reply);
+struct Completion {
+    reply: Reply,
+    /// The call's task, let go here (it is done), so the call's end has nothing to cancel.
+    started: Running,
+}
 
 #[pymethods]
 impl Completion {
     fn __call__(&self, py: Python<'_>, task: &Bound<'_, PyAny>) {
+        drop(self.started.lock().unwrap().take());
         let outcome = task.call_method0("result").and_then(|r| from_py(&r)).map_err(|e| from_exception(py, e));
-        send(&self.0, outcome);
+        send_here(py, &self.reply, outcome);
     }
 }
 
@@ -181,18 +203,26 @@ impl SyncCall {
             }),
         };
         let outcome = result.and_then(|r| from_py(&r)).map_err(|e| from_exception(py, e));
-        send(&self.reply, outcome);
+        send_here(py, &self.reply, outcome);
     }
 }
 
 /// Cancels the task when core stops waiting before it finished.
 struct CancelOnDrop {
     handle: LoopHandle,
-    running: Arc<Mutex<Option<Py<PyAny>>>>,
+    running: Running,
+    /// The call's outcome arrived: its task is done (and let go by its completion
+    /// callback) or it never had one (a sync handler).
+    settled: bool,
 }
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
+        // A settled call with no task held has nothing to cancel: waking the loop for it
+        // was one of a sequential sync call's two loop wake-ups.
+        if self.settled && self.running.lock().unwrap().is_none() {
+            return;
+        }
         let running = self.running.clone();
         self.handle.post(Box::new(move |py| {
             if let Some(task) = running.lock().unwrap().take() {
@@ -245,7 +275,7 @@ impl PyCallable {
                 let _ = tx.send(outcome);
             }
         });
-        let running: Arc<Mutex<Option<Py<PyAny>>>> = Arc::default();
+        let running: Running = Arc::default();
         let (this, started, context) = (self.clone(), running.clone(), chain_context());
         handle.post(Box::new(move |py| {
             let event_loop = this.event_loop.lock().unwrap().as_ref().map(|(l, _)| l.clone_ref(py));
@@ -254,7 +284,7 @@ impl PyCallable {
                     event_loop.ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("the loop is gone"))?;
                 let function = this.function.bind(py);
                 let task = create_task(py, event_loop.bind(py), function, args(py)?, context.as_deref())?;
-                task.call_method1("add_done_callback", (Finished(Mutex::new(Some(finish))),))?;
+                task.call_method1("add_done_callback", (Finished(Mutex::new(Some(finish)), started.clone()),))?;
                 *started.lock().unwrap() = Some(task.unbind());
                 Ok(())
             })();
@@ -264,19 +294,24 @@ impl PyCallable {
                 let _ = tx.send(Err(from_exception(py, e)));
             }
         }));
-        let _cancel = CancelOnDrop { handle, running };
-        rx.await.unwrap_or_else(|_| Err(HandlerError::Failed("the handler was dropped before it finished".into())))
+        let mut cancel = CancelOnDrop { handle, running, settled: false };
+        let outcome = rx.await;
+        cancel.settled = true;
+        outcome.unwrap_or_else(|_| Err(HandlerError::Failed("the handler was dropped before it finished".into())))
     }
 }
 
-/// Hands a finished task's result to its converter (on the loop thread).
+/// Hands a finished task's result to its converter (on the loop thread), and lets go of
+/// the task (see [`Completion`]).
 #[pyclass(frozen)]
-struct Finished(Mutex<Option<Finish>>);
+struct Finished(Mutex<Option<Finish>>, Running);
 
 #[pymethods]
 impl Finished {
     fn __call__(&self, py: Python<'_>, task: &Bound<'_, PyAny>) {
-        if let Some(finish) = self.0.lock().unwrap().take() {
+        drop(self.1.lock().unwrap().take());
+        let finish = self.0.lock().unwrap().take();
+        if let Some(finish) = finish {
             finish(py, task.call_method0("result"));
         }
     }

@@ -51,6 +51,17 @@ print(sorted(m for m in sys.modules if m.startswith(("ferrymcp.client", "ferrymc
     assert _run(code) == "[]"
 
 
+def test_a_server_loads_the_http_endpoint_app_only_when_asked_for_it() -> None:
+    # A stdio server never builds the HTTP endpoint's ASGI app (benches/README.md, 2026-11-28
+    # session 20); `streamable_http_app()` loads it (test_asgi.py, test_custom_routes.py).
+    code = """
+import sys
+from ferrymcp.server.mcpserver import MCPServer
+print("ferrymcp.server.streamable_http_manager" in sys.modules)
+"""
+    assert _run(code) == "False"
+
+
 def test_every_public_name_loads_on_first_use_and_type_checkers_see_the_same_names() -> None:
     import ast
 

@@ -79,13 +79,6 @@ from ferrymcp.server.auth.settings import AuthSettings
 from ferrymcp.server.extension import Extension, MethodBinding, validate_extension_identifier
 from ferrymcp.server.mcpserver.utilities.logging import configure_logging
 from ferrymcp.server.prompts import AssistantMessage, Message, UserMessage
-from ferrymcp.server.streamable_http_manager import (
-    StreamableHTTPApp,
-    StreamableHTTPSessionManager,
-    custom_routes,
-    route_answerer,
-    starlette_app,
-)
 from ferrymcp.server.subscriptions import (
     ListenHandler,
     PromptsListChanged,
@@ -111,6 +104,7 @@ from ferrymcp.types import (
 if TYPE_CHECKING:
     from ferrymcp._native import HttpOptions, NativeServer
     from ferrymcp.server.auth.provider import TokenVerifier
+    from ferrymcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 LifespanResultT = TypeVar("LifespanResultT")
 _CallableT = TypeVar("_CallableT", bound=Callable[..., Any])
@@ -1008,6 +1002,8 @@ class MCPServer(Generic[LifespanResultT]):
         chosen = self._http_settings(kwargs, "run('streamable-http')")
         options = _endpoint_options(chosen, self._bearer(), self._auth_server())
         if self._custom_routes:  # served beside the endpoint by the engine's server, as Starlette routes
+            from ferrymcp.server.streamable_http_manager import custom_routes, route_answerer
+
             options["routes"] = route_answerer(custom_routes(self._custom_routes), "http" if tls is None else "https")
         async with self._serving() as native:
             server = await native.serve_http(chosen["host"], int(chosen["port"]), options, tls)
@@ -1039,6 +1035,14 @@ class MCPServer(Generic[LifespanResultT]):
         """`streamable_http_app()` with the engine's bearer settings, routes of the
         application's own (the low-level server's `custom_starlette_routes`), Starlette's
         `debug`, and the engine's authorization server (served beside the endpoint)."""
+        # Loaded here, not with the module: a stdio server never needs the HTTP endpoint's app.
+        from ferrymcp.server.streamable_http_manager import (
+            StreamableHTTPApp,
+            StreamableHTTPSessionManager,
+            custom_routes,
+            starlette_app,
+        )
+
         options = _endpoint_options(self._http_settings(kwargs, "streamable_http_app()"), bearer, auth_server)
         self._session_manager = StreamableHTTPSessionManager(self, options)
         routes = [*custom_routes(self._custom_routes), *extra]
