@@ -156,12 +156,11 @@ async fn refusal(harness: &Harness, headers: &[(&str, &str)], body: &Value) -> (
 async fn modern_refusals_run_the_official_ladder_in_the_dialects_words() {
     let meta =
         json!({"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}});
-    let call = |name: &str, arguments: Value| {
-        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": name, "arguments": arguments, "_meta": meta}})
-    };
+    let call = |name: &str, arguments: Value| json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": name, "arguments": arguments, "_meta": meta}});
     let echo = call("echo", json!({"text": "hi"}));
     let routed = call("routed", json!({"region": "eu", "n": 42}));
-    let standard = |name: &'static str| [("mcp-protocol-version", MODERN), ("mcp-method", "tools/call"), ("mcp-name", name)];
+    let standard =
+        |name: &'static str| [("mcp-protocol-version", MODERN), ("mcp-method", "tools/call"), ("mcp-name", name)];
     let no_meta = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}}});
     let invalid_params = call("no-such-tool", json!({}));
     let mut twice = standard("echo").to_vec();
@@ -217,7 +216,11 @@ async fn modern_refusals_run_the_official_ladder_in_the_dialects_words() {
         let (status, error) = refusal(&ferrymcp, headers, body).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{case}");
         assert_eq!((error["code"].as_i64(), error["message"].as_str()), (Some(-32020), Some(ours)), "{case}");
-        assert_eq!(error["data"]["mismatch"]["body"].as_str(), ours.strip_prefix("Bad Request: the request headers and body disagree: "), "{case}");
+        assert_eq!(
+            error["data"]["mismatch"]["body"].as_str(),
+            ours.strip_prefix("Bad Request: the request headers and body disagree: "),
+            "{case}"
+        );
         let (status, error) = refusal(&python, headers, body).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{case}");
         assert_eq!(error, json!({"code": -32020, "message": official}), "{case}");
@@ -243,7 +246,8 @@ async fn modern_refusals_run_the_official_ladder_in_the_dialects_words() {
     let mut future_meta = meta.clone();
     future_meta["io.modelcontextprotocol/protocolVersion"] = json!("2099-01-01");
     let future = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"_meta": future_meta}});
-    let (status, error) = refusal(&python, &[("mcp-protocol-version", "2099-01-01"), ("mcp-method", "tools/list")], &future).await;
+    let (status, error) =
+        refusal(&python, &[("mcp-protocol-version", "2099-01-01"), ("mcp-method", "tools/list")], &future).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(
         error,
@@ -257,4 +261,3 @@ async fn modern_refusals_run_the_official_ladder_in_the_dialects_words() {
     let (status, error) = refusal(&ferrymcp, &standard("no-such-tool"), &invalid_params).await;
     assert_eq!((status, error["code"].as_i64()), (StatusCode::OK, Some(-32602)));
 }
-

@@ -124,7 +124,9 @@ fn register_tools(server: &Server, gate: Arc<Semaphore>, cancelled: mpsc::Unboun
             Ok(json!({"content": [{"type": "text", "text": args.get("text").and_then(Value::as_str).unwrap_or("")}]}))
         })
         .unwrap();
-    let routed = object(json!({"region": {"type": "string", "x-mcp-header": "Region"}, "n": {"type": "integer", "x-mcp-header": "N"}}));
+    let routed = object(
+        json!({"region": {"type": "string", "x-mcp-header": "Region"}, "n": {"type": "integer", "x-mcp-header": "N"}}),
+    );
     server
         .add_tool(tool("routed", routed), |args: Map<String, Value>, _cx: Context| async move {
             Ok(json!({"content": [{"type": "text", "text": Value::Object(args).to_string()}]}))

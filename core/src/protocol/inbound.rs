@@ -159,12 +159,12 @@ impl HeaderMismatch {
                 let argument = python_repr(&path.join("."));
                 match fault {
                     ParamFault::Duplicated => format!("{header} header appears more than once"),
-                    ParamFault::ArgumentAbsent => format!(
-                        "{header} header is present but the request body's {argument} argument is absent"
-                    ),
-                    ParamFault::Missing => format!(
-                        "{header} header is missing but the request body's {argument} argument is present"
-                    ),
+                    ParamFault::ArgumentAbsent => {
+                        format!("{header} header is present but the request body's {argument} argument is absent")
+                    }
+                    ParamFault::Missing => {
+                        format!("{header} header is missing but the request body's {argument} argument is present")
+                    }
                     ParamFault::Malformed => format!("{header} header carries a malformed base64 sentinel value"),
                     ParamFault::Differs => {
                         format!("{header} header does not match the request body's {argument} argument")
@@ -214,7 +214,10 @@ impl HeaderMismatch {
             }
             HeaderMismatch::Name { key, header: Some(header), decoded: Some(decoded), body } => (
                 header.clone(),
-                format!("the body carries params.{key}=\"{}\" but the Mcp-Name header names \"{decoded}\"", plain(body)),
+                format!(
+                    "the body carries params.{key}=\"{}\" but the Mcp-Name header names \"{decoded}\"",
+                    plain(body)
+                ),
             ),
             HeaderMismatch::Param { token, path, fault, header, body } => {
                 let name = format!("{MCP_PARAM_HEADER_PREFIX}{token}");
@@ -234,8 +237,11 @@ impl HeaderMismatch {
             }
         };
         let data = RawJson::to_json(&json!({"mismatch": {"header": header, "body": detail}})).expect("JSON");
-        ErrorObject::new(ErrorCode::HEADER_MISMATCH, format!("Bad Request: the request headers and body disagree: {detail}"))
-            .with_data(data)
+        ErrorObject::new(
+            ErrorCode::HEADER_MISMATCH,
+            format!("Bad Request: the request headers and body disagree: {detail}"),
+        )
+        .with_data(data)
     }
 }
 
@@ -434,7 +440,10 @@ pub fn find_invalid_x_mcp_header(input_schema: &Value) -> Option<String> {
         };
         let at = python_repr(&path.join("."));
         let Some(header) = header.as_str() else {
-            return Some(format!("property {at}: {X_MCP_HEADER_KEY} must be a string, not {}", python_type(Some(header))));
+            return Some(format!(
+                "property {at}: {X_MCP_HEADER_KEY} must be a string, not {}",
+                python_type(Some(header))
+            ));
         };
         if header.is_empty() || !header.bytes().all(is_tchar) {
             return Some(format!("property {at}: {X_MCP_HEADER_KEY} {} is not an RFC 9110 token", python_repr(header)));
@@ -700,17 +709,26 @@ mod tests {
         assert!(map.contains(&(vec!["opts".to_owned(), "n".to_owned()], "N".to_owned())));
         assert_eq!(map.len(), 2);
         let cases = [
-            (json!({"x-mcp-header": "A"}), "x-mcp-header found at a schema position not reachable via a pure `properties` chain"),
+            (
+                json!({"x-mcp-header": "A"}),
+                "x-mcp-header found at a schema position not reachable via a pure `properties` chain",
+            ),
             (
                 json!({"anyOf": [{"properties": {"a": {"type": "string", "x-mcp-header": "A"}}}]}),
                 "x-mcp-header found at a schema position not reachable via a pure `properties` chain",
             ),
-            (json!({"properties": {"a": {"type": "string", "x-mcp-header": 7}}}), "property 'a': x-mcp-header must be a string, not int"),
+            (
+                json!({"properties": {"a": {"type": "string", "x-mcp-header": 7}}}),
+                "property 'a': x-mcp-header must be a string, not int",
+            ),
             (
                 json!({"properties": {"a": {"type": "string", "x-mcp-header": "A:B"}}}),
                 "property 'a': x-mcp-header 'A:B' is not an RFC 9110 token",
             ),
-            (json!({"properties": {"a": {"type": "string", "x-mcp-header": ""}}}), "property 'a': x-mcp-header '' is not an RFC 9110 token"),
+            (
+                json!({"properties": {"a": {"type": "string", "x-mcp-header": ""}}}),
+                "property 'a': x-mcp-header '' is not an RFC 9110 token",
+            ),
             (
                 json!({"properties": {"a": {"type": "number", "x-mcp-header": "A"}}}),
                 "property 'a': x-mcp-header is only permitted on integer/string/boolean properties (got 'number')",
@@ -749,7 +767,11 @@ mod tests {
         let check = |pairs: &[(&str, &str)], args: &Value| {
             validate_mcp_param_headers(&schema, args, pairs.iter().copied()).map(|m| m.official().message)
         };
-        let all = [("mcp-param-region", "=?base64?SGVsbG8sIOS4lueVjA==?="), ("mcp-param-n", "42.0"), ("mcp-param-on", "false")];
+        let all = [
+            ("mcp-param-region", "=?base64?SGVsbG8sIOS4lueVjA==?="),
+            ("mcp-param-n", "42.0"),
+            ("mcp-param-on", "false"),
+        ];
         assert_eq!(check(&all, &args), None);
         assert_eq!(
             check(&all[1..], &args).as_deref(),
@@ -773,7 +795,8 @@ mod tests {
         );
         let invalid = json!({"properties": {"a": {"type": "number", "x-mcp-header": "A"}}});
         assert_eq!(validate_mcp_param_headers(&invalid, &json!({"a": 1}), [("mcp-param-a", "2")]), None);
-        let typescript = validate_mcp_param_headers(&schema, &json!({"n": 42}), [("mcp-param-n", "41")]).unwrap().typescript();
+        let typescript =
+            validate_mcp_param_headers(&schema, &json!({"n": 42}), [("mcp-param-n", "41")]).unwrap().typescript();
         assert_eq!(
             typescript.message,
             "Bad Request: the request headers and body disagree: the Mcp-Param-N header decodes to \"41\" but the body carries n=42"

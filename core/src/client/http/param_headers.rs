@@ -140,5 +140,4 @@ mod tests {
                 .is_empty()
         );
     }
-
 }
