@@ -131,7 +131,11 @@ SCHEMAS: list[Any] = [
     "not a schema",
     {"type": "object"},
     {"type": "object", "properties": {"region": prop("string", "Region"), "q": {"type": "string"}}},
-    {"properties": {"opts": {"type": "object", "properties": {"on": prop("boolean", "On"), "n": prop("integer", "N")}}}},
+    {
+        "properties": {
+            "opts": {"type": "object", "properties": {"on": prop("boolean", "On"), "n": prop("integer", "N")}}
+        }
+    },
     {"x-mcp-header": "Root"},
     {"properties": {"a": {"type": "array", "items": prop("string")}}},
     {"anyOf": [{"properties": {"a": prop("string")}}]},
@@ -291,13 +295,17 @@ def bare() -> Any:
         server.stop()
 
 
+def echo(arguments: dict[str, Any]) -> dict[str, Any]:
+    return call(ENVELOPE) | {"params": {"name": "echo", "arguments": arguments, "_meta": ENVELOPE}}
+
+
 BARE_CASES: list[tuple[str, Any, dict[str, str]]] = [
-    ("Mcp-Name names another tool", call(ENVELOPE) | {"params": {"name": "echo", "arguments": {"text": "x"}, "_meta": ENVELOPE}}, {**HEADERS, "mcp-name": "other"}),
+    ("Mcp-Name names another tool", echo({"text": "x"}), {**HEADERS, "mcp-name": "other"}),
     ("the envelope names another version", call({**ENVELOPE, PV: "2099-01-01"}), HEADERS),
     ("the envelope lacks the capabilities", call({PV: MODERN}), HEADERS),
     ("Mcp-Method names another method", call(ENVELOPE), {**HEADERS, "mcp-method": "tools/list"}),
     ("an unknown method", call(ENVELOPE, method="nope/nothing"), {**HEADERS, "mcp-method": "nope/nothing"}),
-    ("the call's arguments are invalid", call(ENVELOPE) | {"params": {"name": "echo", "arguments": {}, "_meta": ENVELOPE}}, HEADERS),
+    ("the call's arguments are invalid", echo({}), HEADERS),
 ]
 
 

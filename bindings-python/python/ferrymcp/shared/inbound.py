@@ -52,6 +52,7 @@ NAME_BEARING_METHODS: Final[Mapping[str, str]] = MappingProxyType(_names)
 ERROR_CODE_HTTP_STATUS: Final[Mapping[int, int]] = MappingProxyType(_statuses)
 """HTTP status to send for a JSON-RPC `error.code`; unmapped codes keep the caller's default."""
 
+
 @dataclass(frozen=True)
 class InboundModernRoute:
     """A 2026-07-28 request whose envelope passed every rung: the raw envelope values
