@@ -305,7 +305,11 @@ BARE_CASES: list[tuple[str, Any, dict[str, str]]] = [
     ("the envelope lacks the capabilities", call({PV: MODERN}), HEADERS),
     ("Mcp-Method names another method", call(ENVELOPE), {**HEADERS, "mcp-method": "tools/list"}),
     ("an unknown method", call(ENVELOPE, method="nope/nothing"), {**HEADERS, "mcp-method": "nope/nothing"}),
-    ("the call's arguments are invalid", echo({}), HEADERS),
+    (
+        "an unknown resource (a dispatched -32602)",
+        {"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": "data://none", "_meta": ENVELOPE}},
+        {**HEADERS, "mcp-method": "resources/read", "mcp-name": "data://none"},
+    ),
 ]
 
 
@@ -315,4 +319,5 @@ async def test_the_servers_own_transport_refuses_as_the_official_one(
 ) -> None:
     status, answer = await asyncio.to_thread(post, bare["official"].url, body, headers)
     assert "error" in answer, case
+    assert status == 404 if "unknown method" in case else status == 400, case
     assert await asyncio.to_thread(post, bare["ferrymcp"].url, body, headers) == (status, answer), case

@@ -145,6 +145,9 @@ async fn modern_headers_must_match_the_body() {
     assert_eq!(reply.json(MODERN).await["result"]["content"][0]["text"], Value::from("hi"), "still serving");
 }
 
+/// A refusal case: what it is, the headers, the body, ferrymcp's words, the official Python SDK's.
+type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a Value, &'a str, &'a str);
+
 /// A 2026-07-28 POST's refusal: status, code and the error.
 async fn refusal(harness: &Harness, headers: &[(&str, &str)], body: &Value) -> (StatusCode, Value) {
     let reply = harness.post(headers, body).await;
@@ -173,7 +176,7 @@ async fn modern_refusals_run_the_official_ladder_in_the_dialects_words() {
     param_off.extend([("mcp-param-region", "us"), ("mcp-param-n", "42")]);
     let mut param_missing = standard("routed").to_vec();
     param_missing.push(("mcp-param-n", "42.0"));
-    let cases: [(&str, &[(&str, &str)], &Value, &str, &str); 5] = [
+    let cases: [Case; 5] = [
         (
             "Mcp-Name names another tool",
             &name_other,

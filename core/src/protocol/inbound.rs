@@ -250,7 +250,7 @@ impl HeaderMismatch {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Rejection {
     Envelope(ErrorObject),
-    Mismatch(HeaderMismatch),
+    Mismatch(Box<HeaderMismatch>),
 }
 
 impl Rejection {
@@ -312,13 +312,16 @@ pub fn ladder(
             Some(value) if value == protocol_version => {}
             _ => {
                 let header = text(PROTOCOL_VERSION_HEADER);
-                return Err(Rejection::Mismatch(HeaderMismatch::Version { header, body: protocol_version.clone() }));
+                return Err(Rejection::Mismatch(Box::new(HeaderMismatch::Version {
+                    header,
+                    body: protocol_version.clone(),
+                })));
             }
         }
         let method = method.filter(|m| !m.is_null());
         if header(METHOD_HEADER) != method {
             let body = method.cloned().unwrap_or(Value::Null);
-            return Err(Rejection::Mismatch(HeaderMismatch::Method { header: text(METHOD_HEADER), body }));
+            return Err(Rejection::Mismatch(Box::new(HeaderMismatch::Method { header: text(METHOD_HEADER), body })));
         }
         let name_key = method
             .and_then(Value::as_str)
@@ -331,7 +334,12 @@ pub fn ladder(
             let decoded = header.as_deref().and_then(decode_header_value);
             if decoded.as_deref() != expected.as_str() || !expected.is_string() {
                 let key = key.to_owned();
-                return Err(Rejection::Mismatch(HeaderMismatch::Name { key, header, decoded, body: expected.clone() }));
+                return Err(Rejection::Mismatch(Box::new(HeaderMismatch::Name {
+                    key,
+                    header,
+                    decoded,
+                    body: expected.clone(),
+                })));
             }
         }
     }
@@ -376,7 +384,10 @@ const SUBSCHEMA_MAP: [&str; 4] = ["patternProperties", "dependentSchemas", "$def
 
 /// Every schema position of `root` with its `properties` path (`None` once another
 /// applicator was crossed), in the official walk's order (a stack, last pushed first).
-fn schema_positions(root: &Value) -> Vec<(Option<Vec<&str>>, &Map<String, Value>)> {
+/// A schema position: its `properties` path (`None` off a pure chain) and the schema.
+type Position<'a> = (Option<Vec<&'a str>>, &'a Map<String, Value>);
+
+fn schema_positions(root: &Value) -> Vec<Position<'_>> {
     let mut out = Vec::new();
     let mut stack: Vec<(Option<Vec<&str>>, &Value)> = vec![(Some(Vec::new()), root)];
     while let Some((path, node)) = stack.pop() {

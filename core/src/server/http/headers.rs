@@ -36,7 +36,7 @@ pub(crate) fn check(
     input_schema: Option<&Value>,
 ) -> Result<(), Rejection> {
     if let Some(name) = inbound::find_duplicated_routing_header(headers.iter().map(|(n, _)| n.as_str())) {
-        return Err(Rejection::Mismatch(HeaderMismatch::Duplicated(name)));
+        return Err(Rejection::Mismatch(Box::new(HeaderMismatch::Duplicated(name))));
     }
     let mut routing = Map::new();
     for name in [PROTOCOL_VERSION_HEADER, METHOD_HEADER, NAME_HEADER] {
@@ -52,7 +52,7 @@ pub(crate) fn check(
             let raw: Vec<(&str, String)> = headers.iter().map(|(n, v)| (n.as_str(), latin1(v))).collect();
             let pairs = raw.iter().map(|(n, v)| (*n, v.as_str()));
             if let Some(mismatch) = inbound::validate_mcp_param_headers(schema, &arguments, pairs) {
-                return Err(Rejection::Mismatch(mismatch));
+                return Err(Rejection::Mismatch(Box::new(mismatch)));
             }
         }
     }
@@ -82,7 +82,7 @@ mod tests {
 
     fn mismatch(result: Result<(), Rejection>) -> HeaderMismatch {
         match result {
-            Err(Rejection::Mismatch(mismatch)) => mismatch,
+            Err(Rejection::Mismatch(mismatch)) => *mismatch,
             other => panic!("not a mismatch: {other:?}"),
         }
     }
