@@ -78,6 +78,41 @@ pub fn find_duplicated_routing_header(names: Vec<String>) -> Option<&'static str
     inbound::find_duplicated_routing_header(names.iter().map(String::as_str))
 }
 
+/// `find_invalid_x_mcp_header`: why an annotation of the schema is invalid, or `None`.
+#[pyfunction]
+pub fn find_invalid_x_mcp_header(input_schema: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    Ok(inbound::find_invalid_x_mcp_header(&from_py(input_schema)?))
+}
+
+/// `x_mcp_header_map` as `(path, token)` pairs, in the official walk's order.
+#[pyfunction]
+pub fn x_mcp_header_map(input_schema: &Bound<'_, PyAny>) -> PyResult<Vec<(Vec<String>, String)>> {
+    Ok(inbound::x_mcp_header_map(&from_py(input_schema)?))
+}
+
+/// `mcp_param_headers` over `(path, token)` pairs: `(header name, value)` pairs.
+#[pyfunction]
+pub fn mcp_param_headers(
+    header_map: Vec<(Vec<String>, String)>,
+    arguments: &Bound<'_, PyAny>,
+) -> PyResult<Vec<(String, String)>> {
+    Ok(inbound::mcp_param_headers(&header_map, &from_py(arguments)?))
+}
+
+/// `validate_mcp_param_headers` over raw `(name, value)` header pairs: the rejection's
+/// `(code, message, data)`, or `None`.
+#[pyfunction]
+pub fn validate_mcp_param_headers(
+    py: Python<'_>,
+    input_schema: &Bound<'_, PyAny>,
+    arguments: &Bound<'_, PyAny>,
+    headers: Vec<(String, String)>,
+) -> PyResult<Option<Rejection>> {
+    let (schema, arguments) = (from_py(input_schema)?, from_py(arguments)?);
+    let pairs = headers.iter().map(|(name, value)| (name.as_str(), value.as_str()));
+    inbound::validate_mcp_param_headers(&schema, &arguments, pairs).map(|m| rejection(py, &m.official())).transpose()
+}
+
 /// The official tables: `(ERROR_CODE_HTTP_STATUS, NAME_BEARING_METHODS, routing header
 /// names)` as dicts.
 #[pyfunction]
@@ -94,6 +129,8 @@ pub fn inbound_tables(py: Python<'_>) -> PyResult<(Bound<'_, PyDict>, Bound<'_, 
     headers.set_item("MCP_PROTOCOL_VERSION_HEADER", PROTOCOL_VERSION_HEADER)?;
     headers.set_item("MCP_METHOD_HEADER", METHOD_HEADER)?;
     headers.set_item("MCP_NAME_HEADER", NAME_HEADER)?;
+    headers.set_item("MCP_PARAM_HEADER_PREFIX", inbound::MCP_PARAM_HEADER_PREFIX)?;
+    headers.set_item("X_MCP_HEADER_KEY", inbound::X_MCP_HEADER_KEY)?;
     Ok((statuses, names, headers))
 }
 
@@ -104,5 +141,9 @@ pub fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(decode_header_value, module)?)?;
     module.add_function(wrap_pyfunction!(find_duplicated_routing_header, module)?)?;
     module.add_function(wrap_pyfunction!(inbound_tables, module)?)?;
+    module.add_function(wrap_pyfunction!(find_invalid_x_mcp_header, module)?)?;
+    module.add_function(wrap_pyfunction!(x_mcp_header_map, module)?)?;
+    module.add_function(wrap_pyfunction!(mcp_param_headers, module)?)?;
+    module.add_function(wrap_pyfunction!(validate_mcp_param_headers, module)?)?;
     Ok(())
 }

@@ -118,8 +118,128 @@ def test_the_tables_and_the_header_codec_are_the_official_ones() -> None:
     lines = [("Mcp-Method", "a"), ("accept", "b"), ("mcp-method", "c")]
     assert inbound.find_duplicated_routing_header(lines) == official.find_duplicated_routing_header(lines)
     assert inbound.find_duplicated_routing_header([("mcp-param-a", "1"), ("Mcp-Param-A", "2")]) is None
-    with pytest.raises(ImportError, match="validate_mcp_param_headers"):
-        from ferrymcp.shared.inbound import validate_mcp_param_headers  # noqa: F401
+    for name in ("MCP_PARAM_HEADER_PREFIX", "X_MCP_HEADER_KEY"):
+        assert getattr(inbound, name) == getattr(official, name)
+
+
+def prop(kind: Any, header: Any = "A", **more: Any) -> dict[str, Any]:
+    return {"type": kind, "x-mcp-header": header, **more} if kind is not None else {"x-mcp-header": header, **more}
+
+
+SCHEMAS: list[Any] = [
+    None,
+    "not a schema",
+    {"type": "object"},
+    {"type": "object", "properties": {"region": prop("string", "Region"), "q": {"type": "string"}}},
+    {
+        "properties": {
+            "opts": {"type": "object", "properties": {"on": prop("boolean", "On"), "n": prop("integer", "N")}}
+        }
+    },
+    {"x-mcp-header": "Root"},
+    {"properties": {"a": {"type": "array", "items": prop("string")}}},
+    {"anyOf": [{"properties": {"a": prop("string")}}]},
+    {"$defs": {"d": prop("string")}, "properties": {"a": {"$ref": "#/$defs/d"}}},
+    {"properties": {"a": prop("string", 7)}},
+    {"properties": {"a": prop("string", True)}},
+    {"properties": {"a": prop("string", None)}},
+    {"properties": {"a": prop("string", "")}},
+    {"properties": {"a": prop("string", "A B")}},
+    {"properties": {"a": prop("string", "R\u00e9gion")}},
+    {"properties": {"a": prop("number")}},
+    {"properties": {"a": prop("object")}},
+    {"properties": {"a": prop(["string", "null"])}},
+    {"properties": {"a": prop(None)}},
+    {"properties": {"it's": prop("array")}},
+    {"properties": {"a": prop("string", "x"), "b": prop("integer", "X")}},
+    {"properties": {"a": {"type": "string", "default": {"x-mcp-header": 1}, "examples": [{"x-mcp-header": "E"}]}}},
+]
+
+
+@pytest.mark.parametrize("schema", SCHEMAS)
+def test_the_x_mcp_header_rule_is_the_official_one(schema: Any) -> None:
+    assert inbound.find_invalid_x_mcp_header(schema) == official.find_invalid_x_mcp_header(schema)
+    if official.find_invalid_x_mcp_header(schema) is None:
+        assert inbound.x_mcp_header_map(schema) == official.x_mcp_header_map(schema)
+
+
+ROUTED = {
+    "type": "object",
+    "properties": {
+        "region": prop("string", "Region"),
+        "n": prop("integer", "N"),
+        "on": prop("boolean", "On"),
+        "opts": {"type": "object", "properties": {"tag": prop("string", "Tag")}},
+    },
+}
+
+ARGUMENTS: list[dict[str, Any]] = [
+    {},
+    {"region": "us-west1", "n": 42, "on": True, "opts": {"tag": "x"}},
+    {"region": " caf\u00e9\n", "n": -7, "on": False},
+    {"region": None, "n": 1.0, "opts": "not an object"},
+    {"region": ["a"], "n": 2.5, "on": {"x": 1}},
+    {"n": 10**16 + 0.0},
+    {"region": "=?base64?literal?="},
+]
+
+
+@pytest.mark.parametrize("arguments", ARGUMENTS)
+def test_param_headers_are_emitted_as_the_official_client_emits_them(arguments: dict[str, Any]) -> None:
+    header_map = official.x_mcp_header_map(ROUTED)
+    assert inbound.mcp_param_headers(header_map, arguments) == official.mcp_param_headers(header_map, arguments)
+
+
+ARGS = {"region": "caf\u00e9", "n": 42, "on": True}
+SENT = official.mcp_param_headers(official.x_mcp_header_map(ROUTED), ARGS)
+PARAM_CASES: list[tuple[Any, dict[str, Any], dict[str, str]]] = [
+    (ROUTED, ARGS, SENT),
+    (ROUTED, ARGS, {k.lower(): v for k, v in SENT.items()}),
+    (ROUTED, ARGS, {**SENT, "Mcp-Param-N": "42.000"}),
+    (ROUTED, ARGS, {**SENT, "Mcp-Param-N": "42.5"}),
+    (ROUTED, ARGS, {**SENT, "Mcp-Param-N": "0x2a"}),
+    (ROUTED, ARGS, {**SENT, "Mcp-Param-N": "0042"}),
+    (ROUTED, ARGS, {**SENT, "Mcp-Param-On": "True"}),
+    (ROUTED, ARGS, {**SENT, "Mcp-Param-Region": "caf\u00e9"}),
+    (ROUTED, ARGS, {**SENT, "Mcp-Param-Region": "=?base64?!!?="}),
+    (ROUTED, ARGS, {k: v for k, v in SENT.items() if k != "Mcp-Param-Region"}),
+    (ROUTED, {**ARGS, "opts": {"tag": "t"}}, SENT),
+    (ROUTED, {"n": 42}, {**SENT}),
+    (ROUTED, {"region": ["a"]}, {"Mcp-Param-Region": "a"}),
+    (ROUTED, {"region": ["a"]}, {}),
+    (ROUTED, {"n": 42.0}, {"Mcp-Param-N": "42"}),
+    (ROUTED, {"n": True}, {"Mcp-Param-N": "1"}),
+    ({"properties": {"a": prop("number")}}, {"a": 1}, {"Mcp-Param-A": "2"}),
+]
+
+
+@pytest.mark.parametrize(("schema", "arguments", "headers"), PARAM_CASES)
+def test_param_headers_are_validated_as_the_official_server_validates_them(
+    schema: Any, arguments: dict[str, Any], headers: dict[str, str]
+) -> None:
+    expected = official.validate_mcp_param_headers(schema, arguments, headers)
+    got = inbound.validate_mcp_param_headers(schema, arguments, headers)
+    assert (None if got is None else dataclasses.astuple(got)) == (
+        None if expected is None else dataclasses.astuple(expected)
+    )
+
+
+def test_a_param_header_sent_twice_is_refused() -> None:
+    class Lines(dict[str, str]):
+        """Raw header lines, as a server's header object gives them (duplicates kept)."""
+
+        def __init__(self, lines: list[tuple[str, str]]) -> None:
+            super().__init__(lines)
+            self.lines = lines
+
+        def items(self) -> Any:
+            return self.lines
+
+    lines = Lines([*SENT.items(), ("mcp-param-n", "42")])
+    expected = official.validate_mcp_param_headers(ROUTED, ARGS, lines)
+    assert expected is not None
+    got = inbound.validate_mcp_param_headers(ROUTED, ARGS, lines)
+    assert got == inbound.InboundLadderRejection(expected.code, expected.message, expected.data)
 
 
 @pytest.fixture(params=["official", "ferrymcp"])
@@ -165,3 +285,39 @@ async def test_a_malformed_modern_request_gets_the_official_rung(routed: Listeni
         "message": "Unsupported protocol version",
         "data": {"supported": [MODERN], "requested": "2024-01-01"},
     }
+
+
+@pytest.fixture(scope="module")
+def bare() -> Any:
+    servers = {sdk: Listening(HERE / "peers" / "inbound_server.py", sdk, "bare") for sdk in ("official", "ferrymcp")}
+    yield servers
+    for server in servers.values():
+        server.stop()
+
+
+def echo(arguments: dict[str, Any]) -> dict[str, Any]:
+    return call(ENVELOPE) | {"params": {"name": "echo", "arguments": arguments, "_meta": ENVELOPE}}
+
+
+BARE_CASES: list[tuple[str, Any, dict[str, str]]] = [
+    ("Mcp-Name names another tool", echo({"text": "x"}), {**HEADERS, "mcp-name": "other"}),
+    ("the envelope names another version", call({**ENVELOPE, PV: "2099-01-01"}), HEADERS),
+    ("the envelope lacks the capabilities", call({PV: MODERN}), HEADERS),
+    ("Mcp-Method names another method", call(ENVELOPE), {**HEADERS, "mcp-method": "tools/list"}),
+    ("an unknown method", call(ENVELOPE, method="nope/nothing"), {**HEADERS, "mcp-method": "nope/nothing"}),
+    (
+        "an unknown resource (a dispatched -32602)",
+        {"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": "data://none", "_meta": ENVELOPE}},
+        {**HEADERS, "mcp-method": "resources/read", "mcp-name": "data://none"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "body", "headers"), BARE_CASES, ids=[case for case, _, _ in BARE_CASES])
+async def test_the_servers_own_transport_refuses_as_the_official_one(
+    bare: dict[str, Listening], case: str, body: Any, headers: dict[str, str]
+) -> None:
+    status, answer = await asyncio.to_thread(post, bare["official"].url, body, headers)
+    assert "error" in answer, case
+    assert status == 404 if "unknown method" in case else status == 400, case
+    assert await asyncio.to_thread(post, bare["ferrymcp"].url, body, headers) == (status, answer), case

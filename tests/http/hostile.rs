@@ -1,6 +1,7 @@
 //! Hostile and broken input: each gets the status (and JSON-RPC error) the specification
 //! names, and the endpoint keeps serving afterwards.
 
+use ferrymcp_core::server::Dialect;
 use ferrymcp_core::server::http::HttpOptions;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -142,4 +143,124 @@ async fn modern_headers_must_match_the_body() {
     }
     let reply = harness.post(&good, &call).await;
     assert_eq!(reply.json(MODERN).await["result"]["content"][0]["text"], Value::from("hi"), "still serving");
+}
+
+/// A refusal case: what it is, the headers, the body, ferrymcp's words, the official Python SDK's.
+type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a Value, &'a str, &'a str);
+
+/// A 2026-07-28 POST's refusal: status, code and the error.
+async fn refusal(harness: &Harness, headers: &[(&str, &str)], body: &Value) -> (StatusCode, Value) {
+    let reply = harness.post(headers, body).await;
+    let status = reply.status;
+    (status, reply.json(MODERN).await["error"].clone())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modern_refusals_run_the_official_ladder_in_the_dialects_words() {
+    let meta =
+        json!({"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}});
+    let call = |name: &str, arguments: Value| json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": name, "arguments": arguments, "_meta": meta}});
+    let echo = call("echo", json!({"text": "hi"}));
+    let routed = call("routed", json!({"region": "eu", "n": 42}));
+    let standard =
+        |name: &'static str| [("mcp-protocol-version", MODERN), ("mcp-method", "tools/call"), ("mcp-name", name)];
+    let no_meta = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}}});
+    let invalid_params = call("no-such-tool", json!({}));
+    let mut twice = standard("echo").to_vec();
+    twice.push(("mcp-method", "tools/call"));
+
+    // (case, headers, body, ferrymcp's words, the official Python SDK's words)
+    let name_other = [standard("echo")[0], standard("echo")[1], ("mcp-name", "other")];
+    let no_version = &standard("echo")[1..];
+    let mut param_off = standard("routed").to_vec();
+    param_off.extend([("mcp-param-region", "us"), ("mcp-param-n", "42")]);
+    let mut param_missing = standard("routed").to_vec();
+    param_missing.push(("mcp-param-n", "42.0"));
+    let cases: [Case; 5] = [
+        (
+            "Mcp-Name names another tool",
+            &name_other,
+            &echo,
+            "Bad Request: the request headers and body disagree: the body carries params.name=\"echo\" but the Mcp-Name header names \"other\"",
+            "mcp-name header does not match the request body's 'name' parameter",
+        ),
+        (
+            "no MCP-Protocol-Version",
+            no_version,
+            &echo,
+            "Bad Request: the request headers and body disagree: the body envelope names protocol version 2026-07-28 but the required MCP-Protocol-Version header is absent",
+            "mcp-protocol-version header does not match the request envelope's protocol version",
+        ),
+        (
+            "Mcp-Method twice",
+            &twice,
+            &echo,
+            "Bad Request: the request headers and body disagree: the mcp-method header appears more than once",
+            "mcp-method header appears more than once",
+        ),
+        (
+            "Mcp-Param-Region disagrees",
+            &param_off,
+            &routed,
+            "Bad Request: the request headers and body disagree: the Mcp-Param-Region header decodes to \"us\" but the body carries region=\"eu\"",
+            "Mcp-Param-Region header does not match the request body's 'region' argument",
+        ),
+        (
+            "Mcp-Param-Region missing",
+            &param_missing,
+            &routed,
+            "Bad Request: the request headers and body disagree: the body carries region=\"eu\" but the Mcp-Param-Region header is absent",
+            "Mcp-Param-Region header is missing but the request body's 'region' argument is present",
+        ),
+    ];
+    let ferrymcp = Harness::start().await;
+    let python = Harness::in_dialect(Dialect::PythonSdk).await;
+    for (case, headers, body, ours, official) in cases {
+        let (status, error) = refusal(&ferrymcp, headers, body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{case}");
+        assert_eq!((error["code"].as_i64(), error["message"].as_str()), (Some(-32020), Some(ours)), "{case}");
+        assert_eq!(
+            error["data"]["mismatch"]["body"].as_str(),
+            ours.strip_prefix("Bad Request: the request headers and body disagree: "),
+            "{case}"
+        );
+        let (status, error) = refusal(&python, headers, body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{case}");
+        assert_eq!(error, json!({"code": -32020, "message": official}), "{case}");
+    }
+    let mut param_good = standard("routed").to_vec();
+    param_good.extend([("mcp-param-region", "eu"), ("mcp-param-n", "42.0")]);
+    for harness in [&ferrymcp, &python] {
+        let reply = harness.post(&param_good, &routed).await;
+        assert_eq!(reply.status, StatusCode::OK);
+        assert!(reply.json(MODERN).await["result"]["content"][0]["text"].as_str().unwrap().contains("\"eu\""));
+    }
+
+    // The envelope rung comes before the headers (none are sent here): -32602, 400.
+    let (status, error) = refusal(&ferrymcp, &[], &no_meta).await;
+    assert_eq!((status, error["code"].as_i64()), (StatusCode::BAD_REQUEST, Some(-32602)));
+    assert_eq!(error["message"], "Invalid params: _meta must carry \"io.modelcontextprotocol/clientCapabilities\"");
+    let (status, error) = refusal(&python, &[], &no_meta).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        error,
+        json!({"code": -32602, "message": "params._meta is missing the required envelope key(s): io.modelcontextprotocol/clientCapabilities"})
+    );
+    let mut future_meta = meta.clone();
+    future_meta["io.modelcontextprotocol/protocolVersion"] = json!("2099-01-01");
+    let future = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"_meta": future_meta}});
+    let (status, error) =
+        refusal(&python, &[("mcp-protocol-version", "2099-01-01"), ("mcp-method", "tools/list")], &future).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        error,
+        json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [MODERN], "requested": "2099-01-01"}})
+    );
+
+    // A dispatched request's -32602: 400 by the official Python table, 200 by the
+    // TypeScript SDK's (a handler's error stays in-band).
+    let (status, error) = refusal(&python, &standard("no-such-tool"), &invalid_params).await;
+    assert_eq!((status, error["code"].as_i64()), (StatusCode::BAD_REQUEST, Some(-32602)));
+    let (status, error) = refusal(&ferrymcp, &standard("no-such-tool"), &invalid_params).await;
+    assert_eq!((status, error["code"].as_i64()), (StatusCode::OK, Some(-32602)));
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use ferrymcp_core::server::http::{HttpHandler, HttpOptions, HttpServer, ServeOptions, serve};
-use ferrymcp_core::server::{Context, Server};
+use ferrymcp_core::server::{Context, Dialect, Server, ServerOptions};
 use ferrymcp_tests::schema;
 use http::{HeaderMap, Method, Request, StatusCode};
 use http_body_util::{BodyExt, Full};
@@ -45,7 +45,17 @@ impl Harness {
     }
 
     pub async fn serving(options: HttpOptions, serve_options: ServeOptions) -> Self {
-        let server = Server::new("http-test", "1.0.0");
+        Self::around(Server::new("http-test", "1.0.0"), options, serve_options).await
+    }
+
+    /// The test server answering in `dialect`.
+    pub async fn in_dialect(dialect: Dialect) -> Self {
+        let options = ServerOptions { dialect, ..ServerOptions::default() };
+        let server = Server::with_info(json!({"name": "http-test", "version": "1.0.0"}), None, options);
+        Self::around(server, HttpOptions::default(), ServeOptions::default()).await
+    }
+
+    async fn around(server: Server, options: HttpOptions, serve_options: ServeOptions) -> Self {
         let gate = Arc::new(Semaphore::new(0));
         let (cancel_tx, cancel_rx) = mpsc::unbounded_channel();
         register_tools(&server, gate.clone(), cancel_tx);
@@ -112,6 +122,14 @@ fn register_tools(server: &Server, gate: Arc<Semaphore>, cancelled: mpsc::Unboun
     server
         .add_tool(tool("echo", object(json!({"text": {"type": "string"}}))), |args: Map<String, Value>, _cx: Context| async move {
             Ok(json!({"content": [{"type": "text", "text": args.get("text").and_then(Value::as_str).unwrap_or("")}]}))
+        })
+        .unwrap();
+    let routed = object(
+        json!({"region": {"type": "string", "x-mcp-header": "Region"}, "n": {"type": "integer", "x-mcp-header": "N"}}),
+    );
+    server
+        .add_tool(tool("routed", routed), |args: Map<String, Value>, _cx: Context| async move {
+            Ok(json!({"content": [{"type": "text", "text": Value::Object(args).to_string()}]}))
         })
         .unwrap();
     server

@@ -44,6 +44,10 @@ __all__ = [
     "decode_header_value",
     "find_duplicated_routing_header",
     "inbound_tables",
+    "find_invalid_x_mcp_header",
+    "x_mcp_header_map",
+    "mcp_param_headers",
+    "validate_mcp_param_headers",
     "reopen_log_pump",
     "take_log_records",
     "PROTOCOL_VERSIONS",
@@ -347,7 +351,21 @@ def find_duplicated_routing_header(names: list[str]) -> str | None:
     """A routing header name given more than once."""
 
 def inbound_tables() -> tuple[dict[int, int], dict[str, str], dict[str, str]]:
-    """`ERROR_CODE_HTTP_STATUS`, `NAME_BEARING_METHODS` and the routing header names."""
+    """`ERROR_CODE_HTTP_STATUS`, `NAME_BEARING_METHODS` and the header names and prefixes."""
+
+def find_invalid_x_mcp_header(input_schema: Any) -> str | None:
+    """Why an `x-mcp-header` annotation of the schema is invalid, or `None`."""
+
+def x_mcp_header_map(input_schema: Any) -> list[tuple[list[str], str]]:
+    """`(property path, token)` of every annotated property."""
+
+def mcp_param_headers(header_map: list[tuple[list[str], str]], arguments: Any) -> list[tuple[str, str]]:
+    """The `Mcp-Param-*` headers a call mirrors from its arguments."""
+
+def validate_mcp_param_headers(
+    input_schema: Any, arguments: Any, headers: list[tuple[str, str]]
+) -> tuple[int, str, Any] | None:
+    """The -32020 rejection fields of the first `Mcp-Param-*` header that disagrees, or `None`."""
 
 def reopen_log_pump() -> int:
     """In a forked child: a fresh queue of core's log lines, and the read end (a socket

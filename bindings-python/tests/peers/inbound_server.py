@@ -2,8 +2,9 @@
 `mcp.shared.inbound.classify_inbound_request`, as the official `legacy_routing` story
 composes it: a request the ladder refuses at any rung but the first (no envelope: a
 legacy request) is answered with the rejection and `ERROR_CODE_HTTP_STATUS`'s status
-before the app sees it. `inbound_server.py <port> <sdk>`, `sdk` `official` (the `mcp`
-package) or `ferrymcp` (the same code on ferrymcp's modules).
+before the app sees it. `inbound_server.py <port> <sdk> [bare]`, `sdk` `official` (the
+`mcp` package) or `ferrymcp` (the same code on ferrymcp's modules); `bare` serves the app
+without the guard, so the server's own transport answers every request.
 """
 
 from __future__ import annotations
@@ -75,4 +76,6 @@ def guarded(app: Any) -> Any:
     return asgi
 
 
-uvicorn.run(guarded(mcp.streamable_http_app()), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+app = mcp.streamable_http_app()
+served = app if sys.argv[3:] == ["bare"] else guarded(app)
+uvicorn.run(served, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")

@@ -1,11 +1,7 @@
 """Inbound request classification (`mcp.shared.inbound`): the official validation ladder
 for a decoded 2026-07-28 request, run by the engine (core's `protocol::inbound`, the
-official wording); this module converts values to and from it.
-
-Not yet here: the `x-mcp-header` schema walk and `Mcp-Param-*` helpers
-(`find_invalid_x_mcp_header`, `x_mcp_header_map`, `mcp_param_headers`,
-`validate_mcp_param_headers`, `MCP_PARAM_HEADER_PREFIX`, `X_MCP_HEADER_KEY`): importing
-one raises `ImportError` naming it.
+official wording), with the `x-mcp-header` schema rule and the `Mcp-Param-*` headers it
+designates; this module converts values to and from it.
 """
 
 from __future__ import annotations
@@ -24,13 +20,19 @@ __all__ = [
     "InboundModernRoute",
     "MCP_METHOD_HEADER",
     "MCP_NAME_HEADER",
+    "MCP_PARAM_HEADER_PREFIX",
     "MCP_PROTOCOL_VERSION_HEADER",
     "NAME_BEARING_METHODS",
+    "X_MCP_HEADER_KEY",
     "classify_inbound_request",
     "decode_header_value",
     "encode_header_value",
     "find_duplicated_routing_header",
+    "find_invalid_x_mcp_header",
+    "mcp_param_headers",
     "unsupported_protocol_version_rejection",
+    "validate_mcp_param_headers",
+    "x_mcp_header_map",
 ]
 
 _statuses, _names, _headers = _native.inbound_tables()
@@ -41,27 +43,14 @@ MCP_METHOD_HEADER: Final[str] = _headers["MCP_METHOD_HEADER"]
 """Lowercase name of the HTTP header carrying the JSON-RPC method."""
 MCP_NAME_HEADER: Final[str] = _headers["MCP_NAME_HEADER"]
 """Lowercase name of the HTTP header carrying the request's target (tool, prompt, resource URI)."""
+X_MCP_HEADER_KEY: Final[str] = _headers["X_MCP_HEADER_KEY"]
+"""JSON-Schema property annotation that designates an `Mcp-Param-*` HTTP header."""
+MCP_PARAM_HEADER_PREFIX: Final[str] = _headers["MCP_PARAM_HEADER_PREFIX"]
+"""Prefix the `x-mcp-header` token is joined to, forming the per-parameter header name."""
 NAME_BEARING_METHODS: Final[Mapping[str, str]] = MappingProxyType(_names)
 """Method -> the params key `Mcp-Name` mirrors."""
 ERROR_CODE_HTTP_STATUS: Final[Mapping[int, int]] = MappingProxyType(_statuses)
 """HTTP status to send for a JSON-RPC `error.code`; unmapped codes keep the caller's default."""
-
-_NOT_YET = frozenset(
-    {
-        "MCP_PARAM_HEADER_PREFIX",
-        "X_MCP_HEADER_KEY",
-        "find_invalid_x_mcp_header",
-        "mcp_param_headers",
-        "validate_mcp_param_headers",
-        "x_mcp_header_map",
-    }
-)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _NOT_YET:
-        raise AttributeError(f"ferrymcp.shared.inbound.{name} is not implemented yet (mcp.shared.inbound's)")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -124,3 +113,32 @@ def decode_header_value(value: str | None) -> str | None:
 def find_duplicated_routing_header(headers: Iterable[tuple[str, str]]) -> str | None:
     """The (lowercase) name of a routing header given more than once in raw header lines."""
     return _native.find_duplicated_routing_header([name for name, _ in headers])
+
+
+def find_invalid_x_mcp_header(input_schema: Any) -> str | None:
+    """Why an `x-mcp-header` annotation in `input_schema` is invalid (off a pure `properties`
+    chain, not an RFC 9110 token, not on an integer/string/boolean property, or a duplicate
+    ignoring case), or `None`."""
+    return _native.find_invalid_x_mcp_header(input_schema)
+
+
+def x_mcp_header_map(input_schema: Any) -> dict[tuple[str, ...], str]:
+    """Each annotated property's `properties` path -> its `x-mcp-header` token (for a schema
+    `find_invalid_x_mcp_header` accepts)."""
+    return {tuple(path): token for path, token in _native.x_mcp_header_map(input_schema)}
+
+
+def mcp_param_headers(header_map: Mapping[tuple[str, ...], str], arguments: Mapping[str, Any]) -> dict[str, str]:
+    """The `Mcp-Param-*` headers a `tools/call` mirrors from `arguments` (a value absent,
+    `None` or not a scalar sends none; values encoded as `encode_header_value` does)."""
+    pairs = [(list(path), token) for path, token in header_map.items()]
+    return dict(_native.mcp_param_headers(pairs, _plain(arguments)))
+
+
+def validate_mcp_param_headers(
+    input_schema: Any, arguments: Mapping[str, Any], headers: Mapping[str, str]
+) -> InboundLadderRejection | None:
+    """A `tools/call`'s `Mcp-Param-*` headers against its arguments: the first disagreement
+    as a -32020 rejection, or `None` (also for a schema `find_invalid_x_mcp_header` refuses)."""
+    fields = _native.validate_mcp_param_headers(input_schema, _plain(arguments), list(headers.items()))
+    return None if fields is None else InboundLadderRejection(*fields)

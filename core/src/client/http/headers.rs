@@ -18,7 +18,8 @@ use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::param_headers::{ParamHeader, header_text, param_value};
+use super::param_headers::{ParamHeader, param_value};
+use crate::protocol::inbound::encode_header_value;
 
 use crate::protocol::headers::{
     METHOD_HEADER as METHOD, NAME_HEADER as NAME, PARAM_HEADER_PREFIX as PARAM_PREFIX, name_field,
@@ -328,7 +329,7 @@ pub(crate) fn message_headers(
     headers
 }
 
-/// Inserts a header; names are checked tokens and values pass through [`header_text`], so
+/// Inserts a header; names are checked tokens and values pass through [`encode_header_value`], so
 /// neither can be refused.
 fn insert(headers: &mut HeaderMap, name: &str, value: &str) {
     // The protocol's own names as static names: no copy, no check on every message.
@@ -338,7 +339,7 @@ fn insert(headers: &mut HeaderMap, name: &str, value: &str) {
         NAME => HeaderName::from_static(NAME),
         _ => HeaderName::from_bytes(name.as_bytes()).expect("header names are RFC 9110 tokens"),
     };
-    let value = HeaderValue::from_str(&header_text(value)).expect("header_text yields visible ASCII");
+    let value = HeaderValue::from_str(&encode_header_value(value)).expect("encode_header_value yields visible ASCII");
     headers.insert(name, value);
 }
 

@@ -5,9 +5,6 @@
 //! a tool that breaks a rule is rejected whole (the client leaves it out of the list), so
 //! a call never has to wonder whether its headers are well-formed.
 
-use std::borrow::Cow;
-
-use base64::Engine;
 use serde_json::Value;
 
 /// One mirrored parameter: where its value sits in the arguments, and the header name
@@ -87,7 +84,7 @@ fn is_tchar(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
-/// The text of a parameter value (before [`header_text`]); `None` when it is absent, null
+/// The text of a parameter value (before [`encode_header_value`](crate::protocol::inbound::encode_header_value)); `None` when it is absent, null
 /// or not primitive.
 pub(crate) fn param_value(arguments: &Value, path: &[String]) -> Option<String> {
     let value = path.iter().try_fold(arguments, |node, key| node.get(key))?;
@@ -97,18 +94,6 @@ pub(crate) fn param_value(arguments: &Value, path: &[String]) -> Option<String> 
         Value::Bool(b) => Some(b.to_string()),
         _ => None,
     }
-}
-
-/// A value as a header: as-is when it is plain visible ASCII without edge whitespace, else
-/// `=?base64?…?=` (also for plain text that looks like that sentinel).
-pub(crate) fn header_text(value: &str) -> Cow<'_, str> {
-    let plain = value.bytes().all(|b| b == b' ' || b.is_ascii_graphic())
-        && value.trim_matches(' ') == value
-        && !(value.starts_with("=?base64?") && value.ends_with("?="));
-    if plain {
-        return Cow::Borrowed(value);
-    }
-    Cow::Owned(format!("=?base64?{}?=", base64::engine::general_purpose::STANDARD.encode(value)))
 }
 
 #[cfg(test)]
@@ -154,15 +139,5 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
-    }
-
-    #[test]
-    fn unsafe_values_are_base64_sentinels() {
-        assert_eq!(header_text("us-west1"), "us-west1");
-        assert_eq!(header_text("Hello, 世界"), "=?base64?SGVsbG8sIOS4lueVjA==?=");
-        assert_eq!(header_text(" padded "), "=?base64?IHBhZGRlZCA=?=");
-        assert_eq!(header_text("line1\nline2"), "=?base64?bGluZTEKbGluZTI=?=");
-        assert_eq!(header_text("=?base64?literal?="), "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
-        assert_eq!(header_text("\tx"), "=?base64?CXg=?=");
     }
 }

@@ -3,9 +3,10 @@
 //! stream that lives exactly as long as the request.
 //!
 //! Closing that stream is the cancellation, so the response body holds the request's
-//! cancellation guard: when hyper drops the body, the handler stops. The JSON-RPC errors
-//! that the transport section names get their HTTP status (400 for -32020..-32022, 404
-//! for an unknown method).
+//! cancellation guard: when hyper drops the body, the handler stops. A request the inbound
+//! ladder refuses is answered before dispatch with the status of the official
+//! `ERROR_CODE_HTTP_STATUS` (400 for what it does not list); a dispatched request's error
+//! answer gets the dialect's status (`Dialect::modern_status`).
 
 use std::sync::Arc;
 
@@ -17,12 +18,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::body::{CancelOnDrop, Source, SseBody};
 use super::exchange;
-use super::reply::{self, ResponseBody, modern_status, rpc_error};
+use super::reply::{self, ResponseBody, rpc_error};
 use super::{HttpState, headers};
+use crate::protocol::inbound;
 use crate::protocol::{CallTool, RequestMethod, SubscriptionsListen};
 use crate::server::context::level_rank;
 use crate::server::{AuthInfo, FrontParams, era};
-use crate::wire::{ErrorCode, Request};
+use crate::wire::Request;
 
 pub(crate) async fn post(
     state: &Arc<HttpState>,
@@ -36,17 +38,20 @@ pub(crate) async fn post(
     let schema = (method == CallTool::METHOD)
         .then(|| read.get("name").and_then(Value::as_str).and_then(|name| state.server.tool_input_schema(name)))
         .flatten();
-    let checked = headers::check(&parts.headers, method, read, schema.as_ref()).and_then(|()| {
-        let meta = era::check_modern(method, read)?;
-        Ok((meta.version.to_owned(), meta.log_level.and_then(level_rank)))
-    });
+    let dialect = state.server.shared.options.dialect;
+    let checked = headers::check(&parts.headers, method, read, schema.as_ref())
+        .map_err(|rejection| dialect.inbound_rejection(rejection, || era::check_modern(method, read).err()))
+        .and_then(|()| {
+            let meta = era::check_modern(method, read)?;
+            Ok((meta.version.to_owned(), meta.log_level.and_then(level_rank)))
+        });
     let checked = match checked {
         Ok(checked) => checked,
         Err(error) => {
-            let error = state.server.shared.options.dialect.reword(method, error);
-            let status =
-                if error.code == ErrorCode::METHOD_NOT_FOUND { StatusCode::NOT_FOUND } else { StatusCode::BAD_REQUEST };
-            return rpc_error(status, Some(&request.id), &error);
+            let error = dialect.reword(method, error);
+            // Refused before dispatch: the ladder's table, 400 for what it does not list.
+            let status = inbound::http_status(error.code).unwrap_or(400);
+            return rpc_error(status_code(status), Some(&request.id), &error);
         }
     };
     let cancel = CancellationToken::new();
@@ -76,7 +81,7 @@ pub(crate) async fn post(
         }
     }
     if first.last {
-        let status = first.code.map_or(StatusCode::OK, modern_status);
+        let status = first.code.map_or(StatusCode::OK, |code| status_code(dialect.modern_status(code)));
         return reply::json(status, first.data);
     }
     let head = crate::framing::sse::event(None, &first.data);
@@ -88,4 +93,8 @@ pub(crate) async fn post(
         Some(Box::new(guard)),
     );
     reply::event_stream(body.boxed())
+}
+
+fn status_code(status: u16) -> StatusCode {
+    StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST)
 }

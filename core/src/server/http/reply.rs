@@ -82,13 +82,3 @@ pub(crate) fn event_stream(body: ResponseBody) -> Response<ResponseBody> {
     headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
     response
 }
-
-/// The HTTP status of a request's JSON-RPC error on a 2026-07-28 request: an unknown
-/// method is 404, the transport-level protocol errors (-32020..-32022) are 400.
-pub(crate) fn modern_status(code: i64) -> StatusCode {
-    match code {
-        ErrorCode::METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
-        code if ErrorCode::TRANSPORT_PROTOCOL.contains(&code) => StatusCode::BAD_REQUEST,
-        _ => StatusCode::OK,
-    }
-}
