@@ -311,21 +311,41 @@ EXAMPLE_DIRS = {
 # runs it over stdio; a file without one (the low-level snippets) runs its own `run()`
 # coroutine or, failing that, its `__main__` block.
 EXAMPLE_LAUNCHER = """\
-import asyncio, inspect, runpy, sys
+import asyncio, importlib, inspect, random, runpy, sys
 from pathlib import Path
 
+random.seed(0)  # the examples that make up values (weather) make up the same ones each run
+if sys.argv[1] == "-m":
+    sys.argv = sys.argv[2:]
+    runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
+    sys.exit(0)
 path = Path(sys.argv[1])
 sys.path[:0] = [str(path.parent), str(path.parent.parent)]
 sys.argv = [str(path)]
 found = runpy.run_path(str(path), run_name="__port_check__")
 servers = {k: v for k, v in found.items() if type(v).__name__ in ("MCPServer", "FastMCP")}
+lowlevel = {
+    k: v for k, v in found.items() if type(v).__name__ == "Server" and hasattr(v, "create_initialization_options")
+}
 if servers:
     name = next((n for n in ("mcp", "server", "app") if n in servers), next(iter(servers)))
     servers[name].run("stdio")
-elif inspect.iscoroutinefunction(found.get("run")):
-    asyncio.run(found["run"]())
+elif inspect.iscoroutinefunction(found.get("run")) or "__main__" in path.read_text():
+    if inspect.iscoroutinefunction(found.get("run")):
+        asyncio.run(found["run"]())
+    else:
+        runpy.run_path(str(path), run_name="__main__")
+elif lowlevel:
+    server = next(iter(lowlevel.values()))
+    stdio = importlib.import_module(type(server).__module__.split(".")[0] + ".server.stdio")
+
+    async def serve():
+        async with stdio.stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    asyncio.run(serve())
 else:
-    runpy.run_path(str(path), run_name="__main__")
+    sys.exit("NoServerError: no server object, run() or __main__ block in " + path.name)
 """
 
 # Run by the script in ITS interpreter (the official `mcp` 2.x client): one stdio session
@@ -426,8 +446,10 @@ async def main():
 try:
     anyio.run(main)
 except BaseException:
-    lines = [l for l in traceback.format_exc().splitlines() if l.strip()]
-    print(json.dumps({"probe-failed": lines[-1][:300]}))
+    import re
+    lines = [l.strip().lstrip("|+- ").strip() for l in traceback.format_exc().splitlines()]
+    raised = [l for l in lines if re.match(r"^[\\w.]*(Error|Exception|Exit|Closed)\\w*\\b", l)]
+    print(json.dumps({"probe-failed": (raised or [l for l in lines if l])[-1][:300]}))
 """
 
 TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?")
@@ -446,23 +468,28 @@ def normalise(value: object) -> object:
     return value
 
 
-def first_difference(a: object, b: object, path: str = "") -> str | None:
+def differences(a: object, b: object, path: str = "") -> list[str]:
+    """Every differing path (official value vs ported value), in the official answer's order."""
     if isinstance(a, dict) and isinstance(b, dict):
+        found: list[str] = []
         for key in list(a) + [k for k in b if k not in a]:
             if key not in a or key not in b:
                 side = "official" if key in a else "ported"
-                return f"{path}/{key} (only {side})"
-            found = first_difference(a[key], b[key], f"{path}/{key}")
-            if found:
-                return found
-        return None
+                found.append(f"{path}/{key} (only {side}: {json.dumps(a.get(key, b.get(key)))[:80]})")
+            else:
+                found += differences(a[key], b[key], f"{path}/{key}")
+        return found
     if isinstance(a, list) and isinstance(b, list):
-        for i, (x, y) in enumerate(zip(a, b, strict=False)):
-            found = first_difference(x, y, f"{path}[{i}]")
-            if found:
-                return found
-        return None if len(a) == len(b) else f"{path} (length {len(a)} vs {len(b)})"
-    return None if a == b else f"{path}: {json.dumps(a)[:80]} vs {json.dumps(b)[:80]}"
+        found = [d for i, (x, y) in enumerate(zip(a, b, strict=False)) for d in differences(x, y, f"{path}[{i}]")]
+        return found if len(a) == len(b) else [*found, f"{path} (length {len(a)} vs {len(b)})"]
+    return [] if a == b else [f"{path}: {json.dumps(a)[:80]} vs {json.dumps(b)[:80]}"]
+
+
+def difference_kind(found: str) -> str:
+    """A difference without the case's own names, to group alike ones across examples."""
+    kind = re.sub(r"^/(tools/call|resources/read|prompts/get) [^/]*", r"/\1 *", found)
+    kind = re.sub(r"\[\d+\]", "[]", kind)
+    return re.sub(r"^(/\w+/list/\w+\[\])/.*?(/[^/]+)$", r"\1/…\2", kind)
 
 
 def example_cases(tree: Path, ref: str) -> list[tuple[str, list[str] | None, str]]:
@@ -480,16 +507,20 @@ def example_cases(tree: Path, ref: str) -> list[tuple[str, list[str] | None, str
                 elif "stdio_server" not in text and 'run("stdio")' not in text and "run()" not in text:
                     cases.append((name, None, "HTTP only"))
                 else:
-                    flags = ["--transport", "stdio"] if "--transport" in text and 'default="stdio"' not in text else []
-                    cases.append((name, ["-m", modules[0].name, *flags], package.as_posix()))
+                    stdio = "--transport" in text and 'default="stdio"' not in text
+                    flags = ["--transport", "stdio"] if stdio else []
+                    argv = [str(tree / "launch_example.py"), "-m", modules[0].name, *flags]
+                    cases.append((name, argv, package.as_posix()))
             continue
         for path in sorted(root.rglob("*.py")):
             if path.name == "__init__.py":
                 continue
             text = path.read_text()
             name = path.relative_to(tree / "examples").as_posix()
-            if re.search(r"streamable_http_app\(|sse_app\(|Starlette\(|transport=\"(streamable-http|sse)\"", text):
-                cases.append((name, None, "HTTP app"))
+            # A server only configured for HTTP in its `__main__` block is probed over stdio (the
+            # launcher runs the server object); one that builds an ASGI app or checks tokens is not.
+            if re.search(r"streamable_http_app\(|sse_app\(|Starlette\(|token_verifier=|auth=", text):
+                cases.append((name, None, "HTTP app or auth"))
             else:
                 cases.append((name, [str(tree / "launch_example.py"), str(path)], str(path.parent)))
     return cases
@@ -585,19 +616,31 @@ def examples_suite(args: argparse.Namespace) -> int:
                     return name, "not runnable", str(seen[label]["probe-failed"])
             if "probe-failed" in seen["ported"]:
                 return name, "fails", str(seen["ported"]["probe-failed"])
-            difference = first_difference(normalise(seen["official"]), normalise(seen["ported"]))
-            if difference:
-                return name, "differs", difference
+            found = differences(normalise(seen["official"]), normalise(seen["ported"]))
+            if found:
+                return name, "differs", "\n" + "\n".join(found)
             return name, "identical", f"{len(seen['official'])} answers"
 
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             results = list(pool.map(lambda pair: one(*pair), enumerate(cases)))
     counts = collections.Counter(verdict for _, verdict, _ in results)
+    kinds: collections.Counter[str] = collections.Counter()
     for name, verdict, detail in results:
-        print(f"{verdict:12}  {name}: {detail}")
+        if verdict == "differs":
+            found = detail.strip().splitlines()
+            kinds.update({difference_kind(d) for d in found})
+            more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+            print(f"{verdict:12}  {name}: {found[0]}{more}")
+            if args.list:
+                print("\n".join(f"{'':14}  {d}" for d in found[1:]))
+        else:
+            print(f"{verdict:12}  {name}: {detail}")
+    print("\nDifferences, by the number of examples showing them:")
+    for kind, count in kinds.most_common(args.show):
+        print(f"  {count:4}  {kind}")
     counted = counts["identical"] + counts["differs"] + counts["fails"]
     print(
-        f"\n{args.ref}: {len(results)} examples; {counts['skipped']} skipped (need HTTP), "
+        f"\n{args.ref}: {len(results)} examples; {counts['skipped']} skipped (HTTP or auth), "
         f"{counts['not runnable']} not runnable on the official SDK; of the {counted} that run: "
         f"{counts['identical']} identical, {counts['differs']} differ, {counts['fails']} fail on ferrymcp"
     )
