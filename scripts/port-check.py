@@ -454,16 +454,19 @@ except BaseException:
 
 TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?")
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 CLOCK = re.compile(r"\b\d{1,2}:\d{2}:\d{2}(\.\d+)?\b")
 
 
 def normalise(value: object) -> object:
-    """What legitimately varies between two runs: times, UUIDs, the implementation's version."""
+    """What legitimately varies between two runs: times, UUIDs, object addresses, the
+    implementation's version."""
     if isinstance(value, dict):
         return {k: normalise(v) for k, v in value.items() if k not in ("version", "requestId")}
     if isinstance(value, list):
         return [normalise(v) for v in value]
     if isinstance(value, str):
+        value = ADDRESS.sub(" at <address>", value)
         return CLOCK.sub("<clock>", UUID.sub("<uuid>", TIMESTAMP.sub("<time>", value)))
     return value
 
@@ -504,7 +507,7 @@ def example_cases(tree: Path, ref: str) -> list[tuple[str, list[str] | None, str
                 name = f"servers/{package.name}"
                 if not modules:
                     cases.append((name, None, "no __main__"))
-                elif "stdio_server" not in text and 'run("stdio")' not in text and "run()" not in text:
+                elif "stdio_server" not in text and 'run("stdio")' not in text:
                     cases.append((name, None, "HTTP only"))
                 else:
                     stdio = "--transport" in text and 'default="stdio"' not in text
