@@ -32,6 +32,19 @@ A leg counts only when its official run passes (exit code 0). The legs run one a
 (the auth stories pin port 8000).
 
     python scripts/port-check.py --suite stories --sdk /path/to/python-sdk.git --python .venv/bin/python
+
+`--suite examples` (with `--ref main` or `--ref v1.x`) measures the example servers
+(`examples/snippets/servers`, `examples/mcpserver` or `examples/fastmcp`, and the packages of
+`examples/servers` that serve stdio): each starts over stdio as it is and ported, a probe
+written with the official client (from `--python`) initializes, lists, calls every tool with
+arguments made from its input schema, reads every listed resource and gets every prompt,
+and the two runs' JSON answers are compared (times, UUIDs, addresses and the server's version
+normalised). A case counts only when its official run works; ASGI apps and servers checking
+tokens are skipped. For v1.x the servers need `mcp<2`: `--server-python` names an
+interpreter with it and ferrymcp.
+
+    python scripts/port-check.py --suite examples --ref v1.x --sdk /path/to/python-sdk.git \
+        --python .venv/bin/python --server-python /path/to/venv-mcp1/bin/python --list
 """
 
 from __future__ import annotations
@@ -682,7 +695,7 @@ def main() -> int:
     )
     parser.add_argument("--jobs", type=int, default=3, help="examples: cases run at a time")
     parser.add_argument("--op-timeout", type=float, default=15.0, help="examples: seconds per request")
-    parser.add_argument("--timeout", type=float, default=90.0, help="seconds per story leg")
+    parser.add_argument("--timeout", type=float, default=90.0, help="seconds per story leg, or per example probe")
     args = parser.parse_args()
     if args.suite == "stories":
         return stories_suite(args)
