@@ -2,14 +2,17 @@
 // `createMessageStream`) used by a tool while it runs, with the official v1 client as the
 // peer over stdio and Streamable HTTP: the request reaches the client and its answer is
 // yielded as one `result` message, its refusal as one `error` message; `options.task` and
-// the client-task methods throw ERR_FERRYMCP_UNSUPPORTED.
+// the client-task methods throw ERR_FERRYMCP_UNSUPPORTED. The official example's
+// `collect-user-info-task` pattern: a task tool's detached work elicits through the stream
+// after the call was answered with the task; the client's handler answers, and the task
+// completes with that answer.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { Client as OfficialClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as OfficialStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as OfficialHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { fixture, servePerSession } from './helpers.mjs';
 
@@ -41,6 +44,14 @@ async function streams(client, connect) {
   assert.deepEqual(await asked(client, 'sample'), [{ role: 'assistant', model: 'm', content: { type: 'text', text: 'sampled' } }]);
   const refusals = await client.callTool({ name: 'refusals', arguments: {} });
   assert.equal(refusals.content[0].text, 'ERR_FERRYMCP_UNSUPPORTED,ERR_FERRYMCP_UNSUPPORTED');
+
+  // A task's detached work elicits after the call was answered with the task.
+  const messages = [];
+  for await (const message of client.experimental.tasks.callToolStream({ name: 'collect-task', arguments: { what: 'contact' } }, CallToolResultSchema, { task: { ttl: 60000 } })) messages.push(message);
+  assert.equal(messages[0].type, 'taskCreated', JSON.stringify(messages));
+  assert.equal(messages.at(-1).type, 'result', JSON.stringify(messages));
+  assert.deepEqual(messages.at(-1).result.content, [{ type: 'text', text: `Collected: ${JSON.stringify({ action: 'accept', content: { name: 'Ada (Your contact)' } })}` }]);
+  assert.equal((await client.experimental.tasks.getTask(messages[0].task.taskId)).status, 'completed');
 }
 
 test('elicitInputStream and createMessageStream over stdio, with the official v1 client', async () => {

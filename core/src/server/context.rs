@@ -178,6 +178,10 @@ pub(crate) struct TaskSlot {
     spec: OnceLock<String>,
     /// A call of a tool that makes its 2025-11-25 tasks itself: the call as received.
     own: OnceLock<OwnCall>,
+    /// The first 2025-11-25 task such a call's handler created ([`RequestTaskStore`]
+    /// (super::tasks::RequestTaskStore)): the work it left running after its answer asks
+    /// the client for that task.
+    made: OnceLock<String>,
 }
 
 /// A `tools/call` of a tool registered with [`TaskStart::Handler`](super::TaskStart::Handler):
@@ -210,6 +214,15 @@ impl TaskSlot {
 
     pub fn set_own(&self, own: OwnCall) {
         let _ = self.own.set(own);
+    }
+
+    /// The task this call's handler created itself, if it did.
+    pub fn made(&self) -> Option<&str> {
+        self.made.get().map(String::as_str)
+    }
+
+    pub fn set_made(&self, id: String) {
+        let _ = self.made.set(id);
     }
 }
 

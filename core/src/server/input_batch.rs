@@ -18,9 +18,11 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context as TaskContext, Poll};
 
 use futures_util::StreamExt;
+use futures_util::future::{BoxFuture, FutureExt};
 use futures_util::stream::FuturesUnordered;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
 
 use super::context::Context;
 use super::handlers::HandlerError;
@@ -172,15 +174,45 @@ pub fn input_batch(cx: Context) -> (InputBatch, BatchedHandler) {
 
 impl BatchedHandler {
     /// Runs `handler` to its end, making each flushed batch of asks in one poll.
+    ///
+    /// A handler that created a 2025-11-25 task itself (a tool registered with
+    /// [`TaskStart::Handler`](super::TaskStart::Handler), through its
+    /// [`RequestTaskStore`](super::RequestTaskStore)) answers with the task and leaves its
+    /// work running: the asks of that work, in flight or made later, are then served for
+    /// the task (related to it, the task `input_required` while each waits, sent on the
+    /// stream of a `tasks/result` waiting on it), until the task ends.
     pub async fn run<F: Future>(mut self, handler: F) -> F::Output {
         let mut handler = std::pin::pin!(handler);
-        let mut making = FuturesUnordered::new();
+        let mut making: FuturesUnordered<BoxFuture<'static, ()>> = FuturesUnordered::new();
         loop {
             tokio::select! {
                 biased;
-                outcome = &mut handler => return outcome,
+                outcome = &mut handler => {
+                    if let Some(id) = self.cx.inner.task.made().map(str::to_owned) {
+                        tokio::spawn(self.serve_task(id, making));
+                    }
+                    return outcome;
+                }
                 Some(batch) = self.batches.recv() => {
-                    making.extend(batch.into_iter().map(|ask| ask.make(self.cx.clone())));
+                    making.extend(batch.into_iter().map(|ask| ask.make(self.cx.clone()).boxed()));
+                }
+                Some(()) = making.next(), if !making.is_empty() => {}
+            }
+        }
+    }
+
+    /// Serves the asks of the work a handler left running for task `id`, until the task
+    /// ends; then the asks still waiting fail, as those of an ended run.
+    async fn serve_task(mut self, id: String, mut making: FuturesUnordered<BoxFuture<'static, ()>>) {
+        let cx = self.cx.for_spec_task(id.clone(), CancellationToken::new());
+        let ended = super::tasks::spec::ended(&cx, &id);
+        tokio::pin!(ended);
+        loop {
+            tokio::select! {
+                biased;
+                () = &mut ended => return,
+                Some(batch) = self.batches.recv() => {
+                    making.extend(batch.into_iter().map(|ask| ask.make(cx.clone()).boxed()));
                 }
                 Some(()) = making.next(), if !making.is_empty() => {}
             }

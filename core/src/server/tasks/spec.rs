@@ -431,6 +431,28 @@ async fn wait_for_end(
     }
 }
 
+/// Resolves when task `id` has ended (or is gone: expired, or its store refuses it),
+/// as `tasks/result` waits for it.
+pub(crate) async fn ended(cx: &Context, id: &str) {
+    let server = &cx.inner.server;
+    let (store, session) = (server.spec_tasks.store(), session_key(cx));
+    loop {
+        let changed = server.spec_tasks.changed.notified();
+        tokio::pin!(changed);
+        changed.as_mut().enable();
+        let task = match found(&store, id, &session).await {
+            Ok(task) if !is_terminal(task.status) => task,
+            _ => return,
+        };
+        let poll =
+            Duration::from_millis(task.poll_interval.unwrap_or(super::spec_store::DEFAULT_POLL_INTERVAL_MS).max(10));
+        tokio::select! {
+            () = changed => {}
+            () = tokio::time::sleep(poll) => {}
+        }
+    }
+}
+
 /// `tasks/cancel`: a task not yet ended becomes `cancelled` and its handler is stopped.
 async fn cancel(server: &ServerShared, store: &Arc<dyn TaskStore>, id: &str, cx: &Context) -> Outcome {
     let session = session_key(cx);
@@ -490,7 +512,11 @@ impl RequestTaskStore {
     pub async fn create_task(&self, options: CreateTaskOptions) -> Result<Task, ErrorObject> {
         let request = self.cx.inner.task.own().map_or(Value::Null, |own| own.request.clone());
         let request_id = serde_json::to_value(self.cx.request_id()).unwrap_or(Value::Null);
-        self.store().create_task(options, request_id, request, self.session()).await
+        let task = self.store().create_task(options, request_id, request, self.session()).await?;
+        if self.cx.inner.task.own().is_some() {
+            self.cx.inner.task.set_made(task.task_id.clone());
+        }
+        Ok(task)
     }
 
     /// The task; an unknown one is -32602.
