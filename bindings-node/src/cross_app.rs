@@ -76,7 +76,7 @@ pub async fn cross_app_request_jwt_auth_grant(options_json: String) -> napi::Res
             if let Some(scope) = grant.scope {
                 answer["scope"] = scope.into();
             }
-            Ok(answer.to_string())
+            Ok::<_, AuthError>(answer.to_string())
         };
         run.await.map_err(failure)
     })
