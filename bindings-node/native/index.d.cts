@@ -516,6 +516,19 @@ export declare function connectHttpClient(http: HttpClientConfig, config: Client
  */
 export declare function connectPort(port: NativePort, config: ClientConfig, onRequest?: ((method: string, paramsJson: string, reply: NativeReply) => void) | undefined | null, onNotification?: ((method: string, paramsJson: string) => void) | undefined | null, onClose?: ((reason: string) => void) | undefined | null, onListChanged?: ((list: string, outcomeJson: string) => void) | undefined | null): Promise<NativeClient>
 
+/**
+ * `exchangeJwtAuthGrant`: core's RFC 7523 `jwt-bearer` grant at the MCP authorization
+ * server. Answers the token response (OAuth names, `access_token` ...) as JSON text.
+ */
+export declare function crossAppExchangeJwtAuthGrant(optionsJson: string): Promise<string>
+
+/**
+ * `requestJwtAuthorizationGrant` (`tokenEndpoint` given) or
+ * `discoverAndRequestJwtAuthGrant` (`idpUrl` given): core's RFC 8693 exchange at the
+ * identity provider. Answers `{"jwtAuthGrant", "expiresIn"?, "scope"?}` as JSON text.
+ */
+export declare function crossAppRequestJwtAuthGrant(optionsJson: string): Promise<string>
+
 /** The engine's defaults that the official SDK exports as constants, as core has them. */
 export interface Defaults {
   /** How long a request waits for its answer unless told otherwise. */

@@ -83,6 +83,8 @@ export {
   isOAuthClientProvider,
   validateClientMetadataUrl,
 } from './oauth-client.js';
+export { discoverAndRequestJwtAuthGrant, exchangeJwtAuthGrant, requestJwtAuthorizationGrant } from './cross-app-access.js';
+export type { DiscoverAndRequestJwtAuthGrantOptions, JwtAuthGrantResult, RequestJwtAuthGrantOptions } from './cross-app-access.js';
 export type {
   ClientCredentialsProviderOptions,
   OAuthClientInformation,

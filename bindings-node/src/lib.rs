@@ -24,6 +24,7 @@ mod client_http;
 mod client_oauth;
 mod client_tasks;
 mod context;
+mod cross_app;
 mod error;
 mod events;
 mod group;

@@ -42,3 +42,5 @@ export const bearerChallenge = native.bearerChallenge;
 export type { Vocabulary, ErrorCodes, MetaKeys } from '../native/index.cjs';
 /** The protocol's constants (revisions, error codes, log levels, `_meta` keys), from core. */
 export const vocabulary = native.vocabulary();
+export const crossAppRequestJwtAuthGrant = native.crossAppRequestJwtAuthGrant;
+export const crossAppExchangeJwtAuthGrant = native.crossAppExchangeJwtAuthGrant;
