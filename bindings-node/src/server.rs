@@ -12,8 +12,8 @@ use std::time::Duration;
 use ferrymcp_core::peer::{BoxFuture, Peer, PeerConfig};
 use ferrymcp_core::protocol::ServerCapabilities;
 use ferrymcp_core::server::{
-    APPLICATION_ANSWERED, CacheHint, Dialect, NotificationHandler, ResourceCacheHint, ResourceLister, Server, ServerOptions,
-    ServerSession, TaskStart, ToolOptions,
+    APPLICATION_ANSWERED, CacheHint, Dialect, NotificationHandler, ResourceCacheHint, ResourceLister, Server,
+    ServerOptions, ServerSession, TaskStart, ToolOptions,
 };
 use napi::Status;
 use napi::bindgen_prelude::Unknown;

@@ -253,7 +253,8 @@ async fn the_typescript_sdk_declares_logging_and_subscribe_only_as_given() {
     let declared = typescript_mcpserver();
     let given = serde_json::from_value(json!({"logging": {}, "resources": {"subscribe": true}})).unwrap();
     declared.register_capabilities(&given).unwrap();
-    let expected = json!({"tools": {"listChanged": true}, "resources": {"listChanged": true, "subscribe": true}, "logging": {}});
+    let expected =
+        json!({"tools": {"listChanged": true}, "resources": {"listChanged": true, "subscribe": true}, "logging": {}});
     for revision in [LEGACY, MODERN] {
         assert_eq!(capabilities(&declared, revision).await, expected, "{revision}");
     }

@@ -288,7 +288,9 @@ impl Dialect {
     /// session included).
     pub(crate) fn unknown_session(self) -> (ErrorObject, bool) {
         match self {
-            Dialect::Ferrymcp | Dialect::TypeScriptSdk => (ErrorObject::new(ErrorCode::REQUEST_TIMEOUT, "Session not found"), false),
+            Dialect::Ferrymcp | Dialect::TypeScriptSdk => {
+                (ErrorObject::new(ErrorCode::REQUEST_TIMEOUT, "Session not found"), false)
+            }
             Dialect::PythonSdk => (ErrorObject::new(ErrorCode::INVALID_REQUEST, "Session not found"), true),
         }
     }
@@ -363,7 +365,9 @@ impl Dialect {
         modern: bool,
     ) -> ErrorObject {
         match self {
-            Dialect::Ferrymcp | Dialect::TypeScriptSdk if unknown => ErrorObject::invalid_params(format!("Unknown prompt: {name}")),
+            Dialect::Ferrymcp | Dialect::TypeScriptSdk if unknown => {
+                ErrorObject::invalid_params(format!("Unknown prompt: {name}"))
+            }
             Dialect::Ferrymcp | Dialect::TypeScriptSdk => ErrorObject::invalid_params(format!(
                 "Invalid params: prompt {name} needs argument(s) {}",
                 missing.join(", ")
