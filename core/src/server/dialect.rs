@@ -397,9 +397,24 @@ mod tests {
         assert_eq!(d.resource_not_found("a://b", false).code, ErrorCode::RESOURCE_NOT_FOUND);
         let failed = d.handler_failed("boom".into(), |m| format!("Prompt p failed: {m}"), None, false);
         assert_eq!(failed, ErrorObject::internal("Prompt p failed: boom"));
-        assert!(d.declares_logging(false) && d.serves_set_level() && d.fills_completion());
+        assert!(d.declares_logging(false) && d.serves_set_level(false) && d.fills_completion());
         assert!(d.announces_changes(false, false, true));
         assert_eq!(d.unknown_session(), (ErrorObject::new(ErrorCode::REQUEST_TIMEOUT, "Session not found"), false));
+    }
+
+    #[test]
+    fn the_typescript_sdk_declares_only_what_is_given() {
+        let d = Dialect::TypeScriptSdk;
+        assert!(!d.declares_logging(false) && !d.serves_set_level(false) && d.serves_set_level(true));
+        assert!(!d.sends_logs(false) && d.sends_logs(true) && Dialect::Ferrymcp.sends_logs(false));
+        assert!(
+            d.omits_false_flags() && !Dialect::Ferrymcp.omits_false_flags() && !Dialect::PythonSdk.omits_false_flags()
+        );
+        assert!(!d.announces_changes(false, false, true) && d.announces_changes(true, false, false));
+        // Everything else is ferrymcp's own (already the TypeScript SDK's answers).
+        assert_eq!(d.method_not_found("x/y"), ErrorObject::method_not_found("x/y"));
+        assert_eq!(d.unknown_session(), Dialect::Ferrymcp.unknown_session());
+        assert!(d.fills_completion() && d.asks_in_rounds() && d.shims_legacy_input_required());
     }
 
     #[test]
