@@ -12,8 +12,8 @@ use std::time::Duration;
 use ferrymcp_core::peer::{BoxFuture, Peer, PeerConfig};
 use ferrymcp_core::protocol::ServerCapabilities;
 use ferrymcp_core::server::{
-    APPLICATION_ANSWERED, CacheHint, NotificationHandler, ResourceCacheHint, ResourceLister, Server, ServerOptions,
-    ServerSession, TaskStart, ToolOptions,
+    APPLICATION_ANSWERED, CacheHint, Dialect, NotificationHandler, ResourceCacheHint, ResourceLister, Server,
+    ServerOptions, ServerSession, TaskStart, ToolOptions,
 };
 use napi::Status;
 use napi::bindgen_prelude::Unknown;
@@ -126,7 +126,12 @@ impl NativeServer {
             input_max_rounds: None,
             round_timeout_ms: None,
         });
-        let mut options = ServerOptions { page_size: config.page_size.map(|n| n as usize), ..ServerOptions::default() };
+        // The official TypeScript SDK's capabilities (core's rules for them: `Dialect`).
+        let mut options = ServerOptions {
+            page_size: config.page_size.map(|n| n as usize),
+            dialect: Dialect::TypeScriptSdk,
+            ..ServerOptions::default()
+        };
         if let Some(text) = &config.cache_hints_json {
             options
                 .set_cache_hints(cache_hints(&parse(text, "cacheHints")?)?)

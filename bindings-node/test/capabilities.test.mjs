@@ -1,9 +1,8 @@
 // What a server declares follows what it registers, as on the official TypeScript SDK: the
 // same server file (fixtures/capabilities.mjs) runs on the official SDK and, with its imports
 // changed, on ferrymcp, and both declare the same lists, completions and author-given
-// members. Two differences are ferrymcp's on purpose (core/src/server/capabilities.rs): it
-// declares `logging` always (it serves `logging/setLevel` on every server) and
-// `resources.subscribe` (it serves subscriptions). The 2026-07-28 `server/discover` declares
+// members, `logging` and `resources.subscribe` only as the author declares them (the Node
+// binding's dialect, core/src/server/dialect.rs). The 2026-07-28 `server/discover` declares
 // what `initialize` does.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -33,17 +32,11 @@ async function declared(file, shape, era) {
   }
 }
 
-/** The official SDK's answer with ferrymcp's two deliberate additions. */
-function withFerrymcpAdditions(official) {
-  const resources = official.resources && { ...official.resources, subscribe: true };
-  return { ...official, ...(resources && { resources }), logging: official.logging ?? {} };
-}
-
 const EXPECTED = {
-  empty: { logging: {} },
-  tools: { tools: { listChanged: true }, logging: {} },
-  resources: { resources: { listChanged: true, subscribe: true }, logging: {} },
-  prompts: { prompts: { listChanged: true }, logging: {} },
+  empty: {},
+  tools: { tools: { listChanged: true } },
+  resources: { resources: { listChanged: true } },
+  prompts: { prompts: { listChanged: true } },
   explicit: {
     tools: { listChanged: false },
     logging: {},
@@ -57,7 +50,7 @@ describe('capabilities follow what the server registers', () => {
   for (const [shape, expected] of Object.entries(EXPECTED)) {
     test(`${shape}: as the official SDK declares them, in both eras`, async () => {
       const official = await declared(fixture('capabilities.mjs'), shape, 'legacy');
-      assert.deepEqual(withFerrymcpAdditions(official), expected);
+      assert.deepEqual(official, expected);
       assert.deepEqual(await declared(ferrymcp, shape, 'legacy'), expected);
       assert.deepEqual(await declared(ferrymcp, shape, 'modern'), expected);
     });

@@ -55,7 +55,7 @@ describe("v1's zod schemas", () => {
   });
 
   test('the APIs that take a schema use it', async () => {
-    const server = new McpServer({ name: 's', version: '1.0.0' });
+    const server = new McpServer({ name: 's', version: '1.0.0' }, { capabilities: { logging: {} } });
     server.registerTool('say', { inputSchema: { text: z.string() } }, async ({ text }, ctx) => {
       await ctx.mcpReq.log('info', text);
       return { content: [{ type: 'text', text }] };

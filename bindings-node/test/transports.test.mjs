@@ -22,7 +22,7 @@ import * as ferrymcpClient from 'ferrymcp/client';
 import { z } from 'zod';
 
 function ferryServer() {
-  const server = new McpServer({ name: 'carried', version: '1.0.0' });
+  const server = new McpServer({ name: 'carried', version: '1.0.0' }, { capabilities: { logging: {} } });
   server.registerTool('add', { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }, ctx) => {
     await ctx.mcpReq.log('info', `adding ${a} and ${b}`);
     return { content: [{ type: 'text', text: String(a + b) }] };

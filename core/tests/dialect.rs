@@ -222,3 +222,49 @@ async fn the_python_sdks_elicit_is_a_session_request() {
     assert!(said(&ours, LEGACY).await.starts_with("failed"));
     assert!(said(&ours, MODERN).await.starts_with("-32021 "));
 }
+
+/// A server like the official TypeScript `McpServer`: lists registered as used, a tool that
+/// logs and says whether the message went out.
+fn typescript_mcpserver() -> Server {
+    let server = server(Dialect::TypeScriptSdk, Features::NONE);
+    let shout = |_: Map<String, Value>, cx: Context| async move {
+        let sent = cx.log("error", json!("shouted"), None).await;
+        Ok::<_, HandlerError>(json!({"content": [{"type": "text", "text": format!("sent {sent}")}]}))
+    };
+    server.add_tool(json!({"name": "shout", "inputSchema": {"type": "object"}}), shout).unwrap();
+    let read = |uri: String, _: Map<String, Value>, _: Context| async move { Ok(json!({"contents": [{"uri": uri}]})) };
+    server.add_resource(json!({"uri": "data://a", "name": "a"}), read).unwrap();
+    server
+}
+
+#[tokio::test]
+async fn the_typescript_sdk_declares_logging_and_subscribe_only_as_given() {
+    let lists = json!({"tools": {"listChanged": true}, "resources": {"listChanged": true}});
+    for revision in [LEGACY, MODERN] {
+        assert_eq!(capabilities(&typescript_mcpserver(), revision).await, lists, "{revision}");
+        let peer = connect(&typescript_mcpserver(), revision).await;
+        let called = ask(&peer, revision, "tools/call", json!({"name": "shout"})).await.unwrap();
+        assert_eq!(called["content"][0]["text"], "sent false", "{revision}");
+    }
+    let peer = connect(&typescript_mcpserver(), LEGACY).await;
+    let refused = ask(&peer, LEGACY, "logging/setLevel", json!({"level": "info"})).await.unwrap_err();
+    assert_eq!(refused, json!({"code": -32601, "message": "Method not found: logging/setLevel"}));
+
+    let declared = typescript_mcpserver();
+    let given = serde_json::from_value(json!({"logging": {}, "resources": {"subscribe": true}})).unwrap();
+    declared.register_capabilities(&given).unwrap();
+    let expected =
+        json!({"tools": {"listChanged": true}, "resources": {"listChanged": true, "subscribe": true}, "logging": {}});
+    for revision in [LEGACY, MODERN] {
+        assert_eq!(capabilities(&declared, revision).await, expected, "{revision}");
+    }
+    let peer = connect(&declared, LEGACY).await;
+    assert_eq!(ask(&peer, LEGACY, "logging/setLevel", json!({"level": "info"})).await, Ok(json!({})));
+    let called = ask(&peer, LEGACY, "tools/call", json!({"name": "shout"})).await.unwrap();
+    assert_eq!(called["content"][0]["text"], "sent true");
+
+    // A low-level server: exactly what the application declared, no `false` flags.
+    for revision in [LEGACY, MODERN] {
+        assert_eq!(capabilities(&lowlevel(Dialect::TypeScriptSdk), revision).await, json!({"tools": {}}), "{revision}");
+    }
+}

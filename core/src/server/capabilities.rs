@@ -26,6 +26,11 @@
 //! - In that dialect a list the application answers itself declares `listChanged` (and
 //!   `resources.subscribe`) only as the application declares it (its `NotificationOptions`,
 //!   its `resources/subscribe` handler), not `true` for 2026-07-28 clients.
+//! - In the official TypeScript SDK's dialect (`Dialect::TypeScriptSdk`) `logging` is
+//!   declared only as the application declares it (and only then served and sent), a
+//!   list core keeps with `listChanged: true`, one the application answers itself and
+//!   `resources.subscribe` only as the application declares them: no flag is declared
+//!   `false`, as that SDK's servers declare only what they were given.
 //! - the tasks extension (`extensions["io.modelcontextprotocol/tasks"]`): on 2026-07-28
 //!   only (it does not exist before, and core runs tasks only for modern requests), once a
 //!   tool supports tasks.
@@ -102,13 +107,17 @@ pub(crate) fn capabilities(server: &ServerShared, modern: bool) -> ServerCapabil
     // the application declares more (`register_capabilities`), as the official low-level
     // servers derive it.
     let dialect = server.options.dialect;
-    let changes = |engine_keeps: bool| Some(dialect.announces_changes(engine_keeps, false, modern));
+    let flag = |on: bool| (on || !dialect.omits_false_flags()).then_some(on);
+    let changes = |engine_keeps: bool| flag(dialect.announces_changes(engine_keeps, false, modern));
     let list_changed =
         |engine_keeps: bool| ListChangedCapability { list_changed: changes(engine_keeps), ..Default::default() };
+    // The official TypeScript `McpServer` keeps its resources but declares `subscribe`
+    // only as the application does.
+    let subscribe_kept = engine.resources && !dialect.omits_false_flags();
     let mut derived = ServerCapabilities {
         tools: offered.tools.then(|| list_changed(engine.tools)),
         resources: offered.resources.then(|| ResourcesCapability {
-            subscribe: Some(dialect.announces_changes(engine.resources, answered.subscribe, modern)),
+            subscribe: flag(dialect.announces_changes(subscribe_kept, answered.subscribe, modern)),
             list_changed: changes(engine.resources),
             ..Default::default()
         }),
@@ -134,4 +143,11 @@ pub(crate) fn engine_offers(server: &ServerShared, method: &str) -> Option<bool>
         "prompts/list" | "prompts/get" => Some(engine.prompts),
         _ => None,
     }
+}
+
+/// Whether the server declares `logging` (derived or the application's own), without
+/// computing the rest.
+pub(crate) fn logging_declared(server: &ServerShared) -> bool {
+    server.capabilities.read().unwrap().logging.is_some()
+        || server.options.dialect.declares_logging(server.custom.read().unwrap().answers("logging/setLevel"))
 }

@@ -471,6 +471,10 @@ impl Context {
         if rank < threshold || self.is_cancelled() || self.task_id().is_some() {
             return false;
         }
+        let server = &self.inner.server;
+        if !server.options.dialect.sends_logs(super::capabilities::logging_declared(server)) {
+            return false;
+        }
         let mut params = json!({"level": level, "data": data});
         if let Some(logger) = logger {
             params["logger"] = json!(logger);

@@ -8,8 +8,10 @@
 //! answers (its own documentation tests do, byte for byte), so a binding selects the dialect
 //! of the SDK whose API it offers; the rules themselves live here, once, never in a binding.
 //! Every function below is one of those open points; the default ([`Dialect::Ferrymcp`]) is
-//! what ferrymcp answered before dialects existed, the specification's wording and the
-//! TypeScript SDKs' choices, so the Rust API and the Node binding are unchanged by it.
+//! what ferrymcp answered before dialects existed, the specification's wording and most of
+//! the TypeScript SDKs' choices, so the Rust API is unchanged by it; the Node binding
+//! selects [`Dialect::TypeScriptSdk`] for the capabilities the official TypeScript server
+//! declares.
 
 use serde_json::{Value, json};
 
@@ -42,6 +44,16 @@ pub enum Dialect {
     /// argument included) sanitised to `-32603 Internal server error` on a 2026-07-28
     /// request, or code 0 with the failure's own text on a legacy one.
     PythonSdk,
+    /// The official TypeScript SDK's (v1.x `McpServer` and `Server`, v2 `packages/server`):
+    /// capabilities as that server declares them, and otherwise ferrymcp's own answers
+    /// (which are already that SDK's). `logging` only when the application declares it
+    /// (its `capabilities`, `registerCapabilities`), and only then `logging/setLevel`
+    /// served (otherwise -32601) and log messages sent (otherwise silently dropped, as
+    /// its `sendLoggingMessage` returns); a list core keeps (the `McpServer`'s) with
+    /// `listChanged: true`, a list the application answers itself (the low-level
+    /// `Server`) and `resources.subscribe` only as the application declares them (no
+    /// `false` flags, no `true` for 2026-07-28 clients).
+    TypeScriptSdk,
 }
 
 const NO_BACK_CHANNEL_HEAD: &str = "Cannot send '";
@@ -89,16 +101,35 @@ impl Dialect {
     pub(crate) fn declares_logging(self, app_sets_level: bool) -> bool {
         match self {
             Dialect::Ferrymcp => true,
-            Dialect::PythonSdk => app_sets_level,
+            Dialect::PythonSdk | Dialect::TypeScriptSdk => app_sets_level,
         }
     }
 
     /// Whether core answers `logging/setLevel` on a legacy session when the application
     /// does not (otherwise the method is not found, and when the application does, core
     /// applies the level before its handler runs: ported code filters by it or not, the
-    /// messages a client receives are the same).
-    pub(crate) fn serves_set_level(self) -> bool {
-        self == Dialect::Ferrymcp
+    /// messages a client receives are the same); `declared`: the application declared
+    /// `logging` in its capabilities.
+    pub(crate) fn serves_set_level(self, declared: bool) -> bool {
+        match self {
+            Dialect::Ferrymcp => true,
+            Dialect::PythonSdk => false,
+            Dialect::TypeScriptSdk => declared,
+        }
+    }
+
+    /// Whether log messages are sent at all (each still subject to the client's level);
+    /// `declared`: the server declares `logging`. The official TypeScript server drops
+    /// them silently without it.
+    pub(crate) fn sends_logs(self, declared: bool) -> bool {
+        declared || self != Dialect::TypeScriptSdk
+    }
+
+    /// Whether a flag of a list's capability that would be `false` is left out rather
+    /// than declared `false` (the official TypeScript server declares only what is
+    /// `true`).
+    pub(crate) fn omits_false_flags(self) -> bool {
+        self == Dialect::TypeScriptSdk
     }
 
     /// `listChanged` (and `resources.subscribe`) of a list: `engine_keeps` when core keeps
@@ -108,13 +139,13 @@ impl Dialect {
     pub(crate) fn announces_changes(self, engine_keeps: bool, app_declares: bool, modern: bool) -> bool {
         match self {
             Dialect::Ferrymcp => engine_keeps || modern || app_declares,
-            Dialect::PythonSdk => engine_keeps || app_declares,
+            Dialect::PythonSdk | Dialect::TypeScriptSdk => engine_keeps || app_declares,
         }
     }
 
     /// Whether a completion within the cap gets `total` and `hasMore` filled in.
     pub(crate) fn fills_completion(self) -> bool {
-        self == Dialect::Ferrymcp
+        self != Dialect::PythonSdk
     }
 
     /// Whether a feature request of a list the server does not offer (no handler given to
@@ -126,7 +157,7 @@ impl Dialect {
     /// The -32601 answer to `method`.
     pub(crate) fn method_not_found(self, method: &str) -> ErrorObject {
         match self {
-            Dialect::Ferrymcp => ErrorObject::method_not_found(method),
+            Dialect::Ferrymcp | Dialect::TypeScriptSdk => ErrorObject::method_not_found(method),
             Dialect::PythonSdk => ErrorObject::new(ErrorCode::METHOD_NOT_FOUND, "Method not found")
                 .with_data(RawJson::to_json(&json!(method)).expect("JSON")),
         }
@@ -136,7 +167,7 @@ impl Dialect {
     /// `method` (the answer of a layer that does not know the server, such as the era
     /// check refusing a method 2026-07-28 removed).
     pub(crate) fn reword(self, method: &str, error: ErrorObject) -> ErrorObject {
-        if self != Dialect::Ferrymcp && error.data.is_none() && error == ErrorObject::method_not_found(method) {
+        if self == Dialect::PythonSdk && error.data.is_none() && error == ErrorObject::method_not_found(method) {
             return self.method_not_found(method);
         }
         error
@@ -172,7 +203,7 @@ impl Dialect {
     pub(crate) fn resource_not_found(self, uri: &str, modern: bool) -> ErrorObject {
         let data = RawJson::to_json(&json!({"uri": uri})).expect("JSON");
         match self {
-            Dialect::Ferrymcp => {
+            Dialect::Ferrymcp | Dialect::TypeScriptSdk => {
                 let code = if modern { ErrorCode::INVALID_PARAMS } else { ErrorCode::RESOURCE_NOT_FOUND };
                 ErrorObject::new(code, format!("Resource not found: {uri}")).with_data(data)
             }
@@ -195,7 +226,7 @@ impl Dialect {
         modern: bool,
     ) -> ErrorObject {
         match (self, reading) {
-            (Dialect::Ferrymcp, _) => ErrorObject::internal(worded(message)),
+            (Dialect::Ferrymcp | Dialect::TypeScriptSdk, _) => ErrorObject::internal(worded(message)),
             (Dialect::PythonSdk, Some(uri)) => ErrorObject::internal(format!("Error reading resource {uri}"))
                 .with_data(RawJson::to_json(&json!({"uri": uri})).expect("JSON")),
             (Dialect::PythonSdk, None) if modern => ErrorObject::internal("Internal server error"),
@@ -208,7 +239,7 @@ impl Dialect {
     /// its reason going to the server's log only.
     pub(crate) fn state_rejected(self, error: ErrorObject) -> ErrorObject {
         match self {
-            Dialect::Ferrymcp => error,
+            Dialect::Ferrymcp | Dialect::TypeScriptSdk => error,
             Dialect::PythonSdk => super::mrtr::request_state_rejected(),
         }
     }
@@ -217,21 +248,21 @@ impl Dialect {
     /// declared capabilities before it goes out (the official Python SDK sends it as the
     /// handler built it, and the client answers what it cannot do).
     pub(crate) fn checks_own_input_requests(self) -> bool {
-        self == Dialect::Ferrymcp
+        self != Dialect::PythonSdk
     }
 
     /// Whether a handler's own `input_required` result without a `requestState` still
     /// gets core's sealed one (the answers gathered so far). The official Python SDK seals
     /// only a `requestState` the handler gave, and sends none otherwise.
     pub(crate) fn seals_stateless_own_result(self) -> bool {
-        self == Dialect::Ferrymcp
+        self != Dialect::PythonSdk
     }
 
     /// The answer when a handler returned its own `input_required` result to a request of
     /// the 2025 era (`method`, `version`), which has no vocabulary for it.
     pub(crate) fn input_required_out_of_era(self, method: &str, version: &str) -> ErrorObject {
         match self {
-            Dialect::Ferrymcp => ErrorObject::internal(format!(
+            Dialect::Ferrymcp | Dialect::TypeScriptSdk => ErrorObject::internal(format!(
                 "The handler for {method} returned an input_required result, but this request is served on protocol revision {version}, which has no input_required vocabulary (ask with ctx.elicit / sample / list_roots, which serve both eras)"
             )),
             Dialect::PythonSdk => ErrorObject::internal("Handler returned an invalid result"),
@@ -244,7 +275,7 @@ impl Dialect {
     /// the official TypeScript SDK's default (`legacyShim: true`); the official Python SDK
     /// has no shim and fails the request.
     pub(crate) fn shims_legacy_input_required(self) -> bool {
-        matches!(self, Dialect::Ferrymcp)
+        self != Dialect::PythonSdk
     }
 
     /// A client's answer to a server request (a legacy session's, or a modern input
@@ -266,7 +297,7 @@ impl Dialect {
     /// official Python SDK's session requests, are sent on a legacy session as they are
     /// and refused at 2026-07-28 (see [`Context::ask`](super::Context)).
     pub(crate) fn asks_in_rounds(self) -> bool {
-        self == Dialect::Ferrymcp
+        self != Dialect::PythonSdk
     }
 
     /// The refusal of a server-to-client request where there is no back-channel (the
@@ -284,7 +315,9 @@ impl Dialect {
     /// session included).
     pub(crate) fn unknown_session(self) -> (ErrorObject, bool) {
         match self {
-            Dialect::Ferrymcp => (ErrorObject::new(ErrorCode::REQUEST_TIMEOUT, "Session not found"), false),
+            Dialect::Ferrymcp | Dialect::TypeScriptSdk => {
+                (ErrorObject::new(ErrorCode::REQUEST_TIMEOUT, "Session not found"), false)
+            }
             Dialect::PythonSdk => (ErrorObject::new(ErrorCode::INVALID_REQUEST, "Session not found"), true),
         }
     }
@@ -359,8 +392,10 @@ impl Dialect {
         modern: bool,
     ) -> ErrorObject {
         match self {
-            Dialect::Ferrymcp if unknown => ErrorObject::invalid_params(format!("Unknown prompt: {name}")),
-            Dialect::Ferrymcp => ErrorObject::invalid_params(format!(
+            Dialect::Ferrymcp | Dialect::TypeScriptSdk if unknown => {
+                ErrorObject::invalid_params(format!("Unknown prompt: {name}"))
+            }
+            Dialect::Ferrymcp | Dialect::TypeScriptSdk => ErrorObject::invalid_params(format!(
                 "Invalid params: prompt {name} needs argument(s) {}",
                 missing.join(", ")
             )),
@@ -389,9 +424,24 @@ mod tests {
         assert_eq!(d.resource_not_found("a://b", false).code, ErrorCode::RESOURCE_NOT_FOUND);
         let failed = d.handler_failed("boom".into(), |m| format!("Prompt p failed: {m}"), None, false);
         assert_eq!(failed, ErrorObject::internal("Prompt p failed: boom"));
-        assert!(d.declares_logging(false) && d.serves_set_level() && d.fills_completion());
+        assert!(d.declares_logging(false) && d.serves_set_level(false) && d.fills_completion());
         assert!(d.announces_changes(false, false, true));
         assert_eq!(d.unknown_session(), (ErrorObject::new(ErrorCode::REQUEST_TIMEOUT, "Session not found"), false));
+    }
+
+    #[test]
+    fn the_typescript_sdk_declares_only_what_is_given() {
+        let d = Dialect::TypeScriptSdk;
+        assert!(!d.declares_logging(false) && !d.serves_set_level(false) && d.serves_set_level(true));
+        assert!(!d.sends_logs(false) && d.sends_logs(true) && Dialect::Ferrymcp.sends_logs(false));
+        assert!(
+            d.omits_false_flags() && !Dialect::Ferrymcp.omits_false_flags() && !Dialect::PythonSdk.omits_false_flags()
+        );
+        assert!(!d.announces_changes(false, false, true) && d.announces_changes(true, false, false));
+        // Everything else is ferrymcp's own (already the TypeScript SDK's answers).
+        assert_eq!(d.method_not_found("x/y"), ErrorObject::method_not_found("x/y"));
+        assert_eq!(d.unknown_session(), Dialect::Ferrymcp.unknown_session());
+        assert!(d.fills_completion() && d.asks_in_rounds() && d.shims_legacy_input_required());
     }
 
     #[test]

@@ -163,7 +163,8 @@ pub struct ServerOptions {
     pub reject_legacy: bool,
     /// Whose answers the server gives where the official SDKs differ (capabilities it
     /// could declare, error wording, completion totals): see [`Dialect`]. Default
-    /// [`Dialect::Ferrymcp`]; the Python binding selects [`Dialect::PythonSdk`].
+    /// [`Dialect::Ferrymcp`]; the Python binding selects [`Dialect::PythonSdk`], the Node binding
+    /// [`Dialect::TypeScriptSdk`].
     pub dialect: Dialect,
     /// How a handler's own `input_required` result answers a 2025-era request (the legacy
     /// shim, its round cap and its per-request timeout): see [`InputRequiredOptions`].

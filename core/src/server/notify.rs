@@ -208,7 +208,9 @@ impl Server {
     /// `logging/setLevel` lets `level` through. This is for messages outside any request;
     /// a handler logs through its [`Context`], which reaches 2026-07-28 clients too.
     pub async fn notify_log(&self, level: &str, data: Value, logger: Option<&str>) {
-        if super::context::level_rank(level).is_none() {
+        if super::context::level_rank(level).is_none()
+            || !self.shared.options.dialect.sends_logs(super::capabilities::logging_declared(&self.shared))
+        {
             return;
         }
         let mut params = json!({"level": level, "data": data});

@@ -137,7 +137,7 @@ pub(crate) async fn legacy(
         "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
             if connection.server().custom.read().unwrap().answers(method) =>
         {
-            if method == "logging/setLevel" && !connection.server().options.dialect.serves_set_level() {
+            if method == "logging/setLevel" && !serves_set_level(connection.server()) {
                 connection.set_log_level(&params)?;
             }
             let cx = connection.legacy_context(incoming, &params);
@@ -148,7 +148,7 @@ pub(crate) async fn legacy(
             }
             Ok(reply)
         }
-        "logging/setLevel" if connection.server().options.dialect.serves_set_level() => {
+        "logging/setLevel" if serves_set_level(connection.server()) => {
             connection.set_log_level(&params).map(Reply::Value)
         }
         "logging/setLevel" => Err(connection.server().options.dialect.method_not_found(method)),
@@ -159,6 +159,12 @@ pub(crate) async fn legacy(
             feature(connection.server(), method, params, cx).await
         }
     }
+}
+
+/// Whether core itself answers `logging/setLevel` (in the dialect's terms).
+fn serves_set_level(server: &ServerShared) -> bool {
+    let declared = server.capabilities.read().unwrap().logging.is_some();
+    server.options.dialect.serves_set_level(declared)
 }
 
 /// The cache hint a 2026-07-28 result of `method` carries, if it is cacheable (each
