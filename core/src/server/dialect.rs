@@ -175,8 +175,8 @@ impl Dialect {
 
     /// The answer to a 2026-07-28 request the inbound ladder refused
     /// ([`crate::protocol::inbound`]): the official Python SDK's words, or, in ferrymcp's
-    /// dialect, the TypeScript SDK's for a header that disagrees with the body and core's own
-    /// for the envelope (`envelope`: core's answer to the same defect).
+    /// dialect and the TypeScript SDK's, the TypeScript SDK's for a header that disagrees with
+    /// the body and core's own for the envelope (`envelope`: core's answer to the same defect).
     pub(crate) fn inbound_rejection(
         self,
         rejection: Rejection,
@@ -184,16 +184,17 @@ impl Dialect {
     ) -> ErrorObject {
         match (self, rejection) {
             (Dialect::PythonSdk, rejection) => rejection.official(),
-            (Dialect::Ferrymcp, Rejection::Mismatch(mismatch)) => mismatch.typescript(),
-            (Dialect::Ferrymcp, Rejection::Envelope(error)) => envelope().unwrap_or(error),
+            (Dialect::Ferrymcp | Dialect::TypeScriptSdk, Rejection::Mismatch(mismatch)) => mismatch.typescript(),
+            (Dialect::Ferrymcp | Dialect::TypeScriptSdk, Rejection::Envelope(error)) => envelope().unwrap_or(error),
         }
     }
 
     /// The HTTP status of a 2026-07-28 request's JSON-RPC error answer: the official Python
-    /// SDK's `ERROR_CODE_HTTP_STATUS` (whoever raised the error); in ferrymcp's dialect the
-    /// TypeScript SDK's ladder table, which leaves -32602 (a handler's, as a rule) at 200.
+    /// SDK's `ERROR_CODE_HTTP_STATUS` (whoever raised the error); in ferrymcp's dialect and the
+    /// TypeScript SDK's, the TypeScript SDK's ladder table, which leaves -32602 (a handler's,
+    /// as a rule) at 200.
     pub(crate) fn modern_status(self, code: i64) -> u16 {
-        if self == Dialect::Ferrymcp && code == ErrorCode::INVALID_PARAMS {
+        if self != Dialect::PythonSdk && code == ErrorCode::INVALID_PARAMS {
             return 200;
         }
         inbound::http_status(code).unwrap_or(200)
