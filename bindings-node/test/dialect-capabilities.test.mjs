@@ -5,40 +5,20 @@
 // `resources.subscribe` of its own; a low-level Server declares exactly what it was given.
 // The peer is the official v1 client, over stdio (a child process) and Streamable HTTP.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 import { describe, test } from 'node:test';
 
 import { Client as OfficialClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as OfficialStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as OfficialHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { StreamableHTTPServerTransport } from 'ferrymcp/server/streamableHttp.js';
 
-import { fixture } from './helpers.mjs';
+import { fixture, servePerSession } from './helpers.mjs';
 import { build } from './fixtures/declared.mjs';
 
-/** Serves `build(shape)` per session on a Node `http` server, the official v1 wiring. */
+/** `build(shape)` per session on a Node `http` server (the official v1 wiring), with the official client's transport to it. */
 async function serveHttp(shape) {
-  const transports = new Map();
-  const http = createServer(async (req, res) => {
-    const id = req.headers['mcp-session-id'];
-    let transport = id === undefined ? undefined : transports.get(id);
-    if (transport === undefined) {
-      transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId) => transports.set(sessionId, transport),
-      });
-      await build(shape).connect(transport);
-    }
-    await transport.handleRequest(req, res);
-  });
-  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const close = async () => {
-    for (const transport of new Set(transports.values())) await transport.close();
-    await new Promise((resolve) => http.close(resolve));
-  };
-  return { transport: new OfficialHttp(new URL(`http://127.0.0.1:${http.address().port}/mcp`)), close };
+  const served = await servePerSession(() => build(shape));
+  return { transport: new OfficialHttp(served.url), close: served.close };
 }
 
 const TRANSPORTS = {
