@@ -95,32 +95,20 @@ REWRITES = [
 ]
 
 
-def export(sdk: str | None, ref: str, into: Path) -> None:
-    """Copies PATHS at `ref` from a git directory (or a fresh shallow clone) into `into`."""
-    if sdk is None:
-        clone = into / ".clone"
-        subprocess.run(
-            [
-                "git",
-                "clone",
-                "-q",
-                "--depth",
-                "1",
-                "--branch",
-                ref,
-                OFFICIAL,
-                str(clone),
-            ],
-            check=True,
-        )
-        sdk, ref = str(clone / ".git"), "HEAD"
-    archive = subprocess.run(
-        ["git", "--git-dir", sdk, "archive", ref, *PATHS],
-        check=True,
-        capture_output=True,
-    )
+def extract(sdk: str | None, ref: str, paths: list[str], into: Path) -> None:
+    """Copies `paths` at `ref` from a git directory (or a fresh shallow clone) into `into`."""
+    with tempfile.TemporaryDirectory(prefix="port-check-clone-") as scratch:
+        if sdk is None:
+            clone = Path(scratch, "clone")
+            subprocess.run(["git", "clone", "-q", "--depth", "1", "--branch", ref, OFFICIAL, str(clone)], check=True)
+            sdk, ref = str(clone / ".git"), "HEAD"
+        archive = subprocess.run(["git", "--git-dir", sdk, "archive", ref, *paths], check=True, capture_output=True)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    shutil.rmtree(into / ".clone", ignore_errors=True)
+
+
+def export(sdk: str | None, ref: str, into: Path) -> None:
+    """Copies PATHS at `ref` into `into`, set up to run as the docs test suite."""
+    extract(sdk, ref, list(PATHS), into)
     (into / "tests" / "__init__.py").touch()
     # The official suite's own conftest needs its dev tooling (logfire); all the docs tests
     # need from it is the asyncio backend, which the official suite runs them on.
@@ -266,17 +254,7 @@ def stories_suite(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="port-check-stories-") as tmp:
         trees = {label: Path(tmp, label) for label in ("official", "server", "full")}
         trees["official"].mkdir()
-        sdk, ref = args.sdk, args.ref
-        if sdk is None:
-            subprocess.run(
-                ["git", "clone", "-q", "--depth", "1", "--branch", ref, OFFICIAL, str(Path(tmp, "clone"))],
-                check=True,
-            )
-            sdk, ref = str(Path(tmp, "clone", ".git")), "HEAD"
-        archive = subprocess.run(
-            ["git", "--git-dir", sdk, "archive", ref, "examples/stories"], check=True, capture_output=True
-        )
-        subprocess.run(["tar", "-x", "-C", str(trees["official"])], input=archive.stdout, check=True)
+        extract(args.sdk, args.ref, ["examples/stories"], trees["official"])
         for label in ("server", "full"):
             shutil.copytree(trees["official"], trees[label])
         for path in (trees["server"] / "examples" / "stories").rglob("*.py"):
@@ -597,17 +575,7 @@ def examples_suite(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="port-check-examples-") as tmp:
         trees = {label: Path(tmp, label) for label in ("official", "ported")}
         trees["official"].mkdir()
-        sdk, ref = args.sdk, args.ref
-        if sdk is None:
-            subprocess.run(
-                ["git", "clone", "-q", "--depth", "1", "--branch", ref, OFFICIAL, str(Path(tmp, "clone"))],
-                check=True,
-            )
-            sdk, ref = str(Path(tmp, "clone", ".git")), "HEAD"
-        archive = subprocess.run(
-            ["git", "--git-dir", sdk, "archive", ref, *EXAMPLE_DIRS[args.ref]], check=True, capture_output=True
-        )
-        subprocess.run(["tar", "-x", "-C", str(trees["official"])], input=archive.stdout, check=True)
+        extract(args.sdk, args.ref, list(EXAMPLE_DIRS[args.ref]), trees["official"])
         shutil.copytree(trees["official"], trees["ported"])
         rewrite(trees["ported"])
         for tree in trees.values():
