@@ -268,3 +268,32 @@ async fn the_typescript_sdk_declares_logging_and_subscribe_only_as_given() {
         assert_eq!(capabilities(&lowlevel(Dialect::TypeScriptSdk), revision).await, json!({"tools": {}}), "{revision}");
     }
 }
+
+#[tokio::test]
+async fn the_python_sdks_stream_keeps_the_era_its_first_request_opened() {
+    let initialize =
+        json!({"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}});
+    let code = |answer: Result<Value, Value>| answer.err().map(|error| error["code"].as_i64().unwrap());
+
+    let modern = connect(&mcpserver(Dialect::PythonSdk), MODERN).await;
+    assert_eq!(code(ask(&modern, MODERN, "tools/list", json!({})).await), None);
+    let refused = ask(&modern, LEGACY, "initialize", initialize.clone()).await.unwrap_err();
+    assert_eq!(refused["code"], -32022);
+    assert_eq!(refused["data"], json!({"supported": [MODERN], "requested": LEGACY}));
+    // A request without the envelope runs the ladder's first rung.
+    let bare = ask(&modern, LEGACY, "tools/list", json!({})).await.unwrap_err();
+    assert_eq!(
+        (bare["code"].as_i64(), bare["message"].as_str().unwrap().starts_with("params._meta")),
+        (Some(-32602), true)
+    );
+
+    let legacy = connect(&mcpserver(Dialect::PythonSdk), LEGACY).await;
+    let refused = ask(&legacy, MODERN, "tools/list", json!({})).await.unwrap_err();
+    assert_eq!(refused["code"], -32600);
+    assert_eq!(code(ask(&legacy, LEGACY, "tools/list", json!({})).await), None);
+
+    // ferrymcp's own dialect serves each request in the era its `_meta` names.
+    let either = connect(&mcpserver(Dialect::Ferrymcp), LEGACY).await;
+    assert_eq!(code(ask(&either, MODERN, "tools/list", json!({})).await), None);
+    assert_eq!(code(ask(&either, LEGACY, "tools/list", json!({})).await), None);
+}

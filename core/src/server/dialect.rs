@@ -200,6 +200,29 @@ impl Dialect {
         inbound::http_status(code).unwrap_or(200)
     }
 
+    /// Whether the first request on a stream (stdio, or any peer-carried connection; not
+    /// an HTTP session) decides the stream's era for good, as the official Python SDK's
+    /// dual-era loop does: a request naming a 2026-07-28 version in its `_meta` (other
+    /// than `initialize`) opens a 2026-07-28 stream, on which `initialize` is -32022 and
+    /// every request runs the inbound ladder's envelope checks; anything else opens a
+    /// handshake stream, on which a request naming a 2026-07-28 version is -32600.
+    /// Otherwise each request's own `_meta` says which era serves it.
+    pub(crate) fn locks_stream_era(self) -> bool {
+        self == Dialect::PythonSdk
+    }
+
+    /// The answer to a 2026-07-28 request whose `_meta` names a log level that is not one.
+    pub(crate) fn invalid_log_level(self, level: &Value) -> ErrorObject {
+        match self {
+            // The official runner validates the envelope with pydantic: its one wording.
+            Dialect::PythonSdk => ErrorObject::invalid_params("Invalid request parameters")
+                .with_data(RawJson::to_json(&json!("")).expect("JSON")),
+            Dialect::Ferrymcp | Dialect::TypeScriptSdk => {
+                ErrorObject::invalid_params(format!("Invalid params: unknown log level {level}"))
+            }
+        }
+    }
+
     /// The answer when no resource has `uri`: the era's code (`modern`: 2026-07-28).
     pub(crate) fn resource_not_found(self, uri: &str, modern: bool) -> ErrorObject {
         let data = RawJson::to_json(&json!({"uri": uri})).expect("JSON");

@@ -6,8 +6,11 @@
 //! legacy session. Modern checks run in the order the specification gives: `_meta` keys
 //! (-32602), then the version (-32022), then the method (-32601).
 
+use std::sync::LazyLock;
+
 use serde_json::{Map, Value, json};
 
+use super::dialect::Dialect;
 use crate::protocol::{LoggingLevel, ProtocolVersion, meta};
 use crate::wire::{ErrorCode, ErrorObject, RawJson};
 
@@ -33,7 +36,11 @@ pub(crate) struct ModernMeta<'a> {
 
 /// The checks a 2026-07-28 request must pass; borrows what its `_meta` declared (the HTTP
 /// endpoint checks before it hands the request over, and copies nothing).
-pub(crate) fn check_modern<'a>(method: &str, params: &'a Map<String, Value>) -> Result<ModernMeta<'a>, ErrorObject> {
+pub(crate) fn check_modern<'a>(
+    method: &str,
+    params: &'a Map<String, Value>,
+    dialect: Dialect,
+) -> Result<ModernMeta<'a>, ErrorObject> {
     let missing = |what: &str| ErrorObject::invalid_params(format!("Invalid params: _meta must carry \"{what}\""));
     let fields = params.get("_meta").and_then(Value::as_object).ok_or_else(|| missing(meta::PROTOCOL_VERSION))?;
     let version =
@@ -51,9 +58,44 @@ pub(crate) fn check_modern<'a>(method: &str, params: &'a Map<String, Value>) -> 
     let log_level = match fields.get(meta::LOG_LEVEL) {
         None => None,
         Some(Value::String(level)) if level.parse::<LoggingLevel>().is_ok() => Some(level.as_str()),
-        Some(other) => return Err(ErrorObject::invalid_params(format!("Invalid params: unknown log level {other}"))),
+        Some(other) => return Err(dialect.invalid_log_level(other)),
     };
     Ok(ModernMeta { version, log_level })
+}
+
+/// The 2026-07-28 revisions, as the inbound ladder takes them.
+pub(crate) static SUPPORTED: LazyLock<Vec<String>> =
+    LazyLock::new(|| ProtocolVersion::strings(&ProtocolVersion::MODERN).into_iter().map(str::to_owned).collect());
+
+/// Whether `params._meta` names a protocol version: what opens a 2026-07-28 stream where
+/// the first request decides the stream's era ([`Dialect::locks_stream_era`]; a bare
+/// `_meta` is no evidence, legacy requests carry `progressToken` there).
+pub(crate) fn names_version(params: &Map<String, Value>) -> bool {
+    params.get("_meta").and_then(Value::as_object).is_some_and(|meta| meta.contains_key(meta::PROTOCOL_VERSION))
+}
+
+/// The answer to `initialize` on a stream its first request opened at 2026-07-28 (where
+/// the stream's era is locked): -32022 naming the served revisions, and the one
+/// `initialize` proposed when it is a string.
+pub(crate) fn initialize_on_modern_stream(params: &Map<String, Value>) -> ErrorObject {
+    let supported = ProtocolVersion::strings(&ProtocolVersion::MODERN);
+    let data = match params.get("protocolVersion").and_then(Value::as_str) {
+        Some(requested) => json!({"supported": supported, "requested": requested}),
+        None => json!({"supported": supported}),
+    };
+    ErrorObject::new(
+        ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+        "connection is serving the 2026-07-28 protocol; the initialize handshake is not accepted",
+    )
+    .with_data(RawJson::to_json(&data).expect("JSON"))
+}
+
+/// The answer to a request naming a 2026-07-28 version on a stream that opened with the
+/// handshake (where the stream's era is locked).
+pub(crate) fn modern_on_legacy_stream() -> ErrorObject {
+    ErrorObject::invalid_request(
+        "this connection serves the handshake protocol era; requests carrying the 2026-07-28 envelope are not accepted on it",
+    )
 }
 
 pub(crate) fn unsupported_version(requested: &str) -> ErrorObject {

@@ -23,6 +23,7 @@ use super::reply::Reply;
 use super::router;
 use super::session_handle::ServerSession;
 use crate::peer::{BoxFuture, Handler, HandlerResult, NotificationContext, Peer, RequestContext};
+use crate::protocol::inbound;
 use crate::protocol::{Initialized, LoggingLevel, NotificationMethod, ProtocolVersion};
 use crate::wire::{ErrorObject, Notification, RawJson, Request, RequestId};
 
@@ -55,6 +56,9 @@ pub struct Connection {
     outbound: OnceLock<Arc<dyn Outbound>>,
     /// The transport's session id (Streamable HTTP's `Mcp-Session-Id`), when it has one.
     transport_id: OnceLock<Arc<str>>,
+    /// Whether the stream's first request opened it at 2026-07-28, in a dialect where that
+    /// decides the stream's era ([`super::dialect::Dialect::locks_stream_era`]); unset otherwise.
+    opened_modern: OnceLock<bool>,
 }
 
 /// One request as a transport hands it over: its id, what cancels it, and the way back
@@ -109,6 +113,7 @@ impl Connection {
             session: Mutex::new(Session::default()),
             outbound: OnceLock::new(),
             transport_id: OnceLock::new(),
+            opened_modern: OnceLock::new(),
         });
         connection.server.connections.lock().unwrap().insert(id, Arc::downgrade(&connection));
         connection
@@ -180,6 +185,13 @@ impl Connection {
 
     async fn handle(self: Arc<Self>, request: Request, rcx: RequestContext) -> HandlerResult {
         self.attach(rcx.peer());
+        // Before the first await: the peer starts its requests in the order they arrive,
+        // so this sees the stream's first request first.
+        if self.opened_modern.get().is_none() && self.server.options.dialect.locks_stream_era() {
+            let params = request.params.as_ref().and_then(|raw| raw.parse_owned::<Map<String, Value>>().ok());
+            let modern = request.method != "initialize" && params.as_ref().is_some_and(era::names_version);
+            let _ = self.opened_modern.set(modern);
+        }
         let initialize = request.method == "initialize";
         let incoming = Incoming {
             id: rcx.id().clone(),
@@ -244,11 +256,26 @@ impl Connection {
             },
         };
         let method = request.method.as_str();
-        let reply = if era::is_modern(method, params.checked()) {
+        let dialect = self.server.options.dialect;
+        let modern = match self.opened_modern.get() {
+            None => era::is_modern(method, params.checked()),
+            Some(false) if method != "initialize" && era::names_version(params.checked()) => {
+                return Err(era::modern_on_legacy_stream());
+            }
+            Some(false) => false,
+            Some(true) if method == "initialize" => return Err(era::initialize_on_modern_stream(params.checked())),
+            Some(true) => {
+                let name = Value::from(method);
+                inbound::ladder(Some(&name), Some(params.checked()), None, &era::SUPPORTED, &[])
+                    .map_err(|rejection| dialect.inbound_rejection(rejection, || None))?;
+                true
+            }
+        };
+        let reply = if modern {
             let (version, log_level) = match incoming.checked.take() {
                 Some(checked) => checked,
                 None => {
-                    let meta = era::check_modern(method, params.checked())?;
+                    let meta = era::check_modern(method, params.checked(), dialect)?;
                     (meta.version.to_owned(), meta.log_level.and_then(level_rank))
                 }
             };

@@ -9,15 +9,9 @@
 use http::HeaderMap;
 use serde_json::{Map, Value};
 
-use std::sync::LazyLock;
-
-use crate::protocol::ProtocolVersion;
 use crate::protocol::headers::{METHOD_HEADER, NAME_FIELDS, NAME_HEADER, PROTOCOL_VERSION_HEADER};
 use crate::protocol::inbound::{self, HeaderMismatch, Rejection};
-
-/// The revisions the per-request-envelope path serves.
-static SUPPORTED: LazyLock<Vec<String>> =
-    LazyLock::new(|| ProtocolVersion::strings(&ProtocolVersion::MODERN).into_iter().map(str::to_owned).collect());
+use crate::server::era;
 
 /// A header's value as text, each byte one character (as the official Python server
 /// decodes them, Latin-1), so a value with bytes a header should not carry still compares.
@@ -45,7 +39,7 @@ pub(crate) fn check(
         }
     }
     let method = Value::from(method);
-    inbound::ladder(Some(&method), Some(params), Some(&routing), &SUPPORTED, &NAME_FIELDS)?;
+    inbound::ladder(Some(&method), Some(params), Some(&routing), &era::SUPPORTED, &NAME_FIELDS)?;
     if let Some(schema) = input_schema {
         let arguments = params.get("arguments").cloned().unwrap_or_else(|| Value::Object(Map::new()));
         if arguments.is_object() {

@@ -40,9 +40,9 @@ pub(crate) async fn post(
         .flatten();
     let dialect = state.server.shared.options.dialect;
     let checked = headers::check(&parts.headers, method, read, schema.as_ref())
-        .map_err(|rejection| dialect.inbound_rejection(rejection, || era::check_modern(method, read).err()))
+        .map_err(|rejection| dialect.inbound_rejection(rejection, || era::check_modern(method, read, dialect).err()))
         .and_then(|()| {
-            let meta = era::check_modern(method, read)?;
+            let meta = era::check_modern(method, read, dialect)?;
             Ok((meta.version.to_owned(), meta.log_level.and_then(level_rank)))
         });
     let checked = match checked {
