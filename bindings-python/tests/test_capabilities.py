@@ -55,7 +55,9 @@ def without_legacy_extensions(capabilities: dict[str, Any], revision: str, shape
     difference."""
     if revision == LEGACY and shape == "extension":
         capabilities = dict(capabilities)
-        assert capabilities.pop("extensions") == {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}
+        assert capabilities.pop("extensions") == {
+            "io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}
+        }
     return capabilities
 
 
@@ -119,7 +121,11 @@ def test_the_1x_api_declares_what_mcp_1x_declares() -> None:
         "prompts": {"listChanged": False},
     }
     lowlevel = declared("ferrymcp", "lowlevel-v1", LEGACY)
-    assert lowlevel == {"experimental": {}, "tools": {"listChanged": False}, "resources": {"subscribe": False, "listChanged": False}}
+    assert lowlevel == {
+        "experimental": {},
+        "tools": {"listChanged": False},
+        "resources": {"subscribe": False, "listChanged": False},
+    }
 
 
 def test_misdeclared_extensions_raise_naming_them() -> None:
