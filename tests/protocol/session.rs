@@ -329,8 +329,7 @@ fn differences(a: Option<&Value>, b: Option<&Value>, at: String, out: &mut Vec<S
         // them (checked in legacy.rs and core/tests/dialect.rs).
         (Some(Value::Bool(false)), Some(Value::Bool(true)))
             if python_dialect()
-                && at.starts_with("/legacy/")
-                && at.contains("/result/capabilities/")
+                && at.starts_with("/received/result/capabilities/")
                 && (at.ends_with("/listChanged") || at.ends_with("/subscribe")) => {}
         (Some(Value::Object(x)), Some(Value::Object(y))) => {
             let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
