@@ -72,6 +72,22 @@ def test_declares_what_the_official_server_declares(shape: str, revision: str) -
     assert official["resources"] == {"subscribe": changes, "listChanged": changes}
 
 
+def test_a_tool_returning_an_empty_list_answers_as_the_official_server() -> None:
+    answers = []
+    for sdk in ("official", "ferrymcp"):
+        server = RawServer([sys.executable, str(PEER), sdk, "tools"], LEGACY)
+        try:
+            server.initialize()
+            params = {"name": "nobody", "arguments": {}}
+            answers.append(server.request(2, "CallToolRequest", "tools/call", params)["result"])
+        finally:
+            assert server.close() == 0
+    official, ours = answers
+    assert official["content"] == [] and official["structuredContent"] == {"result": []}
+    # (`isError: false` on a successful call is the official server's, not yet ferrymcp's.)
+    assert ours == {key: value for key, value in official.items() if key != "isError"}
+
+
 def declared_over_http(sdk: str, shape: str) -> dict[str, Any]:
     served = Served(
         [sys.executable, str(PEER), sdk, shape, "http"], r"(?:Uvicorn running on|listening on) (http://[^/\s]+)"

@@ -173,6 +173,25 @@ async fn the_python_sdks_1x_api_declares_experimental_and_no_subscribe() {
 }
 
 #[tokio::test]
+async fn a_tool_without_content_keeps_it_empty_in_the_python_sdk() {
+    for (dialect, content) in
+        [(Dialect::PythonSdk, json!([])), (Dialect::Ferrymcp, json!([{"type": "text", "text": "{\"result\":[]}"}]))]
+    {
+        let server = server(dialect, Features::ALL);
+        let schema = json!({"type": "object", "properties": {"result": {"type": "array"}}, "required": ["result"]});
+        let definition = json!({"name": "none", "inputSchema": {"type": "object"}, "outputSchema": schema});
+        let empty = |_: Map<String, Value>, _: Context| async {
+            Ok::<_, HandlerError>(json!({"content": [], "structuredContent": {"result": []}}))
+        };
+        server.add_tool(definition, empty).unwrap();
+        let peer = connect(&server, LEGACY).await;
+        let result = ask(&peer, LEGACY, "tools/call", json!({"name": "none", "arguments": {}})).await.unwrap();
+        assert_eq!(result["content"], content, "{dialect:?}");
+        assert_eq!(result["structuredContent"], json!({"result": []}));
+    }
+}
+
+#[tokio::test]
 async fn errors_are_worded_as_the_official_python_sdk_words_them() {
     for revision in [LEGACY, MODERN] {
         let peer = connect(&mcpserver(Dialect::PythonSdk), revision).await;

@@ -74,6 +74,13 @@ else:
 
 if shape == "tools":
     mcp.add_tool(ping)
+
+    @mcp.tool()
+    def nobody() -> list[str]:
+        """Names no one (an empty list: `content: []`)."""
+        return []
+
+
 if shape == "prompts":
 
     @mcp.prompt()
