@@ -34,9 +34,9 @@ pub enum Dialect {
     /// The official Python SDK's (`mcp` 2.x, `main`): `logging` only when the application
     /// answers `logging/setLevel` itself (and `logging/setLevel` otherwise -32601, as the
     /// official runner answers a method no handler serves; with the handler, core applies
-    /// the level too), a list the application answers
-    /// itself (the low-level `Server`) without `listChanged` unless the application declares
-    /// it, a completion as the handler gave it (within the 100-value cap), `Method not found`
+    /// the level too), a list without `listChanged` (and `resources.subscribe`) toward a
+    /// legacy client unless the application declares it (toward a 2026-07-28 one, a list
+    /// core keeps with them), a tool result's empty content left empty, a completion as the handler gave it (within the 100-value cap), `Method not found`
     /// with the method as `data`, a feature whose handlers the server does not have
     /// -32601 too, `Unknown resource: URI` (-32602 in both eras, `data: {uri}`), a
     /// resource's failed read `-32603 Error reading resource URI` with `data: {uri}`, and
