@@ -73,7 +73,11 @@ async def test_notifications_subscribe_and_unsubscribe() -> None:
         await asyncio.wait_for(tools_changed.wait(), 30)
 
     async with Client(server, mode="legacy", message_handler=on_message) as client:
-        assert client.server_capabilities.resources is not None and client.server_capabilities.resources.subscribe
+        # Declared `false` to a legacy client, as the official `MCPServer` does (core's
+        # `Dialect::PythonSdk`); the engine still serves `resources/subscribe` and sends the
+        # changes the application announces.
+        assert client.server_capabilities.resources is not None
+        assert client.server_capabilities.resources.subscribe is False
         removed = r"^resources/{}subscribe is removed as of 2026-07-28; use Client\.listen\(\) instead\.$"
         with pytest.warns(MCPDeprecationWarning, match=removed.format("")):  # as the official verb warns
             assert await client.subscribe_resource("doc://a") == EmptyResult()

@@ -117,6 +117,81 @@ async fn an_application_answered_list_announces_no_changes_in_the_python_sdk() {
 }
 
 #[tokio::test]
+async fn a_kept_list_announces_changes_to_legacy_clients_only_as_the_python_sdk_declares() {
+    let lists = |changes: bool| {
+        json!({
+            "tools": {"listChanged": changes},
+            "resources": {"subscribe": changes, "listChanged": changes},
+            "prompts": {"listChanged": changes},
+            "completions": {},
+        })
+    };
+    // The official `MCPServer`: `false` to a legacy client though it keeps the lists (its
+    // application sends list changes itself), `true` to a 2026-07-28 one.
+    assert_eq!(capabilities(&mcpserver(Dialect::PythonSdk), LEGACY).await, lists(false));
+    assert_eq!(capabilities(&mcpserver(Dialect::PythonSdk), MODERN).await, lists(true));
+    let mut ours = lists(true);
+    ours["logging"] = json!({});
+    assert_eq!(capabilities(&mcpserver(Dialect::Ferrymcp), LEGACY).await, ours);
+    // A list change the application sends still reaches the legacy client.
+    let python = mcpserver(Dialect::PythonSdk);
+    let ((client_source, client_sink), (server_source, server_sink)) = memory::pair();
+    let serving = python.clone();
+    tokio::spawn(async move { serving.serve(server_source, server_sink).await });
+    let (sent, mut received) = tokio::sync::mpsc::unbounded_channel();
+    let callbacks = ClientCallbacks {
+        notification: Some(std::sync::Arc::new(move |method: &str, _: Value| {
+            let _ = sent.send(method.to_owned());
+        })),
+        ..ClientCallbacks::default()
+    };
+    let peer = Peer::spawn(client_source, client_sink, callbacks.handler().unwrap(), PeerConfig::default());
+    let params = json!({"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}});
+    peer.request("initialize", Some(&params), RequestOptions::default()).await.unwrap();
+    peer.notify("notifications/initialized", None::<&Value>).await.unwrap();
+    ask(&peer, LEGACY, "ping", json!({})).await.unwrap();
+    python.notify_tools_changed().await;
+    assert_eq!(received.recv().await.as_deref(), Some("notifications/tools/list_changed"));
+}
+
+#[tokio::test]
+async fn the_python_sdks_1x_api_declares_experimental_and_no_subscribe() {
+    let v1 = |python_v1: bool| {
+        let options = ServerOptions { dialect: Dialect::PythonSdk, python_v1, ..ServerOptions::default() };
+        let server = Server::with_info(json!({"name": "v1", "version": "1"}), None, options);
+        let list = |_: Map<String, Value>, _: Context| async { Ok::<_, HandlerError>(json!({"resources": []})) };
+        server.set_feature_handler("resources/list", list).unwrap();
+        let subscribe = |_: Map<String, Value>, _: Context| async { Ok::<_, HandlerError>(json!({})) };
+        server.set_feature_handler("resources/subscribe", subscribe).unwrap();
+        server
+    };
+    let caps = capabilities(&v1(true), LEGACY).await;
+    assert_eq!(caps, json!({"experimental": {}, "resources": {"subscribe": false, "listChanged": false}}));
+    // 2.x: no empty `experimental`, and the handler makes `subscribe` true.
+    let caps = capabilities(&v1(false), LEGACY).await;
+    assert_eq!(caps, json!({"resources": {"subscribe": true, "listChanged": false}}));
+}
+
+#[tokio::test]
+async fn a_tool_without_content_keeps_it_empty_in_the_python_sdk() {
+    for (dialect, content) in
+        [(Dialect::PythonSdk, json!([])), (Dialect::Ferrymcp, json!([{"type": "text", "text": "{\"result\":[]}"}]))]
+    {
+        let server = server(dialect, Features::ALL);
+        let schema = json!({"type": "object", "properties": {"result": {"type": "array"}}, "required": ["result"]});
+        let definition = json!({"name": "none", "inputSchema": {"type": "object"}, "outputSchema": schema});
+        let empty = |_: Map<String, Value>, _: Context| async {
+            Ok::<_, HandlerError>(json!({"content": [], "structuredContent": {"result": []}}))
+        };
+        server.add_tool(definition, empty).unwrap();
+        let peer = connect(&server, LEGACY).await;
+        let result = ask(&peer, LEGACY, "tools/call", json!({"name": "none", "arguments": {}})).await.unwrap();
+        assert_eq!(result["content"], content, "{dialect:?}");
+        assert_eq!(result["structuredContent"], json!({"result": []}));
+    }
+}
+
+#[tokio::test]
 async fn errors_are_worded_as_the_official_python_sdk_words_them() {
     for revision in [LEGACY, MODERN] {
         let peer = connect(&mcpserver(Dialect::PythonSdk), revision).await;

@@ -15,9 +15,12 @@ async fn initialize_echoes_every_legacy_version() {
         assert_eq!(result["protocolVersion"], version);
         assert_eq!(result["serverInfo"], json!({"name": "mcp-conformance-test-server", "version": "1.0.0"}));
         let caps = &result["capabilities"];
-        assert_eq!(caps["tools"], json!({"listChanged": true}));
-        assert_eq!(caps["resources"], json!({"subscribe": true, "listChanged": true}));
-        assert_eq!(caps["prompts"], json!({"listChanged": true}));
+        // The official Python server declares no list changes to a legacy client (core's
+        // `Dialect::PythonSdk`), though it sends them when the application does.
+        let changes = !python_dialect();
+        assert_eq!(caps["tools"], json!({"listChanged": changes}));
+        assert_eq!(caps["resources"], json!({"subscribe": changes, "listChanged": changes}));
+        assert_eq!(caps["prompts"], json!({"listChanged": changes}));
         assert_eq!(caps["logging"], json!({}));
         assert_eq!(caps["completions"], json!({}));
         // The session serves features at that revision, with no 2026 stamping.

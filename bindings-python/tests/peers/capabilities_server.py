@@ -1,8 +1,11 @@
 """One server, written against the official SDK's `MCPServer` API, whose capabilities
-depend on what it registers: `capabilities_server.py <sdk> <shape>`, `sdk` `official`
+depend on what it registers: `capabilities_server.py <sdk> <shape> [http]`, `sdk` `official`
 (the `mcp` package) or `ferrymcp` (the same code on ferrymcp's modules), `shape` `empty`,
-`tools`, `prompts`, `completion` or `extension`. test_capabilities.py runs both and
-compares what they declare."""
+`tools`, `prompts`, `completion`, `extension`, or, for ferrymcp only, `fastmcp` (1.x's
+`FastMCP`) and `lowlevel-v1` (the low-level `Server` with 1.x's decorators). Over stdio, or
+with `http` over Streamable HTTP on a port the OS chooses (uvicorn, or ferrymcp's
+`listening on`, names it on stderr). test_capabilities.py runs both and compares what they
+declare."""
 
 from __future__ import annotations
 
@@ -34,10 +37,50 @@ class Ui(Extension):
         return [ToolBinding(ping, meta={"ui": {"resourceUri": "ui://ping"}})]
 
 
-mcp = MCPServer(f"capabilities-{shape}", extensions=[Ui()] if shape == "extension" else None)
+if shape == "fastmcp":
+    from ferrymcp.server.fastmcp import FastMCP
+
+    mcp = FastMCP(f"capabilities-{shape}")
+    mcp.add_tool(ping)
+elif shape == "lowlevel-v1":
+    import anyio
+
+    from ferrymcp.server.lowlevel import Server
+    from ferrymcp.server.stdio import stdio_server
+    from ferrymcp.types import Resource, Tool
+
+    server = Server("capabilities-lowlevel-v1")
+
+    @server.list_tools()
+    async def list_tools() -> list[Tool]:
+        return []
+
+    @server.list_resources()
+    async def list_resources() -> list[Resource]:
+        return []
+
+    @server.subscribe_resource()
+    async def subscribe(uri: Any) -> None:
+        return None
+
+    async def serve() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(serve)
+    sys.exit(0)
+else:
+    mcp = MCPServer(f"capabilities-{shape}", extensions=[Ui()] if shape == "extension" else None)
 
 if shape == "tools":
     mcp.add_tool(ping)
+
+    @mcp.tool()
+    def nobody() -> list[str]:
+        """Names no one (an empty list: `content: []`)."""
+        return []
+
+
 if shape == "prompts":
 
     @mcp.prompt()
@@ -53,4 +96,7 @@ if shape == "completion":
         return None
 
 
-mcp.run()
+if sys.argv[3:] == ["http"]:
+    mcp.run("streamable-http", host="127.0.0.1", port=0)
+else:
+    mcp.run()

@@ -23,9 +23,13 @@
 //!   and honours the 2026-07-28 `_meta` log level on every request. In the official Python
 //!   SDK's dialect ([`Dialect::PythonSdk`](super::Dialect)) core serves it only through the
 //!   application's handler, and declares it only then, as that SDK does.
-//! - In that dialect a list the application answers itself declares `listChanged` (and
-//!   `resources.subscribe`) only as the application declares it (its `NotificationOptions`,
-//!   its `resources/subscribe` handler), not `true` for 2026-07-28 clients.
+//! - In that dialect a list declares `listChanged` (and `resources.subscribe`) to a legacy
+//!   client only as the application declares it (its `NotificationOptions`, its
+//!   `resources/subscribe` handler), `false` otherwise even for a list core keeps (the
+//!   official `MCPServer` sends list changes only when the application does); to a
+//!   2026-07-28 client a list core keeps declares them, one the application answers itself
+//!   only as it declares them. Under its 1.x API (`ServerOptions::python_v1`)
+//!   `resources.subscribe` is `false` and `experimental` declared (`{}`) always.
 //! - In the official TypeScript SDK's dialect (`Dialect::TypeScriptSdk`) `logging` is
 //!   declared only as the application declares it (and only then served and sent), a
 //!   list core keeps with `listChanged: true`, one the application answers itself and
@@ -117,7 +121,11 @@ pub(crate) fn capabilities(server: &ServerShared, modern: bool) -> ServerCapabil
     let mut derived = ServerCapabilities {
         tools: offered.tools.then(|| list_changed(engine.tools)),
         resources: offered.resources.then(|| ResourcesCapability {
-            subscribe: flag(dialect.announces_changes(subscribe_kept, answered.subscribe, modern)),
+            subscribe: flag(dialect.announces_changes(
+                subscribe_kept,
+                answered.subscribe && (modern || dialect.declares_app_subscribe(server.options.python_v1)),
+                modern,
+            )),
             list_changed: changes(engine.resources),
             ..Default::default()
         }),
@@ -126,6 +134,9 @@ pub(crate) fn capabilities(server: &ServerShared, modern: bool) -> ServerCapabil
         completions: (server.completion.read().unwrap().is_some() || answered.completion).then(Default::default),
         ..Default::default()
     };
+    if dialect.declares_empty_experimental(server.options.python_v1) {
+        derived.experimental = Some(Default::default());
+    }
     if tasks {
         derived.extensions = Some([(TASKS_EXTENSION.to_owned(), json!({}))].into_iter().collect());
     }

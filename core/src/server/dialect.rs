@@ -34,9 +34,9 @@ pub enum Dialect {
     /// The official Python SDK's (`mcp` 2.x, `main`): `logging` only when the application
     /// answers `logging/setLevel` itself (and `logging/setLevel` otherwise -32601, as the
     /// official runner answers a method no handler serves; with the handler, core applies
-    /// the level too), a list the application answers
-    /// itself (the low-level `Server`) without `listChanged` unless the application declares
-    /// it, a completion as the handler gave it (within the 100-value cap), `Method not found`
+    /// the level too), a list without `listChanged` (and `resources.subscribe`) toward a
+    /// legacy client unless the application declares it (toward a 2026-07-28 one, a list
+    /// core keeps with them), a tool result's empty content left empty, a completion as the handler gave it (within the 100-value cap), `Method not found`
     /// with the method as `data`, a feature whose handlers the server does not have
     /// -32601 too, `Unknown resource: URI` (-32602 in both eras, `data: {uri}`), a
     /// resource's failed read `-32603 Error reading resource URI` with `data: {uri}`, and
@@ -135,12 +135,39 @@ impl Dialect {
     /// `listChanged` (and `resources.subscribe`) of a list: `engine_keeps` when core keeps
     /// the list (and carries its changes), `app_declares` when the application answers
     /// the method that would make it true itself (`resources/subscribe`), `modern` for a
-    /// 2026-07-28 client, to whom core carries changes on `subscriptions/listen`.
+    /// 2026-07-28 client, to whom core carries changes on `subscriptions/listen`. The
+    /// official Python server declares a legacy client only what the application declares
+    /// (its `NotificationOptions`, default all `false`, and its `resources/subscribe`
+    /// handler), though its `MCPServer` keeps the lists: the application sends list changes
+    /// itself (`session.send_tool_list_changed()`, which core still carries), and to a
+    /// 2026-07-28 client what its `subscriptions/listen` carries (all of it).
     pub(crate) fn announces_changes(self, engine_keeps: bool, app_declares: bool, modern: bool) -> bool {
         match self {
             Dialect::Ferrymcp => engine_keeps || modern || app_declares,
+            Dialect::PythonSdk if !modern => app_declares,
             Dialect::PythonSdk | Dialect::TypeScriptSdk => engine_keeps || app_declares,
         }
+    }
+
+    /// Whether the application's own `resources/subscribe` handler makes a legacy
+    /// `resources.subscribe` true (`v1`: [`ServerOptions::python_v1`](super::ServerOptions::python_v1)):
+    /// the official 1.x Python server declares `false` whatever it serves.
+    pub(crate) fn declares_app_subscribe(self, v1: bool) -> bool {
+        !(self == Dialect::PythonSdk && v1)
+    }
+
+    /// Whether `capabilities.experimental` is declared even when empty (`{}`): the official
+    /// 1.x Python server always sends it, 2.x only with entries (`v1`:
+    /// [`ServerOptions::python_v1`](super::ServerOptions::python_v1)).
+    pub(crate) fn declares_empty_experimental(self, v1: bool) -> bool {
+        self == Dialect::PythonSdk && v1
+    }
+
+    /// Whether a tool result without content gets its structured output as a text block
+    /// (ferrymcp's and the TypeScript SDK's completion); the official Python server sends
+    /// the content the tool's value converts to, `[]` for an empty list.
+    pub(crate) fn mirrors_structured_into_empty_content(self) -> bool {
+        self != Dialect::PythonSdk
     }
 
     /// Whether a completion within the cap gets `total` and `hasMore` filled in.
@@ -486,7 +513,15 @@ mod tests {
         let read = d.handler_failed("boom".into(), worded, Some("a://b"), false);
         assert_eq!(read.message, "Error reading resource a://b");
         assert!(!d.declares_logging(false) && d.declares_logging(true));
-        assert!(!d.announces_changes(false, false, true) && d.announces_changes(true, false, false));
+        assert!(!d.announces_changes(false, false, true) && d.announces_changes(true, false, true));
+        // A legacy client: only what the application declares, though core keeps the list.
+        assert!(!d.announces_changes(true, false, false) && d.announces_changes(true, true, false));
+        assert!(d.declares_app_subscribe(false) && !d.declares_app_subscribe(true));
+        assert!(d.declares_empty_experimental(true) && !d.declares_empty_experimental(false));
+        assert!(!Dialect::Ferrymcp.declares_empty_experimental(true) && Dialect::Ferrymcp.declares_app_subscribe(true));
+        assert!(
+            !d.mirrors_structured_into_empty_content() && Dialect::Ferrymcp.mirrors_structured_into_empty_content()
+        );
         assert_eq!(d.invalid_prompt_request("p", true, &[], true), ErrorObject::internal("Internal server error"));
         let missing = d.invalid_prompt_request("p", false, &["who"], false);
         assert_eq!(missing, ErrorObject::new(0, "Missing required arguments: {'who'}"));

@@ -166,6 +166,12 @@ pub struct ServerOptions {
     /// [`Dialect::Ferrymcp`]; the Python binding selects [`Dialect::PythonSdk`], the Node binding
     /// [`Dialect::TypeScriptSdk`].
     pub dialect: Dialect,
+    /// Within [`Dialect::PythonSdk`], the official 1.x API's answers where they differ
+    /// from 2.x's (the Python binding chooses them for `ferrymcp.server.fastmcp.FastMCP`
+    /// and for a low-level `Server` built with 1.x's decorators): `capabilities.experimental`
+    /// always declared (`{}` when empty) and `resources.subscribe` always `false` (the
+    /// dialect's `declares_empty_experimental` and `declares_app_subscribe`).
+    pub python_v1: bool,
     /// How a handler's own `input_required` result answers a 2025-era request (the legacy
     /// shim, its round cap and its per-request timeout): see [`InputRequiredOptions`].
     pub input_required: InputRequiredOptions,
@@ -241,6 +247,7 @@ impl Default for ServerOptions {
             max_listen_streams: Some(DEFAULT_MAX_LISTEN_STREAMS),
             reject_legacy: false,
             dialect: Dialect::Ferrymcp,
+            python_v1: false,
             input_required: InputRequiredOptions::default(),
         }
     }

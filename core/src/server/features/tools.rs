@@ -129,7 +129,8 @@ fn tool_outcome(
 ) -> Outcome {
     match outcome {
         Ok(result) => {
-            let result = finish_tool_result(&entry.name, result, entry.output.as_deref());
+            let mirror = server.options.dialect.mirrors_structured_into_empty_content();
+            let result = finish_tool_result(&entry.name, result, entry.output.as_deref(), mirror);
             Ok(project_structured(result, !modern_result && entry.legacy_listed.is_some(), modern_result))
         }
         Err(HandlerError::Failed(message)) if server.options.tool_error_names_tool => {
@@ -154,8 +155,9 @@ fn error_result(message: String) -> Value {
 }
 
 /// Completes a tool's result: `content` always present, structured output mirrored as
-/// text when the tool gave no content, and checked against the output schema.
-fn finish_tool_result(name: &str, mut result: Value, output: Option<&Schema>) -> Value {
+/// text when the tool gave no content (`mirror`: the dialect's choice), and checked
+/// against the output schema.
+fn finish_tool_result(name: &str, mut result: Value, output: Option<&Schema>, mirror: bool) -> Value {
     let Value::Object(map) = &mut result else {
         return error_result(format!("Tool {name} returned {result}, not a result object"));
     };
@@ -178,7 +180,7 @@ fn finish_tool_result(name: &str, mut result: Value, output: Option<&Schema>) ->
     }
     let empty = map.get("content").and_then(Value::as_array).is_none_or(Vec::is_empty);
     if empty {
-        let content = match map.get("structuredContent") {
+        let content = match map.get("structuredContent").filter(|_| mirror) {
             Some(structured) => json!([{"type": "text", "text": structured.to_string()}]),
             None => json!([]),
         };

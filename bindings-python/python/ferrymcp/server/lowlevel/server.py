@@ -269,6 +269,10 @@ class Server(MCPServer[LifespanResultT]):
         def decorator(func: Callable[..., Any]) -> Callable[..., Any]:
             self._handlers[keyword] = make(func)
             native = self._registry.native
+            if native is None:
+                # A decorator is 1.x's API (2.x has none): the server answers as 1.x's does
+                # where 2.x's differs (core's `ServerOptions::python_v1`).
+                self._options["dialect"] = "python-sdk-1"
             if native is not None:
                 method, params_type, optional = _HANDLERS[keyword]
                 native.set_request_handler(
