@@ -158,6 +158,8 @@ fn options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ServerOptions> {
     match map.get("dialect").and_then(Value::as_str) {
         None => {}
         Some("python-sdk") => parsed.dialect = Dialect::PythonSdk,
+        // The official 1.x `FastMCP`'s answers where 2.x's differ (`ServerOptions::python_v1`).
+        Some("python-sdk-1") => (parsed.dialect, parsed.python_v1) = (Dialect::PythonSdk, true),
         Some("ferrymcp") => parsed.dialect = Dialect::Ferrymcp,
         Some(other) => return Err(PyValueError::new_err(format!("dialect: unknown dialect {other:?}"))),
     }

@@ -166,6 +166,12 @@ pub struct ServerOptions {
     /// [`Dialect::Ferrymcp`]; the Python binding selects [`Dialect::PythonSdk`], the Node binding
     /// [`Dialect::TypeScriptSdk`].
     pub dialect: Dialect,
+    /// Within [`Dialect::PythonSdk`], the official 1.x `FastMCP`'s answers where they
+    /// differ from 2.x's `MCPServer` (the Python binding's `ferrymcp.server.fastmcp.FastMCP`
+    /// chooses them): a JSON-RPC error a tool's handler raised is a tool error, and a
+    /// legacy `resources/read` that fails is code 0 with the cause in its text (see
+    /// [`Dialect::v1_tool_error_is_result`] and [`Dialect::v1_read_failed`]).
+    pub python_v1: bool,
     /// How a handler's own `input_required` result answers a 2025-era request (the legacy
     /// shim, its round cap and its per-request timeout): see [`InputRequiredOptions`].
     pub input_required: InputRequiredOptions,
@@ -241,6 +247,7 @@ impl Default for ServerOptions {
             max_listen_streams: Some(DEFAULT_MAX_LISTEN_STREAMS),
             reject_legacy: false,
             dialect: Dialect::Ferrymcp,
+            python_v1: false,
             input_required: InputRequiredOptions::default(),
         }
     }

@@ -3,7 +3,9 @@
 `FastMCP` is `MCPServer` with the 1.x constructor: its positional parameters are 1.x's
 (`FastMCP(name, instructions, website_url, icons, auth_server_provider, token_verifier,
 event_store, retry_interval)`), so `FastMCP("demo", "Use me for ...")` sets the
-instructions as it does there (2.x's second positional is `title`), and it takes 1.x's
+instructions as it does there (2.x's second positional is `title`), its answers are 1.x's where 2.x's
+differ (core's, in the official Python dialect: a tool's `McpError` is a tool error, a
+failed legacy resource read code 0 with its cause), and it takes 1.x's
 settings of the HTTP transport (`host=`, `port=`, `streamable_http_path=`,
 `json_response=`, `stateless_http=`, `max_request_body_size=`, `transport_security=`; the
 HTTP+SSE paths refused unless left at their default), which `run("streamable-http")` and
@@ -59,6 +61,11 @@ class FastMCP(MCPServer[LifespanResultT]):
             token_verifier=token_verifier,
             **options,
         )
+        # The official 1.x `FastMCP`'s answers where 2.x's differ, which core keeps (its
+        # `ServerOptions::python_v1`): an `McpError` a tool raised (the client's
+        # `Elicitation not supported`) is a tool error, a failed legacy resource read code 0
+        # with its cause.
+        self._options["dialect"] = "python-sdk-1"
         self._use_http_settings(
             "FastMCP()",
             host=host,
