@@ -6,6 +6,7 @@ use ferrymcp_core::client::ClientCallbacks;
 use ferrymcp_core::peer::{Peer, PeerConfig, PeerError, RequestOptions};
 use ferrymcp_core::server::{Context, Dialect, Features, HandlerError, Server, ServerOptions};
 use ferrymcp_core::transport::memory;
+use ferrymcp_core::wire::ErrorObject;
 use serde_json::{Map, Value, json};
 
 const LEGACY: &str = "2025-11-25";
@@ -371,4 +372,77 @@ async fn the_python_sdks_stream_keeps_the_era_its_first_request_opened() {
     let either = connect(&mcpserver(Dialect::Ferrymcp), LEGACY).await;
     assert_eq!(code(ask(&either, MODERN, "tools/list", json!({})).await), None);
     assert_eq!(code(ask(&either, LEGACY, "tools/list", json!({})).await), None);
+}
+
+/// A server like the official 1.x `FastMCP` (`python_v1`), or, without it, 2.x's
+/// `MCPServer`: a tool that raises the client's JSON-RPC error, one that raises -32042,
+/// a failing static resource, a failing template and a failing prompt.
+fn failing(python_v1: bool) -> Server {
+    let options = ServerOptions {
+        dialect: Dialect::PythonSdk,
+        python_v1,
+        tool_error_names_tool: true,
+        features_up_front: Features::ALL,
+        ..ServerOptions::default()
+    };
+    let server = Server::with_info(json!({"name": "v1", "version": "1"}), None, options);
+    let refused = |_: Map<String, Value>, _: Context| async {
+        Err::<Value, _>(HandlerError::Rpc(ErrorObject::new(-32600, "Elicitation not supported")))
+    };
+    server.add_tool(json!({"name": "pay", "inputSchema": {"type": "object"}}), refused).unwrap();
+    let url = |_: Map<String, Value>, _: Context| async {
+        Err::<Value, _>(HandlerError::Rpc(ErrorObject::new(-32042, "URL elicitation required")))
+    };
+    server.add_tool(json!({"name": "link", "inputSchema": {"type": "object"}}), url).unwrap();
+    let fail =
+        |_: String, _: Map<String, Value>, _: Context| async { Err::<Value, _>(HandlerError::from("disk gone")) };
+    server.add_resource(json!({"uri": "data://broken", "name": "broken"}), fail).unwrap();
+    server.add_resource_template(json!({"uriTemplate": "items://{name}", "name": "item"}), fail).unwrap();
+    let prompt = |_: Map<String, Value>, _: Context| async { Err::<Value, _>(HandlerError::from("no file")) };
+    server.add_prompt(json!({"name": "review"}), prompt).unwrap();
+    server
+}
+
+#[tokio::test]
+async fn the_python_sdk_1x_answers_failures_as_fastmcp() {
+    for revision in [LEGACY, MODERN] {
+        let peer = connect(&failing(true), revision).await;
+        // A tool's JSON-RPC error is a tool error (both eras: 1.x's tools wrap it), but -32042.
+        let paid = ask(&peer, revision, "tools/call", json!({"name": "pay", "arguments": {}})).await.unwrap();
+        assert_eq!(paid["isError"], true, "{revision}");
+        assert_eq!(paid["content"][0]["text"], "Error executing tool pay: Elicitation not supported");
+        let link = ask(&peer, revision, "tools/call", json!({"name": "link", "arguments": {}})).await.unwrap_err();
+        assert_eq!(link["code"], -32042, "{revision}");
+        let read = |uri: &str| ask(&peer, revision, "resources/read", json!({"uri": uri}));
+        let (broken, item, missing) = (read("data://broken").await, read("items://x").await, read("x://y").await);
+        let prompt = ask(&peer, revision, "prompts/get", json!({"name": "review"})).await.unwrap_err();
+        if revision == LEGACY {
+            // Code 0 with the cause, worded as 1.x's `FastMCP` does.
+            assert_eq!(
+                broken.unwrap_err(),
+                json!({"code": 0, "message": "Error reading resource data://broken: disk gone"})
+            );
+            let template = "Error creating resource from template: Error creating resource from template: disk gone";
+            assert_eq!(item.unwrap_err(), json!({"code": 0, "message": template}));
+            assert_eq!(missing.unwrap_err(), json!({"code": 0, "message": "Unknown resource: x://y"}));
+            assert_eq!(prompt, json!({"code": 0, "message": "Error rendering prompt review: no file"}));
+        } else {
+            // 1.x has no 2026-07-28: 2.x's answers.
+            assert_eq!(broken.unwrap_err()["code"], -32603);
+            assert_eq!(missing.unwrap_err()["code"], -32602);
+            assert_eq!(prompt, json!({"code": -32603, "message": "Internal server error"}));
+        }
+    }
+    // 2.x: the tool's error is the call's answer, a failed read keeps its cause to itself,
+    // and a failed prompt says which.
+    let peer = connect(&failing(false), LEGACY).await;
+    let paid = ask(&peer, LEGACY, "tools/call", json!({"name": "pay", "arguments": {}})).await.unwrap_err();
+    assert_eq!(paid, json!({"code": -32600, "message": "Elicitation not supported"}));
+    let broken = ask(&peer, LEGACY, "resources/read", json!({"uri": "data://broken"})).await.unwrap_err();
+    assert_eq!(broken["message"], "Error reading resource data://broken");
+    let item = ask(&peer, LEGACY, "resources/read", json!({"uri": "items://x"})).await.unwrap_err();
+    let expected = json!({"code": -32603, "message": "Error creating resource from template items://x", "data": {"uri": "items://x"}});
+    assert_eq!(item, expected);
+    let prompt = ask(&peer, LEGACY, "prompts/get", json!({"name": "review"})).await.unwrap_err();
+    assert_eq!(prompt, json!({"code": 0, "message": "Error rendering prompt review"}));
 }

@@ -285,6 +285,64 @@ impl Dialect {
         }
     }
 
+    /// The official 1.x `FastMCP`'s answer to a legacy `resources/read` of `uri` where 2.x
+    /// answers otherwise ([`ServerOptions::python_v1`](super::ServerOptions::python_v1)):
+    /// `failed` is the resource's failure (`None`: no resource has `uri`), `template` whether
+    /// the URI matched a template. Code 0 (1.x's low-level server answers any exception so)
+    /// with the cause in the text: `Error reading resource URI: cause` for a static
+    /// resource, `Error creating resource from template: ` twice before the cause for a
+    /// template (1.x runs its function while it creates the resource, and says so at two
+    /// levels), `Unknown resource: URI`. `None`
+    /// outside [`Dialect::PythonSdk`].
+    pub(crate) fn v1_read_failed(self, uri: &str, template: bool, failed: Option<&str>) -> Option<ErrorObject> {
+        if self != Dialect::PythonSdk {
+            return None;
+        }
+        let message = match failed {
+            None => format!("Unknown resource: {uri}"),
+            Some(cause) if template => {
+                format!("Error creating resource from template: Error creating resource from template: {cause}")
+            }
+            Some(cause) => format!("Error reading resource {uri}: {cause}"),
+        };
+        Some(ErrorObject::new(PYTHON_LEGACY_FAILURE, message))
+    }
+
+    /// The official Python SDK's (2.x) answer when the function of a resource template
+    /// failed reading `uri` (in both eras; a static resource's is
+    /// [`Dialect::handler_failed`]'s `Error reading resource URI`): `-32603 Error creating
+    /// resource from template URI` with `data: {uri}`. `None` outside [`Dialect::PythonSdk`].
+    pub(crate) fn template_failed(self, uri: &str) -> Option<ErrorObject> {
+        (self == Dialect::PythonSdk).then(|| {
+            ErrorObject::internal(format!("Error creating resource from template {uri}"))
+                .with_data(RawJson::to_json(&json!({"uri": uri})).expect("JSON"))
+        })
+    }
+
+    /// Whether the JSON-RPC error `error` a tool's handler raised (an `McpError`, such as
+    /// the client's `-32600 Elicitation not supported` answer to the tool's `ctx.elicit`)
+    /// is a tool error (`isError`, `Error executing tool NAME: message`) rather than the
+    /// call's answer, under the official 1.x `FastMCP`
+    /// ([`ServerOptions::python_v1`](super::ServerOptions::python_v1)): its tools wrap every
+    /// exception but `UrlElicitationRequiredError` (-32042), where 2.x re-raises any
+    /// `MCPError` as the answer.
+    pub(crate) fn v1_tool_error_is_result(self, error: &ErrorObject) -> bool {
+        self == Dialect::PythonSdk && error.code != ErrorCode::URL_ELICITATION_REQUIRED
+    }
+
+    /// The text of a failure of prompt `name`'s handler (then answered as
+    /// [`Dialect::handler_failed`] says): the official Python SDK's `Error rendering prompt
+    /// NAME` (2.x keeps the cause for its log), or with `: cause` under 1.x
+    /// (`v1`: [`ServerOptions::python_v1`](super::ServerOptions::python_v1)); ferrymcp's
+    /// `Prompt NAME failed: cause`.
+    pub(crate) fn prompt_failed(self, name: &str, cause: &str, v1: bool) -> String {
+        match self {
+            Dialect::PythonSdk if v1 => format!("Error rendering prompt {name}: {cause}"),
+            Dialect::PythonSdk => format!("Error rendering prompt {name}"),
+            Dialect::Ferrymcp | Dialect::TypeScriptSdk => format!("Prompt {name} failed: {cause}"),
+        }
+    }
+
     /// The answer to a retry whose `requestState` did not open (`error`: core's own
     /// reason). The official Python SDK answers every such failure with one frozen error,
     /// its reason going to the server's log only.
@@ -478,6 +536,25 @@ mod tests {
         assert!(d.declares_logging(false) && d.serves_set_level(false) && d.fills_completion());
         assert!(d.announces_changes(false, false, true));
         assert_eq!(d.unknown_session(), (ErrorObject::new(ErrorCode::REQUEST_TIMEOUT, "Session not found"), false));
+    }
+
+    #[test]
+    fn the_python_sdk_1x_keeps_the_cause() {
+        let d = Dialect::PythonSdk;
+        let read = d.v1_read_failed("a://b", false, Some("boom")).unwrap();
+        assert_eq!(read, ErrorObject::new(0, "Error reading resource a://b: boom"));
+        let template = d.v1_read_failed("a://b", true, Some("boom")).unwrap();
+        assert!(template.message.ends_with("from template: boom") && template.code == 0);
+        assert_eq!(d.v1_read_failed("a://b", false, None).unwrap().message, "Unknown resource: a://b");
+        assert_eq!(Dialect::Ferrymcp.v1_read_failed("a://b", false, None), None);
+        assert!(d.v1_tool_error_is_result(&ErrorObject::new(-32600, "Elicitation not supported")));
+        assert!(!d.v1_tool_error_is_result(&ErrorObject::new(ErrorCode::URL_ELICITATION_REQUIRED, "go")));
+        assert!(!Dialect::Ferrymcp.v1_tool_error_is_result(&ErrorObject::new(-32600, "x")));
+        assert_eq!(d.prompt_failed("p", "boom", true), "Error rendering prompt p: boom");
+        assert_eq!(d.prompt_failed("p", "boom", false), "Error rendering prompt p");
+        assert_eq!(Dialect::Ferrymcp.prompt_failed("p", "boom", true), "Prompt p failed: boom");
+        assert_eq!(d.template_failed("a://b").unwrap().message, "Error creating resource from template a://b");
+        assert_eq!(Dialect::Ferrymcp.template_failed("a://b"), None);
     }
 
     #[test]

@@ -169,8 +169,11 @@ pub struct ServerOptions {
     /// Within [`Dialect::PythonSdk`], the official 1.x API's answers where they differ
     /// from 2.x's (the Python binding chooses them for `ferrymcp.server.fastmcp.FastMCP`
     /// and for a low-level `Server` built with 1.x's decorators): `capabilities.experimental`
-    /// always declared (`{}` when empty) and `resources.subscribe` always `false` (the
-    /// dialect's `declares_empty_experimental` and `declares_app_subscribe`).
+    /// always declared (`{}` when empty), `resources.subscribe` always `false` (the
+    /// dialect's `declares_empty_experimental` and `declares_app_subscribe`), a JSON-RPC
+    /// error a tool's handler raised is a tool error, and a legacy `resources/read` that
+    /// fails is code 0 with the cause in its text (see [`Dialect::v1_tool_error_is_result`]
+    /// and [`Dialect::v1_read_failed`]).
     pub python_v1: bool,
     /// How a handler's own `input_required` result answers a 2025-era request (the legacy
     /// shim, its round cap and its per-request timeout): see [`InputRequiredOptions`].

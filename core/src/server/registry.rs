@@ -112,6 +112,8 @@ pub(crate) struct FoundResource {
     pub handler: Arc<dyn ResourceHandler>,
     /// The template's variables (none for a static resource).
     pub variables: Map<String, Value>,
+    /// Whether the URI matched a template (rather than naming a static resource).
+    pub template: bool,
     pub cache_hint: Option<ResourceCacheHint>,
 }
 
@@ -278,12 +280,18 @@ impl Registry {
             return Some(FoundResource {
                 handler: entry.handler.clone(),
                 variables: Map::new(),
+                template: false,
                 cache_hint: entry.cache_hint,
             });
         }
         self.templates.values().find_map(|entry| {
             let variables = entry.template.matches(uri)?;
-            Some(FoundResource { handler: entry.handler.clone(), variables, cache_hint: entry.cache_hint })
+            Some(FoundResource {
+                handler: entry.handler.clone(),
+                variables,
+                template: true,
+                cache_hint: entry.cache_hint,
+            })
         })
     }
 }

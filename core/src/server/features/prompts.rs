@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use super::{Outcome, Ran, handler_error, object_param, required_str, run};
 use crate::protocol::{GetPrompt, RequestMethod};
-use crate::server::ServerShared;
 use crate::server::context::Context;
+use crate::server::{HandlerError, ServerShared};
 
 pub(crate) async fn get_prompt(server: &Arc<ServerShared>, mut params: Map<String, Value>, cx: Context) -> Outcome {
     let name = required_str(&params, "name", GetPrompt::METHOD)?.to_owned();
@@ -25,9 +25,11 @@ pub(crate) async fn get_prompt(server: &Arc<ServerShared>, mut params: Map<Strin
     match run(server, &cx, GetPrompt::METHOD, &name, start).await {
         Ran::InputRequired(input_required) => Ok(input_required),
         Ran::Done(Ok(result)) => Ok(with_description(result, entry.description.as_ref())),
-        Ran::Done(Err(error)) => {
-            Err(handler_error(server, error, |m| format!("Prompt {name} failed: {m}"), cx.is_modern()))
+        Ran::Done(Err(HandlerError::Failed(cause))) => {
+            let failed = HandlerError::Failed(dialect.prompt_failed(&name, &cause, server.options.python_v1));
+            Err(handler_error(server, failed, |m| m, cx.is_modern()))
         }
+        Ran::Done(Err(error)) => Err(handler_error(server, error, |m| m, cx.is_modern())),
         Ran::Task(_) => unreachable!("only a tool call starts a task"),
     }
 }

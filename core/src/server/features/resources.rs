@@ -9,7 +9,7 @@ use super::{Outcome, Ran, dialect_handler_error, handler_error, page, required_s
 use crate::protocol::{ReadResource, RequestMethod};
 use crate::server::context::Context;
 use crate::server::reply::Reply;
-use crate::server::{ResourceCacheHint, ServerShared};
+use crate::server::{HandlerError, ResourceCacheHint, ServerShared};
 use crate::wire::{ErrorObject, RawJson};
 
 /// The static resources, then what each listing template lists (in registration order),
@@ -81,8 +81,13 @@ pub(crate) async fn read_resource(server: &Arc<ServerShared>, params: Map<String
     let uri = required_str(&params, "uri", ReadResource::METHOD)?.to_owned();
     let found = server.registry.read().unwrap().find_resource(&uri);
     let dialect = server.options.dialect;
-    let found = found.ok_or_else(|| dialect.resource_not_found(&uri, cx.is_modern()))?;
-    let (modern, cache_hint) = (cx.is_modern(), found.cache_hint);
+    // The official 1.x `FastMCP`'s answers to a legacy read (`ServerOptions::python_v1`).
+    let v1 = server.options.python_v1 && !cx.is_modern();
+    let Some(found) = found else {
+        let v1_answer = if v1 { dialect.v1_read_failed(&uri, false, None) } else { None };
+        return Err(v1_answer.unwrap_or_else(|| dialect.resource_not_found(&uri, cx.is_modern())));
+    };
+    let (modern, cache_hint, template) = (cx.is_modern(), found.cache_hint, found.template);
     let start = |cx| found.handler.read(uri.clone(), found.variables.clone(), cx);
     let outcome = match run(server, &cx, ReadResource::METHOD, &uri, start).await {
         Ran::Done(outcome) => outcome,
@@ -94,6 +99,16 @@ pub(crate) async fn read_resource(server: &Arc<ServerShared>, params: Map<String
         Ok(result) if result.get("contents").is_some_and(Value::is_array) => result,
         Ok(other) => return Err(ErrorObject::internal(format!("Resource {uri} returned {other}, not contents"))),
         Err(error) => {
+            if let (true, HandlerError::Failed(cause)) = (v1, &error)
+                && let Some(answer) = dialect.v1_read_failed(&uri, template, Some(cause))
+            {
+                return Err(answer);
+            }
+            if let (true, HandlerError::Failed(_)) = (template, &error)
+                && let Some(answer) = dialect.template_failed(&uri)
+            {
+                return Err(answer);
+            }
             let failed = |m| format!("Reading {uri} failed: {m}");
             return Err(dialect_handler_error(dialect, error, failed, modern, Some(&uri)));
         }

@@ -137,6 +137,11 @@ fn tool_outcome(
             Ok(error_result(format!("Error executing tool {}: {message}", entry.name)))
         }
         Err(HandlerError::Failed(message)) => Ok(error_result(message)),
+        Err(HandlerError::Rpc(error))
+            if server.options.python_v1 && server.options.dialect.v1_tool_error_is_result(&error) =>
+        {
+            Ok(error_result(format!("Error executing tool {}: {}", entry.name, error.message)))
+        }
         Err(HandlerError::Rpc(error)) => Err(error),
         Err(HandlerError::ResourceNotFound(uri)) => Err(server.options.dialect.resource_not_found(&uri, modern)),
         Err(HandlerError::ResourceNotFoundSaying { uri, message }) => {

@@ -5,7 +5,8 @@
 event_store, retry_interval)`), so `FastMCP("demo", "Use me for ...")` sets the
 instructions as it does there (2.x's second positional is `title`), an unnamed server is
 named `FastMCP`, its answers are 1.x's where 2.x's differ (core's, in the official Python
-dialect: `capabilities.experimental: {}` always declared), and it takes 1.x's
+dialect: `capabilities.experimental: {}` always declared, a tool's `McpError` a tool
+error, a failed legacy resource read code 0 with its cause), and it takes 1.x's
 settings of the HTTP transport (`host=`, `port=`, `streamable_http_path=`,
 `json_response=`, `stateless_http=`, `max_request_body_size=`, `transport_security=`; the
 HTTP+SSE paths refused unless left at their default), which `run("streamable-http")` and
@@ -63,7 +64,9 @@ class FastMCP(MCPServer[LifespanResultT]):
             **options,
         )
         # The official 1.x answers where 2.x's differ, which core keeps (its
-        # `ServerOptions::python_v1`): `capabilities.experimental: {}` always sent.
+        # `ServerOptions::python_v1`): `capabilities.experimental: {}` always sent, an
+        # `McpError` a tool raised (the client's `Elicitation not supported`) a tool
+        # error, a failed legacy resource read code 0 with its cause.
         self._options["dialect"] = "python-sdk-1"
         self._use_http_settings(
             "FastMCP()",

@@ -26,6 +26,7 @@ import functools
 import inspect
 import json
 import logging
+import typing
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
@@ -45,9 +46,13 @@ from ferrymcp.types import (
     CompleteRequestParams,
     GetPromptRequestParams,
     Icon,
+    ListPromptsRequest,
     ListPromptsResult,
+    ListResourcesRequest,
     ListResourcesResult,
+    ListResourceTemplatesRequest,
     ListResourceTemplatesResult,
+    ListToolsRequest,
     ListToolsResult,
     PaginatedRequestParams,
     ReadResourceRequestParams,
@@ -283,10 +288,12 @@ class Server(MCPServer[LifespanResultT]):
         return decorator
 
     def list_tools(self) -> Callable[[Any], Any]:  # type: ignore[override]
-        """1.x: `@server.list_tools()` over `async def f() -> list[Tool]`."""
+        """1.x: `@server.list_tools()` over `async def f() -> list[Tool]`, or over
+        `async def f(request: ListToolsRequest) -> ListToolsResult` (the request, with
+        `request.params.cursor`, as 1.x passes it; so for the other lists)."""
 
         async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
-            result = await _call(func, params)
+            result = await _call(func, ListToolsRequest, params)
             return result if isinstance(result, ListToolsResult) else ListToolsResult(tools=list(result))
 
         return self._decorate("on_list_tools", lambda func: functools.partial(wrap, func))
@@ -309,14 +316,14 @@ class Server(MCPServer[LifespanResultT]):
 
     def list_resources(self) -> Callable[[Any], Any]:  # type: ignore[override]
         async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
-            result = await _call(func, params)
+            result = await _call(func, ListResourcesRequest, params)
             return result if isinstance(result, ListResourcesResult) else ListResourcesResult(resources=list(result))
 
         return self._decorate("on_list_resources", lambda func: functools.partial(wrap, func))
 
     def list_resource_templates(self) -> Callable[[Any], Any]:  # type: ignore[override]
         async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
-            result = await _call(func, params)
+            result = await _call(func, ListResourceTemplatesRequest, params)
             if isinstance(result, ListResourceTemplatesResult):
                 return result
             return ListResourceTemplatesResult(resource_templates=list(result))
@@ -325,11 +332,14 @@ class Server(MCPServer[LifespanResultT]):
 
     def read_resource(self) -> Callable[[Any], Any]:
         """1.x: `@server.read_resource()` over `async def f(uri)` returning
-        `ReadResourceContents` items (or, deprecated there, `str` / `bytes`)."""
+        `ReadResourceContents` items (or, deprecated there, `str` / `bytes`). The URI is
+        pydantic's `AnyUrl`, as 1.x passes it (`uri.path`, `uri.host`), when pydantic is
+        installed (1.x requires it), else the `str`; the contents carry its text."""
 
         async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
-            uri = str(params.uri)
-            result = await func(params.uri)
+            uri = _any_url(params.uri)
+            result = await func(uri)
+            uri = str(uri)
             items = [result] if isinstance(result, (str, bytes)) else list(result)
             return {"contents": [_resource_contents(uri, item) for item in items]}
 
@@ -337,7 +347,7 @@ class Server(MCPServer[LifespanResultT]):
 
     def list_prompts(self) -> Callable[[Any], Any]:  # type: ignore[override]
         async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
-            result = await _call(func, params)
+            result = await _call(func, ListPromptsRequest, params)
             return result if isinstance(result, ListPromptsResult) else ListPromptsResult(prompts=list(result))
 
         return self._decorate("on_list_prompts", lambda func: functools.partial(wrap, func))
@@ -498,10 +508,37 @@ class Server(MCPServer[LifespanResultT]):
         return declared
 
 
-async def _call(func: Callable[..., Any], params: Any) -> Any:
-    """A 1.x list handler: with the request's params when it takes an argument."""
-    takes = len(inspect.signature(func).parameters)
-    return await (func(params) if takes else func())
+async def _call(func: Callable[..., Any], request_type: Any, params: Any) -> Any:
+    """A 1.x list handler, called as 1.x calls it: with the request (a `request_type`
+    whose `params` are the request's, `None` when it came without) when the function has
+    a parameter without default annotated as `request_type`, positionally if that
+    parameter is positional-only, else by its name; without arguments when it has none.
+    A required parameter annotated otherwise or not at all gets the request too (1.x would
+    call it without arguments and fail)."""
+    try:
+        parameters = inspect.signature(func).parameters
+        hints = typing.get_type_hints(func)
+    except (NameError, TypeError, ValueError):
+        parameters, hints = inspect.signature(func).parameters, {}
+    request = request_type(params=params)
+    required = [p for p in parameters.values() if p.default is inspect.Parameter.empty]
+    for parameter in sorted(required, key=lambda p: p.kind != inspect.Parameter.POSITIONAL_ONLY):
+        if hints.get(parameter.name) is request_type and parameter.kind is not inspect.Parameter.VAR_POSITIONAL:
+            if parameter.kind is inspect.Parameter.POSITIONAL_ONLY:
+                return await func(request)
+            return await func(**{parameter.name: request})
+    takes = [p for p in required if p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)]
+    return await (func(request) if takes else func())
+
+
+def _any_url(uri: str) -> Any:
+    """`uri` as pydantic's `AnyUrl` (what 1.x's `read_resource` handler gets), or the
+    `str` when pydantic is not installed."""
+    try:
+        from pydantic import AnyUrl
+    except ImportError:
+        return uri
+    return AnyUrl(uri)
 
 
 def _tool_result(result: Any) -> Any:
