@@ -76,7 +76,7 @@ export FERRYMCP_ROOT="$root"
   # The protocol suite (its test binary built already by scripts/test.sh) against the Node
   # fixture importing the package installed here: every message schema-checked, the
   # scripted session's transcript equal to the Rust fixture's.
-  (cd "$root" && FERRYMCP_FIXTURE="node $work/test/fixtures/everything.mjs" \
+  (cd "$root" && FERRYMCP_FIXTURE="node $work/test/fixtures/everything.mjs" FERRYMCP_FIXTURE_DIALECT=typescript \
     cargo test --release --workspace --test protocol)
   # The official conformance suite (server side, both requirement sets) against the Node
   # fixture over Streamable HTTP, importing the package installed here: every scored check

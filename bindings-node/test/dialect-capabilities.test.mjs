@@ -2,7 +2,8 @@
 // code (the Node binding's dialect, core/src/server/dialect.rs): an McpServer declares each
 // list `{ listChanged: true }` once registered, `logging` only when the application gives
 // it (and only then serves `logging/setLevel` and sends log messages), never
-// `resources.subscribe` of its own; a low-level Server declares exactly what it was given.
+// `resources.subscribe` of its own (and without it answers `resources/subscribe` -32601, as
+// the official server does); a low-level Server declares exactly what it was given.
 // The peer is the official v1 client, over stdio (a child process) and Streamable HTTP.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -50,11 +51,15 @@ const LISTS = { tools: { listChanged: true }, resources: { listChanged: true } }
 
 for (const how of Object.keys(TRANSPORTS)) {
   describe(`declared capabilities, the official v1 client over ${how}`, () => {
-    test('an McpServer without logging: the lists only; logging/setLevel -32601, log messages not sent', async () => {
+    test('an McpServer without logging: the lists only; logging/setLevel and resources/subscribe -32601, log messages not sent', async () => {
       const { client, logs, close } = await open(how, 'mcp');
       try {
         assert.deepEqual(client.getServerCapabilities(), LISTS);
         await assert.rejects(client.setLoggingLevel('debug'), (error) => error.code === -32601);
+        // No `subscribe` declared: no subscriptions served, as the official McpServer (no handler).
+        for (const verb of ['subscribeResource', 'unsubscribeResource']) {
+          await assert.rejects(client[verb]({ uri: 'declared://readme' }), (error) => error.code === -32601);
+        }
         const result = await client.callTool({ name: 'shout', arguments: {} });
         assert.deepEqual(result.content, [{ type: 'text', text: 'done' }]);
         // A message the handler sent would have arrived before its answer.

@@ -84,8 +84,39 @@ def test_a_tool_returning_an_empty_list_answers_as_the_official_server() -> None
             assert server.close() == 0
     official, ours = answers
     assert official["content"] == [] and official["structuredContent"] == {"result": []}
-    # (`isError: false` on a successful call is the official server's, not yet ferrymcp's.)
-    assert ours == {key: value for key, value in official.items() if key != "isError"}
+    assert official["isError"] is False  # stated on every successful call
+    assert ours == official
+
+
+def subscribing(sdk: str, shape: str) -> list[dict[str, Any]]:
+    """What a legacy session answers to `resources/subscribe` and `resources/unsubscribe`."""
+    server = RawServer([sys.executable, str(PEER), sdk, shape], LEGACY)
+    try:
+        declared = server.initialize()["capabilities"]["resources"]
+        answers = [{"declared": declared}]
+        for id, (definition, method) in enumerate(
+            [("SubscribeRequest", "resources/subscribe"), ("UnsubscribeRequest", "resources/unsubscribe")], 1
+        ):
+            answer = server.request(id, definition, method, {"uri": "doc://a"})
+            answers.append({key: answer[key] for key in ("result", "error") if key in answer})
+        return answers
+    finally:
+        assert server.close() == 0
+
+
+@pytest.mark.parametrize("shape", ["empty", "subscribe"])
+def test_resources_subscribe_is_served_as_the_official_server_serves_it(shape: str) -> None:
+    # An `MCPServer` answers subscriptions only with handlers registered for them (the
+    # official everything server's `_lowlevel_server.add_request_handler`), and declares
+    # `subscribe` accordingly; without them, -32601 as the official server answers.
+    official = subscribing("official", shape)
+    assert subscribing("ferrymcp", shape) == official
+    if shape == "empty":
+        assert official[0]["declared"]["subscribe"] is False
+        assert [answer["error"]["code"] for answer in official[1:]] == [-32601, -32601]
+    else:
+        assert official[0]["declared"]["subscribe"] is True
+        assert official[1:] == [{"result": {}}, {"result": {}}]
 
 
 def declared_over_http(sdk: str, shape: str) -> dict[str, Any]:

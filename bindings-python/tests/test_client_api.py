@@ -39,8 +39,10 @@ from ferrymcp.types import (
     ResourceListChangedNotification,
     ResourceUpdatedNotification,
     ResourceUpdatedNotificationParams,
+    SubscribeRequestParams,
     TextContent,
     ToolListChangedNotification,
+    UnsubscribeRequestParams,
 )
 
 
@@ -50,6 +52,14 @@ async def test_notifications_subscribe_and_unsubscribe() -> None:
     @server.resource("doc://a")
     def doc() -> str:
         return "a"
+
+    async def subscription(ctx: Any, params: Any) -> EmptyResult:
+        return EmptyResult()
+
+    # As the official everything server serves subscriptions (an `MCPServer` without these
+    # handlers answers -32601: test_capabilities.py).
+    server._lowlevel_server.add_request_handler("resources/subscribe", SubscribeRequestParams, subscription)
+    server._lowlevel_server.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, subscription)
 
     @server.tool()
     async def touch(ctx: Context) -> str:
@@ -73,11 +83,10 @@ async def test_notifications_subscribe_and_unsubscribe() -> None:
         await asyncio.wait_for(tools_changed.wait(), 30)
 
     async with Client(server, mode="legacy", message_handler=on_message) as client:
-        # Declared `false` to a legacy client, as the official `MCPServer` does (core's
-        # `Dialect::PythonSdk`); the engine still serves `resources/subscribe` and sends the
-        # changes the application announces.
+        # Declared as the official `MCPServer` declares it with those handlers; the engine
+        # keeps the session's subscriptions and sends the changes the application announces.
         assert client.server_capabilities.resources is not None
-        assert client.server_capabilities.resources.subscribe is False
+        assert client.server_capabilities.resources.subscribe is True
         removed = r"^resources/{}subscribe is removed as of 2026-07-28; use Client\.listen\(\) instead\.$"
         with pytest.warns(MCPDeprecationWarning, match=removed.format("")):  # as the official verb warns
             assert await client.subscribe_resource("doc://a") == EmptyResult()

@@ -324,7 +324,7 @@ async fn the_typescript_sdk_declares_logging_and_subscribe_only_as_given() {
     }
     let peer = connect(&typescript_mcpserver(), LEGACY).await;
     let refused = ask(&peer, LEGACY, "logging/setLevel", json!({"level": "info"})).await.unwrap_err();
-    assert_eq!(refused, json!({"code": -32601, "message": "Method not found: logging/setLevel"}));
+    assert_eq!(refused, json!({"code": -32601, "message": "Method not found"}));
 
     let declared = typescript_mcpserver();
     let given = serde_json::from_value(json!({"logging": {}, "resources": {"subscribe": true}})).unwrap();
@@ -445,4 +445,31 @@ async fn the_python_sdk_1x_answers_failures_as_fastmcp() {
     assert_eq!(item, expected);
     let prompt = ask(&peer, LEGACY, "prompts/get", json!({"name": "review"})).await.unwrap_err();
     assert_eq!(prompt, json!({"code": 0, "message": "Error rendering prompt review"}));
+}
+
+/// Core keeps a legacy session's subscriptions only for a server that declares
+/// `resources.subscribe`; one that does not answers -32601 in its dialect's words, as the
+/// official servers (which register no handler then) do.
+#[tokio::test]
+async fn resources_subscribe_is_served_only_where_it_is_declared() {
+    let uri = json!({"uri": "data://a"});
+    for method in ["resources/subscribe", "resources/unsubscribe"] {
+        // The official Python `MCPServer` without subscription handlers.
+        let peer = connect(&mcpserver(Dialect::PythonSdk), LEGACY).await;
+        let refused = ask(&peer, LEGACY, method, uri.clone()).await.unwrap_err();
+        assert_eq!(refused, json!({"code": -32601, "message": "Method not found", "data": method}));
+        // The official TypeScript `McpServer` without `subscribe` declared, then with it.
+        let peer = connect(&typescript_mcpserver(), LEGACY).await;
+        let refused = ask(&peer, LEGACY, method, uri.clone()).await.unwrap_err();
+        assert_eq!(refused, json!({"code": -32601, "message": "Method not found"}));
+        let declared = typescript_mcpserver();
+        declared
+            .register_capabilities(&serde_json::from_value(json!({"resources": {"subscribe": true}})).unwrap())
+            .unwrap();
+        let peer = connect(&declared, LEGACY).await;
+        assert_eq!(ask(&peer, LEGACY, method, uri.clone()).await, Ok(json!({})), "{method}");
+        // ferrymcp's own dialect declares subscriptions with its resources, and serves them.
+        let peer = connect(&mcpserver(Dialect::Ferrymcp), LEGACY).await;
+        assert_eq!(ask(&peer, LEGACY, method, uri.clone()).await, Ok(json!({})), "{method}");
+    }
 }

@@ -103,6 +103,13 @@ pub fn python_dialect() -> bool {
     std::env::var("FERRYMCP_FIXTURE_DIALECT").is_ok_and(|d| d == "python")
 }
 
+/// Whether the fixture under test follows the official TypeScript SDK's conventions
+/// (`FERRYMCP_FIXTURE_DIALECT=typescript`, set by `bindings-node/scripts/test.sh` for the
+/// Node fixture): -32601 says only `Method not found` (core's `Dialect::TypeScriptSdk`).
+pub fn typescript_dialect() -> bool {
+    std::env::var("FERRYMCP_FIXTURE_DIALECT").is_ok_and(|d| d == "typescript")
+}
+
 /// Whether the fixture under test is the Rust one.
 pub fn fixture_is_rust() -> bool {
     fixture() == [EVERYTHING]

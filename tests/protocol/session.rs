@@ -328,9 +328,18 @@ fn differences(a: Option<&Value>, b: Option<&Value>, at: String, out: &mut Vec<S
         // It declares no list changes to a legacy client, where the Rust fixture declares
         // them (checked in legacy.rs and core/tests/dialect.rs).
         (Some(Value::Bool(false)), Some(Value::Bool(true)))
-            if python_dialect()
-                && at.starts_with("/received/result/capabilities/")
-                && (at.ends_with("/listChanged") || at.ends_with("/subscribe")) => {}
+            if python_dialect() && at.starts_with("/received/result/capabilities/") && at.ends_with("/listChanged") => {
+        }
+        // The TypeScript SDK's dialect says only `Method not found` where core names the
+        // method (core's `Dialect::TypeScriptSdk`; checked in core/tests/dialect.rs).
+        (Some(Value::String(x)), Some(Value::String(y)))
+            if typescript_dialect()
+                && at.ends_with("/received/error/message")
+                && x == "Method not found"
+                && y.starts_with("Method not found: ") => {}
+        // It states `isError: false` on a successful tool call, as the official Python
+        // server does (core's `Dialect::states_tool_success`; checked in legacy.rs).
+        (Some(Value::Bool(false)), None) if python_dialect() && at.ends_with("/received/result/isError") => {}
         (Some(Value::Object(x)), Some(Value::Object(y))) => {
             let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
             keys.sort_unstable();

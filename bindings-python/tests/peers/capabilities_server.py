@@ -1,7 +1,8 @@
 """One server, written against the official SDK's `MCPServer` API, whose capabilities
 depend on what it registers: `capabilities_server.py <sdk> <shape> [http]`, `sdk` `official`
 (the `mcp` package) or `ferrymcp` (the same code on ferrymcp's modules), `shape` `empty`,
-`tools`, `prompts`, `completion`, `extension`, or, for ferrymcp only, `fastmcp` (1.x's
+`tools`, `prompts`, `completion`, `extension`, `subscribe` (resource subscriptions served by
+handlers registered as the official everything server registers them), or, for ferrymcp only, `fastmcp` (1.x's
 `FastMCP`) and `lowlevel-v1` (the low-level `Server` with 1.x's decorators). Over stdio, or
 with `http` over Streamable HTTP on a port the OS chooses (uvicorn, or ferrymcp's
 `listening on`, names it on stderr). test_capabilities.py runs both and compares what they
@@ -87,6 +88,28 @@ if shape == "prompts":
     def greet() -> str:
         """A greeting."""
         return "hello"
+
+
+if shape == "subscribe":
+
+    @mcp.resource("doc://a")
+    def doc() -> str:
+        return "a"
+
+    if sys.argv[1] == "official":
+        from mcp.types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
+    else:
+        from ferrymcp.types import (  # type: ignore[assignment]
+            EmptyResult,
+            SubscribeRequestParams,
+            UnsubscribeRequestParams,
+        )
+
+    async def subscription(ctx: Any, params: Any) -> Any:
+        return EmptyResult()
+
+    mcp._lowlevel_server.add_request_handler("resources/subscribe", SubscribeRequestParams, subscription)
+    mcp._lowlevel_server.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, subscription)
 
 
 if shape == "completion":

@@ -170,6 +170,13 @@ impl Dialect {
         self != Dialect::PythonSdk
     }
 
+    /// Whether a successful tool result states `isError: false` (the official Python
+    /// server's `CallToolResult`, whose `is_error` defaults to `False`, is always written
+    /// with it); the TypeScript SDK sends a result as the tool gave it.
+    pub(crate) fn states_tool_success(self) -> bool {
+        self == Dialect::PythonSdk
+    }
+
     /// Whether a completion within the cap gets `total` and `hasMore` filled in.
     pub(crate) fn fills_completion(self) -> bool {
         self != Dialect::PythonSdk
@@ -181,10 +188,13 @@ impl Dialect {
         self == Dialect::PythonSdk
     }
 
-    /// The -32601 answer to `method`.
+    /// The -32601 answer to `method`: core's names the method; the official TypeScript
+    /// SDK's protocol layer says only `Method not found`, the official Python runner says
+    /// that with the method as `data`.
     pub(crate) fn method_not_found(self, method: &str) -> ErrorObject {
         match self {
-            Dialect::Ferrymcp | Dialect::TypeScriptSdk => ErrorObject::method_not_found(method),
+            Dialect::Ferrymcp => ErrorObject::method_not_found(method),
+            Dialect::TypeScriptSdk => ErrorObject::new(ErrorCode::METHOD_NOT_FOUND, "Method not found"),
             Dialect::PythonSdk => ErrorObject::new(ErrorCode::METHOD_NOT_FOUND, "Method not found")
                 .with_data(RawJson::to_json(&json!(method)).expect("JSON")),
         }
@@ -194,7 +204,7 @@ impl Dialect {
     /// `method` (the answer of a layer that does not know the server, such as the era
     /// check refusing a method 2026-07-28 removed).
     pub(crate) fn reword(self, method: &str, error: ErrorObject) -> ErrorObject {
-        if self == Dialect::PythonSdk && error.data.is_none() && error == ErrorObject::method_not_found(method) {
+        if self != Dialect::Ferrymcp && error.data.is_none() && error == ErrorObject::method_not_found(method) {
             return self.method_not_found(method);
         }
         error
@@ -566,8 +576,12 @@ mod tests {
             d.omits_false_flags() && !Dialect::Ferrymcp.omits_false_flags() && !Dialect::PythonSdk.omits_false_flags()
         );
         assert!(!d.announces_changes(false, false, true) && d.announces_changes(true, false, false));
+        // -32601 in the official protocol layer's words, also where core's layer answered.
+        let official = ErrorObject::new(ErrorCode::METHOD_NOT_FOUND, "Method not found");
+        assert_eq!(d.method_not_found("x/y"), official);
+        assert_eq!(d.reword("x/y", ErrorObject::method_not_found("x/y")), official);
+        assert_eq!(d.reword("x/y", ErrorObject::method_not_found("c/d")), ErrorObject::method_not_found("c/d"));
         // Everything else is ferrymcp's own (already the TypeScript SDK's answers).
-        assert_eq!(d.method_not_found("x/y"), ErrorObject::method_not_found("x/y"));
         assert_eq!(d.unknown_session(), Dialect::Ferrymcp.unknown_session());
         assert!(d.fills_completion() && d.asks_in_rounds() && d.shims_legacy_input_required());
     }

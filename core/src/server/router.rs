@@ -152,6 +152,12 @@ pub(crate) async fn legacy(
             connection.set_log_level(&params).map(Reply::Value)
         }
         "logging/setLevel" => Err(connection.server().options.dialect.method_not_found(method)),
+        // Core keeps subscriptions only for a server that declares them: one that does not
+        // (an official `MCPServer`, a TypeScript `McpServer` without `subscribe`) answers
+        // -32601, as the official servers, which register no handler then, do.
+        "resources/subscribe" | "resources/unsubscribe" if !declares_subscribe(connection.server()) => {
+            Err(connection.server().options.dialect.method_not_found(method))
+        }
         "resources/subscribe" => connection.subscribe(method, &params, true).map(Reply::Value),
         "resources/unsubscribe" => connection.subscribe(method, &params, false).map(Reply::Value),
         _ => {
@@ -159,6 +165,12 @@ pub(crate) async fn legacy(
             feature(connection.server(), method, params, cx).await
         }
     }
+}
+
+/// Whether the server declares `resources.subscribe` to a legacy client.
+fn declares_subscribe(server: &ServerShared) -> bool {
+    let declared = super::capabilities::capabilities(server, false);
+    declared.resources.and_then(|resources| resources.subscribe) == Some(true)
 }
 
 /// Whether core itself answers `logging/setLevel` (in the dialect's terms).

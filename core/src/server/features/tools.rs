@@ -131,7 +131,11 @@ fn tool_outcome(
         Ok(result) => {
             let mirror = server.options.dialect.mirrors_structured_into_empty_content();
             let result = finish_tool_result(&entry.name, result, entry.output.as_deref(), mirror);
-            Ok(project_structured(result, !modern_result && entry.legacy_listed.is_some(), modern_result))
+            let mut result = project_structured(result, !modern_result && entry.legacy_listed.is_some(), modern_result);
+            if let (Value::Object(map), true) = (&mut result, server.options.dialect.states_tool_success()) {
+                map.entry("isError").or_insert(Value::Bool(false));
+            }
+            Ok(result)
         }
         Err(HandlerError::Failed(message)) if server.options.tool_error_names_tool => {
             Ok(error_result(format!("Error executing tool {}: {message}", entry.name)))
