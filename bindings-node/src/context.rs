@@ -50,7 +50,7 @@ fn json_text(value: &Value) -> String {
 
 fn from_handler(error: HandlerError) -> napi::Error {
     match error {
-        HandlerError::Failed(message) => internal(message),
+        HandlerError::Failed(message) | HandlerError::Unexpected(message) => internal(message),
         HandlerError::Rpc(error) => crate::error::from_object(&error),
         missing @ (HandlerError::ResourceNotFound(_) | HandlerError::ResourceNotFoundSaying { .. }) => {
             internal(missing.to_string())

@@ -38,7 +38,8 @@ async function rounds(command, args) {
     const { result, error } = await call(id, params);
     assert.equal(error, undefined, JSON.stringify(error));
     if (result.resultType !== 'input_required') {
-      seen.push({ resultType: result.resultType, content: result.content, isError: result.isError });
+      // `isError: false` is stated by the Python dialect only (as the official Python server writes a result).
+      seen.push({ resultType: result.resultType, content: result.content, isError: result.isError === true });
       break;
     }
     seen.push({ resultType: result.resultType, inputRequests: result.inputRequests });

@@ -94,7 +94,9 @@ pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
 pub fn handler_error(py: Python<'_>, error: HandlerError) -> PyErr {
     match error {
         HandlerError::Rpc(e) => rpc_error(py, &e),
-        HandlerError::Failed(message) => pyo3::exceptions::PyRuntimeError::new_err(message),
+        HandlerError::Failed(message) | HandlerError::Unexpected(message) => {
+            pyo3::exceptions::PyRuntimeError::new_err(message)
+        }
         HandlerError::ResourceNotFound(uri) => match class(py, "ResourceNotFound").and_then(|c| c.call1((uri,))) {
             Ok(error) => PyErr::from_value(error),
             Err(e) => e,
@@ -135,7 +137,18 @@ pub fn from_exception(py: Python<'_>, error: PyErr) -> HandlerError {
         }
         return HandlerError::Rpc(object);
     }
-    HandlerError::Failed(value.str().map(|s| s.to_string()).unwrap_or_else(|_| error.to_string()))
+    let text = value.str().map(|s| s.to_string()).unwrap_or_else(|_| error.to_string());
+    if deliberate(py, value) { HandlerError::Failed(text) } else { HandlerError::Unexpected(text) }
+}
+
+/// Whether an exception is a failure the application raised on purpose: the official
+/// `ToolError`, `ResourceError` (and `MCPServerError`'s other kinds), not their
+/// `Unexpected...` crash wrappers; anything else is a crash (core decides what of it the
+/// client sees).
+fn deliberate(py: Python<'_>, value: &Bound<'_, PyAny>) -> bool {
+    let Ok(module) = py.import("ferrymcp.server.mcpserver.exceptions") else { return true };
+    let is = |name: &str| module.getattr(name).and_then(|class| value.is_instance(&class)).unwrap_or(false);
+    is("MCPServerError") && !is("UnexpectedToolError") && !is("UnexpectedResourceError")
 }
 
 pub fn registry_error(error: RegistryError) -> PyErr {

@@ -72,6 +72,11 @@ async def failures(python: str, sdk: str, api: str, mode: str = "legacy") -> dic
     params = mcp.StdioServerParameters(command=python, args=[str(PEERS / "v1_answers_server.py"), sdk, api])
     seen: dict[str, Any] = {}
     async with mcp.Client(params, mode=mode) as c:
+        listed = {tool.name: tool for tool in (await c.list_tools()).tools}
+        seen["summary"] = listed["summary"].output_schema
+        for name in ("crash", "refuse"):
+            called = await c.call_tool(name, {})
+            seen[name] = {"isError": called.is_error, "text": [b.model_dump()["text"] for b in called.content]}
         try:
             called = await c.call_tool("pay", {"amount": 1.5})
             seen["pay"] = {"isError": called.is_error, "content": [b.model_dump() for b in called.content]}
@@ -88,6 +93,16 @@ async def failures(python: str, sdk: str, api: str, mode: str = "legacy") -> dic
 
 
 V1_ANSWERS = {
+    # 1.x sends a crash's text; 2.x keeps it on the server (asserted below).
+    "crash": {"isError": True, "text": ["Error executing tool crash: 'internal detail'"]},
+    "refuse": {"isError": True, "text": ["Error executing tool refuse: no such account"]},
+    # 1.x's `FastMCP` makes a model of a TypedDict's fields: no `description` from its docstring.
+    "summary": {
+        "properties": {"city": {"title": "City", "type": "string"}, "temp_c": {"title": "Temp C", "type": "number"}},
+        "required": ["city", "temp_c"],
+        "title": "Summary",
+        "type": "object",
+    },
     "pay": {
         "isError": True,
         "content": [
@@ -127,3 +142,6 @@ async def test_mcpserver_answers_failures_as_the_official_2x_server(mode: str) -
         assert ours["pay"] == {"code": -32600, "message": "Elicitation not supported"}
         assert ours["config://broken"] == {"code": -32603, "message": "Error reading resource config://broken"}
         assert ours["review"] == {"code": 0, "message": "Error rendering prompt review"}
+        assert ours["summary"]["description"] == "A weather summary."
+    assert ours["crash"] == {"isError": True, "text": ["Error executing tool crash"]}
+    assert ours["refuse"] == {"isError": True, "text": ["Error executing tool refuse: no such account"]}

@@ -127,12 +127,15 @@ def tool_input(signature: Signature) -> Input:
     return Input(input_schema(signature))
 
 
-def output(signature: Signature, structured_output: bool | None, content_types: tuple[type, ...]) -> Output | None:
+def output(
+    signature: Signature, structured_output: bool | None, content_types: tuple[type, ...], v1: bool = False
+) -> Output | None:
     """The structured output of a function, or `None` when it has none.
 
     `structured_output=None` decides from the annotation; `True` insists (and raises if
     the annotation cannot give a schema); `False` never gives one. `content_types` are
-    the classes that make a return value content rather than data."""
+    the classes that make a return value content rather than data. `v1`: the schema as
+    `mcp` 1.x's `FastMCP` derives it where 2.x's differs."""
     if structured_output is False:
         return None
     annotation = signature.return_annotation
@@ -159,7 +162,7 @@ def output(signature: Signature, structured_output: bool | None, content_types: 
 
         return _schema_pydantic.output(signature.name, annotation, return_type, structured_output)
     try:
-        found = _output_model(signature.name, annotation, return_type)
+        found = _output_model(signature.name, annotation, return_type, v1)
     except NoSchema as exc:
         found = None
         problem = str(exc)
@@ -208,7 +211,7 @@ def _returns_content(tp: Any, content_types: tuple[type, ...]) -> bool:
     return False
 
 
-def _output_model(name: str, annotation: Any, return_type: Any) -> Output | None:
+def _output_model(name: str, annotation: Any, return_type: Any, v1: bool = False) -> Output | None:
     if return_type is None or return_type is t.NoneType:
         return _wrapped(name, annotation)
     if isinstance(return_type, types.GenericAlias):
@@ -220,7 +223,11 @@ def _output_model(name: str, annotation: Any, return_type: Any) -> Output | None
         return _wrapped(name, annotation)
     if isinstance(return_type, type):
         if t.is_typeddict(return_type):
-            return Output(_root_class_schema(return_type), return_type, wrap=False)
+            schema = _root_class_schema(return_type)
+            if v1:
+                # 1.x builds a model of the TypedDict's fields, which has no docstring.
+                schema.pop("description", None)
+            return Output(schema, return_type, wrap=False)
         if return_type in _WRAPPED_PRIMITIVES:
             return _wrapped(name, annotation)
         hints = typing.get_type_hints(return_type)

@@ -177,6 +177,14 @@ impl Dialect {
         self == Dialect::PythonSdk
     }
 
+    /// Whether a tool's crash ([`HandlerError::Unexpected`](super::HandlerError::Unexpected))
+    /// reaches the model as `Error executing tool NAME` alone, its text kept on the server:
+    /// the official Python SDK 2.x (`UnexpectedToolError`); 1.x (`python_v1`) and the others
+    /// send the text.
+    pub(crate) fn withholds_crash_text(self, python_v1: bool) -> bool {
+        self == Dialect::PythonSdk && !python_v1
+    }
+
     /// Whether a completion within the cap gets `total` and `hasMore` filled in.
     pub(crate) fn fills_completion(self) -> bool {
         self != Dialect::PythonSdk

@@ -33,6 +33,12 @@ pub enum HandlerError {
     /// this message.
     #[error("{message}")]
     ResourceNotFoundSaying { uri: String, message: String },
+    /// The work failed in a way the application did not choose (an exception other than
+    /// its SDK's error classes: a crash). Answered as [`HandlerError::Failed`], except
+    /// where the dialect keeps a crash's text on the server (the official Python SDK 2.x's
+    /// `MCPServer` tools: `Error executing tool NAME` alone).
+    #[error("{0}")]
+    Unexpected(String),
 }
 
 impl From<String> for HandlerError {

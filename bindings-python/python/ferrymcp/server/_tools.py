@@ -60,9 +60,11 @@ def build_tool(
     input_schema: dict[str, Any] | None = None,
     execution: Any = None,
     task_start: str = "at_call",
+    v1: bool = False,
 ) -> Registration:
     """The registration of `fn` as a tool; raises `ValueError` naming the function when
-    its signature cannot be a tool."""
+    its signature cannot be a tool. `v1`: its output schema as `mcp` 1.x's `FastMCP`
+    derives it."""
     tool_name = name or function_name(fn)
     if tool_name == "<lambda>":
         raise ValueError("You must provide a name for lambda functions")
@@ -77,7 +79,7 @@ def build_tool(
         schema, validate = spec.schema, spec.validate
     else:
         schema, validate = input_schema, None
-    output = _schema.output(signature, structured_output, CONTENT_TYPES)
+    output = _schema.output(signature, structured_output, CONTENT_TYPES, v1)
     definition: dict[str, Any] = {"name": tool_name}
     if title is not None:
         definition["title"] = title
@@ -127,6 +129,20 @@ def _argument_wording(signature: Any) -> Callable[[dict[str, Any]], str | None]:
     return lazily
 
 
+def _bind(
+    binder: Callable[[dict[str, Any] | None, Any], dict[str, Any]], arguments: dict[str, Any] | None, context: Any
+) -> dict[str, Any]:
+    """The function's arguments; arguments it cannot take are the caller's mistake, for
+    the model to read and correct (a `ToolError`, as the official SDK reports them), not
+    a crash of the tool."""
+    try:
+        return binder(arguments, context)
+    except Exception as exc:
+        from ferrymcp.server.mcpserver.exceptions import ToolError
+
+        raise ToolError(str(exc)) from exc
+
+
 def _pass_through(context_param: str | None) -> Callable[[dict[str, Any] | None, Any], dict[str, Any]]:
     """For a tool with an explicit input schema and `**kwargs`: every argument as is."""
 
@@ -149,7 +165,7 @@ def _handler(
     if is_async_callable(fn):
 
         async def call_async(arguments: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
-            kwargs = binder(arguments, contexts(native_ctx) if wants_context else None)
+            kwargs = _bind(binder, arguments, contexts(native_ctx) if wants_context else None)
             auth = bind_token(native_ctx)
             try:
                 return tool_result(await fn(**kwargs), output)
@@ -159,7 +175,7 @@ def _handler(
         return call_async, True
 
     def call(arguments: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
-        kwargs = binder(arguments, contexts(native_ctx) if wants_context else None)
+        kwargs = _bind(binder, arguments, contexts(native_ctx) if wants_context else None)
         auth = bind_token(native_ctx)
         try:
             return tool_result(fn(**kwargs), output)
@@ -183,7 +199,7 @@ def _resolving_handler(
 
     async def call(arguments: dict[str, Any], native_ctx: Any) -> dict[str, Any]:
         context = contexts(native_ctx)
-        kwargs = binder(arguments, context if context_param is not None else None)
+        kwargs = _bind(binder, arguments, context if context_param is not None else None)
         auth = bind_token(native_ctx)
         try:
             kwargs.update(await Resolution(dict(arguments or {}), context).fill(resolved))

@@ -209,7 +209,9 @@ pub(crate) fn dialect_handler_error(
     reading: Option<&str>,
 ) -> ErrorObject {
     match error {
-        HandlerError::Failed(message) => dialect.handler_failed(message, failed, reading, modern),
+        HandlerError::Failed(message) | HandlerError::Unexpected(message) => {
+            dialect.handler_failed(message, failed, reading, modern)
+        }
         HandlerError::Rpc(error) => error,
         HandlerError::ResourceNotFound(uri) => dialect.resource_not_found(&uri, modern),
         HandlerError::ResourceNotFoundSaying { uri, message } => {

@@ -25,7 +25,7 @@ pub(crate) async fn get_prompt(server: &Arc<ServerShared>, mut params: Map<Strin
     match run(server, &cx, GetPrompt::METHOD, &name, start).await {
         Ran::InputRequired(input_required) => Ok(input_required),
         Ran::Done(Ok(result)) => Ok(with_description(result, entry.description.as_ref())),
-        Ran::Done(Err(HandlerError::Failed(cause))) => {
+        Ran::Done(Err(HandlerError::Failed(cause) | HandlerError::Unexpected(cause))) => {
             let failed = HandlerError::Failed(dialect.prompt_failed(&name, &cause, server.options.python_v1));
             Err(handler_error(server, failed, |m| m, cx.is_modern()))
         }

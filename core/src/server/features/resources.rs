@@ -99,12 +99,12 @@ pub(crate) async fn read_resource(server: &Arc<ServerShared>, params: Map<String
         Ok(result) if result.get("contents").is_some_and(Value::is_array) => result,
         Ok(other) => return Err(ErrorObject::internal(format!("Resource {uri} returned {other}, not contents"))),
         Err(error) => {
-            if let (true, HandlerError::Failed(cause)) = (v1, &error)
+            if let (true, HandlerError::Failed(cause) | HandlerError::Unexpected(cause)) = (v1, &error)
                 && let Some(answer) = dialect.v1_read_failed(&uri, template, Some(cause))
             {
                 return Err(answer);
             }
-            if let (true, HandlerError::Failed(_)) = (template, &error)
+            if let (true, HandlerError::Failed(_) | HandlerError::Unexpected(_)) = (template, &error)
                 && let Some(answer) = dialect.template_failed(&uri)
             {
                 return Err(answer);

@@ -137,10 +137,21 @@ fn tool_outcome(
             }
             Ok(result)
         }
-        Err(HandlerError::Failed(message)) if server.options.tool_error_names_tool => {
+        Err(HandlerError::Unexpected(message))
+            if server.options.tool_error_names_tool
+                && server.options.dialect.withholds_crash_text(server.options.python_v1) =>
+        {
+            // The crash's own text stays on the server, as the official Python SDK 2.x
+            // keeps it (logged there with its traceback).
+            tracing::warn!("tool {} raised an unexpected exception: {message}", entry.name);
+            Ok(error_result(format!("Error executing tool {}", entry.name)))
+        }
+        Err(HandlerError::Failed(message) | HandlerError::Unexpected(message))
+            if server.options.tool_error_names_tool =>
+        {
             Ok(error_result(format!("Error executing tool {}: {message}", entry.name)))
         }
-        Err(HandlerError::Failed(message)) => Ok(error_result(message)),
+        Err(HandlerError::Failed(message) | HandlerError::Unexpected(message)) => Ok(error_result(message)),
         Err(HandlerError::Rpc(error))
             if server.options.python_v1 && server.options.dialect.v1_tool_error_is_result(&error) =>
         {

@@ -1,8 +1,11 @@
 """The exceptions of `MCPServer` at the official paths (`mcp.server.mcpserver.exceptions`,
 and 1.x `mcp.server.fastmcp.exceptions`), with the official class tree.
 
-What the engine makes of each when a handler raises it: `ToolError` (any exception, in
-fact) from a tool becomes an `isError` result carrying its text; `ResourceNotFoundError`
+What the engine makes of each when a handler raises it: `ToolError` (or `ResourceError`)
+from a tool becomes an `isError` result carrying its text; any other exception from a tool
+is a crash, and `MCPServer`'s result says only `Error executing tool NAME` (its text stays
+on the server, as the official 2.x `UnexpectedToolError`; 1.x's `FastMCP` sends the text);
+`ResourceNotFoundError`
 from a resource function is the engine's "resource not found" answer for the request's
 era (it subclasses `ferrymcp.exceptions.ResourceNotFound`, which the engine recognises);
 any other exception from a resource or prompt is an internal error. `InvalidSignature`
@@ -41,8 +44,18 @@ class ResourceNotFoundError(ResourceError, ResourceNotFound):
         self.detail = message or None
 
 
+class UnexpectedResourceError(ResourceError):
+    """A resource failed with something other than `ResourceError` or `MCPError` (a
+    crash); the engine treats it as one."""
+
+
 class ToolError(MCPServerError):
     """A tool failed: the client gets an `isError` result with this text."""
+
+
+class UnexpectedToolError(ToolError):
+    """A tool failed with something other than `ToolError`, `ResourceError` or `MCPError`
+    (a crash): `MCPServer`'s result says only `Error executing tool NAME`."""
 
 
 class InvalidSignature(Exception):
@@ -56,5 +69,7 @@ __all__ = [
     "ResourceError",
     "ResourceNotFoundError",
     "ToolError",
+    "UnexpectedResourceError",
+    "UnexpectedToolError",
     "ValidationError",
 ]

@@ -465,6 +465,7 @@ class MCPServer(Generic[LifespanResultT]):
                 input_schema=input_schema,
                 execution=execution,
                 task_start=task_start,
+                v1=self._options.get("dialect") == "python-sdk-1",
             ),
             warn=self.settings.warn_on_duplicate_tools,
         )
