@@ -574,6 +574,9 @@ async fn resource_updates_and_logs_raised_on_one_replica_reach_the_subscriber_on
     let mut replicas = Vec::new();
     for _ in 0..2 {
         let server = ferrymcp_core::server::Server::new("replica", "1.0.0");
+        // Subscriptions are served only where declared.
+        let declared = serde_json::from_value(json!({"resources": {"subscribe": true}})).unwrap();
+        server.register_capabilities(&declared).unwrap();
         let mut settings = HttpSettings::default();
         RedisStore::new(&url, RedisOptions::default()).unwrap().configure(&mut settings);
         let handler = HttpHandler::new(server.clone(), settings.resolve(Some("127.0.0.1")).unwrap());
@@ -602,6 +605,8 @@ async fn resource_updates_and_logs_raised_on_one_replica_reach_the_subscriber_on
     ] {
         let reply = post(a, Some(&session), ask(id, method, params)).await.unwrap();
         assert_eq!(reply.status(), StatusCode::OK);
+        let body = String::from_utf8(reply.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+        assert!(body.contains("\"result\"") && !body.contains("\"error\""), "{method}: {body}");
     }
     let get = Request::get(b.as_str())
         .header("mcp-session-id", &session)
