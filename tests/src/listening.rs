@@ -54,14 +54,19 @@ impl Server {
             Err(e) => format!("unknown ({e})"),
         };
         let accepts = std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok();
-        let printed = std::fs::read(&self.stderr).unwrap_or_default();
-        let tail = &printed[printed.len().saturating_sub(2048)..];
         format!(
-            "the server on port {} is {state}, its port {} connections now; its stderr ends: {:?}",
+            "the server on port {} is {state}, its port {} connections now; {}",
             self.port,
             if accepts { "accepts" } else { "refuses" },
-            String::from_utf8_lossy(tail)
+            self.stderr_tail()
         )
+    }
+
+    /// The end of what the process printed on stderr.
+    pub fn stderr_tail(&self) -> String {
+        let printed = std::fs::read(&self.stderr).unwrap_or_default();
+        let tail = &printed[printed.len().saturating_sub(2048)..];
+        format!("its stderr ends: {:?}", String::from_utf8_lossy(tail))
     }
 
     pub fn url(&self, path: &str) -> String {
