@@ -15,8 +15,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ferrymcp_core::peer::BoxFuture;
-use ferrymcp_core::protocol::{Task, TaskStatus};
-use ferrymcp_core::server::{CreateTaskOptions, InMemoryTaskStore, TaskPage, TaskStore};
+use ferrymcp_core::protocol::TaskStatus;
+use ferrymcp_core::server::{CallingTaskStore, CreateTaskOptions, InMemoryTaskStore, TaskStore, TaskStoreCall};
 use ferrymcp_core::wire::ErrorObject;
 use futures_util::FutureExt;
 use napi::Status;
@@ -36,105 +36,31 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 type Shared = Arc<Mutex<Option<Arc<JsTaskStoreFn>>>>;
 
-struct JsTaskStore {
-    function: Shared,
+/// Calls `operation` of the application's store with `args`; its answer, parsed.
+fn call(
+    function: &Shared,
     timeout: Duration,
-}
-
-impl JsTaskStore {
-    /// Calls `operation` of the application's store with `args`; its answer, parsed.
-    fn call(&self, operation: &'static str, args: Value) -> BoxFuture<Result<Value, ErrorObject>> {
-        let function = self.function.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let timeout = self.timeout;
-        Box::pin(async move {
-            let function = function.ok_or_else(|| {
-                ErrorObject::internal(format!("taskStore.{operation}: the task store was closed with its server"))
-            })?;
-            let answer =
-                async move { function.call_async(FnArgs::from((operation.to_owned(), args.to_string()))).await?.await };
-            let text = match tokio::time::timeout(timeout, answer).await {
-                Ok(Ok(text)) => text,
-                Ok(Err(e)) => return Err(ErrorObject::internal(format!("taskStore.{operation} failed: {}", e.reason))),
-                Err(_) => {
-                    let ms = timeout.as_millis();
-                    return Err(ErrorObject::internal(format!("taskStore.{operation} did not settle within {ms} ms")));
-                }
-            };
-            serde_json::from_str(&text)
-                .map_err(|e| ErrorObject::internal(format!("taskStore.{operation} answered something not JSON: {e}")))
-        })
-    }
-}
-
-/// The application's answer as `T`, or an error naming the operation.
-fn answer<T: serde::de::DeserializeOwned>(operation: &str, value: Value) -> Result<T, ErrorObject> {
-    serde_json::from_value(value)
-        .map_err(|e| ErrorObject::internal(format!("taskStore.{operation} answered an unexpected value: {e}")))
-}
-
-fn status_text(status: TaskStatus) -> Value {
-    serde_json::to_value(status).expect("a status serialises")
-}
-
-impl TaskStore for JsTaskStore {
-    fn create_task(
-        &self,
-        options: CreateTaskOptions,
-        request_id: Value,
-        request: Value,
-        session: Option<String>,
-    ) -> BoxFuture<Result<Task, ErrorObject>> {
-        let mut params = json!({});
-        if let Some(ttl) = options.ttl {
-            params["ttl"] = json!(ttl);
-        }
-        if let Some(interval) = options.poll_interval {
-            params["pollInterval"] = json!(interval);
-        }
-        let call = self.call("createTask", json!([params, request_id, request, session]));
-        Box::pin(async move { answer("createTask", call.await?) })
-    }
-
-    fn get_task(&self, task_id: String, session: Option<String>) -> BoxFuture<Result<Option<Task>, ErrorObject>> {
-        let call = self.call("getTask", json!([task_id, session]));
-        Box::pin(async move { answer("getTask", call.await?) })
-    }
-
-    fn store_task_result(
-        &self,
-        task_id: String,
-        status: TaskStatus,
-        result: Value,
-        session: Option<String>,
-    ) -> BoxFuture<Result<(), ErrorObject>> {
-        let call = self.call("storeTaskResult", json!([task_id, status_text(status), result, session]));
-        Box::pin(async move { call.await.map(drop) })
-    }
-
-    fn get_task_result(&self, task_id: String, session: Option<String>) -> BoxFuture<Result<Value, ErrorObject>> {
-        self.call("getTaskResult", json!([task_id, session]))
-    }
-
-    fn update_task_status(
-        &self,
-        task_id: String,
-        status: TaskStatus,
-        status_message: Option<String>,
-        session: Option<String>,
-    ) -> BoxFuture<Result<(), ErrorObject>> {
-        let call = self.call("updateTaskStatus", json!([task_id, status_text(status), status_message, session]));
-        Box::pin(async move { call.await.map(drop) })
-    }
-
-    fn list_tasks(&self, cursor: Option<String>, session: Option<String>) -> BoxFuture<Result<TaskPage, ErrorObject>> {
-        let call = self.call("listTasks", json!([cursor, session]));
-        Box::pin(async move {
-            let page = call.await?;
-            let tasks = answer("listTasks", page.get("tasks").cloned().unwrap_or(Value::Null))?;
-            let next_cursor = page.get("nextCursor").and_then(Value::as_str).map(str::to_owned);
-            Ok(TaskPage { tasks, next_cursor })
-        })
-    }
+    operation: &'static str,
+    args: Value,
+) -> BoxFuture<Result<Value, ErrorObject>> {
+    let function = function.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    Box::pin(async move {
+        let function = function.ok_or_else(|| {
+            ErrorObject::internal(format!("taskStore.{operation}: the task store was closed with its server"))
+        })?;
+        let answer =
+            async move { function.call_async(FnArgs::from((operation.to_owned(), args.to_string()))).await?.await };
+        let text = match tokio::time::timeout(timeout, answer).await {
+            Ok(Ok(text)) => text,
+            Ok(Err(e)) => return Err(ErrorObject::internal(format!("taskStore.{operation} failed: {}", e.reason))),
+            Err(_) => {
+                let ms = timeout.as_millis();
+                return Err(ErrorObject::internal(format!("taskStore.{operation} did not settle within {ms} ms")));
+            }
+        };
+        serde_json::from_str(&text)
+            .map_err(|e| ErrorObject::internal(format!("taskStore.{operation} answered something not JSON: {e}")))
+    })
 }
 
 #[napi(object)]
@@ -171,7 +97,9 @@ impl NativeTaskStore {
 impl NativeTaskStore {
     /// Core's task store over this one.
     pub(crate) fn task_store(&self) -> Arc<dyn TaskStore> {
-        Arc::new(JsTaskStore { function: self.function.clone(), timeout: self.timeout })
+        let (function, timeout) = (self.function.clone(), self.timeout);
+        let call: TaskStoreCall = Arc::new(move |operation, args| call(&function, timeout, operation.name(), args));
+        Arc::new(CallingTaskStore::new(call))
     }
 }
 

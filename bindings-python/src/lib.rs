@@ -24,6 +24,7 @@ mod redis;
 mod runtime;
 mod server;
 mod spec_task;
+mod task_store;
 mod template;
 mod vocabulary;
 

@@ -304,6 +304,13 @@ impl NativeServer {
         self.server.enable_spec_tasks();
     }
 
+    /// Keeps the 2025-11-25 tasks in the application's `TaskStore`, through `call(operation,
+    /// args)` (async, on the server's loop: see `task_store`).
+    fn set_task_store(&self, call: Py<PyAny>) {
+        let callable = PyCallable { function: call, is_async: true, event_loop: self.event_loop.clone() };
+        self.server.set_task_store(Arc::new(crate::task_store::task_store(callable)));
+    }
+
     /// Serves request `method` with `handler(params, ctx) -> result dict`: one of MCP's
     /// feature methods the application answers itself (core's `APPLICATION_ANSWERED`:
     /// `tools/list`, `tools/call`, ...; the low-level `Server`), or one of its own.

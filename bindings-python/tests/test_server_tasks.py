@@ -41,12 +41,13 @@ async def sample(context: Any, params: Any) -> Any:
 
 
 @asynccontextmanager
-async def served(transport: str) -> AsyncIterator[str | None]:
-    """The peer's URL over HTTP (`None` over stdio, where each client spawns it)."""
+async def served(transport: str, *args: str) -> AsyncIterator[str | None]:
+    """The peer's URL over HTTP (`None` over stdio, where each client spawns it); `args`
+    for the peer over HTTP (over stdio, the session's)."""
     if transport == "stdio":
         yield None
         return
-    listening = Listening(PEER)
+    listening = Listening(PEER, *args)
     try:
         yield listening.url
     finally:
@@ -54,15 +55,16 @@ async def served(transport: str) -> AsyncIterator[str | None]:
 
 
 @asynccontextmanager
-async def ferrymcp_session(url: str | None) -> AsyncIterator[Any]:
-    """ferrymcp's client in the 1.x idiom the v1.x task clients use."""
+async def ferrymcp_session(url: str | None, *args: str) -> AsyncIterator[Any]:
+    """ferrymcp's client in the 1.x idiom the v1.x task clients use (`args` for the peer
+    it spawns over stdio)."""
     from ferrymcp import ClientSession
     from ferrymcp.client.stdio import StdioServerParameters, stdio_client
     from ferrymcp.client.streamable_http import streamablehttp_client
 
     callbacks = {"elicitation_callback": confirm, "sampling_callback": sample}
     if url is None:
-        params = StdioServerParameters(command=sys.executable, args=[str(PEER)])
+        params = StdioServerParameters(command=sys.executable, args=[str(PEER), *args])
         async with stdio_client(params) as (read, write), ClientSession(read, write, **callbacks) as session:
             await session.initialize()
             yield session
@@ -85,11 +87,18 @@ async def official(url: str | None) -> AsyncIterator[Any]:
         yield client
 
 
+STORES = {"engine": (), "application": ("--app-store",)}
+
+
+@pytest.mark.parametrize("store", STORES)
 @pytest.mark.parametrize("transport", ["stdio", "http"])
-async def test_a_1x_servers_tools_run_as_tasks(transport: str) -> None:
+async def test_a_1x_servers_tools_run_as_tasks(transport: str, store: str) -> None:
+    """The same tasks kept in the engine's store and in one of the application's (a
+    `TaskStore` subclass passed to `enable_tasks(store=...)`, which pages by 2)."""
     from ferrymcp.types import CallToolResult
 
-    async with served(transport) as url, ferrymcp_session(url) as session:
+    args = STORES[store]
+    async with served(transport, *args) as url, ferrymcp_session(url, *args) as session:
         tasks = session.experimental
         created = await tasks.call_tool_as_task("steps", {}, ttl=TTL)
         assert created.task.status == "working" and created.task.ttl == TTL
@@ -126,6 +135,52 @@ async def test_a_1x_servers_tools_run_as_tasks(transport: str) -> None:
         # An optional tool runs as a task when asked to.
         either = await tasks.call_tool_as_task("either", {})
         assert (await tasks.get_task_result(either.task.task_id, CallToolResult)).content[0].text == "as a task"
+
+        # Every task, its status and its result were kept in the application's store.
+        stored = (await session.call_tool("stored", {})).content[0].text
+        if store == "engine":
+            assert stored == ""
+            return
+        held = dict(entry.split("=") for entry in stored.split())
+        assert held == {
+            task_id: "completed+result",
+            asked.task.task_id: "completed+result",
+            haiku.task.task_id: "completed+result",
+            failing.task.task_id: "failed+result",
+            waiting.task.task_id: "cancelled",
+            either.task.task_id: "completed+result",
+        }
+        # The four tasks of then were listed in one page, though the store pages by 2.
+        assert len(listed.tasks) == 4 and listed.next_cursor is None
+
+
+async def test_an_application_store_serves_each_session_only_its_own_tasks() -> None:
+    """Two sessions of one HTTP server whose tasks are kept in the application's store,
+    which knows nothing of sessions: each gets, lists and cancels only its own tasks, as
+    the official server scopes them (the session's scope in the task id)."""
+    from ferrymcp.exceptions import McpError
+    from ferrymcp.server.experimental.task_scope import session_scope_of
+    from ferrymcp.types import CallToolResult
+
+    async with served("http", "--app-store") as url:
+        async with ferrymcp_session(url) as first, ferrymcp_session(url) as second:
+            mine = await first.experimental.call_tool_as_task("forever", {})
+            theirs = await second.experimental.call_tool_as_task("steps", {})
+            scopes = {session_scope_of(mine.task.task_id), session_scope_of(theirs.task.task_id)}
+            assert None not in scopes and len(scopes) == 2, scopes
+            for other, task in ((second, mine), (first, theirs)):
+                with pytest.raises(McpError, match=f"Task not found: {task.task.task_id}") as refused:
+                    await other.experimental.get_task(task.task.task_id)
+                assert refused.value.code == -32602
+                with pytest.raises(McpError, match="Task not found"):
+                    await other.experimental.cancel_task(task.task.task_id)
+                with pytest.raises(McpError, match="Task not found"):
+                    await other.experimental.get_task_result(task.task.task_id, CallToolResult)
+            assert [t.task_id for t in (await first.experimental.list_tasks()).tasks] == [mine.task.task_id]
+            assert [t.task_id for t in (await second.experimental.list_tasks()).tasks] == [theirs.task.task_id]
+            # The refused cancel left the task running; its own session cancels it.
+            assert (await first.experimental.get_task(mine.task.task_id)).status == "working"
+            assert (await first.experimental.cancel_task(mine.task.task_id)).status == "cancelled"
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
@@ -171,7 +226,7 @@ def test_what_the_engine_does_not_take_is_refused_by_name() -> None:
     from ferrymcp.shared.experimental.tasks.message_queue import InMemoryTaskMessageQueue, TaskMessageQueue
 
     server: Server = Server("x")
-    with pytest.raises(NotImplementedError, match=r"enable_tasks\(store=\.\.\.\)"):
+    with pytest.raises(TypeError, match=r"enable_tasks\(store=\.\.\.\) takes a TaskStore .* not object"):
         server.experimental.enable_tasks(store=object())
     with pytest.raises(NotImplementedError, match=r"enable_tasks\(queue=\.\.\.\)"):
         server.experimental.enable_tasks(queue=object())
@@ -188,3 +243,21 @@ def test_what_the_engine_does_not_take_is_refused_by_name() -> None:
         True,
         True,
     ]
+
+
+async def test_an_application_store_on_a_stateless_server_keeps_tasks_without_a_scope() -> None:
+    """Without sessions (stateless HTTP) the tasks have no scope, as the official server
+    makes them: any request holding the id reaches the task, and none lists it."""
+    from ferrymcp.server.experimental.task_scope import session_scope_of
+    from ferrymcp.types import CallToolResult
+
+    async with served("http", "--app-store", "--stateless") as url:
+        async with ferrymcp_session(url) as first, ferrymcp_session(url) as second:
+            created = await first.experimental.call_tool_as_task("steps", {})
+            task_id = created.task.task_id
+            assert session_scope_of(task_id) is None
+            done = await second.experimental.get_task_result(task_id, CallToolResult)
+            assert done.content[0].text == f"done {task_id}"
+            assert (await second.experimental.get_task(task_id)).status == "completed"
+            assert (await first.experimental.list_tasks()).tasks == []
+            assert f"{task_id}=completed+result" in (await first.call_tool("stored", {})).content[0].text

@@ -330,6 +330,11 @@ def _dump(
         # pydantic's URL types (`FileUrl`, `AnyUrl`, ...), which the official types take in
         # `uri` fields: in JSON mode (as pydantic's), the URL text.
         return str(value)
+    if json and type(value).__module__ == "datetime" and hasattr(value, "isoformat"):
+        # A `datetime` (1.x's `Task.createdAt` is one): ISO 8601 text, UTC as `Z`, as
+        # pydantic's JSON mode writes it.
+        text = value.isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
     return value
 
 

@@ -3,13 +3,18 @@
 `ctx.experimental.run_task(work)`, `ServerTaskContext.update_status` / `elicit` /
 `create_message`), with only the imports naming ferrymcp. test_server_tasks.py serves it
 over stdio (`python task_v1_server.py`) and Streamable HTTP (`... PORT`, the
-v1.x examples' `StreamableHTTPSessionManager` under Starlette and uvicorn)."""
+v1.x examples' `StreamableHTTPSessionManager` under Starlette and uvicorn); with
+`--app-store` it keeps its tasks in a `TaskStore` of its own (`DictTaskStore`, written as
+the v1.x "Custom Task Store" documentation has one written), and its tool `stored`
+tells what that store holds; `--stateless` serves HTTP without sessions."""
 
 from __future__ import annotations
 
 import sys
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import datetime, timezone
 from typing import Any
 
 import anyio
@@ -18,9 +23,73 @@ from ferrymcp import types
 from ferrymcp.server.experimental.task_context import ServerTaskContext
 from ferrymcp.server.lowlevel import Server
 from ferrymcp.server.stdio import stdio_server
+from ferrymcp.shared.experimental.tasks.store import TaskStore
 
+
+class DictTaskStore(TaskStore):
+    """An application's task store: tasks in a dict, listed two to a page."""
+
+    def __init__(self) -> None:
+        self.tasks: dict[str, types.Task] = {}
+        self.results: dict[str, types.Result] = {}
+        self.changed: dict[str, anyio.Event] = {}
+
+    async def create_task(self, metadata: types.TaskMetadata, task_id: str | None = None) -> types.Task:
+        task_id = task_id or str(uuid.uuid4())
+        if task_id in self.tasks:
+            raise ValueError(f"Task {task_id} already exists")
+        now = datetime.now(timezone.utc)
+        task = types.Task(
+            task_id=task_id, status="working", created_at=now, last_updated_at=now, ttl=metadata.ttl, poll_interval=50
+        )
+        self.tasks[task_id] = task
+        return task
+
+    async def get_task(self, task_id: str) -> types.Task | None:
+        return self.tasks.get(task_id)
+
+    async def update_task(self, task_id: str, status: Any = None, status_message: str | None = None) -> types.Task:
+        task = self.tasks.get(task_id)
+        if task is None:
+            raise ValueError(f"Task {task_id} not found")
+        if status is not None and task.status in ("completed", "failed", "cancelled"):
+            raise ValueError(f"Cannot transition from terminal status '{task.status}'")
+        if status is not None:
+            task.status = status
+        if status_message is not None:
+            task.status_message = status_message
+        task.last_updated_at = datetime.now(timezone.utc)
+        await self.notify_update(task_id)
+        return task
+
+    async def store_result(self, task_id: str, result: types.Result) -> None:
+        if task_id not in self.tasks:
+            raise ValueError(f"Task {task_id} not found")
+        self.results[task_id] = result
+
+    async def get_result(self, task_id: str) -> types.Result | None:
+        return self.results.get(task_id)
+
+    async def list_tasks(self, cursor: str | None = None) -> tuple[list[types.Task], str | None]:
+        ids = list(self.tasks)
+        start = ids.index(cursor) + 1 if cursor else 0
+        page = ids[start : start + 2]
+        return [self.tasks[i] for i in page], (page[-1] if start + 2 < len(ids) else None)
+
+    async def delete_task(self, task_id: str) -> bool:
+        self.results.pop(task_id, None)
+        return self.tasks.pop(task_id, None) is not None
+
+    async def wait_for_update(self, task_id: str) -> None:
+        await self.changed.setdefault(task_id, anyio.Event()).wait()
+
+    async def notify_update(self, task_id: str) -> None:
+        self.changed.pop(task_id, anyio.Event()).set()
+
+
+STORE = DictTaskStore() if "--app-store" in sys.argv else None
 server: Server = Server("task-v1")
-server.experimental.enable_tasks()
+server.experimental.enable_tasks(store=STORE)
 
 MODES = {"steps": types.TASK_REQUIRED, "ask": types.TASK_REQUIRED, "haiku": types.TASK_REQUIRED}
 MODES |= {"boom": types.TASK_REQUIRED, "forever": types.TASK_REQUIRED, "either": types.TASK_OPTIONAL}
@@ -32,7 +101,7 @@ async def list_tools() -> list[types.Tool]:
     return [
         types.Tool(name=name, input_schema=schema, execution=types.ToolExecution(task_support=mode))
         for name, mode in MODES.items()
-    ] + [types.Tool(name="plain", input_schema=schema)]
+    ] + [types.Tool(name="plain", input_schema=schema), types.Tool(name="stored", input_schema=schema)]
 
 
 async def steps(task: ServerTaskContext) -> types.CallToolResult:
@@ -79,6 +148,11 @@ async def call_tool(name: str, arguments: dict[str, Any]) -> types.CallToolResul
     if name == "plain":
         ctx.experimental.validate_task_mode(None)
         return types.CallToolResult(content=[types.TextContent(type="text", text="plain")])
+    if name == "stored":  # what the application's store holds: "id=status" (+result when stored)
+        held = STORE.tasks if STORE is not None else {}
+        results = STORE.results if STORE is not None else {}
+        text = " ".join(f"{i}={task.status}" + ("+result" if i in results else "") for i, task in held.items())
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
     ctx.experimental.validate_task_mode(MODES[name])
     if name == "either" and not ctx.experimental.is_task:
         return types.CallToolResult(content=[types.TextContent(type="text", text="at once")])
@@ -97,7 +171,7 @@ def http(port: int) -> None:
 
     from ferrymcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
-    manager = StreamableHTTPSessionManager(app=server)
+    manager = StreamableHTTPSessionManager(app=server, stateless="--stateless" in sys.argv)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -109,7 +183,8 @@ def http(port: int) -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:]:
-        http(int(sys.argv[1]))
+    ports = [arg for arg in sys.argv[1:] if arg.isdigit()]
+    if ports:
+        http(int(ports[0]))
     else:
         anyio.run(stdio)

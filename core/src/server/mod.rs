@@ -62,9 +62,9 @@ pub use session::Connection;
 pub(crate) use session::{FrontParams, Incoming};
 pub use session_handle::ServerSession;
 pub use tasks::{
-    CreateTaskOptions, EXTENSION as TASKS_EXTENSION, InMemoryTaskStore, RequestTaskStore, SpecTask, TaskOptions,
-    TaskPage, TaskStart, TaskStore, TaskSupport, check_task_mode as check_spec_task_mode,
-    is_terminal as is_terminal_task_status,
+    CallingTaskStore, CreateTaskOptions, EXTENSION as TASKS_EXTENSION, InMemoryTaskStore, RequestTaskStore, SpecTask,
+    TaskOptions, TaskPage, TaskStart, TaskStore, TaskStoreCall, TaskStoreOperation, TaskSupport,
+    check_task_mode as check_spec_task_mode, is_terminal as is_terminal_task_status,
 };
 pub use template::{ExpandError, Operator, TemplateError, UriTemplate, Variable};
 

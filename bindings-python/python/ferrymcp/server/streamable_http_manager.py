@@ -71,6 +71,9 @@ class StreamableHTTPSessionManager:
             server, options = app, _endpoint_options(chosen, app._bearer(), None)
         if server is None or options is None:
             raise TypeError("StreamableHTTPSessionManager() needs app=, the server it serves")
+        from ferrymcp.server.experimental._store_bridge import note_http_mode
+
+        note_http_mode(server, options)
         self._server = server
         self._options = options
         self._handler: NativeHttpHandler | None = None

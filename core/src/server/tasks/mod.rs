@@ -14,11 +14,13 @@
 //! when the handler calls [`Context::start_task`](super::Context::start_task) after
 //! gathering input by MRTR rounds on the call itself (the composition SEP-2663 describes).
 
+mod calling;
 mod clock;
 pub(crate) mod spec;
 mod spec_store;
 mod store;
 
+pub use calling::{CallingTaskStore, TaskStoreCall, TaskStoreOperation};
 pub use spec::{RequestTaskStore, SpecTask, check_task_mode};
 pub use spec_store::{CreateTaskOptions, InMemoryTaskStore, TaskPage, TaskStore, is_terminal};
 pub use store::TaskOptions;

@@ -4,7 +4,8 @@ the 2025-11-25 tasks.
 `enable_tasks()` has the engine serve them: core declares `tasks` (`list`, `cancel`,
 task-augmented `tools/call`) to the sessions of that revision (`Server::enable_spec_tasks`)
 and answers `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` from its task
-store, scoped to the session that created each task; `ctx.experimental.run_task(work)`
+store (or the application's `TaskStore`, `enable_tasks(store=...)`), scoped to the session
+that created each task; `ctx.experimental.run_task(work)`
 creates the tasks there. The `@server.experimental.get_task()` (... `list_tasks`,
 `get_task_result`, `cancel_task`) decorators replace the engine's answer to that method
 with the application's, as there.
@@ -36,15 +37,18 @@ class ExperimentalHandlers:
         return self._task_support
 
     def enable_tasks(self, store: Any = None, queue: Any = None) -> TaskSupport:
-        """Has the engine serve the 2025-11-25 tasks (see the module doc). Only the
-        engine's own store is supported: another `store=` or a `queue=` is refused."""
+        """Has the engine serve the 2025-11-25 tasks (see the module doc), kept in the
+        engine's own store (`store=None` or `InMemoryTaskStore()`) or in the application's
+        `TaskStore` (scoped to sessions by task id, as the official server scopes one: see
+        `ferrymcp.server.experimental._store_bridge`). A `queue=` is refused."""
         from ferrymcp.shared.experimental.tasks.in_memory_task_store import InMemoryTaskStore
         from ferrymcp.shared.experimental.tasks.message_queue import InMemoryTaskMessageQueue
+        from ferrymcp.shared.experimental.tasks.store import TaskStore
 
-        if store is not None and not isinstance(store, InMemoryTaskStore):
-            raise NotImplementedError(
-                "enable_tasks(store=...) with a TaskStore of the application's is not supported by ferrymcp yet:"
-                " the engine keeps the tasks in its own store (omit store= or pass InMemoryTaskStore())"
+        if store is not None and not isinstance(store, (InMemoryTaskStore, TaskStore)):
+            raise TypeError(
+                f"enable_tasks(store=...) takes a TaskStore (mcp.shared.experimental.tasks.store), not"
+                f" {type(store).__name__}"
             )
         if queue is not None and not isinstance(queue, InMemoryTaskMessageQueue):
             raise NotImplementedError(
@@ -52,6 +56,10 @@ class ExperimentalHandlers:
                 " client on the session itself, without a message queue"
             )
         self._task_support = TaskSupport(store=store or InMemoryTaskStore(), queue=queue)
+        if isinstance(store, TaskStore):
+            from ferrymcp.server.experimental._store_bridge import StoreBridge
+
+            self._server._set_task_bridge(StoreBridge(store))
         self._server._enable_spec_tasks()
         return self._task_support
 

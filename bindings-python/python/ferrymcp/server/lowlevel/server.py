@@ -65,6 +65,7 @@ from ferrymcp.types import (
 
 if TYPE_CHECKING:
     from ferrymcp._native import NativeServer
+    from ferrymcp.server.experimental._store_bridge import StoreBridge
 
 LifespanResultT = TypeVar("LifespanResultT")
 Handler = Callable[[ServerRequestContext[Any, Any], Any], Awaitable[Any]]
@@ -159,6 +160,7 @@ class Server(MCPServer[LifespanResultT]):
             self._use_listen_handler(listen)
         self._handlers: dict[str, Handler] = {}
         self._spec_tasks = False
+        self._task_bridge: StoreBridge | None = None
         self._experimental: ExperimentalHandlers | None = None
         self._notification_options = NotificationOptions()
         self._notification_handlers: dict[str, tuple[Any, Callable[..., Any]]] = {}
@@ -192,6 +194,8 @@ class Server(MCPServer[LifespanResultT]):
                 native.set_notification_handler(method, self._notification_adapter(method, params_type, handler), True)
             if self._spec_tasks:
                 native.enable_spec_tasks()
+            if self._task_bridge is not None:
+                native.set_task_store(self._task_bridge.call)
         return native
 
     @property
@@ -200,6 +204,11 @@ class Server(MCPServer[LifespanResultT]):
         if self._experimental is None:
             self._experimental = ExperimentalHandlers(self)
         return self._experimental
+
+    def _set_task_bridge(self, bridge: StoreBridge) -> None:
+        self._task_bridge = bridge
+        if self._registry.native is not None:
+            self._registry.native.set_task_store(bridge.call)
 
     def _enable_spec_tasks(self) -> None:
         self._spec_tasks = True

@@ -1002,6 +1002,9 @@ class MCPServer(Generic[LifespanResultT]):
         tls = None if certfile is None else (os.fspath(certfile), os.fspath(keyfile))
         chosen = self._http_settings(kwargs, "run('streamable-http')")
         options = _endpoint_options(chosen, self._bearer(), self._auth_server())
+        from ferrymcp.server.experimental._store_bridge import note_http_mode
+
+        note_http_mode(self, options)
         if self._custom_routes:  # served beside the endpoint by the engine's server, as Starlette routes
             from ferrymcp.server.streamable_http_manager import custom_routes, route_answerer
 

@@ -1,7 +1,9 @@
 """`TaskStore` (`mcp.shared.experimental.tasks.store`): the official interface of a task
-store. ferrymcp's engine keeps the 2025-11-25 tasks in its own store (core's
-`TaskStore`); a store of the application's is not bridged yet, and
-`server.experimental.enable_tasks(store=...)` refuses one by name."""
+store. `server.experimental.enable_tasks(store=MyStore())` keeps the 2025-11-25 tasks in
+a subclass of the application's: the engine (core) keeps the protocol and asks the store
+to create, get, update and list tasks and to keep their results
+(`ferrymcp.server.experimental._store_bridge`); without `store=` the engine keeps them
+itself."""
 
 from __future__ import annotations
 
