@@ -104,9 +104,17 @@ class WireModel:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        defaults: dict[str, Any] = {}
-        declared: dict[str, Any] = {}
-        for klass in reversed(cls.__mro__):
+        # The fields of the classes up the MRO, in order. Under one base, that base's tables
+        # are already those of every class above it: only this class's annotations are
+        # read (most of the 164 wire types are made at import, several levels deep).
+        (base,) = cls.__bases__ if len(cls.__bases__) == 1 else (None,)
+        if base is not None and issubclass(base, WireModel):
+            defaults: dict[str, Any] = dict(base._defaults)
+            declared: dict[str, Any] = dict(base._declared)
+            klasses: Any = (cls,)
+        else:
+            defaults, declared, klasses = {}, {}, reversed(cls.__mro__)
+        for klass in klasses:
             for name, hint in inspect.get_annotations(klass).items():
                 if name.startswith("_") or "ClassVar" in str(hint):
                     continue
