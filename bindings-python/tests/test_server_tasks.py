@@ -228,6 +228,13 @@ def test_what_the_engine_does_not_take_is_refused_by_name() -> None:
     server: Server = Server("x")
     with pytest.raises(TypeError, match=r"enable_tasks\(store=\.\.\.\) takes a TaskStore .* not object"):
         server.experimental.enable_tasks(store=object())
+
+    class Extended(InMemoryTaskStore):
+        async def create_task(self, metadata: Any, task_id: str | None = None) -> Any:
+            raise AssertionError("never run")
+
+    with pytest.raises(NotImplementedError, match="Extended, a subclass of InMemoryTaskStore"):
+        server.experimental.enable_tasks(store=Extended())
     with pytest.raises(NotImplementedError, match=r"enable_tasks\(queue=\.\.\.\)"):
         server.experimental.enable_tasks(queue=object())
     support = server.experimental.enable_tasks(store=InMemoryTaskStore(), queue=InMemoryTaskMessageQueue())

@@ -45,6 +45,13 @@ class ExperimentalHandlers:
         from ferrymcp.shared.experimental.tasks.message_queue import InMemoryTaskMessageQueue
         from ferrymcp.shared.experimental.tasks.store import TaskStore
 
+        if isinstance(store, InMemoryTaskStore) and type(store) is not InMemoryTaskStore:
+            # Its methods would never run: the engine keeps the tasks of an InMemoryTaskStore.
+            raise NotImplementedError(
+                f"enable_tasks(store=...) with {type(store).__name__}, a subclass of InMemoryTaskStore, is not"
+                " supported by ferrymcp: the engine's in-memory store cannot be extended from Python (pass"
+                " InMemoryTaskStore() itself, or a TaskStore subclass that keeps the tasks)"
+            )
         if store is not None and not isinstance(store, (InMemoryTaskStore, TaskStore)):
             raise TypeError(
                 f"enable_tasks(store=...) takes a TaskStore (mcp.shared.experimental.tasks.store), not"
