@@ -63,25 +63,24 @@ class StoreBridge:
         return _dump(task, exclude_none=False)
 
     async def _get_task(self, task_id: str, session: str | None) -> Any:
+        # The one check of a task's scope: core gets a task before it waits on, cancels or
+        # changes it, and answers `Task not found` when this says None.
         if not task_in_session_scope(task_id, self._scope(session)):
             return None
         task = await self.store.get_task(task_id)
         return None if task is None else _dump(task, exclude_none=False)
 
-    async def _store_task_result(self, task_id: str, status: str, result: Any, session: str | None) -> None:
-        self._require_scope(task_id, session)
+    async def _store_task_result(self, task_id: str, status: str, result: Any, _session: str | None) -> None:
         await self.store.store_result(task_id, _types.CallToolResult.model_validate(result))
         await self.store.update_task(task_id, status=status)
 
-    async def _get_task_result(self, task_id: str, session: str | None) -> Any:
-        self._require_scope(task_id, session)
+    async def _get_task_result(self, task_id: str, _session: str | None) -> Any:
         result = await self.store.get_result(task_id)
         if result is None:
             raise McpError(_INVALID_PARAMS, f"Task {task_id} has no result stored")
         return _dump(result, exclude_none=True)
 
-    async def _update_task_status(self, task_id: str, status: str, message: str | None, session: str | None) -> None:
-        self._require_scope(task_id, session)
+    async def _update_task_status(self, task_id: str, status: str, message: str | None, _session: str | None) -> None:
         await self.store.update_task(task_id, status=status, status_message=message)
 
     async def _list_tasks(self, _cursor: str | None, session: str | None) -> Any:
@@ -98,10 +97,6 @@ class StoreBridge:
             own.extend(task for task in tasks if task_listable_in_session_scope(task["taskId"], scope))
             if cursor is None:
                 return {"tasks": own}
-
-    def _require_scope(self, task_id: str, session: str | None) -> None:
-        if not task_in_session_scope(task_id, self._scope(session)):
-            raise McpError(_INVALID_PARAMS, f"Task not found: {task_id}")
 
     _operations: dict[str, Any] = {
         "createTask": _create_task,
