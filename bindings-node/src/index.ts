@@ -96,6 +96,32 @@ export type {
   OAuthTokens,
 } from './oauth-client.js';
 export * from './types.js';
+// The official v2 core's auth schema group (the URL field validators stay in `ferrymcp/shared/auth.js`, as there).
+export {
+  IdJagTokenExchangeResponseSchema,
+  OAuthClientInformationFullSchema,
+  OAuthClientInformationSchema,
+  OAuthClientMetadataSchema,
+  OAuthClientRegistrationErrorSchema,
+  OAuthErrorResponseSchema,
+  OAuthMetadataSchema,
+  OAuthProtectedResourceMetadataSchema,
+  OAuthTokenRevocationRequestSchema,
+  OAuthTokensSchema,
+  OpenIdProviderDiscoveryMetadataSchema,
+  OpenIdProviderMetadataSchema,
+} from './auth-schemas.js';
+export type {
+  AuthorizationServerMetadata,
+  IdJagTokenExchangeResponse,
+  OAuthErrorResponse,
+  OAuthClientRegistrationError,
+  OAuthMetadata,
+  OAuthProtectedResourceMetadata,
+  OAuthTokenRevocationRequest,
+  OpenIdProviderDiscoveryMetadata,
+  OpenIdProviderMetadata,
+} from './auth-schemas.js';
 export {
   FerrymcpUnsupportedError,
   OAuthError,

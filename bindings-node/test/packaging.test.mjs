@@ -23,7 +23,7 @@ const PUBLIC = [
   'ferrymcp/inMemory.js', 'ferrymcp/shared/transport.js', 'ferrymcp/shared/stdio.js',
   'ferrymcp/client/auth.js', 'ferrymcp/client/auth-extensions.js', 'ferrymcp/express', 'ferrymcp/hono',
   'ferrymcp/server/express.js', 'ferrymcp/server/middleware/hostHeaderValidation.js',
-  'ferrymcp/shared/auth-utils.js', 'ferrymcp/shared/metadataUtils.js', 'ferrymcp/shared/uriTemplate.js',
+  'ferrymcp/shared/auth-utils.js', 'ferrymcp/shared/auth.js', 'ferrymcp/shared/metadataUtils.js', 'ferrymcp/shared/uriTemplate.js',
   'ferrymcp/server/auth/errors.js', 'ferrymcp/server/auth/router.js', 'ferrymcp/server/auth/middleware/bearerAuth.js',
   'ferrymcp/server/sse.js', 'ferrymcp/spec.types.js', 'ferrymcp/shared/mediaType.js', 'ferrymcp/shared/protocol.js',
   'ferrymcp/client/websocket.js', 'ferrymcp/client/middleware.js', 'ferrymcp/shared/responseMessage.js',
