@@ -406,3 +406,38 @@ async fn a_tool_makes_its_own_tasks_and_the_store_gets_the_http_session_id() {
     assert!(!keys.is_empty());
     assert!(keys.iter().all(|key| key.as_deref() == Some(session.as_str())), "{keys:?} / {session}");
 }
+
+/// A task created without a `ttl` is never expired by the store and only its session can
+/// reach it: when that HTTP session ends (the client's DELETE), core's in-memory store
+/// forgets it and its handler is stopped, so a client that goes away leaves nothing behind.
+/// A task with a `ttl` is kept until it expires, as before.
+#[tokio::test]
+async fn an_unexpiring_task_is_forgotten_and_stopped_when_its_session_ends() {
+    let (fixture, tell) = fixture();
+    let store = Arc::new(InMemoryTaskStore::new());
+    fixture.server.set_task_store(store.clone());
+    let (held, released) = tokio::sync::oneshot::channel::<()>();
+    let held = Arc::new(Mutex::new(Some(held)));
+    let hold = move |_: Map<String, Value>, _: Context| {
+        // Kept by the handler's future until it ends or is dropped.
+        let guard = held.lock().unwrap().take();
+        async move {
+            let _guard = guard;
+            std::future::pending::<()>().await;
+            Ok::<_, HandlerError>(json!({}))
+        }
+    };
+    fixture.server.add_tool(tool("hold", "required"), hold).unwrap();
+    let callbacks = callbacks(&fixture, tell);
+    let (_http, client) = over_http(fixture.server.clone(), callbacks, "2025-11-25").await;
+    let forever = request(&client, "tools/call", json!({"name": "hold", "arguments": {}, "task": {}})).await;
+    assert_eq!(forever["task"]["ttl"], Value::Null, "{forever}");
+    let kept = create(&client, "gated").await;
+    assert_eq!(store.all_tasks().len(), 2);
+
+    client.close().await;
+    let ids: Vec<String> = store.all_tasks().into_iter().map(|task| task.task_id).collect();
+    assert_eq!(ids, [kept], "only the task with a ttl is kept");
+    let stopped = tokio::time::timeout(HANG_GUARD, released).await.expect("the handler was stopped");
+    assert!(stopped.is_err(), "the handler's future was dropped, not finished");
+}

@@ -167,6 +167,9 @@ impl HttpSession {
             for id in streams {
                 self.store.forget(id).await;
             }
+            if let Some(id) = self.connection.transport_id() {
+                self.connection.server().spec_tasks.session_ended(&id);
+            }
         }
     }
 }

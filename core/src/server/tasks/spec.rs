@@ -84,6 +84,22 @@ impl SpecTasks {
         self.store.read().unwrap().clone()
     }
 
+    /// The HTTP session `session` has ended for good: the store forgets the tasks only it
+    /// could reach that would never expire ([`TaskStore::forget_session`]), and their
+    /// handlers are stopped, so a client that goes away leaves nothing behind.
+    pub(crate) fn session_ended(&self, session: &str) {
+        let gone = self.store().forget_session(session);
+        for id in &gone {
+            if let Some(token) = self.running.lock().unwrap().remove(id) {
+                token.cancel();
+            }
+            self.waiting.lock().unwrap().remove(id);
+        }
+        if !gone.is_empty() {
+            self.changed();
+        }
+    }
+
     pub fn set_store(&self, store: Arc<dyn TaskStore>) {
         *self.store.write().unwrap() = store;
     }

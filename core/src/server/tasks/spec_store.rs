@@ -87,6 +87,15 @@ pub trait TaskStore: Send + Sync + 'static {
 
     /// A page of tasks, from `cursor` (a `next_cursor` this store gave).
     fn list_tasks(&self, cursor: Option<String>, session: Option<String>) -> BoxFuture<Result<TaskPage, ErrorObject>>;
+
+    /// `session` has ended for good (its HTTP session was deleted, or expired with no other
+    /// replica to serve it). A store that keeps each task for its session alone forgets the
+    /// ones that would never expire (created without a `ttl`): nothing can reach them any
+    /// more. Returns their ids (the server stops their handlers). By default nothing is
+    /// forgotten: an application's store decides what it keeps.
+    fn forget_session(&self, _session: &str) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Whether a task in `status` is over: it changes no more.
@@ -273,6 +282,19 @@ impl TaskStore for InMemoryTaskStore {
 
     fn list_tasks(&self, cursor: Option<String>, session: Option<String>) -> BoxFuture<Result<TaskPage, ErrorObject>> {
         Box::pin(std::future::ready(self.list(cursor, &session)))
+    }
+
+    fn forget_session(&self, session: &str) -> Vec<String> {
+        let mut tasks = self.tasks.lock().unwrap();
+        let gone: Vec<String> = tasks
+            .values()
+            .filter(|stored| stored.session.as_deref() == Some(session) && stored.task.ttl.is_none())
+            .map(|stored| stored.task.task_id.clone())
+            .collect();
+        for id in &gone {
+            tasks.shift_remove(id);
+        }
+        gone
     }
 }
 
