@@ -668,7 +668,10 @@ export interface OAuthConfig {
   /** The client's metadata (RFC 7591), JSON. */
   clientMetadataJson: string
   clientMetadataUrl?: string
-  /** `"authorization_code"` (default) or `"client_credentials"`. */
+  /**
+   * `"authorization_code"` (default), `"client_credentials"`, or `"cross_app_access"`
+   * (the identity-assertion grant with the discovered authorization server).
+   */
   grant?: string
   /** Whether the provider has `state()`. */
   hasState: boolean

@@ -17,8 +17,8 @@ use std::time::Duration;
 
 use ferrymcp_core::client::Client;
 use ferrymcp_core::client::auth::{
-    AuthError, AuthorizationResponse, Challenge, Grant, OAuth, OAuthClientInformation, OAuthHandler, OAuthOptions,
-    OAuthTokens,
+    AssertionRequest, AuthError, AuthorizationResponse, Challenge, Grant, OAuth, OAuthClientInformation, OAuthHandler,
+    OAuthOptions, OAuthTokens,
 };
 use ferrymcp_core::peer::BoxFuture;
 use ferrymcp_core::protocol::ErrorCode;
@@ -48,7 +48,8 @@ pub struct OAuthConfig {
     /// The client's metadata (RFC 7591), JSON.
     pub client_metadata_json: String,
     pub client_metadata_url: Option<String>,
-    /// `"authorization_code"` (default) or `"client_credentials"`.
+    /// `"authorization_code"` (default), `"client_credentials"`, or `"cross_app_access"`
+    /// (the identity-assertion grant with the discovered authorization server).
     pub grant: Option<String>,
     /// Whether the provider has `state()`.
     pub has_state: bool,
@@ -133,6 +134,15 @@ impl OAuthHandler for JsProvider {
     fn discovery_state(&self) -> BoxFuture<Result<Option<Value>, AuthError>> {
         self.call("discoveryState", Value::Null)
     }
+
+    fn assertion(&self, request: AssertionRequest) -> BoxFuture<Result<String, AuthError>> {
+        let context = json!({
+            "authorizationServerUrl": request.audience,
+            "resourceUrl": request.resource,
+            "scope": request.scope,
+        });
+        self.call("assertion", context)
+    }
 }
 
 impl JsProvider {
@@ -166,6 +176,7 @@ impl NativeOAuth {
         options.grant = match config.grant.as_deref() {
             None | Some("authorization_code") => Grant::AuthorizationCode,
             Some("client_credentials") => Grant::ClientCredentials,
+            Some("cross_app_access") => Grant::DiscoveredIdentityAssertion,
             Some(other) => return Err(mcp_error(ErrorCode::INVALID_PARAMS, &format!("no grant {other}"), None)),
         };
         let oauth = OAuth::new(options).map_err(auth_error)?;

@@ -47,8 +47,20 @@ export class CrossAppAccessError extends Error {
   }
 }
 
-function refuseFetchFn(where: string, options: object): void {
-  if ((options as { fetchFn?: unknown }).fetchFn !== undefined) {
+/** The official `FetchLike`. */
+export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/**
+ * The `fetchFn` a `CrossAppAccessProvider` hands its `assertion` callback: the global
+ * `fetch`, as the official context's default. Passing it on to the helpers here means
+ * "the SDK's own HTTP", which in ferrymcp is core's, so they take it; any other `fetchFn`
+ * is refused by name.
+ */
+export const sdkFetch: FetchLike = (url, init) => fetch(url, init);
+
+export function refuseFetchFn(where: string, options: object): void {
+  const fetchFn = (options as { fetchFn?: unknown }).fetchFn;
+  if (fetchFn !== undefined && fetchFn !== sdkFetch) {
     throw new OAuthUnsupportedError(`ferrymcp's ${where} does not support fetchFn: core makes the HTTP requests`);
   }
 }

@@ -86,7 +86,10 @@ export {
 export { discoverAndRequestJwtAuthGrant, exchangeJwtAuthGrant, requestJwtAuthorizationGrant } from './cross-app-access.js';
 export type { DiscoverAndRequestJwtAuthGrantOptions, JwtAuthGrantResult, RequestJwtAuthGrantOptions } from './cross-app-access.js';
 export type {
+  AssertionCallback,
   ClientCredentialsProviderOptions,
+  CrossAppAccessContext,
+  CrossAppAccessProviderOptions,
   OAuthClientInformation,
   OAuthClientInformationFull,
   OAuthClientInformationMixed,

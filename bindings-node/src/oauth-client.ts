@@ -13,6 +13,7 @@
  */
 import { IssuerMismatchError, OAuthClientFlowError, OAuthUnsupportedError, UnauthorizedError } from './errors.js';
 import { NativeOAuth, parseWwwAuthenticate } from './native.js';
+import { type FetchLike, refuseFetchFn, sdkFetch } from './cross-app-access.js';
 
 export { IssuerMismatchError, OAuthClientFlowError, OAuthUnsupportedError, UnauthorizedError };
 
@@ -103,8 +104,9 @@ export function isOAuthClientProvider(provider: unknown): provider is OAuthClien
   return typeof p?.tokens === 'function' && typeof p?.clientInformation === 'function';
 }
 
-/** The grant `prepareTokenRequest` asks for: only client credentials is core's. */
-async function grantOf(provider: OAuthClientProvider, where: string): Promise<'authorization_code' | 'client_credentials'> {
+/** The grant `prepareTokenRequest` asks for: client credentials, or a `CrossAppAccessProvider`'s. */
+async function grantOf(provider: OAuthClientProvider, where: string): Promise<'authorization_code' | 'client_credentials' | 'cross_app_access'> {
+  if (provider instanceof CrossAppAccessProvider) return 'cross_app_access';
   if (typeof provider.prepareTokenRequest !== 'function') return 'authorization_code';
   const params = await provider.prepareTokenRequest(provider.clientMetadata?.scope);
   if (params === undefined) return 'authorization_code';
@@ -119,8 +121,10 @@ async function grantOf(provider: OAuthClientProvider, where: string): Promise<'a
 
 export function checkProvider(provider: OAuthClientProvider, where: string): void {
   const p = provider as unknown as Record<string, unknown>;
+  // A CrossAppAccessProvider's URL storage is fed by core before each assertion (see `bridge`).
+  const fed = provider instanceof CrossAppAccessProvider ? CROSS_APP_FED : [];
   for (const [name, why] of Object.entries(REFUSED)) {
-    if (p[name] !== undefined) throw new OAuthUnsupportedError(`${where} does not support authProvider.${name}: ${why}`);
+    if (p[name] !== undefined && !fed.includes(name)) throw new OAuthUnsupportedError(`${where} does not support authProvider.${name}: ${why}`);
   }
   for (const name of ['tokens', 'saveTokens', 'clientInformation', 'redirectToAuthorization', 'saveCodeVerifier', 'codeVerifier']) {
     if (typeof p[name] !== 'function') throw new TypeError(`${where}: the OAuthClientProvider has no ${name}() method`);
@@ -188,6 +192,8 @@ function bridge(provider: OAuthClientProvider): (callJson: string) => Promise<st
           authorization_server_metadata: state.authorizationServerMetadata,
         });
       }
+      case 'assertion':
+        return json(await crossAppAssertion(provider as CrossAppAccessProvider, arg as CoreAssertionContext));
       default:
         throw new Error(`unknown OAuth provider call ${op}`);
     }
@@ -337,10 +343,168 @@ function refusedClass(name: string, why: string): new (...args: unknown[]) => ne
   return refused as unknown as new (...args: unknown[]) => never;
 }
 
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+const CROSS_APP_FED = ['saveAuthorizationServerUrl', 'authorizationServerUrl', 'saveResourceUrl', 'resourceUrl'];
+
+/** What core asks a `CrossAppAccessProvider` for, after discovery: the official context's fields. */
+interface CoreAssertionContext {
+  authorizationServerUrl: string;
+  resourceUrl: string;
+  scope: string | null;
+}
+
+/**
+ * The assertion for one token request, the official way: the discovered URLs stored on
+ * the provider, then its `prepareTokenRequest(scope)`, whose `jwt-bearer` parameters core
+ * sends (with `resource` and the client's authentication). A subclass's
+ * `prepareTokenRequest` asking for anything else is refused by name.
+ */
+async function crossAppAssertion(provider: CrossAppAccessProvider, context: CoreAssertionContext): Promise<string> {
+  provider.saveAuthorizationServerUrl(context.authorizationServerUrl);
+  provider.saveResourceUrl(context.resourceUrl);
+  const scope = context.scope ?? undefined;
+  const params = await provider.prepareTokenRequest(scope);
+  const names = [...params.keys()];
+  const assertion = params.get('assertion');
+  if (
+    params.get('grant_type') !== JWT_BEARER ||
+    typeof assertion !== 'string' ||
+    (params.get('scope') ?? undefined) !== scope ||
+    !names.every((n) => n === 'grant_type' || n === 'assertion' || n === 'scope')
+  ) {
+    throw new OAuthUnsupportedError(
+      `CrossAppAccessProvider.prepareTokenRequest() asks for ${params.toString()}; ferrymcp sends only grant_type=${JWT_BEARER} with the assertion and the selected scope`,
+    );
+  }
+  return assertion;
+}
+
+/** What the official `assertion` callback is given. */
+export interface CrossAppAccessContext {
+  /** The MCP server's authorization server (its metadata's `issuer`): the ID-JAG's audience. */
+  authorizationServerUrl: string;
+  /** The MCP server's resource (RFC 9728 protected resource metadata). */
+  resourceUrl: string;
+  scope?: string;
+  /** The SDK's HTTP; the cross-app helpers of this package take it (core makes their requests). */
+  fetchFn: FetchLike;
+}
+
+export type AssertionCallback = (context: CrossAppAccessContext) => string | Promise<string>;
+
+export interface CrossAppAccessProviderOptions {
+  assertion: AssertionCallback;
+  clientId: string;
+  clientSecret: string;
+  clientName?: string;
+  /** Refused by name: core makes the authorization server's requests. */
+  fetchFn?: never;
+  /** Refused by name, as for `ClientCredentialsProvider`. */
+  expectedIssuer?: never;
+}
+
+/**
+ * Cross-App Access (Enterprise-Managed Authorization, SEP-990): the `jwt-bearer` grant of
+ * an ID-JAG, which `assertion` obtains from the enterprise identity provider, at the
+ * authorization server the MCP server's protected resource metadata names. Core runs the
+ * discovery, the checks and the token request (`client_secret_basic`); tokens are kept in
+ * memory, and a fresh assertion is asked for whenever a new token is needed (no refresh).
+ */
+export class CrossAppAccessProvider implements OAuthClientProvider {
+  #tokens?: OAuthTokens;
+  readonly #info: OAuthClientInformation;
+  readonly #metadata: OAuthClientMetadata;
+  readonly #assertion: AssertionCallback;
+  #authorizationServerUrl?: string;
+  #resourceUrl?: string;
+
+  constructor(options: CrossAppAccessProviderOptions) {
+    if (options.expectedIssuer !== undefined) {
+      throw new OAuthUnsupportedError('CrossAppAccessProvider: expectedIssuer is not supported (core does not pin a registration to an authorization server)');
+    }
+    refuseFetchFn('CrossAppAccessProvider', options);
+    if (typeof options.assertion !== 'function') throw new TypeError('CrossAppAccessProvider: assertion must be a function');
+    this.#info = { client_id: options.clientId, client_secret: options.clientSecret };
+    this.#metadata = {
+      client_name: options.clientName ?? 'cross-app-access-client',
+      redirect_uris: [],
+      grant_types: [JWT_BEARER],
+      token_endpoint_auth_method: 'client_secret_basic',
+    };
+    this.#assertion = options.assertion;
+  }
+
+  get redirectUrl(): undefined {
+    return undefined;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return this.#metadata;
+  }
+
+  clientInformation(): OAuthClientInformation {
+    return this.#info;
+  }
+
+  tokens(): OAuthTokens | undefined {
+    return this.#tokens;
+  }
+
+  saveTokens(tokens: OAuthTokens): void {
+    this.#tokens = tokens;
+  }
+
+  redirectToAuthorization(): void {
+    throw new Error('redirectToAuthorization is not used for jwt-bearer flow');
+  }
+
+  saveCodeVerifier(): void {
+    // No authorization code in this grant.
+  }
+
+  codeVerifier(): string {
+    throw new Error('codeVerifier is not used for jwt-bearer flow');
+  }
+
+  /** The authorization server discovery found (set before each assertion). */
+  saveAuthorizationServerUrl(authorizationServerUrl: string): void {
+    this.#authorizationServerUrl = authorizationServerUrl;
+  }
+
+  authorizationServerUrl(): string | undefined {
+    return this.#authorizationServerUrl;
+  }
+
+  /** The resource discovery found (set before each assertion). */
+  saveResourceUrl(resourceUrl: string): void {
+    this.#resourceUrl = resourceUrl;
+  }
+
+  resourceUrl(): string | undefined {
+    return this.#resourceUrl;
+  }
+
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams> {
+    const authorizationServerUrl = this.#authorizationServerUrl;
+    const resourceUrl = this.#resourceUrl;
+    if (!authorizationServerUrl) {
+      throw new Error('Authorization server URL not available. Ensure auth() has been called first.');
+    }
+    if (!resourceUrl) {
+      throw new Error(
+        'Resource URL not available \u2014 server may not implement RFC 9728 Protected Resource Metadata (required for Cross-App Access), or auth() has not been called',
+      );
+    }
+    const jwtAuthGrant = await this.#assertion({ authorizationServerUrl, resourceUrl, scope, fetchFn: sdkFetch });
+    const params = new URLSearchParams({ grant_type: JWT_BEARER, assertion: jwtAuthGrant });
+    if (scope) params.set('scope', scope);
+    return params;
+  }
+}
+
 /** `private_key_jwt` (RFC 7523) client authentication is not in core yet. */
 export const PrivateKeyJwtProvider = refusedClass('PrivateKeyJwtProvider', 'private_key_jwt client authentication (RFC 7523) is not implemented; use ClientCredentialsProvider (client_secret_basic)');
 export const StaticPrivateKeyJwtProvider = refusedClass('StaticPrivateKeyJwtProvider', 'private_key_jwt client authentication (RFC 7523) is not implemented');
-export const CrossAppAccessProvider = refusedClass('CrossAppAccessProvider', 'the JWT authorization grant (SEP-990) is not implemented');
 
 /** Refused: client authentication is core's (no `private_key_jwt` yet). */
 export function createPrivateKeyJwtAuth(..._options: unknown[]): never {

@@ -2,8 +2,12 @@
 // SDKs') connected to a fixture process over stdio, and an HTTP server with a transport per
 // session. Every test runs against the ferrymcp package installed from its tarball, so
 // imports name 'ferrymcp' as a user's would.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import { Client } from 'ferrymcp';
 import { StdioClientTransport } from 'ferrymcp/stdio';
 
@@ -55,4 +59,46 @@ export async function servePerSession(build) {
       await new Promise((resolve) => http.close(resolve));
     },
   };
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort() {
+  const server = createTcpServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address();
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/**
+ * A Python peer on the official SDK (`script`, relative to the repository, run by its
+ * venv's python with the port first, then `args`), answering once its authorization
+ * server metadata does.
+ */
+export async function officialPythonPeer(script, args = []) {
+  const root = process.env.FERRYMCP_ROOT;
+  assert.ok(root, 'FERRYMCP_ROOT must name the repository, whose .venv has the official mcp SDK');
+  const port = await freePort();
+  const child = spawn(`${root}/.venv/bin/python`, [`${root}/${script}`, String(port), ...args], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`${script} exited with ${code} before it listened`);
+  });
+  const base = `http://127.0.0.1:${port}`;
+  // uvicorn says nothing at log level warning: the metadata answering is the event.
+  const listening = (async () => {
+    for (;;) {
+      try {
+        const response = await fetch(`${base}/.well-known/oauth-authorization-server`);
+        if (response.ok) return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  })();
+  await Promise.race([listening, exited]);
+  exited.catch(() => {});
+  return { url: `${base}/mcp`, base, stop: () => child.kill() };
 }

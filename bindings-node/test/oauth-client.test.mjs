@@ -7,9 +7,7 @@
 // redirectToAuthorization only records the URL, and the test plays the user's browser by
 // fetching it (the fixture approves at once and redirects with the code).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { URLSearchParams } from 'node:url';
 import { after, before, test } from 'node:test';
 
@@ -28,46 +26,12 @@ import {
 } from 'ferrymcp';
 import { UnauthorizedError as V1UnauthorizedError } from 'ferrymcp/client/auth.js';
 import { ClientCredentialsProvider as V1ClientCredentialsProvider } from 'ferrymcp/client/auth-extensions.js';
+import { officialPythonPeer } from './helpers.mjs';
 
 const CALLBACK = 'http://127.0.0.1:1/callback';
 
-/** A free TCP port on 127.0.0.1. */
-async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
 /** The official Python SDK's OAuth-protected server, answering once it listens. */
-async function officialPythonOAuth(tokenSeconds = 3600) {
-  const root = process.env.FERRYMCP_ROOT;
-  assert.ok(root, 'FERRYMCP_ROOT must name the repository, whose .venv has the official mcp SDK');
-  const port = await freePort();
-  const child = spawn(`${root}/.venv/bin/python`, [`${root}/tests/http_client/official_python_oauth.py`, String(port), String(tokenSeconds)], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = once(child, 'exit').then(([code]) => {
-    throw new Error(`the OAuth server exited with ${code} before it listened`);
-  });
-  const base = `http://127.0.0.1:${port}`;
-  // uvicorn says nothing at log level warning: the metadata answering is the event.
-  const listening = (async () => {
-    for (;;) {
-      try {
-        const response = await fetch(`${base}/.well-known/oauth-authorization-server`);
-        if (response.ok) return;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-  })();
-  await Promise.race([listening, exited]);
-  exited.catch(() => {});
-  return { url: `${base}/mcp`, base, stop: () => child.kill() };
-}
+const officialPythonOAuth = (tokenSeconds = 3600) => officialPythonPeer('tests/http_client/official_python_oauth.py', [String(tokenSeconds)]);
 
 /** The official example's `InMemoryOAuthClientProvider`, recording what the SDK asks of it. */
 class InMemoryOAuthClientProvider {

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferrymcp_core::client::auth::{
-    AuthError, AuthorizationResponse, Grant, OAuth, OAuthClientInformation, OAuthHandler, OAuthOptions, OAuthTokens,
+    AssertionRequest, AuthError, AuthorizationResponse, Grant, OAuth, OAuthClientInformation, OAuthHandler,
+    OAuthOptions, OAuthTokens,
 };
 use ferrymcp_core::peer::BoxFuture;
 use pyo3::exceptions::PyValueError;
@@ -85,10 +86,10 @@ impl OAuthHandler for PyOAuthHandler {
         self.write("invalidate", Value::String(what.to_owned()))
     }
 
-    fn assertion(&self, audience: String, resource: String) -> BoxFuture<Result<String, AuthError>> {
+    fn assertion(&self, request: AssertionRequest) -> BoxFuture<Result<String, AuthError>> {
         let callable = self.0.clone();
         Box::pin(async move {
-            match run(callable, "assertion", Value::from(vec![audience, resource])).await? {
+            match run(callable, "assertion", Value::from(vec![request.audience, request.resource])).await? {
                 Value::String(assertion) => Ok(assertion),
                 other => Err(AuthError::new(format!("the assertion provider returned {other}, not a string"))),
             }

@@ -15,7 +15,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use ferrymcp_core::client::auth::{
-    AuthError, AuthorizationResponse, Grant, OAuth, OAuthClientInformation, OAuthHandler, OAuthOptions, OAuthTokens,
+    AssertionRequest, AuthError, AuthorizationResponse, Grant, OAuth, OAuthClientInformation, OAuthHandler,
+    OAuthOptions, OAuthTokens,
 };
 use ferrymcp_core::client::http::HttpClientOptions;
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions};
@@ -49,6 +50,8 @@ struct Issuer {
     claimed: String,
     tokens: Mutex<Option<OAuthTokens>>,
     asked: Mutex<Vec<(String, String)>>,
+    /// The scopes each assertion was asked for.
+    scopes: Mutex<Vec<Option<String>>>,
 }
 
 impl Issuer {
@@ -58,6 +61,7 @@ impl Issuer {
             claimed: claimed.into(),
             tokens: Mutex::default(),
             asked: Mutex::default(),
+            scopes: Mutex::default(),
         })
     }
 }
@@ -100,7 +104,9 @@ impl OAuthHandler for Issuer {
         Box::pin(async { Err(AuthError::new("no user with this grant")) })
     }
 
-    fn assertion(&self, audience: String, resource: String) -> BoxFuture<Result<String, AuthError>> {
+    fn assertion(&self, request: AssertionRequest) -> BoxFuture<Result<String, AuthError>> {
+        let AssertionRequest { audience, resource, scope } = request;
+        self.scopes.lock().unwrap().push(scope);
         self.asked.lock().unwrap().push((audience.clone(), resource.clone()));
         let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs();
         static MINTED: AtomicU64 = AtomicU64::new(0);
@@ -115,8 +121,12 @@ impl OAuthHandler for Issuer {
 }
 
 fn oauth(handler: Arc<Issuer>, issuer: String, scope: &str) -> Arc<OAuth> {
+    with_grant(handler, Grant::IdentityAssertion { issuer, server_url: None }, scope)
+}
+
+fn with_grant(handler: Arc<Issuer>, grant: Grant, scope: &str) -> Arc<OAuth> {
     let mut options = OAuthOptions::new(json!({"scope": scope}), handler);
-    options.grant = Grant::IdentityAssertion { issuer, server_url: None };
+    options.grant = grant;
     OAuth::new(options).expect("oauth")
 }
 
@@ -179,4 +189,31 @@ async fn what_the_authorization_server_refuses_and_what_the_client_refuses() {
     let mismatch = format!(r#""check":"metadata","expected":"{issuer}","received":"{issuer}/""#);
     assert_eq!(data, format!(r#"{{"oauth":{{"redirected":false,"kind":"issuer_mismatch","issuer":{{{mismatch}}}}}}}"#));
     assert!(handler.asked.lock().unwrap().is_empty());
+}
+
+/// The TypeScript SDK's `CrossAppAccessProvider` flow: the authorization server is the one
+/// the protected resource metadata names; the assertion is asked for its issuer (as its
+/// metadata writes it), the metadata's resource and the selected scopes.
+#[tokio::test]
+async fn the_discovered_variant_finds_the_authorization_server_through_the_resource_metadata() {
+    let Some(server) = official_identity_assertion().await else { return };
+    let handler = Issuer::new("finance-agent-secret", "finance-agent");
+    let grant = Grant::DiscoveredIdentityAssertion;
+    let client = connect(&server, with_grant(handler.clone(), grant.clone(), "mcp")).await.expect("connect");
+    assert_eq!(text(&client, "whoami", json!({})).await, "alice@example.com finance-agent mcp");
+    assert_eq!(*handler.asked.lock().unwrap(), [(server.url("/"), server.url("/mcp"))]);
+    assert_eq!(*handler.scopes.lock().unwrap(), [Some("mcp".to_owned())]);
+
+    // A step-up: the granted scopes and the challenged ones, with a fresh assertion.
+    assert_eq!(text(&client, "write_note", json!({"text": "hi"})).await, "noted: hi");
+    assert_eq!(handler.scopes.lock().unwrap().last().cloned().flatten().as_deref(), Some("mcp notes:write"));
+
+    let log: Value = serde_json::from_str(&text(&client, "log", json!({})).await).unwrap();
+    let paths: Vec<&str> = log.as_array().unwrap().iter().filter_map(|e| e["path"].as_str()).collect();
+    assert!(paths.iter().any(|p| p.starts_with("/.well-known/oauth-protected-resource")), "{paths:?}");
+    assert!(!paths.contains(&"/register"), "{paths:?}");
+    let tokens: Vec<&Value> = log.as_array().unwrap().iter().filter(|e| e["path"] == "/token").collect();
+    assert_eq!(tokens[0]["form"]["grant_type"], "urn:ietf:params:oauth:grant-type:jwt-bearer");
+    assert_eq!(tokens[0]["form"]["resource"], server.url("/mcp"));
+    client.close().await;
 }

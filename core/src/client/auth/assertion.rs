@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use super::discovery::{authorization_server_metadata_urls, canonical_resource, first_json};
 use super::flow::endpoint;
-use super::{AuthError, Discovered, IssuerCheck, OAuth, OAuthTokens};
+use super::{AssertionRequest, AuthError, Discovered, IssuerCheck, OAuth, OAuthTokens};
 
 /// RFC 7523 section 2.1: the grant type of a JWT presented as an authorization grant.
 pub const JWT_BEARER_GRANT_TYPE: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -83,9 +83,17 @@ impl OAuth {
                  client_secret_post, not {method}"
             )));
         }
-        let issuer = discovered.issuer.clone().unwrap_or_default();
+        // The issuer the metadata names (checked against the discovered or configured one).
+        let audience = discovered
+            .metadata
+            .get("issuer")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or_else(|| discovered.issuer.clone())
+            .unwrap_or_default();
         let resource = discovered.resource.clone().unwrap_or_default();
-        let assertion = self.options.handler.assertion(issuer, resource.clone()).await?;
+        let request = AssertionRequest { audience, resource: resource.clone(), scope: scope.clone() };
+        let assertion = self.options.handler.assertion(request).await?;
         let mut form =
             vec![("grant_type", JWT_BEARER_GRANT_TYPE.to_owned()), ("assertion", assertion), ("resource", resource)];
         form.extend(scope.clone().map(|s| ("scope", s)));

@@ -37,11 +37,15 @@ impl OAuth {
                 (kept["authorization_server_url"].as_str(), kept.get("authorization_server_metadata"))
         {
             let prm = kept.get("resource_metadata").filter(|prm| prm.is_object()).cloned();
+            if prm.is_none() {
+                self.needs_resource_metadata()?;
+            }
             return judge(&server, prm, issuer.to_owned(), metadata.clone());
         }
         let http = self.http();
         let prm = first_json(&http, &resource_metadata_urls(&server, challenge)).await?;
         let Some((prm_url, prm)) = prm else {
+            self.needs_resource_metadata()?;
             // A 2025-03-26 server: it is its own authorization server.
             let origin = server.join("/").map_err(|e| AuthError::new(e.to_string()))?;
             let metadata = match first_json(&http, &authorization_server_metadata_urls(&origin)).await? {
@@ -74,6 +78,18 @@ impl OAuth {
         Ok(discovered)
     }
 
+    /// The grant that names the protected resource metadata's `resource` in its assertion
+    /// cannot go on without that metadata (the TypeScript SDK's words).
+    fn needs_resource_metadata(&self) -> Result<(), AuthError> {
+        if self.options.grant == Grant::DiscoveredIdentityAssertion {
+            return Err(AuthError::new(
+                "Resource URL not available \u{2014} server may not implement RFC 9728 Protected Resource Metadata \
+                 (required for Cross-App Access)",
+            ));
+        }
+        Ok(())
+    }
+
     /// Gets new tokens with the configured grant.
     pub(super) async fn authorize(&self, state: &mut State, challenge: Challenge) -> Result<(), AuthError> {
         if state.discovered.is_none() {
@@ -94,6 +110,11 @@ impl OAuth {
                 self.store(state, tokens).await
             }
             Grant::AuthorizationCode => self.authorization_code(state, &discovered, scope).await,
+            Grant::DiscoveredIdentityAssertion => {
+                let tokens = self.present_assertion(&discovered, scope.clone()).await?;
+                state.scope = scope;
+                self.store(state, tokens).await
+            }
             Grant::IdentityAssertion { .. } => {
                 // The scopes the client was configured with, or (a step-up) the union the
                 // caller put in the challenge: never the resource server's suggestions.

@@ -272,16 +272,27 @@ pub trait OAuthHandler: Send + Sync {
     fn discovery_state(&self) -> BoxFuture<Result<Option<Value>, AuthError>> {
         Box::pin(async { Ok(None) })
     }
-    /// A fresh assertion for the identity-assertion grant ([`Grant::IdentityAssertion`]):
-    /// the ID-JAG the enterprise identity provider issues for `audience` (the authorization
-    /// server's issuer, the ID-JAG's `aud`) and `resource` (the MCP server's canonical URI,
-    /// its `resource` claim). Asked for once per token request, after the authorization
-    /// server's metadata has been checked, and never kept: an ID-JAG is single-use.
-    fn assertion(&self, _audience: String, _resource: String) -> BoxFuture<Result<String, AuthError>> {
+    /// A fresh assertion for the identity-assertion grants ([`Grant::IdentityAssertion`],
+    /// [`Grant::DiscoveredIdentityAssertion`]): the ID-JAG the enterprise identity provider
+    /// issues for the request's `audience` and `resource`. Asked for once per token
+    /// request, after the authorization server's metadata has been checked, and never
+    /// kept: an ID-JAG is single-use.
+    fn assertion(&self, _request: AssertionRequest) -> BoxFuture<Result<String, AuthError>> {
         Box::pin(async {
             Err(AuthError::new("the identity-assertion grant needs an assertion provider; this host gives none"))
         })
     }
+}
+
+/// What an identity assertion is asked for ([`OAuthHandler::assertion`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AssertionRequest {
+    /// The authorization server's issuer: the ID-JAG's `aud`.
+    pub audience: String,
+    /// The MCP server's resource identifier: the ID-JAG's `resource` claim.
+    pub resource: String,
+    /// The scopes the token request asks for, if any.
+    pub scope: Option<String>,
 }
 
 /// Which grant gets the tokens.
@@ -305,19 +316,28 @@ pub enum Grant {
         /// server the connection reaches.
         server_url: Option<String>,
     },
+    /// SEP-990 as the TypeScript SDK's `CrossAppAccessProvider` runs it: the same
+    /// `jwt-bearer` grant and client, with the authorization server the MCP server's
+    /// protected resource metadata names (RFC 9728, required: without it there is no
+    /// resource to name in the assertion), discovered and checked as for the other grants.
+    /// The assertion is asked for that server's issuer and the metadata's resource, with
+    /// the scopes the request selected. The identity provider decides whether it issues an
+    /// assertion for that audience; [`Grant::IdentityAssertion`] is the variant that never
+    /// lets the resource server name the audience.
+    DiscoveredIdentityAssertion,
 }
 
 impl Grant {
     /// Whether tokens come without a user, so an expiring one is replaced before the
     /// next request.
     fn unattended(&self) -> bool {
-        matches!(self, Self::ClientCredentials | Self::IdentityAssertion { .. })
+        matches!(self, Self::ClientCredentials | Self::IdentityAssertion { .. } | Self::DiscoveredIdentityAssertion)
     }
 
     /// Whether a refresh token is used. Not with an identity assertion: the identity
     /// provider decides how long access lasts by issuing the next assertion, or not.
     fn refreshes(&self) -> bool {
-        !matches!(self, Self::IdentityAssertion { .. })
+        !matches!(self, Self::IdentityAssertion { .. } | Self::DiscoveredIdentityAssertion)
     }
 }
 
@@ -516,7 +536,8 @@ impl OAuth {
         if challenge.resource_metadata.is_some() || state.discovered.is_none() {
             state.discovered = Some(self.discover(&state, &challenge).await?);
         }
-        let refreshable = state.tokens.as_ref().is_some_and(|t| t.refresh_token.is_some());
+        let refreshable =
+            self.options.grant.refreshes() && state.tokens.as_ref().is_some_and(|t| t.refresh_token.is_some());
         if sent.is_some() && refreshable && self.refresh(&mut state).await.is_ok() {
             return Ok(());
         }
