@@ -268,26 +268,27 @@ export interface ClientCredentialsProviderOptions {
 }
 
 /**
- * Machine to machine: the `client_credentials` grant with a pre-registered client (id and
- * secret, `client_secret_basic`), tokens kept in memory. Core runs the grant.
+ * A pre-registered confidential client (id and secret, `client_secret_basic`) that never
+ * sends a user anywhere, tokens kept in memory: what the two machine providers share.
  */
-export class ClientCredentialsProvider implements OAuthClientProvider {
+abstract class PreRegisteredProvider implements OAuthClientProvider {
   #tokens?: OAuthTokens;
   readonly #info: OAuthClientInformation;
   readonly #metadata: OAuthClientMetadata;
+  readonly #flow: string;
 
-  constructor(options: ClientCredentialsProviderOptions) {
+  protected constructor(
+    name: string,
+    options: { clientId: string; clientSecret: string; expectedIssuer?: string },
+    metadata: OAuthClientMetadata,
+    flow: string,
+  ) {
     if (options.expectedIssuer !== undefined) {
-      throw new OAuthUnsupportedError('ClientCredentialsProvider: expectedIssuer is not supported (core does not pin a registration to an authorization server)');
+      throw new OAuthUnsupportedError(`${name}: expectedIssuer is not supported (core does not pin a registration to an authorization server)`);
     }
     this.#info = { client_id: options.clientId, client_secret: options.clientSecret };
-    this.#metadata = {
-      client_name: options.clientName ?? 'client-credentials-client',
-      redirect_uris: [],
-      grant_types: ['client_credentials'],
-      token_endpoint_auth_method: 'client_secret_basic',
-      scope: options.scope,
-    };
+    this.#metadata = metadata;
+    this.#flow = flow;
   }
 
   get redirectUrl(): undefined {
@@ -311,7 +312,7 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(): void {
-    throw new Error('redirectToAuthorization is not used for client_credentials flow');
+    throw new Error(`redirectToAuthorization is not used for ${this.#flow} flow`);
   }
 
   saveCodeVerifier(): void {
@@ -319,11 +320,28 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
   }
 
   codeVerifier(): string {
-    throw new Error('codeVerifier is not used for client_credentials flow');
+    throw new Error(`codeVerifier is not used for ${this.#flow} flow`);
   }
 
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
     if (scope === 'all' || scope === 'tokens') this.#tokens = undefined;
+  }
+}
+
+/**
+ * Machine to machine: the `client_credentials` grant with a pre-registered client (id and
+ * secret, `client_secret_basic`), tokens kept in memory. Core runs the grant.
+ */
+export class ClientCredentialsProvider extends PreRegisteredProvider {
+  constructor(options: ClientCredentialsProviderOptions) {
+    const metadata = {
+      client_name: options.clientName ?? 'client-credentials-client',
+      redirect_uris: [],
+      grant_types: ['client_credentials'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      scope: options.scope,
+    };
+    super('ClientCredentialsProvider', options, metadata, 'client_credentials');
   }
 
   prepareTokenRequest(scope?: string): URLSearchParams {
@@ -410,60 +428,22 @@ export interface CrossAppAccessProviderOptions {
  * discovery, the checks and the token request (`client_secret_basic`); tokens are kept in
  * memory, and a fresh assertion is asked for whenever a new token is needed (no refresh).
  */
-export class CrossAppAccessProvider implements OAuthClientProvider {
-  #tokens?: OAuthTokens;
-  readonly #info: OAuthClientInformation;
-  readonly #metadata: OAuthClientMetadata;
+export class CrossAppAccessProvider extends PreRegisteredProvider {
   readonly #assertion: AssertionCallback;
   #authorizationServerUrl?: string;
   #resourceUrl?: string;
 
   constructor(options: CrossAppAccessProviderOptions) {
-    if (options.expectedIssuer !== undefined) {
-      throw new OAuthUnsupportedError('CrossAppAccessProvider: expectedIssuer is not supported (core does not pin a registration to an authorization server)');
-    }
     refuseFetchFn('CrossAppAccessProvider', options);
     if (typeof options.assertion !== 'function') throw new TypeError('CrossAppAccessProvider: assertion must be a function');
-    this.#info = { client_id: options.clientId, client_secret: options.clientSecret };
-    this.#metadata = {
+    const metadata = {
       client_name: options.clientName ?? 'cross-app-access-client',
       redirect_uris: [],
       grant_types: [JWT_BEARER],
       token_endpoint_auth_method: 'client_secret_basic',
     };
+    super('CrossAppAccessProvider', options, metadata, 'jwt-bearer');
     this.#assertion = options.assertion;
-  }
-
-  get redirectUrl(): undefined {
-    return undefined;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return this.#metadata;
-  }
-
-  clientInformation(): OAuthClientInformation {
-    return this.#info;
-  }
-
-  tokens(): OAuthTokens | undefined {
-    return this.#tokens;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.#tokens = tokens;
-  }
-
-  redirectToAuthorization(): void {
-    throw new Error('redirectToAuthorization is not used for jwt-bearer flow');
-  }
-
-  saveCodeVerifier(): void {
-    // No authorization code in this grant.
-  }
-
-  codeVerifier(): string {
-    throw new Error('codeVerifier is not used for jwt-bearer flow');
   }
 
   /** The authorization server discovery found (set before each assertion). */

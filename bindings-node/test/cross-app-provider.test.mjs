@@ -154,6 +154,7 @@ test('CrossAppAccessProvider: discovery, the ID-JAG for the discovered server, t
       { authorizationServerUrl: `${ours.base}/`, resourceUrl: ours.url, scope: 'mcp notes:write' },
     ]);
     assert.deepEqual(unported(contexts, ours.url), unported(officialContexts, theirs.url));
+    assert.deepEqual(provider.clientMetadata, official.clientMetadata);
     assert.equal(provider.authorizationServerUrl(), `${ours.base}/`);
     assert.equal(provider.resourceUrl(), ours.url);
 
