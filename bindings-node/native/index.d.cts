@@ -735,6 +735,11 @@ export interface ServerConfig {
   inputMaxRounds?: number
   /** The official `inputRequired.roundTimeoutMs` (positive; core's default, 600 000). */
   roundTimeoutMs?: number
+  /**
+   * The official `supportedProtocolVersions`: the revisions `initialize` accepts, in
+   * preference order (core checks the list: `ServerOptions::set_legacy_versions`).
+   */
+  supportedProtocolVersions?: Array<string>
 }
 
 /** Starts a server process and connects to it (era probe, then handshake). */

@@ -19,7 +19,6 @@ import { SdkError, SdkErrorCode } from './auth-helpers.js';
 import { ExperimentalMcpServerTasks } from './experimental/tasks/mcp-server.js';
 import { ExperimentalServerTasks } from './experimental/tasks/server.js';
 import { InMemoryTaskMessageQueue } from './experimental/tasks/stores/in-memory.js';
-import { MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './guards.js';
 import { ListeningTransport } from './http.js';
 import { carry, isMessageTransport } from './transport.js';
 import type { Transport } from './transport.js';
@@ -96,10 +95,26 @@ export interface McpServerOptions {
    * fails the request with `-32603` instead.
    */
   inputRequired?: { maxRounds?: number; roundTimeoutMs?: number; legacyShim?: boolean };
+  /**
+   * The 2025-era revisions `initialize` accepts, in preference order (the first answers a
+   * revision not listed); 2026-07-28 entries are left to `server/discover`. A revision
+   * core does not know (a draft's date) is served as the newest one it knows that is not
+   * later. Default: every revision core speaks.
+   */
+  supportedProtocolVersions?: string[];
   [option: string]: unknown;
 }
 
-const SERVER_TAKEN_OPTIONS = new Set(['capabilities', 'instructions', 'pageSize', 'handlerTimeoutMs', 'requestTimeoutMs', 'cacheHints', 'requestStateKeys', 'requestStateTtlMs']);
+const SERVER_TAKEN_OPTIONS = new Set([
+  'capabilities',
+  'instructions',
+  'pageSize',
+  'handlerTimeoutMs',
+  'requestTimeoutMs',
+  'cacheHints',
+  'requestStateKeys',
+  'requestStateTtlMs',
+]);
 
 const TASK_QUEUE =
   "core delivers a task's requests itself (on the stream of a tasks/result waiting on the task, else on the session's channel), as the official InMemoryTaskMessageQueue does: an InMemoryTaskMessageQueue is taken, no other queue";
@@ -109,10 +124,6 @@ const TASK_QUEUE =
  * name (`ERR_FERRYMCP_UNSUPPORTED`) unless `isDefault` says the value changes nothing.
  */
 const SERVER_REFUSED_OPTIONS: Record<string, { isDefault?: (value: unknown) => boolean; why: string }> = {
-  supportedProtocolVersions: {
-    isDefault: (value) => speaksEveryRevision(value),
-    why: 'core serves the revisions it speaks (a list naming exactly those, SUPPORTED_PROTOCOL_VERSIONS, is taken)',
-  },
   enforceStrictCapabilities: { isDefault: (value) => value === false, why: 'strict capability checks on emitted requests are not supported by ferrymcp' },
   debouncedNotificationMethods: { isDefault: (value) => Array.isArray(value) && value.length === 0, why: 'notification debouncing is not supported by ferrymcp' },
   jsonSchemaValidator: { why: 'core validates elicitation answers (and tool arguments) in Rust and takes no validator' },
@@ -122,13 +133,6 @@ const SERVER_REFUSED_OPTIONS: Record<string, { isDefault?: (value: unknown) => b
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** `supportedProtocolVersions` naming exactly the revisions core speaks (with or without the stateless one). */
-function speaksEveryRevision(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  const given = new Set(value.filter((v) => v !== MODERN_PROTOCOL_VERSION));
-  return given.size === SUPPORTED_PROTOCOL_VERSIONS.length && SUPPORTED_PROTOCOL_VERSIONS.every((v) => given.has(v));
-}
 
 /** Throws naming the first server option that cannot be honoured (nothing is accepted silently). */
 function checkServerOptions(options: McpServerOptions): void {
@@ -149,6 +153,13 @@ function checkServerOptions(options: McpServerOptions): void {
     }
     if (key === 'taskStore') {
       checkTaskStore(value);
+      continue;
+    }
+    if (key === 'supportedProtocolVersions') {
+      // Core checks the revisions themselves (and names the one it cannot serve).
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
+        invalidOption('McpServer', 'supportedProtocolVersions must be an array of revision strings');
+      }
       continue;
     }
     const refused = SERVER_REFUSED_OPTIONS[key];
@@ -328,6 +339,7 @@ export class McpServer {
         legacyShim: options.inputRequired?.legacyShim,
         inputMaxRounds: options.inputRequired?.maxRounds,
         roundTimeoutMs: options.inputRequired?.roundTimeoutMs,
+        supportedProtocolVersions: options.supportedProtocolVersions,
       });
     });
     this.#native = native!;
@@ -739,7 +751,7 @@ export class McpServer {
     try {
       register();
     } catch (error) {
-      if (error instanceof RangeError) throw error;
+      if (error instanceof RangeError || error instanceof TypeError) throw error;
       throw new Error(fromNative(error).rawMessage, { cause: error });
     }
   }
@@ -753,8 +765,13 @@ export class McpServer {
     try {
       return new NativeServer(...args);
     } catch (error) {
-      if ((error as { code?: unknown }).code !== 'InvalidArg') throw error;
-      throw Object.assign(new RangeError(`McpServer: ${(error as Error).message}`), { code: 'ERR_OUT_OF_RANGE' });
+      if ((error as { code?: unknown }).code === 'InvalidArg') {
+        throw Object.assign(new RangeError(`McpServer: ${(error as Error).message}`), { code: 'ERR_OUT_OF_RANGE' });
+      }
+      // An option core refused (it names the option): the author's mistake, as the TypeScript layer's own checks.
+      const refused = fromNative(error);
+      if (refused.code === ErrorCode.InvalidParams) invalidOption('McpServer', refused.rawMessage);
+      throw error;
     }
   }
 

@@ -64,6 +64,9 @@ pub struct ServerConfig {
     pub input_max_rounds: Option<u32>,
     /// The official `inputRequired.roundTimeoutMs` (positive; core's default, 600 000).
     pub round_timeout_ms: Option<f64>,
+    /// The official `supportedProtocolVersions`: the revisions `initialize` accepts, in
+    /// preference order (core checks the list: `ServerOptions::set_legacy_versions`).
+    pub supported_protocol_versions: Option<Vec<String>>,
 }
 
 /// The `cacheHints` entries as core's hints: `ttlMs` a whole number of milliseconds >= 0
@@ -125,6 +128,7 @@ impl NativeServer {
             legacy_shim: None,
             input_max_rounds: None,
             round_timeout_ms: None,
+            supported_protocol_versions: None,
         });
         // The official TypeScript SDK's capabilities (core's rules for them: `Dialect`).
         let mut options = ServerOptions {
@@ -136,6 +140,9 @@ impl NativeServer {
             options
                 .set_cache_hints(cache_hints(&parse(text, "cacheHints")?)?)
                 .map_err(|e| invalid(format!("cacheHints: {e}")))?;
+        }
+        if let Some(versions) = &config.supported_protocol_versions {
+            options.set_legacy_versions(versions).map_err(|e| invalid(format!("supportedProtocolVersions: {e}")))?;
         }
         if let Some(keys) = config.state_keys {
             let mut keys = keys.into_iter().map(|key| key.to_vec());

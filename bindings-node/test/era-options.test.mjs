@@ -155,7 +155,8 @@ test('StdioServerTransport(stdin, stdout): the process streams are taken, other 
 
 test('McpServer / Server options: the official ones ferrymcp cannot run are refused by name, their defaults are taken, and the server still serves the official client', async () => {
   const make = (options) => () => new McpServer(info, options);
-  throwsNaming(make({ supportedProtocolVersions: ['2025-06-18'] }), 'ERR_FERRYMCP_UNSUPPORTED', 'supportedProtocolVersions');
+  // supportedProtocolVersions is core's (supported-versions.test.mjs); a revision it cannot serve is refused.
+  throwsNaming(make({ supportedProtocolVersions: ['2023-01-01'] }), 'ERR_INVALID_ARG_VALUE', 'supportedProtocolVersions: "2023-01-01"');
   throwsNaming(make({ enforceStrictCapabilities: true }), 'ERR_FERRYMCP_UNSUPPORTED', 'enforceStrictCapabilities');
   throwsNaming(make({ debouncedNotificationMethods: ['notifications/tools/list_changed'] }), 'ERR_FERRYMCP_UNSUPPORTED', 'debouncedNotificationMethods');
   throwsNaming(make({ jsonSchemaValidator: {} }), 'ERR_FERRYMCP_UNSUPPORTED', 'jsonSchemaValidator');

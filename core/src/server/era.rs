@@ -119,9 +119,3 @@ pub(crate) fn legacy_rejected(requested: Option<&str>) -> ErrorObject {
     };
     unsupported_version(requested)
 }
-
-/// The legacy version to answer `initialize` with: the requested one if supported, else
-/// the newest.
-pub(crate) fn negotiate(requested: &str) -> ProtocolVersion {
-    ProtocolVersion::parse(requested).filter(|v| v.is_legacy()).unwrap_or(ProtocolVersion::LATEST_LEGACY)
-}

@@ -77,7 +77,7 @@ use serde_json::{Value, json};
 
 use crate::framing::{FrameSink, FrameSource};
 use crate::peer::{CloseReason, Peer, PeerConfig};
-use crate::protocol::ServerCapabilities;
+use crate::protocol::{ProtocolVersion, ServerCapabilities};
 
 /// A cache hint for 2026-07-28 results (`ttlMs`, `cacheScope`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,6 +161,12 @@ pub struct ServerOptions {
     /// session's GET or DELETE `405`. Default `false`: one server serves both eras.
     /// [`Server::set_reject_legacy`] changes it later.
     pub reject_legacy: bool,
+    /// The 2025-era revisions `initialize` accepts, in preference order, the first being
+    /// the answer to a revision not listed (the official SDKs' `supportedProtocolVersions`).
+    /// `None` (the default): every 2025-era revision core speaks, the newest the answer.
+    /// Set it with [`ServerOptions::set_legacy_versions`], which checks the list; see
+    /// [`ServerOptions::legacy_revision`] for what an entry core does not know is served as.
+    pub legacy_versions: Option<Vec<String>>,
     /// Whose answers the server gives where the official SDKs differ (capabilities it
     /// could declare, error wording, completion totals): see [`Dialect`]. Default
     /// [`Dialect::Ferrymcp`]; the Python binding selects [`Dialect::PythonSdk`], the Node binding
@@ -249,6 +255,7 @@ impl Default for ServerOptions {
             unknown_tool_is_result: false,
             max_listen_streams: Some(DEFAULT_MAX_LISTEN_STREAMS),
             reject_legacy: false,
+            legacy_versions: None,
             dialect: Dialect::Ferrymcp,
             python_v1: false,
             input_required: InputRequiredOptions::default(),
@@ -285,6 +292,86 @@ impl CacheHints {
 }
 
 impl ServerOptions {
+    /// Sets the revisions `initialize` accepts ([`ServerOptions::legacy_versions`]), as the
+    /// official `supportedProtocolVersions` lists them: revision dates (`YYYY-MM-DD`) in
+    /// preference order. Entries of the 2026-07-28 era are left to `server/discover`, as
+    /// there, and must be revisions core serves; a 2025-era entry core does not know (a
+    /// draft's date) is served as the newest revision core knows that is not later than
+    /// it, so one before 2024-11-05 is refused. The list needs one 2025-era entry. An
+    /// error names the entry and nothing is applied.
+    pub fn set_legacy_versions<S: AsRef<str>>(&mut self, versions: &[S]) -> Result<(), String> {
+        let mut legacy = Vec::new();
+        for version in versions {
+            let version = version.as_ref();
+            let dated = version.len() == 10
+                && version
+                    .bytes()
+                    .enumerate()
+                    .all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
+            if !dated {
+                return Err(format!("{version:?} is not a protocol revision (a date, YYYY-MM-DD)"));
+            }
+            if version >= ProtocolVersion::MODERN[0].as_str() {
+                if ProtocolVersion::parse(version).is_none() {
+                    return Err(format!(
+                        "{version:?} is a revision of the 2026-07-28 era that this server does not speak (it speaks {})",
+                        ProtocolVersion::strings(&ProtocolVersion::MODERN).join(", ")
+                    ));
+                }
+                continue;
+            }
+            if version < ProtocolVersion::LEGACY[0].as_str() {
+                return Err(format!(
+                    "{version:?} is older than the first protocol revision ({})",
+                    ProtocolVersion::LEGACY[0].as_str()
+                ));
+            }
+            legacy.push(version.to_owned());
+        }
+        if legacy.is_empty() {
+            return Err("the list names no revision before 2026-07-28, so initialize could accept none".into());
+        }
+        self.legacy_versions = Some(legacy);
+        Ok(())
+    }
+
+    /// The 2025-era revision a version string is served as: itself if core knows it, the
+    /// newest known revision not later than it for an unknown entry of
+    /// [`ServerOptions::legacy_versions`]; `None` when this server does not accept it.
+    pub fn legacy_revision(&self, version: &str) -> Option<ProtocolVersion> {
+        match &self.legacy_versions {
+            None => ProtocolVersion::parse(version).filter(|v| v.is_legacy()),
+            Some(listed) if listed.iter().any(|v| v == version) => {
+                ProtocolVersion::LEGACY.into_iter().rev().find(|known| known.as_str() <= version)
+            }
+            Some(_) => None,
+        }
+    }
+
+    /// The revision `initialize` answers a request for `requested` with, and what it is
+    /// served as: the requested one if accepted, else the first accepted one.
+    pub(crate) fn negotiate(&self, requested: &str) -> (String, ProtocolVersion) {
+        if let Some(revision) = self.legacy_revision(requested) {
+            return (requested.to_owned(), revision);
+        }
+        match &self.legacy_versions {
+            None => (ProtocolVersion::LATEST_LEGACY.as_str().to_owned(), ProtocolVersion::LATEST_LEGACY),
+            Some(listed) => {
+                let first = listed[0].clone();
+                let revision = self.legacy_revision(&first).unwrap_or(ProtocolVersion::LATEST_LEGACY);
+                (first, revision)
+            }
+        }
+    }
+
+    /// The 2025-era revisions this server accepts, for refusals that list them.
+    pub(crate) fn legacy_version_strings(&self) -> Vec<String> {
+        match &self.legacy_versions {
+            Some(listed) => listed.clone(),
+            None => ProtocolVersion::strings(&ProtocolVersion::LEGACY).iter().map(|v| v.to_string()).collect(),
+        }
+    }
+
     /// Applies per-method cache hints, as the official SDKs take them (`cache_hints` in
     /// Python, `cacheHints` in TypeScript), so both bindings pass them here unchanged;
     /// each method's results carry its own hint. An unknown method is an error that names

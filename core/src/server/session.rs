@@ -177,10 +177,21 @@ impl Connection {
         middleware::deliver_notification(&self.server, method, params, session, version)
     }
 
+    /// The revision `initialize` answered with, as it was written (a revision core does not
+    /// know when the application listed one).
+    pub(crate) fn negotiated_version_text(&self) -> Option<String> {
+        let session = self.session.lock().unwrap();
+        session.initialized.then(|| session.version.clone())
+    }
+
     /// The negotiated revision once `initialize` has been answered.
     pub(crate) fn negotiated_version(&self) -> Option<ProtocolVersion> {
         let session = self.session.lock().unwrap();
-        session.initialized.then(|| ProtocolVersion::parse(&session.version)).flatten()
+        let version = &session.version;
+        session
+            .initialized
+            .then(|| ProtocolVersion::parse(version).or_else(|| self.server.options.legacy_revision(version)))
+            .flatten()
     }
 
     async fn handle(self: Arc<Self>, request: Request, rcx: RequestContext) -> HandlerResult {
@@ -236,7 +247,7 @@ impl Connection {
 
     /// The revision a message speaks: the one it states, or the session's.
     fn message_version(&self, params: &Value) -> Option<String> {
-        middleware::stated_version(params).or_else(|| self.negotiated_version().map(|v| v.as_str().to_owned()))
+        middleware::stated_version(params).or_else(|| self.negotiated_version_text())
     }
 
     /// Serves one request: the modern or the legacy path; a -32601 for it worded in the
@@ -430,9 +441,9 @@ impl Connection {
                 "Invalid request: initialize was already received on this connection",
             ));
         }
-        let version = era::negotiate(requested);
+        let (answer, version) = self.server.options.negotiate(requested);
         session.initialized = true;
-        session.version = version.as_str().to_owned();
+        session.version = answer.clone();
         session.client_capabilities = params.get("capabilities").cloned().unwrap_or_else(|| json!({}));
         session.client_info = params.get("clientInfo").cloned().unwrap_or(Value::Null);
         session.generation += 1;
@@ -440,7 +451,7 @@ impl Connection {
         let mut capabilities = capabilities(&self.server, false);
         super::tasks::spec::declare(&self.server, version, &mut capabilities);
         let mut result = json!({
-            "protocolVersion": version.as_str(),
+            "protocolVersion": answer,
             "capabilities": capabilities,
             "serverInfo": self.server.info,
         });

@@ -61,7 +61,7 @@ impl ServerSession {
 
     /// The negotiated revision, once `initialize` has been answered.
     pub fn protocol_version(&self) -> Option<String> {
-        self.connection.upgrade()?.negotiated_version().map(|v| v.as_str().to_owned())
+        self.connection.upgrade()?.negotiated_version_text()
     }
 
     /// The capabilities the client declared in `initialize` (`{}` before).

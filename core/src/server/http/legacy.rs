@@ -21,7 +21,7 @@ use super::exchange::{self, Out};
 use super::reply::{self, ResponseBody, refuse};
 use super::sessions::{HttpSession, Refused};
 use super::{HttpState, SESSION_HEADER, guard};
-use crate::protocol::{Cancelled, Initialize, NotificationMethod, Progress, ProtocolVersion, RequestMethod};
+use crate::protocol::{Cancelled, Initialize, NotificationMethod, Progress, RequestMethod};
 use crate::server::{AuthInfo, FrontParams};
 use crate::wire::{ErrorCode, ErrorObject, Message, Request, RequestId};
 
@@ -70,15 +70,16 @@ fn unavailable(options: &super::HttpOptions, refused: Refused) -> Refusal {
 }
 
 /// A legacy request must not name a revision this server does not speak.
-fn check_version(parts: &Parts) -> Result<(), Refusal> {
+fn check_version(state: &HttpState, parts: &Parts) -> Result<(), Refusal> {
     let Some(version) = parts.headers.get(super::VERSION_HEADER) else { return Ok(()) };
     let version = version.to_str().unwrap_or("");
-    if ProtocolVersion::parse(version).is_some_and(ProtocolVersion::is_legacy) {
+    let options = &state.server.shared.options;
+    if options.legacy_revision(version).is_some() {
         return Ok(());
     }
     let message = format!(
         "Bad Request: unsupported MCP-Protocol-Version {version:?} (supported: {})",
-        ProtocolVersion::strings(&ProtocolVersion::LEGACY).join(", ")
+        options.legacy_version_strings().join(", ")
     );
     Err(Box::new(refuse(StatusCode::BAD_REQUEST, ErrorCode::CONNECTION_CLOSED, message)))
 }
@@ -99,7 +100,7 @@ pub(crate) async fn post(
     {
         return initialize(state, request.clone(), auth).await;
     }
-    if let Err(reply) = check_version(parts) {
+    if let Err(reply) = check_version(state, parts) {
         return *reply;
     }
     let session = match session(state, parts).await {
@@ -149,7 +150,7 @@ async fn stateless(
     let Message::Request(request) = message else {
         return reply::empty(StatusCode::ACCEPTED);
     };
-    if let Err(reply) = check_version(parts) {
+    if let Err(reply) = check_version(state, parts) {
         return *reply;
     }
     let connection = state.server.connection();

@@ -378,9 +378,12 @@ where
     reply
 }
 
-/// Whether an `MCP-Protocol-Version` header names a 2026-07-28 (or later) revision.
-fn names_modern(version_header: Option<&str>) -> bool {
-    version_header.is_some_and(|v| !ProtocolVersion::parse(v).is_some_and(ProtocolVersion::is_legacy))
+/// Whether an `MCP-Protocol-Version` header names a 2026-07-28 (or later) revision: any
+/// value but a 2025-era revision this server accepts.
+fn names_modern(options: &crate::server::ServerOptions, version_header: Option<&str>) -> bool {
+    version_header.is_some_and(|v| {
+        !ProtocolVersion::parse(v).is_some_and(ProtocolVersion::is_legacy) && options.legacy_revision(v).is_none()
+    })
 }
 
 /// A request's params as the object routing reads (none: empty); `None` when they are
@@ -412,7 +415,7 @@ pub fn is_legacy_request(http_method: &str, version_header: Option<&str>, has_se
     if !http_method.eq_ignore_ascii_case("POST") {
         return true;
     }
-    let names_modern = names_modern(version_header);
+    let names_modern = names_modern(&crate::server::ServerOptions::default(), version_header);
     let frame = SharedStr::from(body.to_owned());
     let message = match wire::parse(&frame) {
         Ok(Parsed::Single(envelope)) => wire::to_message(&frame, envelope),
@@ -466,7 +469,8 @@ where
             return rpc_error(StatusCode::BAD_REQUEST, id.as_ref(), &error.to_error_object());
         }
     };
-    let names_modern = names_modern(parts.headers.get(VERSION_HEADER).and_then(|v| v.to_str().ok()));
+    let names_modern =
+        names_modern(&state.server.shared.options, parts.headers.get(VERSION_HEADER).and_then(|v| v.to_str().ok()));
     let has_session = parts.headers.contains_key(SESSION_HEADER);
     match message {
         Message::Request(request) => {
