@@ -26,4 +26,6 @@ export interface ClientTransport {
   ferrymcpOpen(config: ClientConfig, hooks: ClientHooks): Promise<NativeClientHandle>;
   /** @internal The client is closed (by `close()` or because the server went away). */
   ferrymcpClosed?(): void;
+  /** @internal Settles once the transport itself is closed, after `close()` closed the engine's side. */
+  ferrymcpClosing?(): Promise<void>;
 }

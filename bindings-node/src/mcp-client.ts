@@ -604,6 +604,7 @@ export class Client {
     this.#native = undefined;
     if (native === undefined) return;
     await native.close();
+    await this.#transport?.ferrymcpClosing?.();
     this.#closed();
   }
 }
@@ -737,14 +738,16 @@ function checkProbe(probe: unknown): void {
 class CarriedTransport implements ClientTransport {
   readonly #transport: Transport;
   #release?: () => void;
+  #closing?: () => Promise<void>;
 
   constructor(transport: Transport) {
     this.#transport = transport;
   }
 
   async ferrymcpOpen(config: ClientConfig, hooks: ClientHooks): Promise<NativeClientHandle> {
-    const { port, release } = carry(this.#transport);
+    const { port, release, closing } = carry(this.#transport);
     this.#release = release;
+    this.#closing = closing;
     const connecting = connectPort(port, config, hooks.onRequest, hooks.onNotification, hooks.onClose, hooks.onListChanged);
     connecting.catch(release);
     await this.#transport.start();
@@ -756,5 +759,9 @@ class CarriedTransport implements ClientTransport {
 
   ferrymcpClosed(): void {
     this.#release?.();
+  }
+
+  async ferrymcpClosing(): Promise<void> {
+    await this.#closing?.();
   }
 }

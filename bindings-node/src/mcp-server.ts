@@ -314,6 +314,8 @@ export class McpServer {
   /** @internal Run around every handler (the `requestState.verify` hook). */
   readonly hooks: HandlerHooks = {};
   #http?: ServerTransport;
+  /** A carried transport's `closing()`, while one is served (see `transport.ts`). */
+  #carried?: () => Promise<void>;
 
   /**
    * The JSON Schema dialect of the definitions: draft 2020-12 as the v2 SDK lists it;
@@ -643,7 +645,8 @@ export class McpServer {
   async #serveMessages(transport: Transport): Promise<void> {
     if (this.#connected) throw new Error('McpServer is already connected');
     this.#connected = true;
-    const { port, release } = carry(transport);
+    const { port, release, closing } = carry(transport);
+    this.#carried = closing;
     this.#native
       .servePort(port)
       .then(
@@ -694,6 +697,9 @@ export class McpServer {
     this.#http = undefined;
     await http?.close?.();
     await this.#native.close();
+    const carried = this.#carried;
+    this.#carried = undefined;
+    await carried?.();
     this.#taskStore?.close();
   }
 

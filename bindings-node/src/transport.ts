@@ -74,17 +74,20 @@ export function carry(transport: Transport): Carried {
     if (hold !== undefined) clearTimeout(hold);
     hold = undefined;
   };
+  // Settles once the transport is closed: by the engine (its `close()` has settled) or by itself.
+  let markClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (markClosed = resolve));
   const versions = new VersionWatch(transport);
   const port = new NativePort(
     (messageJson) => {
       const message = JSON.parse(messageJson) as JSONRPCMessage;
       versions.outgoing(message);
-      settle(transport, () => transport.send(message));
+      void settle(transport, () => transport.send(message));
     },
     () => {
-      if (!open) return;
+      if (!open) return markClosed();
       open = false;
-      settle(transport, () => transport.close());
+      void settle(transport, () => transport.close()).then(markClosed);
     },
   );
   const onmessage = transport.onmessage;
@@ -101,19 +104,36 @@ export function carry(transport: Transport): Carried {
   transport.onclose = () => {
     onclose?.();
     open = false;
+    markClosed();
     holdOpen();
     port.close();
   };
-  return { port, release };
+  // The engine tells JavaScript its side closed through a weak function, so the owner's
+  // `close()` waits for the transport's `close()` under a ref'd timer (bounded): as with the
+  // official SDK, once `await client.close()` returns, the transport and its peer are closed.
+  const closing = async (): Promise<void> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const window = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WINDOW_MS)));
+    try {
+      await Promise.race([closed, window]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { port, release, closing };
 }
 
 /** How long a closing carried transport may keep Node alive waiting for the engine. */
 const CLOSE_WINDOW_MS = 5_000;
 
-/** A carried transport's native port, and `release()` to call once the engine is done with it. */
+/**
+ * A carried transport's native port, `release()` to call once the engine is done with it,
+ * and `closing()`, settling once the transport is closed (for the owner's `close()`).
+ */
 export interface Carried {
   port: InstanceType<typeof NativePort>;
   release: () => void;
+  closing: () => Promise<void>;
 }
 
 /**
@@ -155,12 +175,9 @@ class VersionWatch {
  * to `onerror` (as the official `Protocol` awaits it), never out of the callback, where it
  * would be an uncaught exception.
  */
-function settle(transport: Transport, run: () => Promise<void> | void): void {
+async function settle(transport: Transport, run: () => Promise<void> | void): Promise<void> {
   try {
-    const pending = run();
-    if (pending !== undefined && typeof (pending as Promise<void>).catch === 'function') {
-      (pending as Promise<void>).catch((error: unknown) => transport.onerror?.(asError(error)));
-    }
+    await run();
   } catch (error) {
     transport.onerror?.(asError(error));
   }

@@ -128,9 +128,23 @@ describe('transports JavaScript carries', () => {
     assert.equal(client.getServerVersion().name, 'official');
     const result = await client.callTool({ name: 'add', arguments: { a: 4, b: 5 } });
     assert.deepEqual(result.content, [{ type: 'text', text: '9' }]);
-    const serverClosed = new Promise((resolve) => (server.server.onclose = resolve));
+    let serverClosed = false;
+    server.server.onclose = () => (serverClosed = true);
     await client.close();
-    await serverClosed;
+    assert.equal(serverClosed, true, 'as with the official client, the transport and its peer are closed once close() returns');
+  });
+
+  test("closing a ferrymcp server over the official InMemoryTransport has closed the official client's end when it returns", async () => {
+    const server = ferryServer();
+    const [clientEnd, serverEnd] = OfficialInMemory.createLinkedPair();
+    await server.connect(serverEnd);
+    const client = new OfficialClient({ name: 'official-client', version: '1.0.0' });
+    await client.connect(clientEnd);
+    assert.equal((await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).content[0].text, '3');
+    let clientClosed = false;
+    client.onclose = () => (clientClosed = true);
+    await server.close();
+    assert.equal(clientClosed, true);
   });
 
   test('a user-written transport over a real TCP socket, both ends ferrymcp', async () => {
