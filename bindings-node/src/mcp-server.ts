@@ -105,16 +105,7 @@ export interface McpServerOptions {
   [option: string]: unknown;
 }
 
-const SERVER_TAKEN_OPTIONS = new Set([
-  'capabilities',
-  'instructions',
-  'pageSize',
-  'handlerTimeoutMs',
-  'requestTimeoutMs',
-  'cacheHints',
-  'requestStateKeys',
-  'requestStateTtlMs',
-]);
+const SERVER_TAKEN_OPTIONS = new Set(['capabilities', 'instructions', 'pageSize', 'handlerTimeoutMs', 'requestTimeoutMs', 'cacheHints', 'requestStateKeys', 'requestStateTtlMs']);
 
 const TASK_QUEUE =
   "core delivers a task's requests itself (on the stream of a tasks/result waiting on the task, else on the session's channel), as the official InMemoryTaskMessageQueue does: an InMemoryTaskMessageQueue is taken, no other queue";

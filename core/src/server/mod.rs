@@ -348,6 +348,12 @@ impl ServerOptions {
         }
     }
 
+    /// The revision a version string names on this server: a revision core knows, else
+    /// what a listed unknown one is served as ([`ServerOptions::legacy_revision`]).
+    pub fn revision_of(&self, version: &str) -> Option<ProtocolVersion> {
+        ProtocolVersion::parse(version).or_else(|| self.legacy_revision(version))
+    }
+
     /// The revision `initialize` answers a request for `requested` with, and what it is
     /// served as: the requested one if accepted, else the first accepted one.
     pub(crate) fn negotiate(&self, requested: &str) -> (String, ProtocolVersion) {

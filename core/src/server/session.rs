@@ -187,11 +187,7 @@ impl Connection {
     /// The negotiated revision once `initialize` has been answered.
     pub(crate) fn negotiated_version(&self) -> Option<ProtocolVersion> {
         let session = self.session.lock().unwrap();
-        let version = &session.version;
-        session
-            .initialized
-            .then(|| ProtocolVersion::parse(version).or_else(|| self.server.options.legacy_revision(version)))
-            .flatten()
+        session.initialized.then(|| self.server.options.revision_of(&session.version)).flatten()
     }
 
     async fn handle(self: Arc<Self>, request: Request, rcx: RequestContext) -> HandlerResult {

@@ -379,10 +379,14 @@ where
 }
 
 /// Whether an `MCP-Protocol-Version` header names a 2026-07-28 (or later) revision: any
-/// value but a 2025-era revision this server accepts.
-fn names_modern(options: &crate::server::ServerOptions, version_header: Option<&str>) -> bool {
+/// value but a 2025-era revision (one core knows, or one the server's options list).
+fn names_modern(options: Option<&crate::server::ServerOptions>, version_header: Option<&str>) -> bool {
     version_header.is_some_and(|v| {
-        !ProtocolVersion::parse(v).is_some_and(ProtocolVersion::is_legacy) && options.legacy_revision(v).is_none()
+        let revision = match options {
+            Some(options) => options.revision_of(v),
+            None => ProtocolVersion::parse(v),
+        };
+        !revision.is_some_and(ProtocolVersion::is_legacy)
     })
 }
 
@@ -415,7 +419,7 @@ pub fn is_legacy_request(http_method: &str, version_header: Option<&str>, has_se
     if !http_method.eq_ignore_ascii_case("POST") {
         return true;
     }
-    let names_modern = names_modern(&crate::server::ServerOptions::default(), version_header);
+    let names_modern = names_modern(None, version_header);
     let frame = SharedStr::from(body.to_owned());
     let message = match wire::parse(&frame) {
         Ok(Parsed::Single(envelope)) => wire::to_message(&frame, envelope),
@@ -469,8 +473,10 @@ where
             return rpc_error(StatusCode::BAD_REQUEST, id.as_ref(), &error.to_error_object());
         }
     };
-    let names_modern =
-        names_modern(&state.server.shared.options, parts.headers.get(VERSION_HEADER).and_then(|v| v.to_str().ok()));
+    let names_modern = names_modern(
+        Some(&state.server.shared.options),
+        parts.headers.get(VERSION_HEADER).and_then(|v| v.to_str().ok()),
+    );
     let has_session = parts.headers.contains_key(SESSION_HEADER);
     match message {
         Message::Request(request) => {

@@ -152,11 +152,8 @@ impl Drop for Waiter<'_> {
 
 /// Whether this request came on a session whose revision has core tasks.
 fn serves(cx: &Context) -> bool {
-    let version = cx.protocol_version();
     !cx.is_modern()
-        && ProtocolVersion::parse(version)
-            .or_else(|| cx.inner.server.options.legacy_revision(version))
-            .is_some_and(ProtocolVersion::has_core_tasks)
+        && cx.inner.server.options.revision_of(cx.protocol_version()).is_some_and(ProtocolVersion::has_core_tasks)
 }
 
 /// The store's session key: the transport's session id (Streamable HTTP's
