@@ -219,3 +219,46 @@ test('experimental/*: the task schemas (those of types.js), ExperimentalClientTa
   const middleware = await import('ferrymcp/client/middleware.js');
   for (const name of ['applyMiddlewares', 'createMiddleware', 'withLogging', 'withOAuth']) assert.equal(clientRoot[name], middleware[name], name);
 });
+
+test('v1 task shapes and capability checks: the same answers as the official v1 package', async () => {
+  const official = await import('@modelcontextprotocol/sdk/types.js');
+  const officialHelpers = await import('@modelcontextprotocol/sdk/experimental/tasks/helpers.js');
+  const ours = await import('ferrymcp/types.js');
+  const ourHelpers = await import('ferrymcp/experimental/tasks/helpers.js');
+  const experimental = await import('ferrymcp/experimental/tasks/index.js');
+  const inputs = {
+    ClientTasksCapabilitySchema: [{}, { list: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } }, { list: true }, { requests: { sampling: 1 } }, { extra: 1 }, null],
+    ServerTasksCapabilitySchema: [{}, { cancel: {}, requests: { tools: { call: {} } } }, { requests: { tools: { call: 'yes' } } }, []],
+    TaskCreationParamsSchema: [{}, { ttl: 5, pollInterval: 100 }, { ttl: 'long' }, { ttl: null }, { other: true }],
+    ListChangedOptionsBaseSchema: [{}, { autoRefresh: false, debounceMs: 0 }, { debounceMs: -1 }, { debounceMs: 1.5 }, { extra: 1 }],
+  };
+  for (const [name, values] of Object.entries(inputs)) {
+    assert.equal(experimental[name] ?? ours[name], ours[name], name);
+    for (const value of values) {
+      const want = official[name].safeParse(value);
+      const got = ours[name].safeParse(value);
+      assert.equal(got.success, want.success, `${name} on ${JSON.stringify(value)}`);
+      if (want.success) assert.deepEqual(got.data, want.data, `${name} on ${JSON.stringify(value)}`);
+    }
+  }
+  const thrown = (fn) => {
+    try {
+      fn();
+      return undefined;
+    } catch (error) {
+      return error.message;
+    }
+  };
+  const cases = [
+    [undefined, 'tools/call'], [{}, 'tools/call'], [{ tools: { call: {} } }, 'tools/call'], [{ tools: {} }, 'ping'],
+    [undefined, 'sampling/createMessage'], [{ sampling: { createMessage: {} } }, 'sampling/createMessage'], [{ sampling: {} }, 'sampling/createMessage'],
+    [{ elicitation: {} }, 'elicitation/create'], [{ elicitation: { create: {} } }, 'elicitation/create'], [{}, 'roots/list'],
+  ];
+  for (const name of ['assertToolsCallTaskCapability', 'assertClientRequestTaskCapability']) {
+    assert.equal(experimental[name], ourHelpers[name]);
+    for (const [requests, method] of cases) {
+      const want = thrown(() => officialHelpers[name](requests, method, 'Server'));
+      assert.equal(thrown(() => ourHelpers[name](requests, method, 'Server')), want, `${name}(${JSON.stringify(requests)}, ${method})`);
+    }
+  }
+});
