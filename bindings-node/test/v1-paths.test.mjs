@@ -262,3 +262,38 @@ test('v1 task shapes and capability checks: the same answers as the official v1 
     }
   }
 });
+
+test('shared/toolNameValidation.js: the same findings as the official v1 package, and registerTool warns as the official McpServer does', async () => {
+  const official = await import('@modelcontextprotocol/sdk/shared/toolNameValidation.js');
+  const ours = await import('ferrymcp/shared/toolNameValidation.js');
+  const names = ['get_user', 'admin.tools.list', 'a/b', '', 'x'.repeat(128), 'x'.repeat(129), 'has space', 'a,b', '-lead', 'trail.', 'ünï', 'a b,c b', '😀'.repeat(65)];
+  for (const name of names) {
+    assert.deepEqual(ours.validateToolName(name), official.validateToolName(name), JSON.stringify(name));
+  }
+  // One difference: a character outside the BMP is named whole, where the official lists
+  // its two UTF-16 halves ("\ud83d", "\ude00"); the length is counted in UTF-16 units, as there.
+  const astral = ours.validateToolName('😀'.repeat(64));
+  assert.equal(astral.isValid, false);
+  assert.deepEqual(astral.warnings, ['Tool name contains invalid characters: "😀"', official.validateToolName('😀').warnings[1]]);
+  const { McpServer: OfficialV1Server } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { McpServer } = await import('ferrymcp');
+  const warned = (register) => {
+    const lines = [];
+    const warn = console.warn;
+    console.warn = (...args) => lines.push(args.join(' '));
+    try {
+      register();
+    } finally {
+      console.warn = warn;
+    }
+    return lines;
+  };
+  for (const name of ['fine_name', 'bad name!', '.dot']) {
+    const theirs = warned(() => new OfficialV1Server(info).registerTool(name, {}, async () => ({ content: [] })));
+    const got = warned(() => new McpServer(info).registerTool(name, {}, async () => ({ content: [] })));
+    assert.deepEqual(got, theirs, name);
+  }
+  const server = new McpServer(info);
+  const tool = server.registerTool('ok', {}, async () => ({ content: [] }));
+  assert.ok(warned(() => tool.update({ name: 'not ok' })).length > 0, 'a rename is checked too');
+});
