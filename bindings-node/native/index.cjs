@@ -854,6 +854,7 @@ module.exports.NativeSubscription = nativeBinding.NativeSubscription
 module.exports.NativeTaskStore = nativeBinding.NativeTaskStore
 module.exports.bearerAuthorize = nativeBinding.bearerAuthorize
 module.exports.bearerChallenge = nativeBinding.bearerChallenge
+module.exports.checkToolName = nativeBinding.checkToolName
 module.exports.childEnvironment = nativeBinding.childEnvironment
 module.exports.childEnvironmentVars = nativeBinding.childEnvironmentVars
 module.exports.connectGroup = nativeBinding.connectGroup

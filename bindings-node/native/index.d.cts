@@ -450,6 +450,8 @@ export declare function bearerAuthorize(verifier: (token: string) => Promise<str
  */
 export declare function bearerChallenge(error: string, description: string, scope?: string | undefined | null, resourceMetadataUrl?: string | undefined | null): string
 
+export declare function checkToolName(name: string): ToolNameCheck
+
 /**
  * This process's values of [`child_environment_vars`]: what a child server starts with
  * (the official SDKs' `getDefaultEnvironment()`).
@@ -768,6 +770,15 @@ export interface TaskStoreConfig {
 export interface TlsFiles {
   certFile: string
   keyFile: string
+}
+
+/**
+ * What the 2025-11-25 tool-naming rule finds in a name, in the official TypeScript SDK's
+ * words (`validateToolName`): core's check (`protocol::tool_names`).
+ */
+export interface ToolNameCheck {
+  isValid: boolean
+  warnings: Array<string>
 }
 
 /** The protocol's constants, from core. */

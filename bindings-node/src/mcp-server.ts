@@ -15,6 +15,7 @@ import type { HandlerContext } from './context.js';
 import { methodOf, nativeHandler } from './dispatch.js';
 import type { HandlerHooks, MethodOrSchema } from './dispatch.js';
 import { ErrorCode, McpError, fromNative, invalidOption, refuseOption } from './errors.js';
+import { validateAndWarnToolName } from './shared/toolNameValidation.js';
 import { SdkError, SdkErrorCode } from './auth-helpers.js';
 import { ExperimentalMcpServerTasks } from './experimental/tasks/mcp-server.js';
 import { ExperimentalServerTasks } from './experimental/tasks/server.js';
@@ -346,6 +347,7 @@ export class McpServer {
   // -- tools -------------------------------------------------------------------------
 
   registerTool(name: string, config: ToolConfig, callback: ToolCallback): RegisteredTool {
+    validateAndWarnToolName(name);
     const tool = { ...config, handler: callback, enabled: true } as RegisteredTool;
     let currentName = name;
     const add = () => {
@@ -394,6 +396,7 @@ export class McpServer {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the official SDK's signature
       update: (updates: Record<string, any>) => {
         if (tool.enabled) drop();
+        if (typeof updates.name === 'string' && updates.name !== currentName) validateAndWarnToolName(updates.name);
         if (typeof updates.name === 'string') currentName = updates.name;
         if (updates.callback) tool.handler = updates.callback;
         if (updates.paramsSchema) tool.inputSchema = updates.paramsSchema;

@@ -35,6 +35,7 @@ export const listenHttp = native.listenHttp;
 export const connectHttpClient = native.connectHttpClient;
 export const NativeOAuth = native.NativeOAuth;
 export const parseWwwAuthenticate = native.parseWwwAuthenticate;
+export const checkToolName = native.checkToolName;
 export const isLegacyHttpRequest = native.isLegacyHttpRequest;
 export const bearerAuthorize = native.bearerAuthorize;
 export const bearerChallenge = native.bearerChallenge;

@@ -193,6 +193,8 @@ export interface RequestSchema<M extends string = string> {
 
 // v1's zod schemas (`CallToolResultSchema`, `ListToolsRequestSchema`, ...), generated from the specification.
 export * from './schemas.js';
+// And v1's own task and list-changed shapes, which the specification names no schema for.
+export { ClientTasksCapabilitySchema, ListChangedOptionsBaseSchema, ServerTasksCapabilitySchema, TaskCreationParamsSchema } from './v1-task-schemas.js';
 
 // The few v1 schemas that are the SDK's own compositions rather than definitions of the
 // specification (built on first use, as the generated ones).

@@ -116,3 +116,18 @@ pub fn vocabulary() -> Vocabulary {
         },
     }
 }
+
+/// What the 2025-11-25 tool-naming rule finds in a name, in the official TypeScript SDK's
+/// words (`validateToolName`): core's check (`protocol::tool_names`).
+#[napi(object)]
+pub struct ToolNameCheck {
+    pub is_valid: bool,
+    pub warnings: Vec<String>,
+}
+
+#[napi]
+pub fn check_tool_name(name: String) -> ToolNameCheck {
+    let check =
+        ferrymcp_core::protocol::tool_names::check(&name, ferrymcp_core::protocol::tool_names::Wording::TypeScript);
+    ToolNameCheck { is_valid: check.valid, warnings: check.warnings }
+}

@@ -28,7 +28,7 @@ const PUBLIC = [
   'ferrymcp/server/sse.js', 'ferrymcp/spec.types.js', 'ferrymcp/shared/mediaType.js', 'ferrymcp/shared/protocol.js',
   'ferrymcp/client/websocket.js', 'ferrymcp/client/middleware.js', 'ferrymcp/shared/responseMessage.js',
   'ferrymcp/server/auth/middleware/allowedMethods.js', 'ferrymcp/experimental/tasks/stores/in-memory.js',
-  'ferrymcp/experimental/tasks/interfaces.js', 'ferrymcp/validation/ajv-provider.js', 'ferrymcp/experimental/index.js',
+  'ferrymcp/experimental/tasks/interfaces.js', 'ferrymcp/experimental/tasks/helpers.js', 'ferrymcp/shared/toolNameValidation.js', 'ferrymcp/validation/ajv-provider.js', 'ferrymcp/experimental/index.js',
   'ferrymcp/experimental/tasks/index.js', 'ferrymcp/experimental/tasks/types.js', 'ferrymcp/experimental/tasks/client.js',
   'ferrymcp/experimental/tasks/server.js', 'ferrymcp/experimental/tasks/mcp-server.js', 'ferrymcp/server/requestBody.js',
 ];

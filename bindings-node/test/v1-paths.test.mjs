@@ -219,3 +219,81 @@ test('experimental/*: the task schemas (those of types.js), ExperimentalClientTa
   const middleware = await import('ferrymcp/client/middleware.js');
   for (const name of ['applyMiddlewares', 'createMiddleware', 'withLogging', 'withOAuth']) assert.equal(clientRoot[name], middleware[name], name);
 });
+
+test('v1 task shapes and capability checks: the same answers as the official v1 package', async () => {
+  const official = await import('@modelcontextprotocol/sdk/types.js');
+  const officialHelpers = await import('@modelcontextprotocol/sdk/experimental/tasks/helpers.js');
+  const ours = await import('ferrymcp/types.js');
+  const ourHelpers = await import('ferrymcp/experimental/tasks/helpers.js');
+  const experimental = await import('ferrymcp/experimental/tasks/index.js');
+  const inputs = {
+    ClientTasksCapabilitySchema: [{}, { list: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } }, { list: true }, { requests: { sampling: 1 } }, { extra: 1 }, null],
+    ServerTasksCapabilitySchema: [{}, { cancel: {}, requests: { tools: { call: {} } } }, { requests: { tools: { call: 'yes' } } }, []],
+    TaskCreationParamsSchema: [{}, { ttl: 5, pollInterval: 100 }, { ttl: 'long' }, { ttl: null }, { other: true }],
+    ListChangedOptionsBaseSchema: [{}, { autoRefresh: false, debounceMs: 0 }, { debounceMs: -1 }, { debounceMs: 1.5 }, { extra: 1 }],
+  };
+  for (const [name, values] of Object.entries(inputs)) {
+    assert.equal(experimental[name] ?? ours[name], ours[name], name);
+    for (const value of values) {
+      const want = official[name].safeParse(value);
+      const got = ours[name].safeParse(value);
+      assert.equal(got.success, want.success, `${name} on ${JSON.stringify(value)}`);
+      if (want.success) assert.deepEqual(got.data, want.data, `${name} on ${JSON.stringify(value)}`);
+    }
+  }
+  const thrown = (fn) => {
+    try {
+      fn();
+      return undefined;
+    } catch (error) {
+      return error.message;
+    }
+  };
+  const cases = [
+    [undefined, 'tools/call'], [{}, 'tools/call'], [{ tools: { call: {} } }, 'tools/call'], [{ tools: {} }, 'ping'],
+    [undefined, 'sampling/createMessage'], [{ sampling: { createMessage: {} } }, 'sampling/createMessage'], [{ sampling: {} }, 'sampling/createMessage'],
+    [{ elicitation: {} }, 'elicitation/create'], [{ elicitation: { create: {} } }, 'elicitation/create'], [{}, 'roots/list'],
+  ];
+  for (const name of ['assertToolsCallTaskCapability', 'assertClientRequestTaskCapability']) {
+    assert.equal(experimental[name], ourHelpers[name]);
+    for (const [requests, method] of cases) {
+      const want = thrown(() => officialHelpers[name](requests, method, 'Server'));
+      assert.equal(thrown(() => ourHelpers[name](requests, method, 'Server')), want, `${name}(${JSON.stringify(requests)}, ${method})`);
+    }
+  }
+});
+
+test('shared/toolNameValidation.js: the same findings as the official v1 package, and registerTool warns as the official McpServer does', async () => {
+  const official = await import('@modelcontextprotocol/sdk/shared/toolNameValidation.js');
+  const ours = await import('ferrymcp/shared/toolNameValidation.js');
+  const names = ['get_user', 'admin.tools.list', 'a/b', '', 'x'.repeat(128), 'x'.repeat(129), 'has space', 'a,b', '-lead', 'trail.', 'ünï', 'a b,c b', '😀'.repeat(65)];
+  for (const name of names) {
+    assert.deepEqual(ours.validateToolName(name), official.validateToolName(name), JSON.stringify(name));
+  }
+  // One difference: a character outside the BMP is named whole, where the official lists
+  // its two UTF-16 halves ("\ud83d", "\ude00"); the length is counted in UTF-16 units, as there.
+  const astral = ours.validateToolName('😀'.repeat(64));
+  assert.equal(astral.isValid, false);
+  assert.deepEqual(astral.warnings, ['Tool name contains invalid characters: "😀"', official.validateToolName('😀').warnings[1]]);
+  const { McpServer: OfficialV1Server } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { McpServer } = await import('ferrymcp');
+  const warned = (register) => {
+    const lines = [];
+    const warn = console.warn;
+    console.warn = (...args) => lines.push(args.join(' '));
+    try {
+      register();
+    } finally {
+      console.warn = warn;
+    }
+    return lines;
+  };
+  for (const name of ['fine_name', 'bad name!', '.dot']) {
+    const theirs = warned(() => new OfficialV1Server(info).registerTool(name, {}, async () => ({ content: [] })));
+    const got = warned(() => new McpServer(info).registerTool(name, {}, async () => ({ content: [] })));
+    assert.deepEqual(got, theirs, name);
+  }
+  const server = new McpServer(info);
+  const tool = server.registerTool('ok', {}, async () => ({ content: [] }));
+  assert.ok(warned(() => tool.update({ name: 'not ok' })).length > 0, 'a rename is checked too');
+});

@@ -50,6 +50,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(group::llm_tool_definitions, module)?)?;
     module.add_function(wrap_pyfunction!(group::llm_tool_result, module)?)?;
     module.add_function(wrap_pyfunction!(client::default_environment, module)?)?;
+    module.add_function(wrap_pyfunction!(vocabulary::check_tool_name, module)?)?;
     module.add_function(wrap_pyfunction!(client::check_result_claim, module)?)?;
     module.add_function(wrap_pyfunction!(client::check_result_claims, module)?)?;
     module.add_function(wrap_pyfunction!(http::metadata_path, module)?)?;

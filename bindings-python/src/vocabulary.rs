@@ -40,3 +40,11 @@ pub fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("DEFAULT_MAX_LISTEN_STREAMS", DEFAULT_MAX_LISTEN_STREAMS)?;
     Ok(())
 }
+
+/// What the 2025-11-25 tool-naming rule finds in a name, in the official Python SDK's
+/// words (`validate_tool_name`): whether it follows the rule, and every finding.
+#[pyfunction]
+pub fn check_tool_name(name: &str) -> (bool, Vec<String>) {
+    let check = ferrymcp_core::protocol::tool_names::check(name, ferrymcp_core::protocol::tool_names::Wording::Python);
+    (check.valid, check.warnings)
+}

@@ -31,6 +31,7 @@ __all__ = [
     "check_result_claim",
     "check_result_claims",
     "default_environment",
+    "check_tool_name",
     "metadata_path",
     "canonical_resource",
     "resource_covers",
@@ -307,6 +308,10 @@ def check_result_claim(result_type: str, method: str, protocol_versions: list[st
 
 def check_result_claims(claims: list[JsonObject], capabilities: JsonObject) -> None:
     """Raises `ValueError` unless a client may make these claims together (core's check)."""
+
+def check_tool_name(name: str) -> tuple[bool, list[str]]:
+    """Whether `name` follows the 2025-11-25 tool-naming rule, and the findings in the
+    official Python SDK's words."""
 
 def default_environment() -> dict[str, str]:
     """The environment a child server inherits by default (core's list)."""

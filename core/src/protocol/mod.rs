@@ -53,6 +53,7 @@ mod sampling;
 mod subscriptions;
 mod tags;
 mod tasks;
+pub mod tool_names;
 mod tools;
 mod utilities;
 

@@ -358,12 +358,13 @@ fn required_str(definition: &Map<String, Value>, key: &str, what: &str) -> Resul
     }
 }
 
-/// The 2025-11-25 naming rule (SHOULD): 1 to 128 characters of `A-Za-z0-9_-.`; other
-/// names still work, with a warning, as in the official SDKs.
+/// The 2025-11-25 naming rule (SHOULD, [`crate::protocol::tool_names`]); other names still
+/// work, with a warning, as in the official SDKs (the bindings warn through their own
+/// loggers, in the official words).
 fn check_tool_name(name: &str) {
-    let valid = name.len() <= 128 && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-./".contains(c));
-    if !valid {
-        tracing::warn!("tool name {name:?} does not follow the MCP naming rule [A-Za-z0-9_./-]{{1,128}}");
+    let check = crate::protocol::tool_names::check(name, crate::protocol::tool_names::Wording::TypeScript);
+    if !check.valid {
+        tracing::warn!("tool name {name:?} does not follow the MCP naming rule [A-Za-z0-9_.-]{{1,128}}");
     }
 }
 

@@ -68,6 +68,9 @@ def build_tool(
     tool_name = name or function_name(fn)
     if tool_name == "<lambda>":
         raise ValueError("You must provide a name for lambda functions")
+    from ferrymcp.shared.tool_name_validation import validate_and_warn_tool_name
+
+    validate_and_warn_tool_name(tool_name)
     from ferrymcp.server.mcpserver.resolve import resolved_parameters
 
     context_param = find_context_parameter(fn)
