@@ -541,6 +541,10 @@ export interface Defaults {
   stdioMaxMessageSize: number
   /** The shortest request-state sealing key core accepts, in bytes. */
   minStateKeyLen: number
+  /** The most messages one JSON-RPC batch may hold (a longer one is refused whole). */
+  maxBatchSize: number
+  /** How often an idle SSE stream of the HTTP endpoint carries a keep-alive comment. */
+  sseKeepAliveMs: number
 }
 
 /** Every JSON-RPC and MCP error code the engine uses, by the official SDK's names. */
@@ -800,4 +804,9 @@ export interface Vocabulary {
   /** The W3C trace-context keys `_meta` may carry (`traceparent`, `tracestate`, `baggage`). */
   traceContextKeys: Array<string>
   defaults: Defaults
+  /**
+   * The message of the 413 that answers an HTTP request body over the limit, with
+   * `{limit}` where the limit (in bytes) goes.
+   */
+  bodyTooLargeTemplate: string
 }

@@ -8,10 +8,8 @@
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import { isJsonContentType } from './guards.js';
+import { requestBodyTooLargeMessage, resolveMaxRequestBodySize } from './server/requestBody.js';
 import { LOOPBACK_BINDS, guardRefusal, localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, warnUnguarded } from './host-guard.js';
-
-/** The body limit of core's HTTP endpoint, which the official adapter uses as well. */
-const DEFAULT_MAX_REQUEST_BODY_SIZE = 4 * 1024 * 1024;
 
 export interface CreateMcpHonoAppOptions {
   host?: string;
@@ -68,8 +66,7 @@ async function readBounded(request: Request, limit: number): Promise<string | un
 export function createMcpHonoApp(options: CreateMcpHonoAppOptions = {}): Hono {
   for (const key of Object.keys(options)) if (!KNOWN.has(key)) throw new TypeError(`createMcpHonoApp: unknown option '${key}'`);
   const { host = '127.0.0.1', allowedHosts, allowedOrigins } = options;
-  const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-  if (typeof limit !== 'number' || !Number.isFinite(limit) || limit <= 0) throw new RangeError(`maxRequestBodySize must be a positive number of bytes, got ${String(limit)}`);
+  const limit = resolveMaxRequestBodySize(options.maxRequestBodySize ?? undefined);
   const app = new Hono();
   const loopback = LOOPBACK_BINDS.includes(host);
   if (allowedHosts) app.use('*', hostHeaderValidation(allowedHosts));
@@ -80,7 +77,7 @@ export function createMcpHonoApp(options: CreateMcpHonoAppOptions = {}): Hono {
   app.use('*', async (c, next) => {
     if (c.get('parsedBody' as never) !== undefined || !isJsonContentType(c.req.header('content-type'))) return await next();
     const text = await readBounded(c.req.raw.clone(), limit);
-    if (text === undefined) return c.json(guardRefusal(`Payload Too Large: Request body must not exceed ${limit} bytes`), 413);
+    if (text === undefined) return c.json(guardRefusal(requestBodyTooLargeMessage(limit)), 413);
     try {
       c.set('parsedBody' as never, JSON.parse(text) as never);
     } catch {

@@ -66,6 +66,7 @@ export {
 export { isCallToolResult, isSpecType, preloadSchemas, specTypeSchemas } from './spec-guards.js';
 export { Protocol, mergeCapabilities } from './shared/protocol.js';
 export { createFetchWithInit } from './shared/transport.js';
+export { readRequestBody } from './server/requestBody.js';
 export { isCompletable } from './server/completable.js';
 export {
   ClientCredentialsProvider,

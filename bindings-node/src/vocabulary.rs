@@ -9,7 +9,8 @@ use ferrymcp_core::framing::DEFAULT_MAX_FRAME;
 use ferrymcp_core::peer::PeerConfig;
 use ferrymcp_core::protocol::{ErrorCode, LoggingLevel, ProtocolVersion, meta};
 use ferrymcp_core::server::MIN_STATE_KEY_LEN;
-use ferrymcp_core::server::http::HttpOptions;
+use ferrymcp_core::server::http::{BODY_TOO_LARGE_TEMPLATE, HttpOptions};
+use ferrymcp_core::wire::MAX_BATCH_SIZE;
 use napi_derive::napi;
 
 /// Every JSON-RPC and MCP error code the engine uses, by the official SDK's names.
@@ -53,6 +54,10 @@ pub struct Defaults {
     pub stdio_max_message_size: f64,
     /// The shortest request-state sealing key core accepts, in bytes.
     pub min_state_key_len: f64,
+    /// The most messages one JSON-RPC batch may hold (a longer one is refused whole).
+    pub max_batch_size: f64,
+    /// How often an idle SSE stream of the HTTP endpoint carries a keep-alive comment.
+    pub sse_keep_alive_ms: f64,
 }
 
 #[napi(object)]
@@ -72,6 +77,9 @@ pub struct Vocabulary {
     /// The W3C trace-context keys `_meta` may carry (`traceparent`, `tracestate`, `baggage`).
     pub trace_context_keys: Vec<String>,
     pub defaults: Defaults,
+    /// The message of the 413 that answers an HTTP request body over the limit, with
+    /// `{limit}` where the limit (in bytes) goes.
+    pub body_too_large_template: String,
 }
 
 /// The protocol's constants, from core.
@@ -113,7 +121,10 @@ pub fn vocabulary() -> Vocabulary {
             max_request_body_size: HttpOptions::default().max_body as f64,
             stdio_max_message_size: DEFAULT_MAX_FRAME as f64,
             min_state_key_len: MIN_STATE_KEY_LEN as f64,
+            max_batch_size: MAX_BATCH_SIZE as f64,
+            sse_keep_alive_ms: HttpOptions::default().keep_alive.as_millis() as f64,
         },
+        body_too_large_template: BODY_TOO_LARGE_TEMPLATE.to_owned(),
     }
 }
 

@@ -151,6 +151,23 @@ async fn batches_are_answered_as_one_array_when_allowed() {
 }
 
 #[tokio::test]
+async fn a_batch_over_the_cap_is_refused_whole() {
+    let mut server = RawChild::spawn(FIXTURE, &["--batches"]);
+    server.revision = "2025-03-26";
+    let echoes = |n: i64| Value::Array((1..=n).map(|id| json!({"jsonrpc":"2.0","id":id,"method":"echo"})).collect());
+    // 101 messages: one error, no id, none of them run (the official TypeScript SDK's words).
+    server.send(&echoes(101)).await;
+    let answer = server.recv().await;
+    assert_eq!(answer["id"], Value::Null, "{answer}");
+    assert_eq!(answer["error"]["code"], -32600);
+    assert_eq!(answer["error"]["message"], "Invalid Request: Batch must not exceed 100 messages");
+    // 100 messages: all served, in one array.
+    server.send(&echoes(100)).await;
+    let answer = server.recv().await;
+    assert_eq!(answer.as_array().map(Vec::len), Some(100), "{answer}");
+}
+
+#[tokio::test]
 async fn eof_on_stdin_ends_the_server_with_success() {
     let mut server = RawChild::spawn(FIXTURE, &[]);
     server.send(&json!({"jsonrpc":"2.0","id":1,"method":"echo"})).await;

@@ -87,7 +87,38 @@ async fn an_oversize_body_is_413_and_the_server_carries_on() {
     let big = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "x".repeat(4096)}}});
     let reply = harness.post(&[("mcp-session-id", &session)], &big).await;
     assert_eq!(reply.status, StatusCode::PAYLOAD_TOO_LARGE);
-    assert_eq!(code(reply, LEGACY).await, -32000);
+    let message = reply.json(LEGACY).await;
+    assert_eq!(message["error"]["code"], -32000);
+    assert_eq!(message["error"]["message"], "Payload Too Large: Request body must not exceed 1024 bytes");
+    assert_eq!(message["id"], Value::Null);
+    still_serves(&harness, &session).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_over_the_cap_gets_the_official_refusal() {
+    let harness = Harness::start().await;
+    let session = harness.initialize().await;
+    let batch =
+        |n: i64| Value::Array((1..=n).map(|id| json!({"jsonrpc": "2.0", "id": id, "method": "ping"})).collect());
+    for with_session in [true, false] {
+        let headers: &[(&str, &str)] = if with_session { &[("mcp-session-id", session.as_str())] } else { &[] };
+        // Over the cap: 400, -32600, the official TypeScript SDK's words, whatever else.
+        let reply = harness.post(headers, &batch(101)).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+        let message = reply.json(LEGACY).await;
+        assert_eq!(message["error"]["code"], -32600, "{message}");
+        assert_eq!(message["error"]["message"], "Invalid Request: Batch must not exceed 100 messages");
+        assert_eq!(message["id"], Value::Null);
+        // Within it: still refused, as every batch over Streamable HTTP (not the cap's words).
+        let reply = harness.post(headers, &batch(100)).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+        let message = reply.json(LEGACY).await;
+        assert_eq!(message["error"]["code"], -32600, "{message}");
+        assert_eq!(
+            message["error"]["message"],
+            "Invalid request: JSON-RPC batches are not accepted over Streamable HTTP"
+        );
+    }
     still_serves(&harness, &session).await;
 }
 

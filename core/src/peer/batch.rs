@@ -112,6 +112,9 @@ pub(crate) async fn on_batch(shared: &Arc<Shared>, frame: &SharedStr, items: Vec
         );
         return ReplyTo::Direct.error(shared, None, &error).await;
     }
+    if items.len() > wire::MAX_BATCH_SIZE {
+        return ReplyTo::Direct.error(shared, None, &wire::batch_too_large()).await;
+    }
     let mut requests = Vec::new();
     let mut refusals = Vec::new();
     for item in items {

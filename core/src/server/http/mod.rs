@@ -461,6 +461,12 @@ where
     };
     let message = match wire::parse(&text) {
         Ok(Parsed::Single(envelope)) => wire::to_message(&text, envelope),
+        // Over the cap: the official TypeScript SDK's refusal, word for word; within it, core
+        // refuses every batch over Streamable HTTP (the official Python SDK does too; the
+        // official TypeScript SDK serves batches of up to 100 messages).
+        Ok(Parsed::Batch(items)) if items.len() > wire::MAX_BATCH_SIZE => {
+            return rpc_error(StatusCode::BAD_REQUEST, None, &wire::batch_too_large());
+        }
         Ok(Parsed::Batch(_)) => {
             return refuse(
                 StatusCode::BAD_REQUEST,
@@ -536,6 +542,17 @@ where
     }
 }
 
+/// The words of a 413 for a body over `limit` bytes, `{limit}` in
+/// [`BODY_TOO_LARGE_TEMPLATE`] replaced by it.
+pub fn body_too_large_message(limit: impl std::fmt::Display) -> String {
+    BODY_TOO_LARGE_TEMPLATE.replace("{limit}", &limit.to_string())
+}
+
+/// The message of the 413 (code -32000) that answers a request body over the endpoint's
+/// limit, as the official TypeScript SDK words it (`requestBodyTooLargeMessage`); a binding
+/// that words it itself fills `{limit}` in this template.
+pub const BODY_TOO_LARGE_TEMPLATE: &str = "Payload Too Large: Request body must not exceed {limit} bytes";
+
 /// The body as text, within the size limit.
 async fn read_body<B>(state: &HttpState, parts: &Parts, body: B) -> Result<SharedStr, Response<ResponseBody>>
 where
@@ -543,13 +560,8 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let limit = state.options.max_body;
-    let too_large = || {
-        refuse(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            ErrorCode::CONNECTION_CLOSED,
-            format!("Payload Too Large: the body exceeds {limit} bytes"),
-        )
-    };
+    let too_large =
+        || refuse(StatusCode::PAYLOAD_TOO_LARGE, ErrorCode::CONNECTION_CLOSED, body_too_large_message(limit));
     let declared = parts.headers.get(http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(too_large());
