@@ -40,6 +40,7 @@ from ferrymcp.server.mcpserver.server import MCPServer, _auth_server_options, _b
 from ferrymcp.server.models import InitializationOptions
 from ferrymcp.server.request_state import RequestStateBoundary
 from ferrymcp.server.subscriptions import ListenHandler
+from ferrymcp.shared.tool_name_validation import validate_and_warn_tool_name
 from ferrymcp.types import (
     CallToolRequestParams,
     CallToolResult,
@@ -303,7 +304,12 @@ class Server(MCPServer[LifespanResultT]):
 
         async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
             result = await _call(func, ListToolsRequest, params)
-            return result if isinstance(result, ListToolsResult) else ListToolsResult(tools=list(result))
+            listed = result if isinstance(result, ListToolsResult) else ListToolsResult(tools=list(result))
+            # 1.x checks each listed name against the 2025-11-25 naming rule, on every
+            # listing, and logs what it finds (the tool is listed all the same).
+            for tool in listed.tools:
+                validate_and_warn_tool_name(tool.name)
+            return listed
 
         return self._decorate("on_list_tools", lambda func: functools.partial(wrap, func))
 
