@@ -868,4 +868,5 @@ module.exports.llmToolDefinitions = nativeBinding.llmToolDefinitions
 module.exports.llmToolResult = nativeBinding.llmToolResult
 module.exports.parseWwwAuthenticate = nativeBinding.parseWwwAuthenticate
 module.exports.spawnClient = nativeBinding.spawnClient
+module.exports.supportedElicitationModes = nativeBinding.supportedElicitationModes
 module.exports.vocabulary = nativeBinding.vocabulary

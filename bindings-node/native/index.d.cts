@@ -765,6 +765,18 @@ export interface SpawnConfig {
   stderr?: string
 }
 
+/** `capabilityJson`: the capability's JSON text, or `undefined` when the client declares none. */
+export declare function supportedElicitationModes(capabilityJson?: string | undefined | null): SupportedElicitationModes
+
+/**
+ * The elicitation modes a client's `elicitation` capability admits (`getSupportedElicitationModes`):
+ * core's reading ([`ElicitationModes`](ferrymcp_core::protocol::ElicitationModes)).
+ */
+export interface SupportedElicitationModes {
+  supportsFormMode: boolean
+  supportsUrlMode: boolean
+}
+
 export interface TaskStoreConfig {
   /** How long each call of the store may take (10 s by default). */
   timeoutMs?: number

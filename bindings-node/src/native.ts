@@ -36,6 +36,7 @@ export const connectHttpClient = native.connectHttpClient;
 export const NativeOAuth = native.NativeOAuth;
 export const parseWwwAuthenticate = native.parseWwwAuthenticate;
 export const checkToolName = native.checkToolName;
+export const supportedElicitationModes = native.supportedElicitationModes;
 export const isLegacyHttpRequest = native.isLegacyHttpRequest;
 export const bearerAuthorize = native.bearerAuthorize;
 export const bearerChallenge = native.bearerChallenge;

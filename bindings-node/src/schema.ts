@@ -85,7 +85,7 @@ export function isZodSchema(value: unknown): value is z.ZodType {
 }
 
 /** A zod 3 schema: `_def` and zod's parse methods, no `_zod`. */
-function isZod3Schema(value: unknown): value is z3.ZodTypeAny {
+export function isZod3Schema(value: unknown): value is z3.ZodTypeAny {
   return hasKey(value, '_def') && !hasKey(value, '_zod') && typeof (value as { safeParseAsync?: unknown }).safeParseAsync === 'function';
 }
 
@@ -108,6 +108,26 @@ function issueText(issue: StandardIssue): string {
 
 function invalid(what: string, issues: ReadonlyArray<StandardIssue>): McpError {
   return new McpError(ErrorCode.InvalidParams, `Input validation error: Invalid arguments for ${what}: ${issues.map(issueText).join(', ')}`);
+}
+
+/**
+ * The package's one conversion of a zod schema to JSON Schema: what a definition lists, and
+ * what `ferrymcp/server/zod-json-schema-compat.js`'s `toJsonSchemaCompat` returns.
+ *
+ * - zod 4 (any schema with `_zod`: zod 4 classic and mini, zod 3.25's `zod/v4`):
+ *   `z.toJSONSchema` with `unrepresentable: 'any'`, so a part JSON Schema cannot express
+ *   (`z.date()`, `z.bigint()`, a custom check...) is listed as `{}` and the tool still
+ *   lists. The official v1 SDK leaves zod's default there (`'throw'`) and `tools/list`
+ *   fails instead; everything representable comes out the same.
+ * - zod 3 (zod 3.25's root or `zod/v3`): `zod-to-json-schema`, as the v1 SDK; `target` is
+ *   not used (the converter's default, draft-07 with its `$schema`), as there.
+ */
+export function zodJsonSchema(
+  schema: unknown,
+  options: { io: 'input' | 'output'; target: 'draft-7' | 'draft-2020-12'; strictUnions?: boolean },
+): JsonObject {
+  if (isZodSchema(schema)) return z.toJSONSchema(schema, { io: options.io, target: options.target, unrepresentable: 'any' }) as JsonObject;
+  return zodToJsonSchema(schema as z3.ZodTypeAny, { strictUnions: options.strictUnions ?? true, pipeStrategy: options.io }) as JsonObject;
 }
 
 /** MCP's rule for input schemas (v2): the root is an object, `type` first. */
@@ -134,12 +154,11 @@ export function prepare(schema: unknown, io: 'input' | 'output', flavour: Flavou
     return prepare(zod3 ? z3.object(schema as unknown as z3.ZodRawShape) : z.object(schema), io, flavour);
   }
   if (isZodSchema(schema)) {
-    const target = flavour === 'v1' ? 'draft-7' : 'draft-2020-12';
-    const json = z.toJSONSchema(schema, { io, target, unrepresentable: 'any' }) as JsonObject;
+    const json = zodJsonSchema(schema, { io, target: flavour === 'v1' ? 'draft-7' : 'draft-2020-12' });
     return zodPrepared(schema, objectRoot(json, io, flavour), (schema as { shape?: Record<string, unknown> }).shape);
   }
   if (isZod3Schema(schema)) {
-    const json = zodToJsonSchema(schema, { strictUnions: true, pipeStrategy: io }) as JsonObject;
+    const json = zodJsonSchema(schema, { io, target: 'draft-7' });
     return zodPrepared(schema, objectRoot(json, io, flavour), (schema as { shape?: Record<string, unknown> }).shape);
   }
   if (isStandardSchema(schema)) {

@@ -142,3 +142,22 @@ pub fn check_tool_name(name: String) -> ToolNameCheck {
         ferrymcp_core::protocol::tool_names::check(&name, ferrymcp_core::protocol::tool_names::Wording::TypeScript);
     ToolNameCheck { is_valid: check.valid, warnings: check.warnings }
 }
+
+/// The elicitation modes a client's `elicitation` capability admits (`getSupportedElicitationModes`):
+/// core's reading ([`ElicitationModes`](ferrymcp_core::protocol::ElicitationModes)).
+#[napi(object)]
+pub struct SupportedElicitationModes {
+    pub supports_form_mode: bool,
+    pub supports_url_mode: bool,
+}
+
+/// `capabilityJson`: the capability's JSON text, or `undefined` when the client declares none.
+#[napi]
+pub fn supported_elicitation_modes(capability_json: Option<String>) -> napi::Result<SupportedElicitationModes> {
+    let capability = capability_json
+        .map(|text| serde_json::from_str::<serde_json::Value>(&text))
+        .transpose()
+        .map_err(|e| napi::Error::from_reason(format!("the elicitation capability is not JSON: {e}")))?;
+    let modes = ferrymcp_core::protocol::ElicitationModes::of(capability.as_ref());
+    Ok(SupportedElicitationModes { supports_form_mode: modes.form, supports_url_mode: modes.url })
+}

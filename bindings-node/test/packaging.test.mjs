@@ -31,6 +31,7 @@ const PUBLIC = [
   'ferrymcp/experimental/tasks/interfaces.js', 'ferrymcp/experimental/tasks/helpers.js', 'ferrymcp/shared/toolNameValidation.js', 'ferrymcp/validation/ajv-provider.js', 'ferrymcp/experimental/index.js',
   'ferrymcp/experimental/tasks/index.js', 'ferrymcp/experimental/tasks/types.js', 'ferrymcp/experimental/tasks/client.js',
   'ferrymcp/experimental/tasks/server.js', 'ferrymcp/experimental/tasks/mcp-server.js', 'ferrymcp/server/requestBody.js', 'ferrymcp/server/sseKeepAlive.js',
+  'ferrymcp/server/zod-compat.js', 'ferrymcp/server/zod-json-schema-compat.js',
 ];
 
 test('every public path loads from ESM and CommonJS, and only those are exported', async () => {

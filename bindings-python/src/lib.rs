@@ -16,6 +16,7 @@ mod exchange;
 mod group;
 mod http;
 mod inbound;
+mod listed_tools;
 mod logs;
 mod middleware;
 mod oauth;
@@ -47,6 +48,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<redis::NativeRedisStore>()?;
     module.add_class::<template::NativeUriTemplate>()?;
     module.add_class::<group::NativeGroup>()?;
+    module.add_class::<listed_tools::NativeListedTools>()?;
     module.add_function(wrap_pyfunction!(group::llm_tool_definitions, module)?)?;
     module.add_function(wrap_pyfunction!(group::llm_tool_result, module)?)?;
     module.add_function(wrap_pyfunction!(client::default_environment, module)?)?;

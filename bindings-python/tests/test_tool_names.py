@@ -59,3 +59,37 @@ def test_registering_a_tool_logs_what_the_official_server_logs(caplog: pytest.Lo
         ours = logged(lambda n=name: MCPServer("s").add_tool(tool, name=n), "ferrymcp.shared.tool_name_validation")
         assert ours == theirs, name
     assert theirs, "the last name was warned about"
+
+
+async def test_a_1x_low_level_server_logs_each_listed_name_on_every_listing(caplog: pytest.LogCaptureFixture) -> None:
+    """1.x's `@server.list_tools()` checks every listed name, each time the tools are
+    listed, and the tool is still listed (the official lines: the same function as above)."""
+    from ferrymcp import Client
+    from ferrymcp.server.lowlevel import Server
+    from ferrymcp.types import Tool
+
+    server = Server("lowlevel-1x")
+
+    @server.list_tools()
+    async def list_tools() -> list[Tool]:
+        return [
+            Tool(name="fine_name", input_schema={"type": "object"}),
+            Tool(name="bad name!", input_schema={"type": "object"}),
+        ]
+
+    def expected() -> list[str]:
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="mcp.shared.tool_name_validation"):
+            mcp_validation.validate_and_warn_tool_name("bad name!")
+        return [r.getMessage() for r in caplog.records if r.name == "mcp.shared.tool_name_validation"]
+
+    official = expected()
+    assert official, "the official check finds something to say about 'bad name!'"
+    logger = "ferrymcp.shared.tool_name_validation"
+    async with Client(server) as client:
+        for _ in range(2):
+            caplog.clear()
+            with caplog.at_level(logging.WARNING, logger=logger):
+                names = [tool.name for tool in (await client.list_tools()).tools]
+            assert names == ["fine_name", "bad name!"]
+            assert [r.getMessage() for r in caplog.records if r.name == logger] == official

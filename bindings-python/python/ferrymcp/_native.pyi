@@ -24,6 +24,7 @@ __all__ = [
     "NativePort",
     "NativeNext",
     "NativeGroup",
+    "NativeListedTools",
     "llm_tool_definitions",
     "llm_tool_result",
     "RedisStore",
@@ -401,6 +402,16 @@ def llm_tool_definitions(api: str, tools: list[JsonObject]) -> list[JsonObject]:
 
 def llm_tool_result(api: str, call_id: str, result: JsonObject) -> list[JsonObject]:
     """A tool result as the items an LLM API takes for one call (core's conversion)."""
+
+@final
+class NativeListedTools:
+    """Core's record of the tools a 1.x `@server.list_tools()` listed, to check calls against."""
+
+    def __new__(cls) -> NativeListedTools: ...
+    def record(self, tools: Any, replace: bool) -> None: ...
+    def knows(self, name: str) -> bool: ...
+    def check_input(self, name: str, arguments: Any) -> str | None: ...
+    def check_output(self, name: str, structured: Any) -> str | None: ...
 
 @final
 class NativeGroup:

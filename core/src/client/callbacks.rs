@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use super::ClientError;
 use crate::peer::{BoxFuture, ENGINE_NOTIFICATIONS, Handler, HandlerResult, NotificationContext, RequestContext};
-use crate::protocol::{CreateMessage, Elicit, ListRoots, Ping, REQUEST_METHODS, RequestMethod};
+use crate::protocol::{CreateMessage, Elicit, ElicitationModes, ListRoots, Ping, REQUEST_METHODS, RequestMethod};
 use crate::wire::{ErrorObject, Notification, RawJson, Request};
 
 /// Answers one kind of client input: params in, the result object out.
@@ -101,14 +101,16 @@ impl ClientCallbacks {
     /// The router these callbacks make; a custom name that breaks the rules (set on the
     /// public maps directly) is refused here.
     pub(crate) fn router(&self) -> Result<Arc<Router>, ClientError> {
-        self.router_with_cache(None)
+        self.router_with_cache(None, None)
     }
 
     /// The router, evicting `cache` entries for the notifications that make them stale
-    /// before the host hears of them.
+    /// before the host hears of them; `capabilities`, the ones the client declares, refuse
+    /// an elicitation in a mode they do not admit (`None`: every mode is passed on).
     pub(crate) fn router_with_cache(
         &self,
         cache: Option<Arc<super::cache::ResponseCache>>,
+        capabilities: Option<&Value>,
     ) -> Result<Arc<Router>, ClientError> {
         let mut requests: HashMap<String, Route> = HashMap::new();
         requests.insert(Ping::METHOD.into(), Route::Ping);
@@ -136,6 +138,7 @@ impl ClientCallbacks {
             fallback: self.notification.clone(),
             cache,
             dialect: self.dialect,
+            elicitation: capabilities.map(|c| ElicitationModes::of(c.get("elicitation"))),
         }))
     }
 }
@@ -171,6 +174,8 @@ pub(crate) struct Router {
     fallback: Option<NotificationCallback>,
     cache: Option<Arc<super::cache::ResponseCache>>,
     dialect: crate::server::Dialect,
+    /// The elicitation modes the client declared, when it checks them.
+    elicitation: Option<ElicitationModes>,
 }
 
 impl Router {
@@ -178,7 +183,14 @@ impl Router {
     pub(crate) fn answer(&self, method: &str, params: Value) -> BoxFuture<Result<Value, ErrorObject>> {
         match self.requests.get(method) {
             Some(Route::Ping) => Box::pin(std::future::ready(Ok(json!({})))),
-            Some(Route::Callback(callback)) => callback(params),
+            Some(Route::Callback(callback)) => {
+                if let Some(refusal) =
+                    self.elicitation.filter(|_| method == Elicit::METHOD).and_then(|m| m.refusal(&params))
+                {
+                    return Box::pin(std::future::ready(Err(ErrorObject::invalid_params(refusal))));
+                }
+                callback(params)
+            }
             None => Box::pin(std::future::ready(Err(self.dialect.unhandled_client_request(method)))),
         }
     }

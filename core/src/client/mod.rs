@@ -227,7 +227,7 @@ impl Client {
             Some(config) => Some(Arc::new(ResponseCache::new(config, url).map_err(ClientError::Usage)?)),
             None => None,
         };
-        let router = callbacks.router_with_cache(cache.clone())?;
+        let router = callbacks.router_with_cache(cache.clone(), Some(&options.capabilities))?;
         let peer = Peer::spawn(source, sink, router.clone(), options.peer.clone());
         let details = match probe::handshake(&peer, &options).await {
             Ok(details) => details,

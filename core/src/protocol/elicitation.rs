@@ -133,3 +133,57 @@ pub struct ElicitationCompleteParams {
     #[serde(flatten)]
     pub extra: JsonObject,
 }
+
+/// The elicitation modes a client's `elicitation` capability admits, as the official
+/// SDKs read it: `form` and `url` by their presence, and a capability naming neither
+/// (`{}`, the 2025-06-18 shape) admits form mode only. No capability admits neither.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ElicitationModes {
+    /// Form mode (`"mode": "form"`, or no mode).
+    pub form: bool,
+    /// URL mode (`"mode": "url"`, 2025-11-25).
+    pub url: bool,
+}
+
+impl ElicitationModes {
+    /// The modes `capability` (the value of the client's `elicitation` capability) admits.
+    pub fn of(capability: Option<&serde_json::Value>) -> Self {
+        let Some(capability) = capability else { return Self { form: false, url: false } };
+        let form = capability.get("form").is_some();
+        let url = capability.get("url").is_some();
+        Self { form: form || !url, url }
+    }
+
+    /// Why an `elicitation/create` request with these `params` is refused by a client
+    /// declaring these modes (the official clients' `-32602` wording), or `None`. A mode
+    /// other than `form` and `url` is left to the params' own validation.
+    pub fn refusal(self, params: &serde_json::Value) -> Option<&'static str> {
+        match params.get("mode").and_then(serde_json::Value::as_str).unwrap_or("form") {
+            "form" if !self.form => Some("Client does not support form-mode elicitation requests"),
+            "url" if !self.url => Some("Client does not support URL-mode elicitation requests"),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod modes_tests {
+    use serde_json::json;
+
+    use super::ElicitationModes;
+
+    #[test]
+    fn a_capability_naming_no_mode_admits_form_only() {
+        let modes = |c| ElicitationModes::of(Some(&c));
+        assert_eq!(modes(json!({})), ElicitationModes { form: true, url: false });
+        assert_eq!(modes(json!({"url": {}})), ElicitationModes { form: false, url: true });
+        assert_eq!(modes(json!({"form": {}, "url": {}})), ElicitationModes { form: true, url: true });
+        assert_eq!(ElicitationModes::of(None), ElicitationModes { form: false, url: false });
+        let form_only = modes(json!({"form": {}}));
+        assert_eq!(form_only.refusal(&json!({"message": "m"})), None);
+        assert_eq!(
+            form_only.refusal(&json!({"mode": "url", "url": "https://x", "message": "m", "elicitationId": "1"})),
+            Some("Client does not support URL-mode elicitation requests")
+        );
+    }
+}

@@ -24,6 +24,7 @@ pub mod http;
 mod in_process;
 mod input_batch;
 mod legacy_shim;
+mod listed_tools;
 pub(crate) mod middleware;
 mod mrtr;
 pub(crate) mod notify;
@@ -48,6 +49,7 @@ pub use handlers::{
     CompletionHandler, HandlerError, HandlerFuture, PromptHandler, ResourceHandler, ResourceLister, ToolHandler,
 };
 pub use input_batch::{BatchedHandler, InputAnswer, InputBatch, input_batch};
+pub use listed_tools::ListedTools;
 pub use middleware::{Answer, Inbound, Middleware, Next};
 pub use mrtr::{
     MIN_STATE_KEY_LEN, REQUEST_STATE_LOG, StateCodec, StateCodecHandle, check_state_key_config, check_state_keys,

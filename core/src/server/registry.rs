@@ -482,6 +482,12 @@ fn build(schema: &Value) -> Result<jsonschema::Validator, jsonschema::Validation
     }
 }
 
+/// A schema an application listed itself (not registered here), compiled as a registered
+/// one is; `Err` says why it does not compile.
+pub(crate) fn compile_listed(schema: &Value, what: &str) -> Result<Arc<Schema>, String> {
+    compile(schema, what).map_err(|e| e.to_string())
+}
+
 fn compile(schema: &Value, what: &str) -> Result<Arc<Schema>, RegistryError> {
     if plainly_valid(schema, 0) {
         return Ok(Arc::new(Schema { source: Some(schema.clone()), compiled: OnceLock::new() }));

@@ -32,7 +32,9 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from ferrymcp import _native
 from ferrymcp import types as _types
+from ferrymcp.exceptions import UrlElicitationRequiredError
 from ferrymcp.server._tools import wire
 from ferrymcp.server.context import CURRENT_REQUEST, ServerRequestContext
 from ferrymcp.server.lowlevel.experimental import ExperimentalHandlers
@@ -40,6 +42,7 @@ from ferrymcp.server.mcpserver.server import MCPServer, _auth_server_options, _b
 from ferrymcp.server.models import InitializationOptions
 from ferrymcp.server.request_state import RequestStateBoundary
 from ferrymcp.server.subscriptions import ListenHandler
+from ferrymcp.shared.tool_name_validation import validate_and_warn_tool_name
 from ferrymcp.types import (
     CallToolRequestParams,
     CallToolResult,
@@ -159,6 +162,9 @@ class Server(MCPServer[LifespanResultT]):
         if listen is not None:
             self._use_listen_handler(listen)
         self._handlers: dict[str, Handler] = {}
+        # What `@server.list_tools()` last listed, to check calls against (1.x's tool cache).
+        self._listed_tools = _native.NativeListedTools()
+        self._list_tools_1x = False
         self._spec_tasks = False
         self._task_bridge: StoreBridge | None = None
         self._experimental: ExperimentalHandlers | None = None
@@ -303,25 +309,68 @@ class Server(MCPServer[LifespanResultT]):
 
         async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
             result = await _call(func, ListToolsRequest, params)
-            return result if isinstance(result, ListToolsResult) else ListToolsResult(tools=list(result))
+            listed = result if isinstance(result, ListToolsResult) else ListToolsResult(tools=list(result))
+            # 1.x checks each listed name against the 2025-11-25 naming rule, on every
+            # listing, and logs what it finds (the tool is listed all the same); and
+            # remembers the tools (a plain list replaces what it knew, a result adds to it)
+            # for `call_tool` to check calls against.
+            for tool in listed.tools:
+                validate_and_warn_tool_name(tool.name)
+            self._listed_tools.record(wire(listed.tools), not isinstance(result, ListToolsResult))
+            return listed
 
-        return self._decorate("on_list_tools", lambda func: functools.partial(wrap, func))
+        def make(func: Callable[..., Any]) -> Handler:
+            self._list_tools_1x = True
+            return functools.partial(wrap, func)
+
+        return self._decorate("on_list_tools", make)
 
     def call_tool(self, *, validate_input: bool = True) -> Callable[[Any], Any]:  # type: ignore[override]
         """1.x: `@server.call_tool()` over `async def f(name, arguments)` returning content
         blocks, a dict (structured output, also sent as JSON text), both as a tuple, or a
-        `CallToolResult`; an exception is an `isError` result with its text. The engine
-        does not validate the arguments against the listed schema (`validate_input` must
-        stay True only as a declaration of intent: the tool itself must check)."""
+        `CallToolResult`; an exception is an `isError` result with its text. As 1.x does,
+        the call is checked against the tool `@server.list_tools()` listed (listing again
+        when the name is not known yet): its arguments against the `inputSchema` when
+        `validate_input`, and a structured result (not a `CallToolResult` returned as is)
+        against the `outputSchema`; a failure is an `isError` result. Core validates and
+        words the verdicts."""
 
         async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
+            name, arguments = params.name, params.arguments or {}
             try:
-                result = await func(params.name, params.arguments or {})
+                listed = await self._listed_tool(ctx, name)
+                problem = self._listed_tools.check_input(name, arguments) if validate_input and listed else None
+                if problem is not None:
+                    return _error_result(problem)
+                result = await func(name, arguments)
+                if isinstance(result, (CallToolResult, _types.CreateTaskResult)):
+                    return result
+                converted = _tool_result(result)
+                if listed and isinstance(converted, dict):
+                    problem = self._listed_tools.check_output(name, converted.get("structuredContent"))
+                    if problem is not None:
+                        return _error_result(problem)
+                return converted
+            except UrlElicitationRequiredError:
+                # Answered as the JSON-RPC error it is (-32042), as 1.x re-raises it.
+                raise
             except Exception as error:  # noqa: BLE001 - 1.x makes any failure an isError result
-                return CallToolResult(content=[TextContent(type="text", text=str(error))], is_error=True)
-            return _tool_result(result)
+                return _error_result(str(error))
 
         return self._decorate("on_call_tool", lambda func: functools.partial(wrap, func))
+
+    async def _listed_tool(self, ctx: Any, name: str) -> bool:
+        """Whether `name` was listed, listing the tools again first when it is not known
+        and there is a list handler (1.x's cache refresh); logs, as 1.x does, when the tool
+        stays unknown and so unchecked."""
+        if not self._listed_tools.knows(name):
+            refresh = self._handlers.get("on_list_tools") if self._list_tools_1x else None
+            if refresh is not None:
+                await refresh(ctx, None)
+        if self._listed_tools.knows(name):
+            return True
+        logging.getLogger(__name__).warning("Tool '%s' not listed, no validation will be performed", name)
+        return False
 
     def list_resources(self) -> Callable[[Any], Any]:  # type: ignore[override]
         async def wrap(func: Callable[..., Any], ctx: Any, params: Any) -> Any:
@@ -548,6 +597,10 @@ def _any_url(uri: str) -> Any:
     except ImportError:
         return uri
     return AnyUrl(uri)
+
+
+def _error_result(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
 
 
 def _tool_result(result: Any) -> Any:
