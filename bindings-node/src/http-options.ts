@@ -26,6 +26,7 @@
  * `maxSessions` and `sessionIdleMs`.
  */
 import { NativeEventStore, NativeRedisStore } from './native.js';
+import { resolveMaxRequestBodySize } from './server/requestBody.js';
 import type { AuthConfig, HttpConfig } from './native.js';
 
 /** A verified token, as the official SDK's `AuthInfo`. */
@@ -194,6 +195,16 @@ function positive(name: string, value: unknown): number | undefined {
   return value;
 }
 
+/**
+ * `maxRequestBodySize` as the official transport takes it: any positive finite number of bytes
+ * (a `RangeError` otherwise), a fraction meaning its whole part. Core counts in 32 bits; a body
+ * over 4 GiB could not be held as one JavaScript string anyway, so larger limits mean 4 GiB.
+ */
+function bodyLimit(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  return Math.min(Math.floor(resolveMaxRequestBodySize(value as number)), 0xffffffff);
+}
+
 /** An empty host list as the official transport reads it: no Host check (core's `*`). */
 function emptyMeansAny(hosts: string[] | undefined): string[] | undefined {
   return hosts?.length === 0 ? ['*'] : hosts;
@@ -247,7 +258,7 @@ export function httpSettings(options: object, where: string, extra: readonly str
     allowedHosts: emptyMeansAny(strings('allowedHosts', o.allowedHosts)),
     dnsRebindingProtection: o.enableDnsRebindingProtection,
     allowedOrigins: strings('allowedOrigins', o.allowedOrigins),
-    maxBodyBytes: positive('maxRequestBodySize', o.maxRequestBodySize),
+    maxBodyBytes: bodyLimit(o.maxRequestBodySize),
     maxSessions: positive('maxSessions', o.maxSessions),
     sessionIdleMs: positive('sessionIdleMs', o.sessionIdleMs),
     keepAliveMs: positive('keepAliveMs', o.keepAliveMs),

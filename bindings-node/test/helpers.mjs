@@ -87,9 +87,12 @@ export async function officialPythonPeer(script, args = []) {
     throw new Error(`${script} exited with ${code} before it listened`);
   });
   const base = `http://127.0.0.1:${port}`;
-  // uvicorn says nothing at log level warning: the metadata answering is the event.
+  // uvicorn says nothing at log level warning: the metadata answering is the event. The
+  // polling ends with the race either way, so a child that failed to start (or exited) does
+  // not leave it polling forever and the test file can end.
+  let polling = true;
   const listening = (async () => {
-    for (;;) {
+    while (polling) {
       try {
         const response = await fetch(`${base}/.well-known/oauth-authorization-server`);
         if (response.ok) return;
@@ -98,7 +101,11 @@ export async function officialPythonPeer(script, args = []) {
       }
     }
   })();
-  await Promise.race([listening, exited]);
   exited.catch(() => {});
+  try {
+    await Promise.race([listening, exited]);
+  } finally {
+    polling = false;
+  }
   return { url: `${base}/mcp`, base, stop: () => child.kill() };
 }

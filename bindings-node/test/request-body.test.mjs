@@ -52,6 +52,22 @@ test('server/requestBody.js: the constants, the 413 message and the option resol
   assert.throws(() => body.resolveMaxRequestBodySize(0), { name: 'RangeError', message: 'maxRequestBodySize must be a positive number of bytes, got 0' });
 });
 
+test('a transport given maxRequestBodySize accepts or refuses it as the official transport does (RangeError for anything but a positive finite number)', async () => {
+  const ours = await import('ferrymcp/server/streamableHttp.js');
+  const theirs = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const made = (module, value) => {
+    try {
+      new module.StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: value });
+      return 'made';
+    } catch (e) {
+      return [e.constructor.name, e.message];
+    }
+  };
+  for (const value of [undefined, 1, 10.5, 4096, 2 ** 40, 0, -1, Number.NaN, Infinity, '10', null, true]) {
+    assert.deepEqual(made(ours, value), made(theirs, value), String(value));
+  }
+});
+
 test('readRequestBody: the same text or refusal as the official one, with and without Content-Length, buffered and streamed', async () => {
   const big = 'x'.repeat(officialBody.DEFAULT_MAX_REQUEST_BODY_SIZE + 1);
   // Each case builds a fresh request per call (a body reads once) and names the limit.
