@@ -18,7 +18,10 @@ import { methodOf } from './dispatch.js';
 import type { MethodOrSchema } from './dispatch.js';
 import { ErrorCode, McpError, fromNativeClient, invalidOption, refuseOption } from './errors.js';
 import { NativeCancel, connectPort } from './native.js';
-import { MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './guards.js';
+import { MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, isInputRequiredResult } from './guards.js';
+import { SdkError, SdkErrorCode } from './auth-helpers.js';
+import { formatIssues } from './input-required-schema.js';
+import type { StandardResultSchema } from './input-required-schema.js';
 import { nativeCacheStore } from './response-cache.js';
 import type { ResponseCacheStore } from './response-cache.js';
 import { carry, isMessageTransport } from './transport.js';
@@ -237,7 +240,7 @@ function optionsOf(schemaOrOptions: unknown, options: RequestOptions | undefined
   if (options !== undefined) return options;
   const candidate = schemaOrOptions as Record<string, unknown> | undefined;
   if (candidate === undefined || candidate === null) return undefined;
-  const looksLikeSchema = '_zod' in candidate || '_def' in candidate || typeof candidate.parse === 'function';
+  const looksLikeSchema = '_zod' in candidate || '_def' in candidate || '~standard' in candidate || typeof candidate.parse === 'function';
   return looksLikeSchema ? undefined : (candidate as RequestOptions);
 }
 
@@ -528,6 +531,9 @@ export class Client {
     } finally {
       unlisten();
     }
+    // An `input_required` result the caller asked for is handed back as it is, unvalidated,
+    // as the official v2 client does.
+    if (config.allowInputRequired && isInputRequiredResult(result)) return result as T;
     // v1's `request(request, resultSchema)`: the result is validated (and parsed) by the
     // schema, and a mismatch rejects with the schema's error, as there.
     const schema = schemaOrOptions as { safeParse?: (value: unknown) => { success: boolean; data?: unknown; error?: unknown } } | undefined;
@@ -537,6 +543,16 @@ export class Client {
         if (!parsed.success) throw parsed.error instanceof Error ? parsed.error : new Error(String(parsed.error));
         return parsed.data as T;
       }
+    }
+    // v2's `request(request, resultSchema)` with any Standard Schema (valibot, arktype,
+    // `withInputRequired(...)`): a mismatch is v2's `SdkError` `INVALID_RESULT`.
+    const standard = (schemaOrOptions as Partial<StandardResultSchema> | undefined)?.['~standard'];
+    if (typeof standard?.validate === 'function') {
+      const outcome = await standard.validate(result);
+      if (outcome.issues !== undefined && outcome.issues.length > 0) {
+        throw new SdkError(SdkErrorCode.InvalidResult, `Invalid result for ${request.method}: ${formatIssues(outcome.issues)}`);
+      }
+      return (outcome as { value: unknown }).value as T;
     }
     return result as T;
   }

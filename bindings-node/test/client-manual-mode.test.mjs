@@ -12,7 +12,10 @@ import { describe, test } from 'node:test';
 
 import { McpServer as OfficialServer, createMcpHandler, inputRequired as officialInputRequired } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
+import { Client as OfficialClient, withInputRequired as officialWithInputRequired } from '@modelcontextprotocol/client';
+import { StdioClientTransport as OfficialStdio } from '@modelcontextprotocol/client/stdio';
 import { Client, SdkError, SdkErrorCode, StreamableHTTPClientTransport, isInputRequiredResult } from 'ferrymcp';
+import { withInputRequired } from 'ferrymcp/client';
 import { StdioClientTransport } from 'ferrymcp/stdio';
 import * as z from 'zod/v4';
 
@@ -113,6 +116,74 @@ describe("the client's manual multi-round mode", () => {
       assert.deepEqual(answered, ['form']);
     } finally {
       await client.close();
+    }
+  });
+
+  test('a Standard Schema result schema, and withInputRequired around one, behave as on the official v2 client', async () => {
+    // A hand-written Standard Schema (what valibot or arktype give): a final tools/call result
+    // must have text content; the value it returns is its own (marked), so a pass-through is seen.
+    const finalResult = {
+      '~standard': {
+        version: 1,
+        vendor: 'test',
+        validate: (value) =>
+          typeof value?.content?.[0]?.text === 'string'
+            ? { value: { ...value, checked: true } }
+            : { issues: [{ message: 'expected text content', path: ['content', { key: 0 }] }, { message: 'and nothing else' }] },
+      },
+    };
+    const outcome = async (promise) => {
+      try {
+        return { value: await promise };
+      } catch (error) {
+        return { error: [error.constructor.name, error.code, error.message] };
+      }
+    };
+    const run = async (client, wrap) => {
+      const call = (request, schema, options) => outcome(client.request(request, schema, options));
+      const deploy = (more) => ({ method: 'tools/call', params: { name: 'deploy', arguments: { env: 'prod' }, ...more } });
+      const answers = (round) => ({
+        inputResponses: Object.fromEntries(Object.keys(round.inputRequests).map((key) => [key, { action: 'accept', content: { confirm: true } }])),
+        requestState: round.requestState,
+      });
+      const first = (await call(deploy(), wrap(finalResult), { allowInputRequired: true })).value;
+      const second = (await call(deploy(answers(first)), wrap(finalResult), { allowInputRequired: true })).value;
+      return {
+        // An input_required result passes as it is (the schema's own value is not used).
+        first: { resultType: first.resultType, asked: Object.keys(first.inputRequests), checked: first.checked },
+        second: { resultType: second.resultType, asked: Object.keys(second.inputRequests), checked: second.checked },
+        // Without allowInputRequired an input_required result is refused before any schema.
+        refused: await call(deploy(), finalResult, {}),
+        // The final result through the schema: validated, and the schema's value returned.
+        // (ferrymcp's client keeps a complete result's `resultType: 'complete'`, which the
+        // official v2 client strips; compared without it.)
+        complete: await call(deploy(answers(second)), wrap(finalResult), { allowInputRequired: true }).then(({ value, error }) => {
+          if (value === undefined) return { error };
+          const { resultType, ...rest } = value;
+          assert.ok(resultType === undefined || resultType === 'complete');
+          return { value: rest };
+        }),
+        // A result the schema rejects: v2's SdkError INVALID_RESULT, the issues in one line.
+        invalid: await call({ method: 'tools/list' }, wrap(finalResult), {}),
+      };
+    };
+    const options = { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {}, url: {} } }, inputRequired: { autoFulfill: false } };
+    const ours = new Client({ name: 'manual-mode', version: '1.0.0' }, options);
+    await ours.connect(new StdioClientTransport({ command: process.execPath, args: [fixture('manual-rounds.mjs')] }));
+    const theirs = new OfficialClient({ name: 'manual-mode', version: '1.0.0' }, options);
+    await theirs.connect(new OfficialStdio({ command: process.execPath, args: [fixture('manual-rounds.mjs')] }));
+    try {
+      const got = await run(ours, withInputRequired);
+      const expected = await run(theirs, officialWithInputRequired);
+      assert.deepEqual(got, expected);
+      assert.deepEqual(got.first, { resultType: 'input_required', asked: ['confirm'], checked: undefined });
+      assert.deepEqual(got.second.asked, ['auth']);
+      assert.equal(got.refused.error[1], SdkErrorCode.UnsupportedResultType);
+      assert.equal(got.complete.value.checked, true);
+      assert.deepEqual(got.invalid.error.slice(0, 2), ['SdkError', SdkErrorCode.InvalidResult]);
+    } finally {
+      await ours.close();
+      await theirs.close();
     }
   });
 

@@ -7,4 +7,5 @@ export * from '../index.js';
 // The fetch middleware helpers (v2's client root and v1's `client/middleware.js`).
 export { applyMiddlewares, createMiddleware, withLogging, withOAuth } from './middleware.js';
 export { getSupportedElicitationModes } from '../elicitation-modes.js';
+export { withInputRequired } from '../input-required-schema.js';
 export type { LoggingOptions, Middleware, RequestLogEntry } from './middleware.js';
