@@ -1,7 +1,7 @@
 """Wake-ups and CPU per sequential call of stdio servers (Linux; benches/README.md, issue 17).
 
-Starts each server with a pipe (or, with `--socket`, a Unix socket pair, what Node's
-child_process gives a child) as its stdin, initializes a 2025-11-25 session, makes
+Starts each server with pipes (or, with `--socket`, Unix socket pairs, what Node's
+child_process gives a child) as its stdin and stdout, initializes a 2025-11-25 session, makes
 `--warmup` sequential `tools/call echo` calls, then `--calls` more, and reads the server's
 voluntary context switches (`/proc/PID/task/*/status`) and CPU time
 (`/proc/PID/task/*/schedstat`, nanoseconds) before and after those: per call, summed over
@@ -46,17 +46,22 @@ def threads(pid: int) -> dict[int, tuple[str, int, int]]:
 class Server:
     def __init__(self, command: list[str], use_socket: bool) -> None:
         if use_socket:
+            # As Node's child_process (libuv) gives a child: one socket pair per stream.
             ours, theirs = socket.socketpair()
-            self.process = subprocess.Popen(command, stdin=theirs.fileno(), stdout=subprocess.PIPE)
+            ours_out, theirs_out = socket.socketpair()
+            self.process = subprocess.Popen(command, stdin=theirs.fileno(), stdout=theirs_out.fileno())
             theirs.close()
+            theirs_out.close()
             self.stdin_fd = ours.detach()
+            self.stdout = ours_out.makefile("rb")
+            ours_out.close()
         else:
             read, write = os.pipe()
             self.process = subprocess.Popen(command, stdin=read, stdout=subprocess.PIPE)
             os.close(read)
             self.stdin_fd = write
-        assert self.process.stdout is not None
-        self.stdout = self.process.stdout
+            assert self.process.stdout is not None
+            self.stdout = self.process.stdout
         self.next_id = 0
 
     def request(self, method: str, params: dict) -> dict:
@@ -107,7 +112,7 @@ def run(name: str, command: list[str], warmup: int, calls: int, use_socket: bool
         cpu += ns - old[2]
     return {
         "server": name,
-        "stdin": "socket" if use_socket else "pipe",
+        "stdio": "socket" if use_socket else "pipe",
         "switches_per_call": round(switches / calls, 3),
         "by_thread": {k: round(v, 3) for k, v in sorted(by_name.items()) if v >= 0.005},
         "cpu_us_per_call": round(cpu / calls / 1000, 2),
@@ -122,7 +127,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--warmup", type=int, default=3000)
     parser.add_argument("--calls", type=int, default=3000)
-    parser.add_argument("--socket", action="store_true", help="a Unix socket pair as the server's stdin")
+    parser.add_argument("--socket", action="store_true", help="Unix socket pairs as the server's stdin and stdout")
     options = parser.parse_args()
     servers = [(spec.split("=", 1)[0], shlex.split(spec.split("=", 1)[1])) for spec in options.servers]
     results = defaultdict(list)

@@ -130,9 +130,9 @@ pub struct Patient {
 }
 
 impl Patient {
-    /// A direct writer for this descriptor, when it is a pipe (see [`Direct`]).
+    /// A direct writer for this descriptor, when it is a socket or a pipe (see [`Direct`]).
     pub(crate) fn direct(&self) -> Option<Direct> {
-        Direct::pipe(&self.file)
+        Direct::new(&self.file)
     }
 
     /// This process's stdin.
@@ -252,41 +252,92 @@ impl Write for Patient {
     }
 }
 
-/// Writes to a pipe from the caller's thread, only where that cannot block: a batch of
-/// at most `PIPE_BUF` bytes when `poll(2)` reports the pipe writable. POSIX makes such a
-/// write atomic, and Linux and macOS report a pipe writable only with room for one, so
-/// it completes at once whatever the descriptor's blocking mode; anything else is left
-/// to the writer thread. Unix pipes only: a terminal, file or socket always goes to the
-/// thread.
+/// Writes to stdout from the caller's thread, only where that cannot block: the write
+/// either completes at once, in whole or in part, or writes nothing, and the writer thread
+/// takes the rest. How depends on what stdout is:
+///
+/// * a **socket** (what Node's `child_process` and libuv give a child as stdout, so what
+///   an MCP host written in Node or Electron gives its servers): `send(MSG_DONTWAIT)`,
+///   non-blocking for that one call only, on a duplicate of the descriptor;
+/// * a **pipe** on Linux: a description of its own, opened again through
+///   `/proc/self/fd/N` and made non-blocking, as stdin's reader does (see
+///   [`super::polled`]): a batch of at most `PIPE_BUF` bytes is written whole or not at
+///   all, a larger one as far as the pipe has room;
+/// * a pipe elsewhere (macOS's `/dev/fd/N` duplicates the descriptor, so the flag would be
+///   shared): a batch of at most `PIPE_BUF` bytes when `poll(2)` reports the pipe
+///   writable. POSIX makes such a write atomic, and Linux and macOS report a pipe writable
+///   only with room for one, so it completes at once whatever the descriptor's blocking
+///   mode.
+///
+/// `O_NONBLOCK` is never set on a description another process shares (the parent's
+/// stdout, or Node's own `process.stdout`). A terminal, file or anything else always goes
+/// to the thread.
 #[cfg(unix)]
 pub(crate) struct Direct {
-    file: std::fs::File,
+    fd: std::os::fd::OwnedFd,
+    how: DirectHow,
+}
+
+/// A socket's direct send never waits, and a closed peer is an `EPIPE` rather than a
+/// `SIGPIPE` where the flag exists (elsewhere the process's own disposition applies, as
+/// to the writer thread's writes).
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+const SEND_FLAGS: libc::c_int = libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL;
+#[cfg(all(unix, not(any(target_os = "linux", target_os = "android", target_os = "freebsd"))))]
+const SEND_FLAGS: libc::c_int = libc::MSG_DONTWAIT;
+
+#[cfg(unix)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DirectHow {
+    /// `send(MSG_DONTWAIT)` on a duplicate (same description, flags untouched).
+    Socket,
+    /// `write` on a non-blocking description of our own.
+    OwnPipe,
+    /// `poll`, then `write` of at most `PIPE_BUF` bytes, on a duplicate.
+    PolledPipe,
 }
 
 #[cfg(unix)]
 impl Direct {
-    /// For `file` when it is a pipe.
-    pub(crate) fn pipe(file: &std::fs::File) -> Option<Self> {
-        use std::os::unix::fs::FileTypeExt;
-        let is_pipe = file.metadata().is_ok_and(|m| m.file_type().is_fifo());
-        is_pipe.then(|| file.try_clone().ok().map(|file| Self { file })).flatten()
+    /// For `file` when it is a stream socket or a pipe.
+    pub(crate) fn new(file: &std::fs::File) -> Option<Self> {
+        use std::os::fd::{AsFd, AsRawFd};
+        let raw = file.as_raw_fd();
+        let stat = super::polled::fstat(raw).ok()?;
+        match stat.st_mode & libc::S_IFMT {
+            libc::S_IFSOCK if super::polled::socket_type(raw) == Some(libc::SOCK_STREAM) => {
+                Some(Self { fd: file.as_fd().try_clone_to_owned().ok()?, how: DirectHow::Socket })
+            }
+            libc::S_IFIFO => match super::polled::reopen_pipe(raw, &stat, libc::O_WRONLY) {
+                Some(fd) => Some(Self { fd, how: DirectHow::OwnPipe }),
+                None => Some(Self { fd: file.as_fd().try_clone_to_owned().ok()?, how: DirectHow::PolledPipe }),
+            },
+            _ => None,
+        }
     }
 
     /// How much of `batch` was written (0: none, try the thread).
     fn try_write(&self, batch: &[u8]) -> io::Result<usize> {
         use std::os::fd::AsRawFd;
-        if batch.len() > libc::PIPE_BUF {
-            return Ok(0);
-        }
-        let fd = self.file.as_raw_fd();
-        let mut ready = libc::pollfd { fd, events: libc::POLLOUT, revents: 0 };
-        // SAFETY: one valid pollfd, owned by this frame; a zero timeout never waits.
-        if unsafe { libc::poll(&mut ready, 1, 0) } != 1 || ready.revents & libc::POLLOUT == 0 {
-            // Full, or hung up or in error: the thread's write reports which.
-            return Ok(0);
+        let fd = self.fd.as_raw_fd();
+        if self.how == DirectHow::PolledPipe {
+            if batch.len() > libc::PIPE_BUF {
+                return Ok(0);
+            }
+            let mut ready = libc::pollfd { fd, events: libc::POLLOUT, revents: 0 };
+            // SAFETY: one valid pollfd, owned by this frame; a zero timeout never waits.
+            if unsafe { libc::poll(&mut ready, 1, 0) } != 1 || ready.revents & libc::POLLOUT == 0 {
+                // Full, or hung up or in error: the thread's write reports which.
+                return Ok(0);
+            }
         }
         // SAFETY: `batch` is valid for `batch.len()` bytes for the call.
-        let n = unsafe { libc::write(fd, batch.as_ptr().cast(), batch.len()) };
+        let n = unsafe {
+            match self.how {
+                DirectHow::Socket => libc::send(fd, batch.as_ptr().cast(), batch.len(), SEND_FLAGS),
+                DirectHow::OwnPipe | DirectHow::PolledPipe => libc::write(fd, batch.as_ptr().cast(), batch.len()),
+            }
+        };
         if n >= 0 {
             return Ok(n as usize);
         }
@@ -303,7 +354,7 @@ pub(crate) struct Direct;
 
 #[cfg(not(unix))]
 impl Direct {
-    pub(crate) fn pipe(_file: &std::fs::File) -> Option<Self> {
+    pub(crate) fn new(_file: &std::fs::File) -> Option<Self> {
         None
     }
 
@@ -409,5 +460,92 @@ impl FrameSink for ThreadSink {
             Some(done) => done.await.unwrap_or(Ok(())),
             None => Ok(()),
         }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod direct_tests {
+    use std::io::Read;
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+
+    use super::{Direct, DirectHow};
+
+    fn pair(socket: bool) -> (std::fs::File, std::fs::File) {
+        let mut fds = [0 as libc::c_int; 2];
+        // SAFETY: `fds` holds the two descriptors each call writes.
+        let ok = unsafe {
+            if socket {
+                libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, fds.as_mut_ptr())
+            } else {
+                libc::pipe(fds.as_mut_ptr())
+            }
+        };
+        assert_eq!(ok, 0, "{}", std::io::Error::last_os_error());
+        // SAFETY: both descriptors were just made and are owned by nothing else.
+        let (a, b) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        (a.into(), b.into())
+    }
+
+    fn nonblocking(file: &std::fs::File) -> bool {
+        // SAFETY: F_GETFL reads a descriptor's flags and changes nothing.
+        let flags = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_GETFL) };
+        flags & libc::O_NONBLOCK != 0
+    }
+
+    /// Fills the peer's buffer through `direct` in `chunk`-sized batches until a batch is
+    /// refused or cut short (which never blocks), then reads everything back: every byte
+    /// the direct path reported written arrives, in order, and nothing else.
+    fn fill_then_drain(direct: &Direct, reader: &mut std::fs::File, chunk: usize) {
+        let refused_whole = direct.how == DirectHow::PolledPipe && chunk > libc::PIPE_BUF;
+        let mut sent = Vec::new();
+        let mut byte = 0u8;
+        loop {
+            let batch: Vec<u8> = (0..chunk).map(|i| byte.wrapping_add(i as u8)).collect();
+            let n = direct.try_write(&batch).unwrap();
+            sent.extend_from_slice(&batch[..n]);
+            byte = byte.wrapping_add(7);
+            if n < batch.len() {
+                break;
+            }
+        }
+        assert_eq!(sent.is_empty(), refused_whole);
+        let mut got = vec![0u8; sent.len()];
+        reader.read_exact(&mut got).unwrap();
+        assert_eq!(got, sent);
+    }
+
+    #[test]
+    fn a_pipe_is_written_without_blocking_and_its_shared_description_stays_blocking() {
+        let (mut reader, writer) = pair(false);
+        let direct = Direct::new(&writer).expect("a pipe has a direct path");
+        #[cfg(target_os = "linux")]
+        assert_eq!(direct.how, DirectHow::OwnPipe);
+        // Batches of up to PIPE_BUF are written whole or not at all.
+        fill_then_drain(&direct, &mut reader, 4096);
+        // A larger batch goes as far as the pipe has room (Linux's own description), or to
+        // the thread (the polled path); either way the call returns at once.
+        fill_then_drain(&direct, &mut reader, 3 * 65536 + 5);
+        assert!(!nonblocking(&writer), "the description the process shares is left blocking");
+        // A closed reader is an error the caller sees, not a signal.
+        drop(reader);
+        assert!(direct.try_write(b"{}\n").is_err());
+    }
+
+    #[test]
+    fn a_socket_is_sent_to_without_blocking_and_its_description_stays_blocking() {
+        let (mut reader, writer) = pair(true);
+        let direct = Direct::new(&writer).expect("a stream socket has a direct path");
+        assert_eq!(direct.how, DirectHow::Socket);
+        fill_then_drain(&direct, &mut reader, 4096);
+        fill_then_drain(&direct, &mut reader, 3 * 65536 + 5);
+        assert!(!nonblocking(&writer), "the description the process shares is left blocking");
+        drop(reader);
+        assert!(direct.try_write(b"{}\n").is_err());
+    }
+
+    #[test]
+    fn a_regular_file_has_no_direct_path() {
+        let file = std::fs::File::open("/proc/self/exe").or_else(|_| std::fs::File::open("/bin/sh")).unwrap();
+        assert!(Direct::new(&file).is_none());
     }
 }

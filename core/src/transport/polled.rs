@@ -76,7 +76,7 @@ impl PolledReader {
             libc::S_IFSOCK if socket_type(stdin.as_raw_fd()) == Some(libc::SOCK_STREAM) => {
                 (stdin.try_clone_to_owned().ok()?, How::Socket)
             }
-            libc::S_IFIFO => (reopen_pipe(&stat)?, How::OwnPipe),
+            libc::S_IFIFO => (reopen_pipe(stdin.as_raw_fd(), &stat, libc::O_RDONLY)?, How::OwnPipe),
             _ => return None,
         };
         // SAFETY: `fd` is owned by the `AsyncFd` from here until it is dropped, and never
@@ -147,7 +147,7 @@ impl ChunkRead for PolledReader {
     }
 }
 
-fn fstat(fd: libc::c_int) -> io::Result<libc::stat> {
+pub(super) fn fstat(fd: libc::c_int) -> io::Result<libc::stat> {
     let mut stat = std::mem::MaybeUninit::<libc::stat>::uninit();
     // SAFETY: `stat` is valid for writing one `struct stat`.
     if unsafe { libc::fstat(fd, stat.as_mut_ptr()) } != 0 {
@@ -157,7 +157,7 @@ fn fstat(fd: libc::c_int) -> io::Result<libc::stat> {
     Ok(unsafe { stat.assume_init() })
 }
 
-fn socket_type(fd: libc::c_int) -> Option<libc::c_int> {
+pub(super) fn socket_type(fd: libc::c_int) -> Option<libc::c_int> {
     let mut kind: libc::c_int = 0;
     let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
     // SAFETY: `kind` and `len` are valid for the sizes passed.
@@ -165,14 +165,15 @@ fn socket_type(fd: libc::c_int) -> Option<libc::c_int> {
     (ok == 0).then_some(kind)
 }
 
-/// A new, non-blocking, close-on-exec description of the pipe on fd 0 (whose `stat` is
-/// given), opened read-only so it never counts as a writer: the end of the input is still
-/// when the peer's last writer closes.
+/// A new, non-blocking, close-on-exec description of the pipe on `fd` (whose `stat` is
+/// given), this process's alone, opened with `access` (`O_RDONLY` for stdin, so it never
+/// counts as a writer: the end of the input is still when the peer's last writer closes;
+/// `O_WRONLY` for stdout, where the duplicate it stands beside is a writer already).
 #[cfg(target_os = "linux")]
-fn reopen_pipe(stat: &libc::stat) -> Option<OwnedFd> {
-    let path = c"/proc/self/fd/0";
+pub(super) fn reopen_pipe(fd: libc::c_int, stat: &libc::stat, access: libc::c_int) -> Option<OwnedFd> {
+    let path = std::ffi::CString::new(format!("/proc/self/fd/{fd}")).ok()?;
     // SAFETY: a valid NUL-terminated path; the flags ask for a new descriptor.
-    let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC) };
+    let fd = unsafe { libc::open(path.as_ptr(), access | libc::O_NONBLOCK | libc::O_CLOEXEC) };
     if fd < 0 {
         return None;
     }
@@ -185,6 +186,6 @@ fn reopen_pipe(stat: &libc::stat) -> Option<OwnedFd> {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn reopen_pipe(_stat: &libc::stat) -> Option<OwnedFd> {
+pub(super) fn reopen_pipe(_fd: libc::c_int, _stat: &libc::stat, _access: libc::c_int) -> Option<OwnedFd> {
     None
 }
