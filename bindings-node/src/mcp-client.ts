@@ -348,7 +348,7 @@ export class Client {
         },
       );
     } catch (error) {
-      throw fromNativeClient(error);
+      throw this.#failed(error, transport);
     }
     this.#transport = transport;
     this.#server = JSON.parse(this.#native.serverJson) as ServerDetails;
@@ -411,7 +411,7 @@ export class Client {
     try {
       subscription = await native.listen(JSON.stringify(filter ?? {}), options?.timeout);
     } catch (error) {
-      throw fromNativeClient(error);
+      throw this.#failed(error);
     }
     options?.signal?.addEventListener('abort', () => void subscription.close(), { once: true });
     return subscriptionOf(subscription);
@@ -438,8 +438,17 @@ export class Client {
     try {
       await native.sendRootsListChanged();
     } catch (error) {
-      throw fromNativeClient(error);
+      throw this.#failed(error);
     }
+  }
+
+  /**
+   * An error from the engine as the official client throws it: an HTTP answer that failed
+   * the request as the transport's official HTTP error (see http-errors.ts).
+   */
+  #failed(error: unknown, transport: ClientTransport | undefined = this.#transport): Error {
+    const failure = fromNativeClient(error);
+    return transport?.ferrymcpHttpError?.(failure) ?? failure;
   }
 
   #notified(method: string, paramsJson: string): void {
@@ -524,7 +533,7 @@ export class Client {
       // The connection ended under this call: `onclose` fires now, not only when the
       // core's (weak) close callback gets to run.
       if (native.isClosed) this.#lost();
-      throw fromNativeClient(error);
+      throw this.#failed(error);
     } finally {
       unlisten();
     }

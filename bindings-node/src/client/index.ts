@@ -8,3 +8,5 @@ export * from '../index.js';
 export { applyMiddlewares, createMiddleware, withLogging, withOAuth } from './middleware.js';
 export { getSupportedElicitationModes } from '../elicitation-modes.js';
 export type { LoggingOptions, Middleware, RequestLogEntry } from './middleware.js';
+// v2's client root: the deprecated HTTP+SSE transport's error.
+export { SseError } from '../http-errors.js';
