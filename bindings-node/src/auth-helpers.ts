@@ -117,6 +117,31 @@ export class SdkError extends Error {
   }
 }
 
+/** What an `SdkHttpError` carries: the HTTP status of the answer that failed, and more. */
+export interface SdkHttpErrorData {
+  status: number;
+  statusText?: string;
+  [key: string]: unknown;
+}
+
+/** An `SdkError` for an HTTP answer that failed an exchange: `status` and `statusText` read from `data`. */
+export class SdkHttpError extends SdkError {
+  declare readonly data: SdkHttpErrorData;
+
+  constructor(code: SdkErrorCode | string, message: string, data: SdkHttpErrorData) {
+    super(code, message, data);
+    this.name = 'SdkHttpError';
+  }
+
+  get status(): number {
+    return this.data.status;
+  }
+
+  get statusText(): string | undefined {
+    return this.data.statusText;
+  }
+}
+
 const asUrl = (url: URL | string): URL => new URL(typeof url === 'string' ? url : url.href);
 
 /** The RFC 8707 resource indicator of a server URL: the URL without its fragment. */

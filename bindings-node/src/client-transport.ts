@@ -26,6 +26,8 @@ export interface ClientTransport {
   ferrymcpOpen(config: ClientConfig, hooks: ClientHooks): Promise<NativeClientHandle>;
   /** @internal The client is closed (by `close()` or because the server went away). */
   ferrymcpClosed?(): void;
+  /** @internal A request's error as the transport's official HTTP error, when an HTTP answer failed the request. */
+  ferrymcpHttpError?(error: Error): Error;
   /** @internal Settles once the transport itself is closed, after `close()` closed the engine's side. */
   ferrymcpClosing?(): Promise<void>;
 }

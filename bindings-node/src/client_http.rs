@@ -5,7 +5,7 @@
 //! [`NativeClient`] a spawned server gets.
 
 use ferrymcp_core::client::Client;
-use ferrymcp_core::client::http::HttpClientOptions;
+use ferrymcp_core::client::http::{HttpClientOptions, HttpFailure};
 use ferrymcp_core::protocol::ErrorCode;
 use napi_derive::napi;
 
@@ -88,9 +88,11 @@ impl NativeClient {
     #[napi]
     pub async fn terminate_session(&self) -> napi::Result<()> {
         let Some(session) = self.client()?.http_session().cloned() else { return Ok(()) };
-        no_panic(
-            async move { session.terminate().await.map_err(|why| mcp_error(ErrorCode::CONNECTION_CLOSED, &why, None)) },
-        )
+        no_panic(async move {
+            session.terminate().await.map_err(|e| {
+                mcp_error(ErrorCode::CONNECTION_CLOSED, &e.message, e.failure.as_ref().map(HttpFailure::data))
+            })
+        })
         .await
     }
 }

@@ -17,12 +17,19 @@
  * `fetch` or an undici `dispatcher` carrying TLS settings among them: core makes its own
  * connections).
  *
+ * An HTTP answer that fails a request (or `terminateSession()`) throws the official HTTP
+ * error of the transport's import path (see http-errors.ts): `SdkHttpError` from the
+ * package roots, `StreamableHTTPError` from `ferrymcp/client/streamableHttp.js`, `SseError`
+ * (or a plain `Error` for a refused POST) from `SSEClientTransport`.
+ *
  * TLS (`https://`) is ferrymcp's option `tls`: `{ ca, cert, key }`, paths of PEM files.
  * `ca` is trusted instead of the platform's store (which honours `SSL_CERT_FILE` and
  * `SSL_CERT_DIR`); `cert` and `key` are a client certificate for mutual TLS.
  */
 import type { ClientHooks, ClientTransport } from './client-transport.js';
 import { fromNative, fromNativeClient } from './errors.js';
+import { httpErrorOf } from './http-errors.js';
+import type { HttpErrorStyle } from './http-errors.js';
 import { connectHttpClient } from './native.js';
 import type { ClientConfig, HttpClientConfig, NativeClientHandle, NativeOAuth } from './native.js';
 import { checkProvider, isOAuthClientProvider, nativeOAuth } from './oauth-client.js';
@@ -148,6 +155,14 @@ abstract class HttpClientTransportBase implements ClientTransport {
   /** How this transport adjusts the client's configuration. */
   protected abstract adjust(config: ClientConfig): ClientConfig;
 
+  /** Which official HTTP errors this transport throws. */
+  protected abstract readonly httpErrors: HttpErrorStyle;
+
+  /** @internal The error a request failed with, as this transport's official HTTP error when an HTTP answer failed it. */
+  ferrymcpHttpError(error: Error): Error {
+    return httpErrorOf(error, this.httpErrors);
+  }
+
   /** @internal */
   async ferrymcpOpen(config: ClientConfig, hooks: ClientHooks): Promise<NativeClientHandle> {
     const oauth = await this.#authorization();
@@ -185,7 +200,7 @@ abstract class HttpClientTransportBase implements ClientTransport {
     try {
       await this.#native?.terminateSession();
     } catch (error) {
-      throw fromNative(error);
+      throw httpErrorOf(fromNative(error), this.httpErrors, 'delete');
     }
   }
 
@@ -198,8 +213,10 @@ abstract class HttpClientTransportBase implements ClientTransport {
   }
 }
 
-/** The Streamable HTTP transport, for `Client.connect()`. */
+/** The Streamable HTTP transport, for `Client.connect()`; its HTTP errors are v2's (`SdkHttpError`). */
 export class StreamableHTTPClientTransport extends HttpClientTransportBase {
+  protected readonly httpErrors: HttpErrorStyle = 'v2';
+
   constructor(url: URL | string, options: StreamableHTTPClientTransportOptions = {}) {
     super(url, options, 'StreamableHTTPClientTransport');
   }
@@ -211,6 +228,8 @@ export class StreamableHTTPClientTransport extends HttpClientTransportBase {
 
 /** The deprecated HTTP+SSE transport (2024-11-05; legacy era only), for `Client.connect()`. */
 export class SSEClientTransport extends HttpClientTransportBase {
+  protected readonly httpErrors: HttpErrorStyle = 'sse';
+
   constructor(url: URL | string, options: SSEClientTransportOptions = {}) {
     super(url, options, 'SSEClientTransport');
   }

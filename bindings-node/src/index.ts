@@ -132,6 +132,7 @@ export {
   OAuthErrorCode,
   SdkError,
   SdkErrorCode,
+  SdkHttpError,
   buildOAuthProtectedResourceMetadata,
   checkResourceAllowed,
   getOAuthProtectedResourceMetadataUrl,
@@ -140,7 +141,7 @@ export {
   requireScopes,
   resourceUrlFromServerUrl,
 } from './auth-helpers.js';
-export type { OAuthErrorBody } from './auth-helpers.js';
+export type { OAuthErrorBody, SdkHttpErrorData } from './auth-helpers.js';
 export { acceptedContent, createRequestStateCodec, inputRequired, inputResponse } from './input-rounds.js';
 export { bearerAuthChallengeResponse, requireBearerAuth, verifyBearerToken } from './bearer-gate.js';
 export type { BearerGateOptions } from './bearer-gate.js';

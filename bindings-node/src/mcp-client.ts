@@ -351,7 +351,7 @@ export class Client {
         },
       );
     } catch (error) {
-      throw fromNativeClient(error);
+      throw this.#failed(error, transport);
     }
     this.#transport = transport;
     this.#server = JSON.parse(this.#native.serverJson) as ServerDetails;
@@ -414,7 +414,7 @@ export class Client {
     try {
       subscription = await native.listen(JSON.stringify(filter ?? {}), options?.timeout);
     } catch (error) {
-      throw fromNativeClient(error);
+      throw this.#failed(error);
     }
     options?.signal?.addEventListener('abort', () => void subscription.close(), { once: true });
     return subscriptionOf(subscription);
@@ -441,8 +441,17 @@ export class Client {
     try {
       await native.sendRootsListChanged();
     } catch (error) {
-      throw fromNativeClient(error);
+      throw this.#failed(error);
     }
+  }
+
+  /**
+   * An error from the engine as the official client throws it: an HTTP answer that failed
+   * the request as the transport's official HTTP error (see http-errors.ts).
+   */
+  #failed(error: unknown, transport: ClientTransport | undefined = this.#transport): Error {
+    const failure = fromNativeClient(error);
+    return transport?.ferrymcpHttpError?.(failure) ?? failure;
   }
 
   #notified(method: string, paramsJson: string): void {
@@ -527,7 +536,7 @@ export class Client {
       // The connection ended under this call: `onclose` fires now, not only when the
       // core's (weak) close callback gets to run.
       if (native.isClosed) this.#lost();
-      throw fromNativeClient(error);
+      throw this.#failed(error);
     } finally {
       unlisten();
     }

@@ -207,15 +207,16 @@ describe('the transports', () => {
       "const { StreamableHTTPClientTransport, SSEClientTransport } = require('ferrymcp');",
       "const v1 = require('ferrymcp/client/streamableHttp.js');",
       "const sse = require('ferrymcp/client/sse.js');",
-      "if (v1.StreamableHTTPClientTransport !== StreamableHTTPClientTransport || sse.SSEClientTransport !== SSEClientTransport) process.exit(1);",
+      "if (!(v1.StreamableHTTPClientTransport.prototype instanceof StreamableHTTPClientTransport) || sse.SSEClientTransport !== SSEClientTransport) process.exit(1);",
       "console.log(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:1/mcp')).sessionId);",
     ].join('\n');
     const { stdout } = await run(process.execPath, ['-e', script], { cwd: fixture('..'), timeout: 30_000 });
     assert.equal(stdout.trim(), 'undefined');
   });
 
-  test('the v1 paths name the same classes', () => {
-    assert.equal(V1Path, StreamableHTTPClientTransport);
+  test('the v1 paths name the same classes (v1\'s Streamable HTTP transport a subclass of the root\'s: it throws v1\'s HTTP errors)', () => {
+    assert.ok(V1Path.prototype instanceof StreamableHTTPClientTransport);
+    assert.equal(V1Path.name, StreamableHTTPClientTransport.name);
     assert.equal(V1SsePath, SSEClientTransport);
   });
 

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ferrymcp_core::client::http::HttpClientOptions;
+use ferrymcp_core::client::http::{HttpClientOptions, HttpFailure};
 use ferrymcp_core::client::{Client, ClientCallbacks, ClientError, ClientOptions};
 use ferrymcp_core::peer::{PeerError, RequestOptions};
 use ferrymcp_core::protocol::ErrorCode;
@@ -30,6 +30,7 @@ fn answer(request: &Value) -> (u16, &'static str, String) {
         })),
         (Some("tools/call"), Some("not-json")) => (200, "application/json", "this is not JSON".into()),
         (Some("tools/call"), Some("html-500")) => (500, "text/html", "<h1>Internal Server Error</h1>".into()),
+        (Some("tools/call"), Some("plain-text")) => (200, "text/plain; charset=utf-8", "hello".into()),
         (Some("tools/call"), Some("wrong-id")) => {
             (200, "application/json", json!({"jsonrpc": "2.0", "id": 99999, "result": {}}).to_string())
         }
@@ -309,6 +310,40 @@ async fn a_server_that_died_and_came_back_is_reached_on_a_new_connection() {
     let second = second.lock().unwrap();
     assert_eq!(second.iter().filter(|(_, m)| m["params"]["name"] == "fine").count(), 3, "each call sent once");
     assert_eq!(first.lock().unwrap().iter().filter(|(_, m)| m["params"]["name"] == "fine").count(), 3);
+}
+
+/// An answer that fails a call reaches the caller as data, not only as words: the status,
+/// the server's own reason phrase, the body and its content type (what the bindings make
+/// their typed HTTP errors of). A successful answer of a type that holds no response
+/// (neither JSON nor SSE) fails the call the same way.
+#[tokio::test]
+async fn the_http_answer_that_failed_a_call_reaches_its_error_as_data() {
+    let (_, _, client) = connect(false).await;
+    let failure_of = |error: ClientError| {
+        let data: Value = error.rpc().and_then(|e| e.data.as_ref()).expect("data").parse_owned().unwrap();
+        HttpFailure::from_data(&data).expect("the HTTP answer in the data")
+    };
+    let error = client.call_tool("html-500", json!({}), RequestOptions::default()).await.unwrap_err();
+    assert_eq!(error.code(), ErrorCode::CONNECTION_CLOSED);
+    let html = "<h1>Internal Server Error</h1>";
+    let expected = HttpFailure {
+        status: 500,
+        status_text: "X".into(),
+        body: Some(html.into()),
+        content_type: Some("text/html".into()),
+        sse: None,
+    };
+    assert_eq!(failure_of(error), expected);
+
+    let error = client.call_tool("plain-text", json!({}), RequestOptions::default()).await.unwrap_err();
+    assert!(error.to_string().contains("text/plain; charset=utf-8, neither JSON nor an SSE stream"), "{error}");
+    let expected =
+        HttpFailure { status: 200, body: None, content_type: Some("text/plain; charset=utf-8".into()), ..expected };
+    assert_eq!(failure_of(error), expected);
+    // The server's own JSON-RPC error stays the server's, with its data.
+    let error = client.call_tool("mismatch", json!({}), RequestOptions::default()).await.unwrap_err();
+    assert!(error.rpc().is_some_and(|e| e.data.is_none()), "{error:?}");
+    client.close().await;
 }
 
 #[tokio::test]

@@ -9,3 +9,5 @@ export { applyMiddlewares, createMiddleware, withLogging, withOAuth } from './mi
 export { getSupportedElicitationModes } from '../elicitation-modes.js';
 export { withInputRequired } from '../input-required-schema.js';
 export type { LoggingOptions, Middleware, RequestLogEntry } from './middleware.js';
+// v2's client root: the deprecated HTTP+SSE transport's error.
+export { SseError } from '../http-errors.js';

@@ -25,13 +25,14 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::direct::{Direct, add_host, replace_headers};
+use super::failure::HttpFailure;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::param_headers::{ParamHeader, tool_param_headers};
 use super::session::Handshake;
 use crate::client::auth::{AuthError, OAuth};
 use crate::framing::SourceEvent;
 use crate::tls::ClientTls;
-use crate::wire::{ErrorCode, ErrorObject, RequestId, SharedStr, encode};
+use crate::wire::{ErrorCode, ErrorObject, RawJson, RequestId, SharedStr, encode};
 
 pub(crate) const EVENT_STREAM: &str = "text/event-stream";
 const ACCEPT_BOTH: &str = "application/json, text/event-stream";
@@ -329,6 +330,13 @@ impl Connection {
     pub async fn lose(&self, id: i64, why: String) {
         self.state.lock().unwrap().hooks.remove(&id);
         let _ = self.frames.send(Ok(SourceEvent::RequestFailed { id, reason: why })).await;
+    }
+
+    /// [`Self::fail`] for an answer the server gave at the HTTP level: `failure` goes in
+    /// the error's `data`, for the bindings' typed HTTP errors.
+    pub async fn fail_http(&self, id: i64, why: String, failure: &HttpFailure) {
+        let error = ErrorObject::new(ErrorCode::CONNECTION_CLOSED, why).with_data(RawJson::from_value(&failure.data()));
+        self.fail_with(id, &error).await;
     }
 
     pub async fn fail_with(&self, id: i64, error: &ErrorObject) {

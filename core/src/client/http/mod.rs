@@ -19,6 +19,7 @@
 
 mod connection;
 mod direct;
+mod failure;
 mod headers;
 mod legacy_sse;
 mod param_headers;
@@ -28,6 +29,7 @@ mod session;
 mod sse;
 mod standalone;
 
+pub use failure::{HttpFailure, TerminateError};
 pub use param_headers::{ParamHeader, tool_param_headers};
 
 use std::io;
@@ -172,18 +174,22 @@ impl HttpSession {
     /// Ends the session with a DELETE, as the specification describes. A server that does
     /// not let clients end sessions answers 405, which is no failure; nor is a session the
     /// server already forgot (404). The connection stays usable for what needs no session.
-    pub async fn terminate(&self) -> Result<(), String> {
-        let Some(status) = delete_session(&self.conn).await? else { return Ok(()) };
+    /// A refusal carries the server's answer (`failure`).
+    pub async fn terminate(&self) -> Result<(), TerminateError> {
+        let failed = |message| TerminateError { message, failure: None };
+        let Some(response) = delete_session(&self.conn).await.map_err(failed)? else { return Ok(()) };
+        let status = response.status();
         if status.is_success() || status == StatusCode::METHOD_NOT_ALLOWED || status == StatusCode::NOT_FOUND {
             return Ok(());
         }
-        Err(format!("DELETE {} answered HTTP {status}", self.conn.url))
+        let message = format!("DELETE {} answered HTTP {status}", self.conn.url);
+        Err(TerminateError { message, failure: Some(HttpFailure::of(&response)) })
     }
 }
 
-/// Sends the DELETE that ends the session, if there is one, and forgets it; the answer's
-/// status, `None` without a session.
-async fn delete_session(conn: &Connection) -> Result<Option<StatusCode>, String> {
+/// Sends the DELETE that ends the session, if there is one, and forgets it; the answer
+/// (its body unread), `None` without a session.
+async fn delete_session(conn: &Connection) -> Result<Option<reqwest::Response>, String> {
     if conn.session().is_none() || conn.mode() != Mode::Streamable {
         return Ok(None);
     }
@@ -191,7 +197,7 @@ async fn delete_session(conn: &Connection) -> Result<Option<StatusCode>, String>
     let answer = tokio::time::timeout(DELETE_WAIT, delete).await;
     conn.state.lock().unwrap().session = None;
     match answer {
-        Ok(Ok(response)) => Ok(Some(response.status())),
+        Ok(Ok(response)) => Ok(Some(response)),
         Ok(Err(e)) => Err(format!("DELETE {} failed: {e}", conn.url)),
         Err(_) => Err(format!("DELETE {} got no answer in {DELETE_WAIT:?}", conn.url)),
     }

@@ -4,7 +4,9 @@
 //! answer is plain JSON or an SSE stream, followed to the end, or dropped (the stream
 //! closed) once the request is cancelled. Notifications and
 //! responses are sent in order and expect 202. An HTTP failure of a request becomes a
-//! JSON-RPC error for its id (the server's own error object when the body holds one).
+//! JSON-RPC error for its id (the server's own error object when the body holds one),
+//! with the answer's status, body and content type in its data ([`HttpFailure`]); so does
+//! a successful answer whose content type is neither JSON nor SSE.
 //! The first `initialize` refused with 400, 404 or 405 and no modern error in the body
 //! means a server of the deprecated HTTP+SSE transport: the client switches to it and
 //! sends `initialize` again there. A 404 to a request of a session means the server
@@ -17,10 +19,11 @@ use bytes::Bytes;
 use http_body_util::BodyExt;
 use http_body_util::Collected;
 use reqwest::StatusCode;
-use reqwest::header::{HeaderMap, WWW_AUTHENTICATE};
+use reqwest::header::{CONTENT_TYPE, HeaderMap, WWW_AUTHENTICATE};
 use serde_json::Value;
 
-use super::connection::{Connection, Hook, Mode, Posted};
+use super::connection::{Connection, EVENT_STREAM, Hook, Mode, Posted};
+use super::failure::HttpFailure;
 use super::headers::{Parsed, SESSION_ID, message_headers};
 use super::{legacy_sse, resume, session, sse, standalone};
 use crate::client::auth::{AuthError, Challenge};
@@ -220,28 +223,34 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
         }
     }
     if !status.is_success() {
+        let mut failure = HttpFailure::of(&response);
         let body = response.text().await.unwrap_or_default();
         let refused =
             matches!(status, StatusCode::BAD_REQUEST | StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED);
         if initialize && !legacy_sse && refused && !is_modern_error(&body) {
             match legacy_sse::open(&conn).await {
                 Ok(()) => return Box::pin(request(conn, outgoing, may_renew)).await,
-                Err(why) => tracing::debug!("no HTTP+SSE fallback either: {why}"),
+                Err(refused) => {
+                    tracing::debug!("no HTTP+SSE fallback either: {}", refused.why);
+                    failure.sse = refused.failure.map(Box::new);
+                }
             }
         }
         if let Some(stale) = session.filter(|_| status == StatusCode::NOT_FOUND && may_renew && !initialize) {
             match session::renew(&conn, &stale).await {
                 Ok(()) => return Box::pin(request(conn, outgoing, false)).await,
                 Err(why) => {
-                    return conn
-                        .fail(id, format!("the server ended the session (HTTP 404) and a new one failed: {why}"))
-                        .await;
+                    let why = format!("the server ended the session (HTTP 404) and a new one failed: {why}");
+                    return conn.fail_http(id, why, &failure.with_body(body)).await;
                 }
             }
         }
         return match rpc_error(&body) {
             Some(error) => conn.fail_with(id, &error).await,
-            None => conn.fail(id, format!("POST {url} answered HTTP {status}: {}", quote(&body))).await,
+            None => {
+                let why = format!("POST {url} answered HTTP {status}: {}", quote(&body));
+                conn.fail_http(id, why, &failure.with_body(body)).await;
+            }
         };
     }
     if initialize && let Some(session) = response.headers().get(SESSION_ID) {
@@ -254,6 +263,11 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
     if sse::is_event_stream(&response) {
         return resume::follow(&conn, response, id).await;
     }
+    if let Some(other) = unexpected_content(response.headers()) {
+        let why =
+            format!("POST {url} answered HTTP {status} with a body of type {other}, neither JSON nor an SSE stream");
+        return conn.fail_http(id, why, &HttpFailure::of(&response)).await;
+    }
     let body = response.bytes().await.map_err(|e| super::chain(&e));
     answer(&conn, body, id, &url, status).await;
 }
@@ -262,7 +276,20 @@ async fn request(conn: Arc<Connection>, outgoing: Outgoing, may_renew: bool) {
 /// stream, no error, nothing the transport keeps from it; the direct path has no OAuth
 /// and no HTTP+SSE).
 fn plain(status: StatusCode, headers: &HeaderMap, initialize: bool) -> bool {
-    status.is_success() && status != StatusCode::ACCEPTED && !initialize && !sse::is_event_stream_type(headers)
+    status.is_success()
+        && status != StatusCode::ACCEPTED
+        && !initialize
+        && !sse::is_event_stream_type(headers)
+        && unexpected_content(headers).is_none()
+}
+
+/// The content type of an answer that can hold no response: neither JSON nor SSE (the
+/// official clients refuse those too). An answer without a content type is read as JSON.
+fn unexpected_content(headers: &HeaderMap) -> Option<&str> {
+    let content_type = headers.get(CONTENT_TYPE)?.to_str().unwrap_or("(not text)");
+    let essence = content_type.split(';').next().unwrap_or_default().trim();
+    let known = essence.eq_ignore_ascii_case("application/json") || essence.eq_ignore_ascii_case(EVENT_STREAM);
+    (!known).then_some(content_type)
 }
 
 /// Delivers the response in the body of a successful POST's answer (`status`).

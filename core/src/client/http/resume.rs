@@ -10,6 +10,7 @@
 use reqwest::Response;
 
 use super::connection::Connection;
+use super::failure::HttpFailure;
 use super::sse::{self, Cursor, Drained};
 
 /// Reconnections one request may take before it is given up.
@@ -36,7 +37,9 @@ pub(crate) async fn follow(conn: &Connection, response: Response, id: i64) {
                 sse::drain(conn, response, Some(id), &mut cursor).await
             }
             Ok(response) => {
-                return conn.fail(id, format!("{why}; resuming it was refused (HTTP {})", response.status())).await;
+                let failure = HttpFailure::of(&response);
+                let why = format!("{why}; resuming it was refused (HTTP {})", response.status());
+                return conn.fail_http(id, why, &failure).await;
             }
             Err(e) => return conn.lost(id, format!("{why}; the server could not be reached again: {e}")).await,
         };
