@@ -609,7 +609,10 @@ fn refusal(kind: AuthErrorKind, what: &str, status: u16, body: &[u8]) -> AuthErr
         Some(description) => format!("{}: {description}", oauth.error),
         None => oauth.error.clone(),
     };
-    AuthError { oauth_error: Some(Box::new(oauth)), ..AuthError::of(kind, format!("{what} answered HTTP {status}: {detail}")) }
+    AuthError {
+        oauth_error: Some(Box::new(oauth)),
+        ..AuthError::of(kind, format!("{what} answered HTTP {status}: {detail}"))
+    }
 }
 
 /// A POST of `form` to the token endpoint, with the `resource` indicator and the client
