@@ -878,6 +878,7 @@ module.exports.oauthRegisterClient = nativeBinding.oauthRegisterClient
 module.exports.oauthSelectClientAuthMethod = nativeBinding.oauthSelectClientAuthMethod
 module.exports.oauthSelectResource = nativeBinding.oauthSelectResource
 module.exports.oauthStartAuthorization = nativeBinding.oauthStartAuthorization
+module.exports.oauthStoredClientInformation = nativeBinding.oauthStoredClientInformation
 module.exports.oauthTokenGrant = nativeBinding.oauthTokenGrant
 module.exports.parseWwwAuthenticate = nativeBinding.parseWwwAuthenticate
 module.exports.spawnClient = nativeBinding.spawnClient

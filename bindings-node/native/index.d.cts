@@ -732,8 +732,15 @@ export declare function oauthSelectResource(serverUrl: string, resource?: string
 export declare function oauthStartAuthorization(optionsJson: string): string
 
 /**
- * `exchangeAuthorization` (`authorizationCode` given) or `refreshAuthorization`
- * (`refreshToken` given): the token response (OAuth names) as JSON text.
+ * The client information a `fetchToken` provider stored (JSON text, `null` for none),
+ * presented to `issuer`: as stored, or refused when stamped for another server.
+ */
+export declare function oauthStoredClientInformation(storedJson: string, issuer: string): string
+
+/**
+ * `exchangeAuthorization` (`authorizationCode` given), `refreshAuthorization`
+ * (`refreshToken` given) or `fetchToken` (`form` given): the token response (OAuth
+ * names) as JSON text.
  */
 export declare function oauthTokenGrant(optionsJson: string): Promise<string>
 

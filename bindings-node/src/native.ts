@@ -59,3 +59,4 @@ export const oauthTokenGrant = native.oauthTokenGrant;
 export const oauthRegisterClient = native.oauthRegisterClient;
 export const oauthSelectClientAuthMethod = native.oauthSelectClientAuthMethod;
 export const oauthParseErrorResponse = native.oauthParseErrorResponse;
+export const oauthStoredClientInformation = native.oauthStoredClientInformation;

@@ -30,9 +30,10 @@ import {
   oauthSelectClientAuthMethod,
   oauthSelectResource,
   oauthStartAuthorization,
+  oauthStoredClientInformation,
   oauthTokenGrant,
 } from './native.js';
-import type { OAuthClientInformationFull, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from './oauth-client.js';
+import type { OAuthClientInformationFull, OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthTokens } from './oauth-client.js';
 import { OAUTH_ERRORS, ServerError } from './server/auth/errors.js';
 import { sdkFetch, type FetchLike } from './cross-app-access.js';
 
@@ -226,7 +227,7 @@ export function oauthFunctions(toError: (body: OAuthErrorBody) => Error) {
     return new URLSearchParams(JSON.parse(oauthAuthorizationCodeForm(authorizationCode, codeVerifier, String(redirectUri))) as [string, string][]);
   }
 
-  function tokenGrant(where: string, authorizationServerUrl: string | URL, options: TokenOptions, grant: Record<string, string>): Promise<OAuthTokens> {
+  function tokenGrant(where: string, authorizationServerUrl: string | URL, options: TokenOptions, grant: Record<string, unknown>): Promise<OAuthTokens> {
     refuse(where, 'addClientAuthentication', options.addClientAuthentication);
     refuseFetch(where, options.fetchFn);
     const body = {
@@ -254,6 +255,36 @@ export function oauthFunctions(toError: (body: OAuthErrorBody) => Error) {
     options: TokenOptions & { clientInformation: OAuthClientInformationMixed; refreshToken: string },
   ): Promise<OAuthTokens> {
     return tokenGrant('refreshAuthorization', authorizationServerUrl, options, { refreshToken: options.refreshToken });
+  }
+
+  /**
+   * v1's `fetchToken`: the provider's `prepareTokenRequest(clientMetadata.scope)`, else the
+   * authorization code grant with its code verifier and redirect URL, sent with the
+   * provider's stored client information (refused by core when stamped for another
+   * authorization server). `addClientAuthentication` is refused by name.
+   */
+  async function fetchToken(
+    provider: OAuthClientProvider,
+    authorizationServerUrl: string | URL,
+    { metadata, resource, authorizationCode, fetchFn }: { metadata?: AuthorizationServerMetadata; resource?: URL; authorizationCode?: string; fetchFn?: FetchLike } = {},
+  ): Promise<OAuthTokens> {
+    refuse('fetchToken', 'authProvider.addClientAuthentication', provider.addClientAuthentication);
+    refuseFetch('fetchToken', fetchFn);
+    const issuer = String(authorizationServerUrl);
+    const stored = async (): Promise<OAuthClientInformationMixed | undefined> => {
+      const information = await provider.clientInformation();
+      return callSync(() => JSON.parse(oauthStoredClientInformation(JSON.stringify(information ?? null), issuer)) as OAuthClientInformationMixed | null) ?? undefined;
+    };
+    let clientInformation = await stored();
+    let params = provider.prepareTokenRequest ? await provider.prepareTokenRequest(provider.clientMetadata.scope) : undefined;
+    if (!params) {
+      if (!authorizationCode) throw new Error('Either provider.prepareTokenRequest() or authorizationCode is required');
+      if (!provider.redirectUrl) throw new Error('redirectUrl is required for authorization_code flow');
+      params = prepareAuthorizationCodeRequest(authorizationCode, await provider.codeVerifier(), provider.redirectUrl);
+    }
+    // A provider may fill in its client information while the request is prepared.
+    clientInformation ??= await stored();
+    return tokenGrant('fetchToken', authorizationServerUrl, { metadata, clientInformation, resource }, { form: [...params] });
   }
 
   /** Dynamic client registration (RFC 7591); `scope`, when given, replaces the metadata's. */
@@ -285,6 +316,7 @@ export function oauthFunctions(toError: (body: OAuthErrorBody) => Error) {
     discoverOAuthProtectedResourceMetadata,
     discoverOAuthServerInfo,
     exchangeAuthorization,
+    fetchToken,
     isHttpsUrl,
     parseErrorResponse,
     prepareAuthorizationCodeRequest,

@@ -207,6 +207,8 @@ struct TokenOptions {
     code_verifier: Option<String>,
     redirect_uri: Option<String>,
     refresh_token: Option<String>,
+    /// Any grant's own parameters (`fetchToken`: the provider's `prepareTokenRequest`).
+    form: Option<Vec<(String, String)>>,
     resource: Option<String>,
 }
 
@@ -216,8 +218,9 @@ fn client_information(value: Option<Value>) -> Result<Option<OAuthClientInformat
         .transpose()
 }
 
-/// `exchangeAuthorization` (`authorizationCode` given) or `refreshAuthorization`
-/// (`refreshToken` given): the token response (OAuth names) as JSON text.
+/// `exchangeAuthorization` (`authorizationCode` given), `refreshAuthorization`
+/// (`refreshToken` given) or `fetchToken` (`form` given): the token response (OAuth
+/// names) as JSON text.
 #[napi]
 pub async fn oauth_token_grant(options_json: String) -> napi::Result<String> {
     run(async move {
@@ -227,6 +230,12 @@ pub async fn oauth_token_grant(options_json: String) -> napi::Result<String> {
         let http = Http::standalone()?;
         let (metadata, resource) = (o.metadata.as_ref(), o.resource.as_deref());
         let tokens = match (o.refresh_token, o.authorization_code) {
+            _ if o.form.is_some() => {
+                let endpoint = flow::token_endpoint(&server, metadata)?;
+                let supported = flow::supported_by(metadata);
+                let form = o.form.unwrap_or_default();
+                flow::request_token(&http, &endpoint, form, info.as_ref(), &supported, resource).await?
+            }
             (Some(refresh), _) => {
                 flow::refresh_authorization(&http, &server, metadata, info.as_ref(), &refresh, resource).await?
             }
@@ -276,6 +285,15 @@ pub fn oauth_select_client_auth_method(
     let info =
         options::<OAuthClientInformation>(&client_information_json, "selectClientAuthMethod").map_err(failure)?;
     Ok(flow::select_client_auth_method(&info, &supported).to_owned())
+}
+
+/// The client information a `fetchToken` provider stored (JSON text, `null` for none),
+/// presented to `issuer`: as stored, or refused when stamped for another server.
+#[napi]
+pub fn oauth_stored_client_information(stored_json: String, issuer: String) -> napi::Result<String> {
+    let stored = options::<Value>(&stored_json, "clientInformation").map_err(failure)?;
+    let info = flow::stored_client_information(stored, &issuer).map_err(failure)?;
+    Ok(info.unwrap_or(Value::Null).to_string())
 }
 
 /// `parseErrorResponse` of a body (and its HTTP status when known):

@@ -284,6 +284,26 @@ describe('tokens', () => {
     await same('registerClient', base, { metadata: unregistering, clientMetadata });
   });
 
+  test('fetchToken (v1): the provider\'s grant, else the authorization code; the stamped client information', async () => {
+    const provider = (extra) => ({
+      redirectUrl: 'http://localhost/cb',
+      clientMetadata: { redirect_uris: ['http://localhost/cb'], scope: 'read write' },
+      clientInformation: () => ({ client_id: 'cid', client_secret: 'secret', token_endpoint_auth_method: 'client_secret_post' }),
+      codeVerifier: () => 'the-verifier',
+      ...extra,
+    });
+    const credentials = (scope) => new URLSearchParams({ grant_type: 'client_credentials', scope });
+    await same('fetchToken', provider({ prepareTokenRequest: credentials }), base, { metadata: oauthMetadata(), resource: new URL(`${base}/mcp`) });
+    await same('fetchToken', provider({}), base, { metadata: oauthMetadata(), authorizationCode: 'c1' });
+    await same('fetchToken', provider({}), `${base}/tenant`, { authorizationCode: 'bad' });
+    await same('fetchToken', provider({}), base, {});
+    await same('fetchToken', provider({ redirectUrl: undefined }), base, { authorizationCode: 'c1' });
+    const stamped = (issuer) => provider({ clientInformation: () => ({ client_id: 'cid', token_endpoint_auth_method: 'none', issuer }) });
+    await same('fetchToken', stamped(`${base}/`), base, { authorizationCode: 'c1' });
+    await same('fetchToken', stamped('http://elsewhere.example'), base, { authorizationCode: 'c1' });
+    await assert.rejects(() => ferry.fetchToken(provider({ addClientAuthentication: () => {} }), base, { authorizationCode: 'c1' }), OAuthUnsupportedError);
+  });
+
   test('selectClientAuthMethod: the same choice', () => {
     const infos = [
       { client_id: 'a' },

@@ -16,6 +16,7 @@ export const {
   discoverOAuthProtectedResourceMetadata,
   discoverOAuthServerInfo,
   exchangeAuthorization,
+  fetchToken,
   isHttpsUrl,
   parseErrorResponse,
   prepareAuthorizationCodeRequest,

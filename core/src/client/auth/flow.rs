@@ -618,17 +618,17 @@ fn refusal(kind: AuthErrorKind, what: &str, status: u16, body: &[u8]) -> AuthErr
 /// A POST of `form` to the token endpoint, with the `resource` indicator and the client
 /// authenticated as [`select_client_auth_method`] chooses among `supported` (no `info`:
 /// no client authentication).
-pub async fn request_token(
+pub async fn request_token<N: AsRef<str> + From<&'static str>>(
     http: &Http,
     endpoint: &Url,
-    mut form: Vec<(&'static str, String)>,
+    mut form: Vec<(N, String)>,
     info: Option<&OAuthClientInformation>,
     supported: &[String],
     resource: Option<&str>,
 ) -> Result<OAuthTokens, AuthError> {
     if let Some(resource) = resource {
-        form.retain(|(name, _)| *name != "resource");
-        form.push(("resource", resource.to_owned()));
+        form.retain(|(name, _)| name.as_ref() != "resource");
+        form.push(("resource".into(), resource.to_owned()));
     }
     let mut request = http.post(endpoint.clone()).header(ACCEPT, "application/json");
     if let Some(info) = info {
@@ -638,16 +638,16 @@ pub async fn request_token(
                 request = request.header(AUTHORIZATION, format!("Basic {}", STANDARD.encode(pair)));
                 // The secret only in the header; the id in the body too, as the official
                 // Python client sends it (its authorization server requires it there).
-                form.push(("client_id", info.client_id.clone()));
+                form.push(("client_id".into(), info.client_id.clone()));
             }
             ("client_secret_basic", None) => {
                 return Err(AuthError::new("client_secret_basic authentication requires a client_secret"));
             }
             ("client_secret_post", secret) => {
-                form.push(("client_id", info.client_id.clone()));
-                form.extend(secret.clone().filter(|s| !s.is_empty()).map(|s| ("client_secret", s)));
+                form.push(("client_id".into(), info.client_id.clone()));
+                form.extend(secret.clone().filter(|s| !s.is_empty()).map(|s| ("client_secret".into(), s)));
             }
-            _ => form.push(("client_id", info.client_id.clone())),
+            _ => form.push(("client_id".into(), info.client_id.clone())),
         }
     }
     let body = form_urlencoded::Serializer::new(String::new()).extend_pairs(form).finish();
@@ -697,7 +697,7 @@ pub async fn refresh_authorization(
 }
 
 /// `token_endpoint_auth_methods_supported` of `metadata` (empty when it lists none).
-fn supported_by(metadata: Option<&Value>) -> Vec<String> {
+pub fn supported_by(metadata: Option<&Value>) -> Vec<String> {
     let methods = metadata.and_then(|m| m.get("token_endpoint_auth_methods_supported")).and_then(Value::as_array);
     methods.map(|m| m.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default()
 }
@@ -742,6 +742,36 @@ pub async fn register_client(
     registration.ok_or_else(|| {
         AuthError::of(Registration, format!("client registration at {endpoint} answered no registration"))
     })
+}
+
+/// Whether two authorization server identifiers name one server: compared as parsed URLs
+/// (so the spelling of scheme, host or default port does not matter), else as written, a
+/// single trailing `/` forgiven either way.
+pub fn issuers_match(a: &str, b: &str) -> bool {
+    let (x, y) = match (Url::parse(a), Url::parse(b)) {
+        (Ok(x), Ok(y)) => (x.to_string(), y.to_string()),
+        _ => (a.to_owned(), b.to_owned()),
+    };
+    x == y || x.strip_suffix('/') == Some(y.as_str()) || y.strip_suffix('/') == Some(x.as_str())
+}
+
+/// The client information a host stored, presented to the authorization server `issuer`
+/// (the TypeScript SDK 1.32 stamps what it stores with `issuer`): as stored when unstamped
+/// or stamped for this server (a stamp that is no string is dropped), refused when stamped
+/// for another; `None` when nothing is stored.
+pub fn stored_client_information(stored: Value, issuer: &str) -> Result<Option<Value>, AuthError> {
+    let Value::Object(mut fields) = stored else { return Ok(None) };
+    match fields.get("issuer") {
+        Some(Value::String(stamp)) if !issuers_match(stamp, issuer) => Err(AuthError::new(format!(
+            "OAuth client information is bound to authorization server {stamp} and is not presented to {issuer}. \
+             Clear the stored client information, or correct `expectedIssuer`, if the authorization server has moved."
+        ))),
+        Some(Value::String(_)) | Some(Value::Null) | None => Ok(Some(Value::Object(fields))),
+        Some(_) => {
+            fields.remove("issuer");
+            Ok(Some(Value::Object(fields)))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -831,6 +861,20 @@ mod tests {
         assert_eq!(error.message, "Incompatible auth server: does not support response type code");
         let (url, verifier) = start_authorization(&server, None, &request).unwrap();
         assert_eq!((url.path(), verifier.len()), ("/authorize", 43));
+    }
+
+    #[test]
+    fn stamped_client_information() {
+        assert!(issuers_match("HTTP://AS.example:80", "http://as.example/"));
+        assert!(issuers_match("not a url/", "not a url"));
+        assert!(!issuers_match("http://a/t1", "http://a/t2"));
+        assert_eq!(stored_client_information(Value::Null, "http://a").unwrap(), None);
+        let stamped = json!({"client_id": "c", "issuer": "http://a"});
+        assert_eq!(stored_client_information(stamped.clone(), "http://a/").unwrap(), Some(stamped.clone()));
+        let refused = stored_client_information(stamped, "http://b").unwrap_err();
+        assert!(refused.message.starts_with("OAuth client information is bound to authorization server http://a and"));
+        let odd = stored_client_information(json!({"client_id": "c", "issuer": 3}), "http://b").unwrap();
+        assert_eq!(odd, Some(json!({"client_id": "c"})));
     }
 
     #[test]
