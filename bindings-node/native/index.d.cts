@@ -669,6 +669,12 @@ export interface NativeCacheEntry {
   scope: string
 }
 
+/** `prepareAuthorizationCodeRequest`: the grant's form as `[name, value]` pairs. */
+export declare function oauthAuthorizationCodeForm(code: string, codeVerifier: string, redirectUri: string): string
+
+/** `buildDiscoveryUrls`: `[{url, type}]`, RFC 8414 first, then OpenID Connect. */
+export declare function oauthBuildDiscoveryUrls(authorizationServerUrl: string): string
+
 /** How the client authorizes, besides what its provider stores. */
 export interface OAuthConfig {
   /** The client's metadata (RFC 7591), JSON. */
@@ -682,6 +688,61 @@ export interface OAuthConfig {
   /** Whether the provider has `state()`. */
   hasState: boolean
 }
+
+/** `discoverAuthorizationServerMetadata` (`authorizationServerUrl`): the metadata or `null`. */
+export declare function oauthDiscoverAuthorizationServerMetadata(optionsJson: string): Promise<string>
+
+/** `discoverOAuthMetadata` (`authorizationServerUrl`): RFC 8414 metadata or `null`. */
+export declare function oauthDiscoverOauthMetadata(optionsJson: string): Promise<string>
+
+/** `discoverOAuthProtectedResourceMetadata` (`serverUrl`, `resourceMetadataUrl`?). */
+export declare function oauthDiscoverProtectedResourceMetadata(optionsJson: string): Promise<string>
+
+/**
+ * `discoverOAuthServerInfo` (`serverUrl`, `resourceMetadataUrl`?):
+ * `{authorizationServerUrl, authorizationServerMetadata?, resourceMetadata?}`.
+ */
+export declare function oauthDiscoverServerInfo(optionsJson: string): Promise<string>
+
+/** `isHttpsUrl`. */
+export declare function oauthIsHttpsUrl(value: string): boolean
+
+/**
+ * `parseErrorResponse` of a body (and its HTTP status when known):
+ * `{error, error_description?, error_uri?}` as JSON text.
+ */
+export declare function oauthParseErrorResponse(status: number | undefined | null, body: string): string
+
+/** `registerClient`: the registration the server answered, as JSON text. */
+export declare function oauthRegisterClient(optionsJson: string): Promise<string>
+
+/**
+ * `selectClientAuthMethod` for the client information (JSON text) and the methods the
+ * server supports.
+ */
+export declare function oauthSelectClientAuthMethod(clientInformationJson: string, supported: Array<string>): string
+
+/**
+ * `selectResourceURL` without a provider's own validation: the metadata's `resource`
+ * when it covers the server, `None` without metadata.
+ */
+export declare function oauthSelectResource(serverUrl: string, resource?: string | undefined | null): string | null
+
+/** `startAuthorization`: `{authorizationUrl, codeVerifier}`. */
+export declare function oauthStartAuthorization(optionsJson: string): string
+
+/**
+ * The client information a `fetchToken` provider stored (JSON text, `null` for none),
+ * presented to `issuer`: as stored, or refused when stamped for another server.
+ */
+export declare function oauthStoredClientInformation(storedJson: string, issuer: string): string
+
+/**
+ * `exchangeAuthorization` (`authorizationCode` given), `refreshAuthorization`
+ * (`refreshToken` given) or `fetchToken` (`form` given): the token response (OAuth
+ * names) as JSON text.
+ */
+export declare function oauthTokenGrant(optionsJson: string): Promise<string>
 
 /**
  * The parameters of a `WWW-Authenticate` `Bearer` challenge, as JSON (`resource_metadata`,

@@ -85,6 +85,25 @@ export {
   validateClientMetadataUrl,
 } from './oauth-client.js';
 export { discoverAndRequestJwtAuthGrant, exchangeJwtAuthGrant, requestJwtAuthorizationGrant } from './cross-app-access.js';
+import { v2OAuthFunctions } from './oauth-functions.js';
+// The standalone OAuth steps on core's, throwing v2's `OAuthError`.
+export const {
+  buildDiscoveryUrls,
+  discoverAuthorizationServerMetadata,
+  discoverOAuthMetadata,
+  discoverOAuthProtectedResourceMetadata,
+  discoverOAuthServerInfo,
+  exchangeAuthorization,
+  isHttpsUrl,
+  parseErrorResponse,
+  prepareAuthorizationCodeRequest,
+  refreshAuthorization,
+  registerClient,
+  selectClientAuthMethod,
+  selectResourceURL,
+  startAuthorization,
+} = v2OAuthFunctions;
+export type { AddClientAuthentication, ClientAuthMethod, OAuthServerInfo } from './oauth-functions.js';
 export type { DiscoverAndRequestJwtAuthGrantOptions, JwtAuthGrantResult, RequestJwtAuthGrantOptions } from './cross-app-access.js';
 export type {
   AssertionCallback,

@@ -33,6 +33,7 @@ mod http;
 mod http_bearer;
 mod http_listen;
 mod listen;
+mod oauth_steps;
 mod port;
 mod redis;
 mod reply;

@@ -7,6 +7,26 @@ export {
   isOAuthClientProvider,
   validateClientMetadataUrl,
 } from '../oauth-client.js';
+import { v1OAuthFunctions } from '../oauth-functions.js';
+// The standalone steps on core's, throwing v1's OAuth error classes.
+export const {
+  buildDiscoveryUrls,
+  discoverAuthorizationServerMetadata,
+  discoverOAuthMetadata,
+  discoverOAuthProtectedResourceMetadata,
+  discoverOAuthServerInfo,
+  exchangeAuthorization,
+  fetchToken,
+  isHttpsUrl,
+  parseErrorResponse,
+  prepareAuthorizationCodeRequest,
+  refreshAuthorization,
+  registerClient,
+  selectClientAuthMethod,
+  selectResourceURL,
+  startAuthorization,
+} = v1OAuthFunctions;
+export type { AddClientAuthentication, ClientAuthMethod, OAuthServerInfo } from '../oauth-functions.js';
 export type {
   AuthProvider,
   OAuthClientInformation,

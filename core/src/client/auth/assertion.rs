@@ -19,7 +19,7 @@
 use reqwest::Url;
 use serde_json::Value;
 
-use super::discovery::{authorization_server_metadata_urls, canonical_resource, first_json};
+use super::discovery::{canonical_resource, discover_authorization_server_metadata};
 use super::flow::endpoint;
 use super::{AssertionRequest, AuthError, Discovered, IssuerCheck, OAuth, OAuthTokens};
 
@@ -48,9 +48,9 @@ impl OAuth {
             Some(url) => Url::parse(url).map_err(|e| AuthError::new(format!("bad server URL {url:?}: {e}")))?,
             None => self.server()?,
         };
-        let metadata = first_json(&self.http(), &authorization_server_metadata_urls(&issuer_url))
+        let version = crate::protocol::ProtocolVersion::LATEST_LEGACY.as_str();
+        let metadata = discover_authorization_server_metadata(&self.http(), &issuer_url, version)
             .await?
-            .map(|(_, metadata)| metadata)
             .ok_or_else(|| AuthError::new(format!("No authorization server metadata at configured issuer {issuer}")))?;
         let discovered = Discovered {
             resource: Some(canonical_resource(&server)),

@@ -21,7 +21,7 @@ use reqwest::Url;
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 use serde_json::Value;
 
-use super::discovery::{authorization_server_metadata_urls, first_json};
+use super::discovery::discover_authorization_server_metadata;
 use super::{AuthError, AuthErrorKind, Http, ID_JAG_TOKEN_TYPE, JWT_BEARER_GRANT_TYPE, OAuthTokens};
 
 /// RFC 8693 section 2.1: the token exchange grant.
@@ -155,7 +155,8 @@ pub async fn discover_and_request_jwt_auth_grant(
     request: &JwtAuthGrantRequest,
 ) -> Result<JwtAuthGrant, AuthError> {
     let idp = Url::parse(idp_url).map_err(|e| AuthError::new(format!("Invalid IdP URL {idp_url:?}: {e}")))?;
-    let metadata = first_json(http, &authorization_server_metadata_urls(&idp)).await?.map(|(_, metadata)| metadata);
+    let version = crate::protocol::ProtocolVersion::LATEST_LEGACY.as_str();
+    let metadata = discover_authorization_server_metadata(http, &idp, version).await?;
     let Some(endpoint) = metadata.as_ref().and_then(|m| m.get("token_endpoint")).and_then(Value::as_str) else {
         return Err(AuthError::new(format!("Failed to discover token endpoint for IdP: {idp_url}")));
     };

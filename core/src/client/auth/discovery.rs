@@ -77,59 +77,221 @@ fn auth_params(mut text: &str) -> Vec<(String, String)> {
     }
 }
 
-/// Where to look for the protected resource metadata of `server`, in order.
-pub fn resource_metadata_urls(server: &Url, challenge: &Challenge) -> Vec<Url> {
-    let mut urls = Vec::new();
-    if let Some(url) = challenge.resource_metadata.as_deref().and_then(|u| Url::parse(u).ok()) {
-        urls.push(url);
+/// Which document a discovery URL serves: RFC 8414 authorization server metadata or an
+/// OpenID Connect provider configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MetadataKind {
+    OAuth,
+    Oidc,
+}
+
+impl MetadataKind {
+    /// The official spelling (`"oauth"`, `"oidc"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::OAuth => "oauth",
+            Self::Oidc => "oidc",
+        }
     }
-    let path = server.path().trim_end_matches('/');
-    if !path.is_empty() {
-        urls.extend(server.join(&format!("/.well-known/oauth-protected-resource{path}")).ok());
+
+    fn label(self) -> &'static str {
+        match self {
+            Self::OAuth => "OAuth",
+            Self::Oidc => "OpenID provider",
+        }
     }
-    urls.extend(server.join("/.well-known/oauth-protected-resource").ok());
-    urls
 }
 
 /// Where to look for the metadata of the authorization server `issuer`, in the order the
-/// MCP specification gives (RFC 8414 first, then OpenID Connect discovery).
-pub fn authorization_server_metadata_urls(issuer: &Url) -> Vec<Url> {
-    let path = issuer.path().trim_end_matches('/');
-    let at = |p: String| issuer.join(&p).ok();
-    if path.is_empty() {
-        [at("/.well-known/oauth-authorization-server".into()), at("/.well-known/openid-configuration".into())]
-            .into_iter()
-            .flatten()
-            .collect()
-    } else {
-        [
-            at(format!("/.well-known/oauth-authorization-server{path}")),
-            at(format!("/.well-known/openid-configuration{path}")),
-            at(format!("{path}/.well-known/openid-configuration")),
+/// MCP specification gives (RFC 8414 first, then OpenID Connect discovery: for an issuer
+/// with a path, inserted before the path and then appended after it).
+pub fn discovery_urls(issuer: &Url) -> Vec<(Url, MetadataKind)> {
+    let path = issuer.path().strip_suffix('/').unwrap_or(issuer.path());
+    let at = |p: String, kind| issuer.join(&p).ok().map(|url| (url, kind));
+    let urls = if issuer.path() == "/" {
+        vec![
+            at("/.well-known/oauth-authorization-server".into(), MetadataKind::OAuth),
+            at("/.well-known/openid-configuration".into(), MetadataKind::Oidc),
         ]
-        .into_iter()
-        .flatten()
-        .collect()
+    } else {
+        vec![
+            at(format!("/.well-known/oauth-authorization-server{path}"), MetadataKind::OAuth),
+            at(format!("/.well-known/openid-configuration{path}"), MetadataKind::Oidc),
+            at(format!("{path}/.well-known/openid-configuration"), MetadataKind::Oidc),
+        ]
+    };
+    urls.into_iter().flatten().collect()
+}
+
+/// One GET of a metadata document, with the `MCP-Protocol-Version` the official clients
+/// send; `None` when no answer came (the official client, in a browser's CORS terms, takes
+/// an unreachable document for an absent one, never for an error).
+async fn get_metadata(http: &super::Http, url: &Url, protocol_version: &str) -> Option<reqwest::Response> {
+    let request = http
+        .get(url.clone())
+        .header(reqwest::header::ACCEPT, "application/json")
+        .header(crate::protocol::headers::PROTOCOL_VERSION_HEADER, protocol_version);
+    http.send(request).await.ok()
+}
+
+/// The JSON object a metadata document answered with.
+async fn json_object(response: reqwest::Response, url: &Url) -> Result<Value, AuthError> {
+    let body = response.bytes().await.map_err(|e| AuthError::new(format!("GET {url} failed: {e}")))?;
+    match serde_json::from_slice::<Value>(&body) {
+        Ok(value @ Value::Object(_)) => Ok(value),
+        _ => Err(AuthError::new(format!("{url} answered no JSON object"))),
     }
 }
 
-/// The first of `urls` that answers 200 with a JSON object; `None` when none does (a 4xx
-/// is the usual "not here"; a network error is an error).
-pub async fn first_json(http: &super::Http, urls: &[Url]) -> Result<Option<(Url, Value)>, AuthError> {
-    for url in urls {
-        let response = http
-            .send(http.get(url.clone()).header(reqwest::header::ACCEPT, "application/json"))
-            .await
-            .map_err(|e| AuthError::new(format!("GET {url} failed: {e}")))?;
+/// The authorization server's metadata: the first of [`discovery_urls`] that answers. A
+/// 4xx (or no answer) means "not here", a 5xx is an error; `None` when no URL answers.
+pub async fn discover_authorization_server_metadata(
+    http: &super::Http,
+    issuer: &Url,
+    protocol_version: &str,
+) -> Result<Option<Value>, AuthError> {
+    for (url, kind) in discovery_urls(issuer) {
+        let Some(response) = get_metadata(http, &url, protocol_version).await else { continue };
+        let status = response.status().as_u16();
         if !response.status().is_success() {
-            continue;
+            if status < 500 {
+                continue;
+            }
+            let label = kind.label();
+            return Err(AuthError::new(format!("HTTP {status} trying to load {label} metadata from {url}")));
         }
-        let Ok(body) = response.bytes().await else { continue };
-        if let Ok(value @ Value::Object(_)) = serde_json::from_slice::<Value>(&body) {
-            return Ok(Some((url.clone(), value)));
-        }
+        return json_object(response, &url).await.map(Some);
     }
     Ok(None)
+}
+
+/// A well-known document of `server`: at `metadata_url` when given, else path-aware
+/// (`/.well-known/{name}{path}`, the server's query kept), falling back to the root one
+/// when that answers nothing or a 4xx and the server has a path.
+async fn well_known(
+    http: &super::Http,
+    server: &Url,
+    name: &str,
+    metadata_url: Option<&Url>,
+    protocol_version: &str,
+) -> Option<reqwest::Response> {
+    if let Some(url) = metadata_url {
+        return get_metadata(http, url, protocol_version).await;
+    }
+    let path = server.path().strip_suffix('/').unwrap_or(server.path());
+    let mut url = server.join(&format!("/.well-known/{name}{path}")).ok()?;
+    url.set_query(server.query());
+    let response = get_metadata(http, &url, protocol_version).await;
+    let fall_back = match &response {
+        None => true,
+        Some(r) => !r.status().is_success() && r.status().as_u16() < 500 && server.path() != "/",
+    };
+    if !fall_back {
+        return response;
+    }
+    let root = server.join(&format!("/.well-known/{name}")).ok()?;
+    get_metadata(http, &root, protocol_version).await
+}
+
+/// The protected resource metadata of `server` (RFC 9728) and where it was found: at
+/// `metadata_url` (the challenge's) when given, else the path-aware well-known URL, then
+/// the root one. An absent document (404, or no answer) and any other failure are errors.
+pub async fn discover_protected_resource_metadata(
+    http: &super::Http,
+    server: &Url,
+    metadata_url: Option<&Url>,
+    protocol_version: &str,
+) -> Result<(Url, Value), AuthError> {
+    let response = well_known(http, server, "oauth-protected-resource", metadata_url, protocol_version).await;
+    let response = match response {
+        Some(response) if response.status().as_u16() != 404 => response,
+        _ => return Err(AuthError::new("Resource server does not implement OAuth 2.0 Protected Resource Metadata.")),
+    };
+    if !response.status().is_success() {
+        let status = response.status().as_u16();
+        return Err(AuthError::new(format!(
+            "HTTP {status} trying to load well-known OAuth protected resource metadata."
+        )));
+    }
+    let url = response.url().clone();
+    Ok((url.clone(), json_object(response, &url).await?))
+}
+
+/// RFC 8414 metadata alone at `authorization_server` (path-aware, then the root): the
+/// TypeScript SDK's deprecated `discoverOAuthMetadata`. `None` for a 404 or no answer.
+pub async fn discover_oauth_metadata(
+    http: &super::Http,
+    authorization_server: &Url,
+    protocol_version: &str,
+) -> Result<Option<Value>, AuthError> {
+    let response = well_known(http, authorization_server, "oauth-authorization-server", None, protocol_version).await;
+    let Some(response) = response.filter(|r| r.status().as_u16() != 404) else { return Ok(None) };
+    if !response.status().is_success() {
+        let status = response.status().as_u16();
+        return Err(AuthError::new(format!("HTTP {status} trying to load well-known OAuth metadata")));
+    }
+    let url = response.url().clone();
+    json_object(response, &url).await.map(Some)
+}
+
+/// What [`discover_oauth_server_info`] learnt about an MCP server's authorization server.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OAuthServerInfo {
+    /// The protected resource metadata's first authorization server, else the MCP
+    /// server's origin (a 2025-03-26 server is its own authorization server).
+    pub authorization_server_url: String,
+    pub authorization_server_metadata: Option<Value>,
+    pub resource_metadata: Option<Value>,
+}
+
+/// Protected resource metadata (its absence or failure tolerated), then the authorization
+/// server's metadata.
+pub async fn discover_oauth_server_info(
+    http: &super::Http,
+    server: &Url,
+    resource_metadata_url: Option<&Url>,
+    protocol_version: &str,
+) -> Result<OAuthServerInfo, AuthError> {
+    let resource_metadata =
+        discover_protected_resource_metadata(http, server, resource_metadata_url, protocol_version).await.ok();
+    let named = resource_metadata
+        .as_ref()
+        .and_then(|(_, prm)| prm.pointer("/authorization_servers/0"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let authorization_server_url = match named {
+        Some(url) => url,
+        None => server.join("/").map_err(|e| AuthError::new(e.to_string()))?.to_string(),
+    };
+    let issuer = Url::parse(&authorization_server_url)
+        .map_err(|e| AuthError::new(format!("Invalid URL {authorization_server_url:?}: {e}")))?;
+    let authorization_server_metadata = discover_authorization_server_metadata(http, &issuer, protocol_version).await?;
+    Ok(OAuthServerInfo {
+        authorization_server_url,
+        authorization_server_metadata,
+        resource_metadata: resource_metadata.map(|(_, prm)| prm),
+    })
+}
+
+/// The RFC 8707 resource indicator to send for `server`, given the protected resource
+/// metadata's `resource` (`None`: no metadata, no indicator): that `resource`, when it
+/// covers the server; anything else is refused.
+pub fn select_resource(server: &Url, resource: Option<&str>) -> Result<Option<String>, AuthError> {
+    let Some(resource) = resource else { return Ok(None) };
+    if !resource_covers(resource, server) {
+        let mut expected = server.clone();
+        expected.set_fragment(None);
+        return Err(AuthError::new(format!(
+            "Protected resource {resource} does not match expected {expected} (or origin)"
+        )));
+    }
+    Ok(Some(resource.to_owned()))
+}
+
+/// Whether `value` is an `https` URL with a path (what a client ID metadata document URL
+/// must be).
+pub fn is_https_url(value: &str) -> bool {
+    Url::parse(value).is_ok_and(|url| url.scheme() == "https" && url.path() != "/")
 }
 
 /// The canonical URI of an MCP server (RFC 8707 / MCP: scheme and host lowercase, no
@@ -178,15 +340,8 @@ mod tests {
 
     #[test]
     fn discovery_order() {
-        let server = Url::parse("http://h:1/mcp").unwrap();
-        let urls: Vec<String> =
-            resource_metadata_urls(&server, &Challenge::default()).iter().map(ToString::to_string).collect();
-        assert_eq!(
-            urls,
-            ["http://h:1/.well-known/oauth-protected-resource/mcp", "http://h:1/.well-known/oauth-protected-resource"]
-        );
         let issuer = Url::parse("http://a/tenant1").unwrap();
-        let urls: Vec<String> = authorization_server_metadata_urls(&issuer).iter().map(ToString::to_string).collect();
+        let urls: Vec<String> = discovery_urls(&issuer).iter().map(|(url, _)| url.to_string()).collect();
         assert_eq!(
             urls,
             [
@@ -196,7 +351,10 @@ mod tests {
             ]
         );
         let root = Url::parse("http://a").unwrap();
-        assert_eq!(authorization_server_metadata_urls(&root).len(), 2);
+        let kinds: Vec<&str> = discovery_urls(&root).iter().map(|(_, kind)| kind.as_str()).collect();
+        assert_eq!(kinds, ["oauth", "oidc"]);
+        let trailing = Url::parse("http://a/tenant1/").unwrap();
+        assert_eq!(discovery_urls(&trailing)[2].0.as_str(), "http://a/tenant1/.well-known/openid-configuration");
     }
 
     #[test]
@@ -207,5 +365,21 @@ mod tests {
         assert!(resource_covers("http://h:1", &server));
         assert!(!resource_covers("http://h:1/other", &server));
         assert!(!resource_covers("http://evil:1/mcp", &server));
+        assert_eq!(select_resource(&server, None).unwrap(), None);
+        assert_eq!(select_resource(&server, Some("http://h:1")).unwrap().as_deref(), Some("http://h:1"));
+        let refused = select_resource(&Url::parse("http://h:1/mcp#x").unwrap(), Some("http://h:1/other")).unwrap_err();
+        assert_eq!(
+            refused.message,
+            "Protected resource http://h:1/other does not match expected http://h:1/mcp (or origin)"
+        );
+    }
+
+    #[test]
+    fn https_urls() {
+        assert!(is_https_url("https://client.example/metadata.json"));
+        assert!(!is_https_url("https://client.example/"));
+        assert!(!is_https_url("https://client.example"));
+        assert!(!is_https_url("http://client.example/metadata.json"));
+        assert!(!is_https_url("not a url"));
     }
 }

@@ -4,6 +4,12 @@
 //! refresh token, client credentials) with the client authentication the registration
 //! and the server's metadata call for (`client_secret_basic`, `client_secret_post`,
 //! `none`).
+//!
+//! The requests themselves are public free functions ([`start_authorization`],
+//! [`exchange_authorization`], [`refresh_authorization`], [`register_client`],
+//! [`request_token`], [`select_client_auth_method`], [`parse_error_response`]): the
+//! official TypeScript SDK's standalone OAuth functions, which the bindings expose, and
+//! the steps the connection's flow below is made of, so both do one thing one way.
 
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
@@ -13,15 +19,18 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::AuthErrorKind::{Registration, Token};
-use super::IssuerCheck;
 use super::discovery::{
-    Challenge, authorization_server_metadata_urls, canonical_resource, first_json, resource_covers,
-    resource_metadata_urls, same_issuer,
+    Challenge, canonical_resource, discover_authorization_server_metadata, discover_protected_resource_metadata,
+    same_issuer, select_resource,
 };
 use super::{
-    AuthError, AuthorizationResponse, Discovered, Grant, OAuth, OAuthClientInformation, OAuthTokens, Pending, State,
-    redirect_uri,
+    AuthError, AuthErrorKind, AuthorizationResponse, Discovered, Grant, Http, IssuerCheck, OAuth,
+    OAuthClientInformation, OAuthErrorResponse, OAuthTokens, Pending, State, redirect_uri,
 };
+use crate::protocol::ProtocolVersion;
+
+/// The `MCP-Protocol-Version` of the discovery requests the connection's flow makes.
+const DISCOVERY_VERSION: &str = ProtocolVersion::LATEST_LEGACY.as_str();
 
 impl OAuth {
     /// Protected resource metadata, then the authorization server's metadata; what the
@@ -43,15 +52,13 @@ impl OAuth {
             return judge(&server, prm, issuer.to_owned(), metadata.clone());
         }
         let http = self.http();
-        let prm = first_json(&http, &resource_metadata_urls(&server, challenge)).await?;
-        let Some((prm_url, prm)) = prm else {
+        let Some((prm_url, prm)) = resource_metadata(&http, &server, challenge).await else {
             self.needs_resource_metadata()?;
             // A 2025-03-26 server: it is its own authorization server.
             let origin = server.join("/").map_err(|e| AuthError::new(e.to_string()))?;
-            let metadata = match first_json(&http, &authorization_server_metadata_urls(&origin)).await? {
-                Some((_, metadata)) => metadata,
-                None => default_endpoints(&origin),
-            };
+            let metadata = discover_authorization_server_metadata(&http, &origin, DISCOVERY_VERSION)
+                .await?
+                .unwrap_or_else(|| default_endpoints(&origin));
             let issuer = origin.as_str().trim_end_matches('/').to_owned();
             let kept = json!({"authorization_server_url": issuer, "authorization_server_metadata": metadata});
             self.options.handler.save_discovery_state(kept).await?;
@@ -63,9 +70,8 @@ impl OAuth {
             .ok_or_else(|| AuthError::new("the protected resource metadata names no authorization server"))?
             .to_owned();
         let issuer_url = Url::parse(&issuer).map_err(|e| AuthError::new(format!("bad issuer {issuer:?}: {e}")))?;
-        let metadata = first_json(&http, &authorization_server_metadata_urls(&issuer_url))
+        let metadata = discover_authorization_server_metadata(&http, &issuer_url, DISCOVERY_VERSION)
             .await?
-            .map(|(_, metadata)| metadata)
             .ok_or_else(|| AuthError::new(format!("the authorization server {issuer} publishes no metadata")))?;
         let discovered = judge(&server, Some(prm.clone()), issuer.clone(), metadata.clone())?;
         let kept = json!({
@@ -104,8 +110,10 @@ impl OAuth {
                 })?;
                 let mut form = vec![("grant_type", "client_credentials".to_owned())];
                 form.extend(scope.clone().map(|s| ("scope", s)));
-                form.extend(discovered.resource.clone().map(|r| ("resource", r)));
-                let tokens = self.token_request(&discovered, &info, form).await?;
+                let endpoint = token_endpoint(&authorization_server(&discovered)?, Some(&discovered.metadata))?;
+                let (http, resource) = (self.http(), discovered.resource.as_deref());
+                let tokens =
+                    request_token(&http, &endpoint, form, Some(&info), &supported(&discovered), resource).await?;
                 state.scope = scope;
                 self.store(state, tokens).await
             }
@@ -164,29 +172,20 @@ impl OAuth {
         let info = self.client(discovered, scope.as_deref()).await?;
         let endpoint = endpoint(discovered, "authorization_endpoint")?;
         let redirect = redirect_uri(&self.options.client_metadata).unwrap_or_default().to_owned();
-        let verifier = random();
+        let (verifier, challenge) = pkce();
         let nonce = match self.options.handler.state() {
             Some(chosen) => chosen.await?,
             None => random(),
         };
         self.options.handler.save_code_verifier(verifier.clone()).await?;
-        let mut url = endpoint;
-        {
-            let mut query = url.query_pairs_mut();
-            query
-                .append_pair("response_type", "code")
-                .append_pair("client_id", &info.client_id)
-                .append_pair("redirect_uri", &redirect)
-                .append_pair("code_challenge", &URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes())))
-                .append_pair("code_challenge_method", "S256")
-                .append_pair("state", &nonce);
-            if let Some(scope) = &scope {
-                query.append_pair("scope", scope);
-            }
-            if let Some(resource) = &discovered.resource {
-                query.append_pair("resource", resource);
-            }
-        }
+        let request = AuthorizationRequest {
+            client_id: &info.client_id,
+            redirect_uri: &redirect,
+            state: Some(&nonce),
+            scope: scope.as_deref(),
+            resource: discovered.resource.as_deref(),
+        };
+        let url = authorization_url(endpoint, &request, &challenge);
         state.scope = scope.clone();
         let pending = Pending { verifier, state: nonce, redirect_uri: redirect, scope };
         state.pending = Some(pending.clone());
@@ -245,14 +244,20 @@ impl OAuth {
             _ => {}
         }
         let info = self.client(&discovered, None).await?;
-        let mut form = vec![
-            ("grant_type", "authorization_code".to_owned()),
-            ("code", response.code),
-            ("redirect_uri", pending.redirect_uri),
-            ("code_verifier", pending.verifier),
-        ];
-        form.extend(discovered.resource.clone().map(|r| ("resource", r)));
-        let tokens = self.token_request(&discovered, &info, form).await?;
+        let code = AuthorizationCode {
+            code: &response.code,
+            code_verifier: &pending.verifier,
+            redirect_uri: &pending.redirect_uri,
+        };
+        let tokens = exchange_authorization(
+            &self.http(),
+            &authorization_server(&discovered)?,
+            Some(&discovered.metadata),
+            Some(&info),
+            &code,
+            discovered.resource.as_deref(),
+        )
+        .await?;
         state.scope = pending.scope;
         self.store(state, tokens).await
     }
@@ -266,9 +271,16 @@ impl OAuth {
         }
         let discovered = state.discovered.clone().unwrap_or_default();
         let info = self.client(&discovered, None).await?;
-        let mut form = vec![("grant_type", "refresh_token".to_owned()), ("refresh_token", refresh)];
-        form.extend(discovered.resource.clone().map(|r| ("resource", r)));
-        match self.token_request(&discovered, &info, form).await {
+        let answer = refresh_authorization(
+            &self.http(),
+            &authorization_server(&discovered)?,
+            Some(&discovered.metadata),
+            Some(&info),
+            &refresh,
+            discovered.resource.as_deref(),
+        )
+        .await;
+        match answer {
             Ok(tokens) => self.store(state, tokens).await,
             Err(e) => {
                 self.options.handler.invalidate("tokens").await?;
@@ -304,43 +316,26 @@ impl OAuth {
         Ok(info)
     }
 
+    /// Dynamic registration for `scope` when the client metadata names no scope of its own
+    /// (as both official clients do: a server that limits a client to the scopes it
+    /// registered with would refuse the authorization otherwise).
     async fn register(
         &self,
         discovered: &Discovered,
         scope: Option<&str>,
     ) -> Result<OAuthClientInformation, AuthError> {
-        let endpoint = endpoint(discovered, "registration_endpoint").map_err(|_| {
-            AuthError::new(
+        if discovered.metadata.get("registration_endpoint").and_then(Value::as_str).is_none() {
+            return Err(AuthError::new(
                 "the authorization server has no registration endpoint: give the client's registration \
                  (client information) or a client metadata URL",
-            )
-        })?;
-        let mut metadata = self.options.client_metadata.clone();
-        if let (Value::Object(fields), Some(scope)) = (&mut metadata, scope)
-            && !fields.contains_key("scope")
-        {
-            // As both official clients do: a server that limits a client to the scopes it
-            // registered with would refuse the authorization otherwise.
-            fields.insert("scope".into(), scope.into());
-        }
-        let body = serde_json::to_vec(&metadata).unwrap_or_default();
-        let http = self.http();
-        let request = http.post(endpoint.clone()).header(CONTENT_TYPE, "application/json");
-        let response = http
-            .send(request.header(ACCEPT, "application/json").body(body))
-            .await
-            .map_err(|e| AuthError::new(format!("POST {endpoint} failed: {e}")))?;
-        let status = response.status();
-        let body = response.bytes().await.unwrap_or_default();
-        if !status.is_success() {
-            return Err(AuthError::of(
-                Registration,
-                format!("client registration at {endpoint} answered HTTP {status}: {}", oauth_error(&body)),
             ));
         }
-        serde_json::from_slice(&body).map_err(|e| {
-            AuthError::of(Registration, format!("client registration at {endpoint} answered no registration: {e}"))
-        })
+        let metadata = &self.options.client_metadata;
+        let scope = scope.filter(|_| metadata.get("scope").is_none());
+        let server = authorization_server(discovered)?;
+        let registration = register_client(&self.http(), &server, Some(&discovered.metadata), metadata, scope).await?;
+        serde_json::from_value(registration)
+            .map_err(|e| AuthError::of(Registration, format!("client registration answered no registration: {e}")))
     }
 
     /// A POST to the token endpoint, the client authenticated as its registration says.
@@ -348,41 +343,35 @@ impl OAuth {
         &self,
         discovered: &Discovered,
         info: &OAuthClientInformation,
-        mut form: Vec<(&'static str, String)>,
+        form: Vec<(&'static str, String)>,
     ) -> Result<OAuthTokens, AuthError> {
-        let endpoint = endpoint(discovered, "token_endpoint")?;
-        let http = self.http();
-        let mut request = http.post(endpoint.clone()).header(ACCEPT, "application/json");
-        match (auth_method(discovered, info), &info.client_secret) {
-            ("client_secret_basic", Some(secret)) => {
-                let pair = format!("{}:{}", form_encode(&info.client_id), form_encode(secret));
-                request = request.header(AUTHORIZATION, format!("Basic {}", STANDARD.encode(pair)));
-                // The secret only in the header; the id in the body too, as the official
-                // Python client sends it (its authorization server requires it there).
-                form.push(("client_id", info.client_id.clone()));
-            }
-            ("client_secret_post", Some(secret)) => {
-                form.push(("client_id", info.client_id.clone()));
-                form.push(("client_secret", secret.clone()));
-            }
-            _ => form.push(("client_id", info.client_id.clone())),
-        }
-        let body = form_urlencoded::Serializer::new(String::new()).extend_pairs(form).finish();
-        let response = http
-            .send(request.header(CONTENT_TYPE, "application/x-www-form-urlencoded").body(body))
-            .await
-            .map_err(|e| AuthError::new(format!("POST {endpoint} failed: {e}")))?;
-        let status = response.status();
-        let body = response.bytes().await.unwrap_or_default();
-        if !status.is_success() {
-            return Err(AuthError::of(
-                Token,
-                format!("the token endpoint {endpoint} answered HTTP {status}: {}", oauth_error(&body)),
-            ));
-        }
-        serde_json::from_slice(&body)
-            .map_err(|e| AuthError::of(Token, format!("the token endpoint {endpoint} answered no token response: {e}")))
+        let endpoint = token_endpoint(&authorization_server(discovered)?, Some(&discovered.metadata))?;
+        request_token(&self.http(), &endpoint, form, Some(info), &supported(discovered), None).await
     }
+}
+
+/// The protected resource metadata: the challenge's, else the well-known ones (core goes
+/// on to them when the challenge's URL fails); `None` when there is none.
+async fn resource_metadata(http: &Http, server: &Url, challenge: &Challenge) -> Option<(Url, Value)> {
+    let named = challenge.resource_metadata.as_deref().and_then(|u| Url::parse(u).ok());
+    if let Some(url) = &named
+        && let Ok(found) = discover_protected_resource_metadata(http, server, Some(url), DISCOVERY_VERSION).await
+    {
+        return Some(found);
+    }
+    discover_protected_resource_metadata(http, server, None, DISCOVERY_VERSION).await.ok()
+}
+
+/// The authorization server's URL, as discovery named it.
+fn authorization_server(discovered: &Discovered) -> Result<Url, AuthError> {
+    let issuer = discovered.issuer.as_deref().unwrap_or_default();
+    Url::parse(issuer).map_err(|e| AuthError::new(format!("bad issuer {issuer:?}: {e}")))
+}
+
+/// `token_endpoint_auth_methods_supported` of the authorization server's metadata.
+fn supported(discovered: &Discovered) -> Vec<String> {
+    let methods = discovered.metadata.get("token_endpoint_auth_methods_supported").and_then(Value::as_array);
+    methods.map(|m| m.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default()
 }
 
 /// What the documents of a discovery say, checked: the resource metadata's `resource`
@@ -397,13 +386,8 @@ fn judge(server: &Url, prm: Option<Value>, issuer: String, metadata: Value) -> R
             metadata,
         });
     };
-    let resource = match prm.get("resource").and_then(Value::as_str) {
-        Some(resource) if !resource_covers(resource, server) => {
-            return Err(AuthError::new(format!(
-                "the protected resource metadata names resource {resource}, which is not the server {server}"
-            )));
-        }
-        Some(resource) => resource.to_owned(),
+    let resource = match select_resource(server, prm.get("resource").and_then(Value::as_str))? {
+        Some(resource) => resource,
         None => canonical_resource(server),
     };
     if let Some(named) = metadata.get("issuer").and_then(Value::as_str)
@@ -418,24 +402,6 @@ fn judge(server: &Url, prm: Option<Value>, issuer: String, metadata: Value) -> R
         .and_then(Value::as_array)
         .map(|scopes| scopes.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "));
     Ok(Discovered { resource: Some(resource), resource_scopes, issuer: Some(issuer), metadata })
-}
-
-/// How the client authenticates at the token endpoint: as registered, else the first the
-/// server supports that the client can do (`client_secret_basic` is RFC 8414's default).
-fn auth_method<'a>(discovered: &'a Discovered, info: &'a OAuthClientInformation) -> &'a str {
-    if let Some(method) = &info.token_endpoint_auth_method {
-        return method;
-    }
-    if info.client_secret.is_none() {
-        return "none";
-    }
-    let supported = discovered.metadata.get("token_endpoint_auth_methods_supported").and_then(Value::as_array);
-    match supported {
-        Some(methods) if !methods.iter().any(|m| m == "client_secret_basic") => {
-            if methods.iter().any(|m| m == "client_secret_post") { "client_secret_post" } else { "none" }
-        }
-        _ => "client_secret_basic",
-    }
 }
 
 pub(super) fn endpoint(discovered: &Discovered, name: &str) -> Result<Url, AuthError> {
@@ -471,16 +437,454 @@ fn form_encode(text: &str) -> String {
     form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
 
-/// The OAuth error of a failed answer (`error: description`), or its start.
-fn oauth_error(body: &[u8]) -> String {
-    match serde_json::from_slice::<Value>(body) {
-        Ok(error) if error.get("error").is_some() => {
-            let code = error["error"].as_str().unwrap_or_default();
-            match error.get("error_description").and_then(Value::as_str) {
-                Some(description) => format!("{code}: {description}"),
-                None => code.to_owned(),
-            }
+/// What the authorization URL asks for.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AuthorizationRequest<'a> {
+    pub client_id: &'a str,
+    pub redirect_uri: &'a str,
+    pub state: Option<&'a str>,
+    pub scope: Option<&'a str>,
+    /// The RFC 8707 resource indicator.
+    pub resource: Option<&'a str>,
+}
+
+/// A PKCE pair: a fresh verifier and its S256 challenge.
+pub fn pkce() -> (String, String) {
+    let verifier = random();
+    let challenge = URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
+    (verifier, challenge)
+}
+
+/// Sets `name` in the query of `url`: in place of its first occurrence, the others
+/// dropped, else at the end.
+fn set_param(url: &mut Url, name: &str, value: &str) {
+    let mut pairs: Vec<(String, String)> = url.query_pairs().into_owned().collect();
+    match pairs.iter().position(|(n, _)| n == name) {
+        Some(at) => {
+            pairs[at].1 = value.to_owned();
+            let mut first = true;
+            pairs.retain(|(n, _)| n != name || std::mem::replace(&mut first, false));
         }
-        _ => String::from_utf8_lossy(&body[..body.len().min(300)]).into_owned(),
+        None => pairs.push((name.to_owned(), value.to_owned())),
+    }
+    url.query_pairs_mut().clear().extend_pairs(pairs);
+}
+
+/// The authorization request's URL at `endpoint` (PKCE S256), its parameters set over any
+/// of the same name the endpoint carries. A scope with `offline_access` (an OpenID Connect
+/// scope) adds `prompt=consent`, which OpenID Connect requires for it.
+pub fn authorization_url(mut endpoint: Url, request: &AuthorizationRequest, code_challenge: &str) -> Url {
+    set_param(&mut endpoint, "response_type", "code");
+    set_param(&mut endpoint, "client_id", request.client_id);
+    set_param(&mut endpoint, "code_challenge", code_challenge);
+    set_param(&mut endpoint, "code_challenge_method", "S256");
+    set_param(&mut endpoint, "redirect_uri", request.redirect_uri);
+    if let Some(state) = request.state.filter(|s| !s.is_empty()) {
+        set_param(&mut endpoint, "state", state);
+    }
+    if let Some(scope) = request.scope.filter(|s| !s.is_empty()) {
+        set_param(&mut endpoint, "scope", scope);
+        if scope.contains("offline_access") {
+            endpoint.query_pairs_mut().append_pair("prompt", "consent");
+        }
+    }
+    if let Some(resource) = request.resource.filter(|s| !s.is_empty()) {
+        set_param(&mut endpoint, "resource", resource);
+    }
+    endpoint
+}
+
+/// Starts an authorization at the authorization server `server`: its metadata's
+/// authorization endpoint (checked for the `code` response type and, where it lists
+/// challenge methods, S256), else `/authorize` on the server; a fresh PKCE pair. Answers
+/// the URL to send the user to and the code verifier to keep.
+pub fn start_authorization(
+    server: &Url,
+    metadata: Option<&Value>,
+    request: &AuthorizationRequest,
+) -> Result<(Url, String), AuthError> {
+    let endpoint = match metadata {
+        Some(metadata) => {
+            let text = metadata.get("authorization_endpoint").and_then(Value::as_str).unwrap_or_default();
+            let endpoint = Url::parse(text).map_err(|e| AuthError::new(format!("Invalid URL {text:?}: {e}")))?;
+            let listed = |field: &str| metadata.get(field).and_then(Value::as_array);
+            if !listed("response_types_supported").is_some_and(|types| types.iter().any(|t| t == "code")) {
+                return Err(AuthError::new("Incompatible auth server: does not support response type code"));
+            }
+            if listed("code_challenge_methods_supported").is_some_and(|methods| !methods.iter().any(|m| m == "S256")) {
+                return Err(AuthError::new("Incompatible auth server: does not support code challenge method S256"));
+            }
+            endpoint
+        }
+        None => server.join("/authorize").map_err(|e| AuthError::new(e.to_string()))?,
+    };
+    let (verifier, challenge) = pkce();
+    Ok((authorization_url(endpoint, request, &challenge), verifier))
+}
+
+/// What the redirect brought back, to trade at the token endpoint.
+#[derive(Clone, Copy, Debug)]
+pub struct AuthorizationCode<'a> {
+    pub code: &'a str,
+    pub code_verifier: &'a str,
+    pub redirect_uri: &'a str,
+}
+
+/// The form of the authorization code grant (RFC 6749 section 4.1.3, PKCE's verifier).
+pub fn authorization_code_form(code: &AuthorizationCode) -> Vec<(&'static str, String)> {
+    vec![
+        ("grant_type", "authorization_code".to_owned()),
+        ("code", code.code.to_owned()),
+        ("code_verifier", code.code_verifier.to_owned()),
+        ("redirect_uri", code.redirect_uri.to_owned()),
+    ]
+}
+
+/// The token endpoint: the metadata's, else `/token` on the authorization server.
+pub fn token_endpoint(server: &Url, metadata: Option<&Value>) -> Result<Url, AuthError> {
+    match metadata.and_then(|m| m.get("token_endpoint")).and_then(Value::as_str) {
+        Some(text) => Url::parse(text).map_err(|e| AuthError::new(format!("bad token_endpoint {text:?}: {e}"))),
+        None => server.join("/token").map_err(|e| AuthError::new(e.to_string())),
+    }
+}
+
+/// How the client authenticates at the token endpoint, given the methods the server
+/// supports (empty: its metadata lists none): the registration's method where the server
+/// supports it, else `client_secret_basic` (RFC 8414's default), `client_secret_post`,
+/// `none`, in that order, as far as the client has a secret.
+pub fn select_client_auth_method(info: &OAuthClientInformation, supported: &[String]) -> &'static str {
+    const METHODS: [&str; 3] = ["client_secret_basic", "client_secret_post", "none"];
+    let has = |method: &str| supported.iter().any(|m| m == method);
+    let registered = info.token_endpoint_auth_method.as_deref();
+    if let Some(method) = METHODS.into_iter().find(|m| Some(*m) == registered)
+        && (supported.is_empty() || has(method))
+    {
+        return method;
+    }
+    let secret = info.client_secret.is_some();
+    if supported.is_empty() {
+        return if secret { "client_secret_basic" } else { "none" };
+    }
+    if secret && has("client_secret_basic") {
+        "client_secret_basic"
+    } else if secret && has("client_secret_post") {
+        "client_secret_post"
+    } else if has("none") || !secret {
+        "none"
+    } else {
+        "client_secret_post"
+    }
+}
+
+/// The OAuth error of a failed answer's body (RFC 6749 section 5.2); a body that is none
+/// becomes a `server_error` whose description says so and quotes it (with the HTTP status
+/// when known).
+pub fn parse_error_response(status: Option<u16>, body: &str) -> OAuthErrorResponse {
+    let parsed = serde_json::from_str::<Value>(body).map_err(|e| e.to_string()).and_then(|value| {
+        let text = |name: &str| match value.get(name) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(format!("{name} is not a string")),
+        };
+        let error = text("error")?.ok_or_else(|| "no error code".to_owned())?;
+        if !value.is_object() {
+            return Err("not a JSON object".to_owned());
+        }
+        Ok(OAuthErrorResponse { error, error_description: text("error_description")?, error_uri: text("error_uri")? })
+    });
+    parsed.unwrap_or_else(|reason| {
+        let status = status.map(|s| format!("HTTP {s}: ")).unwrap_or_default();
+        OAuthErrorResponse {
+            error: "server_error".to_owned(),
+            error_description: Some(format!("{status}Invalid OAuth error response: {reason}. Raw body: {body}")),
+            error_uri: None,
+        }
+    })
+}
+
+/// A failed answer as an [`AuthError`] of `kind`, its OAuth error kept.
+fn refusal(kind: AuthErrorKind, what: &str, status: u16, body: &[u8]) -> AuthError {
+    let oauth = parse_error_response(Some(status), &String::from_utf8_lossy(body));
+    let detail = match &oauth.error_description {
+        Some(description) => format!("{}: {description}", oauth.error),
+        None => oauth.error.clone(),
+    };
+    AuthError {
+        oauth_error: Some(Box::new(oauth)),
+        ..AuthError::of(kind, format!("{what} answered HTTP {status}: {detail}"))
+    }
+}
+
+/// A POST of `form` to the token endpoint, with the `resource` indicator and the client
+/// authenticated as [`select_client_auth_method`] chooses among `supported` (no `info`:
+/// no client authentication).
+pub async fn request_token<N: AsRef<str> + From<&'static str>>(
+    http: &Http,
+    endpoint: &Url,
+    mut form: Vec<(N, String)>,
+    info: Option<&OAuthClientInformation>,
+    supported: &[String],
+    resource: Option<&str>,
+) -> Result<OAuthTokens, AuthError> {
+    if let Some(resource) = resource {
+        form.retain(|(name, _)| name.as_ref() != "resource");
+        form.push(("resource".into(), resource.to_owned()));
+    }
+    let mut request = http.post(endpoint.clone()).header(ACCEPT, "application/json");
+    if let Some(info) = info {
+        match (select_client_auth_method(info, supported), &info.client_secret) {
+            ("client_secret_basic", Some(secret)) => {
+                let pair = format!("{}:{}", form_encode(&info.client_id), form_encode(secret));
+                request = request.header(AUTHORIZATION, format!("Basic {}", STANDARD.encode(pair)));
+                // The secret only in the header; the id in the body too, as the official
+                // Python client sends it (its authorization server requires it there).
+                form.push(("client_id".into(), info.client_id.clone()));
+            }
+            ("client_secret_basic", None) => {
+                return Err(AuthError::new("client_secret_basic authentication requires a client_secret"));
+            }
+            ("client_secret_post", secret) => {
+                form.push(("client_id".into(), info.client_id.clone()));
+                form.extend(secret.clone().filter(|s| !s.is_empty()).map(|s| ("client_secret".into(), s)));
+            }
+            _ => form.push(("client_id".into(), info.client_id.clone())),
+        }
+    }
+    let body = form_urlencoded::Serializer::new(String::new()).extend_pairs(form).finish();
+    let response = http
+        .send(request.header(CONTENT_TYPE, "application/x-www-form-urlencoded").body(body))
+        .await
+        .map_err(|e| AuthError::new(format!("POST {endpoint} failed: {e}")))?;
+    let status = response.status();
+    let body = response.bytes().await.unwrap_or_default();
+    if !status.is_success() {
+        return Err(refusal(Token, &format!("the token endpoint {endpoint}"), status.as_u16(), &body));
+    }
+    serde_json::from_slice(&body)
+        .map_err(|e| AuthError::of(Token, format!("the token endpoint {endpoint} answered no token response: {e}")))
+}
+
+/// Trades an authorization code for tokens at the authorization server `server`.
+pub async fn exchange_authorization(
+    http: &Http,
+    server: &Url,
+    metadata: Option<&Value>,
+    info: Option<&OAuthClientInformation>,
+    code: &AuthorizationCode<'_>,
+    resource: Option<&str>,
+) -> Result<OAuthTokens, AuthError> {
+    let endpoint = token_endpoint(server, metadata)?;
+    request_token(http, &endpoint, authorization_code_form(code), info, &supported_by(metadata), resource).await
+}
+
+/// Trades a refresh token for tokens; the answer keeps the refresh token when the server
+/// issues no new one.
+pub async fn refresh_authorization(
+    http: &Http,
+    server: &Url,
+    metadata: Option<&Value>,
+    info: Option<&OAuthClientInformation>,
+    refresh_token: &str,
+    resource: Option<&str>,
+) -> Result<OAuthTokens, AuthError> {
+    let endpoint = token_endpoint(server, metadata)?;
+    let form = vec![("grant_type", "refresh_token".to_owned()), ("refresh_token", refresh_token.to_owned())];
+    let mut tokens = request_token(http, &endpoint, form, info, &supported_by(metadata), resource).await?;
+    if tokens.refresh_token.is_none() {
+        tokens.refresh_token = Some(refresh_token.to_owned());
+    }
+    Ok(tokens)
+}
+
+/// `token_endpoint_auth_methods_supported` of `metadata` (empty when it lists none).
+pub fn supported_by(metadata: Option<&Value>) -> Vec<String> {
+    let methods = metadata.and_then(|m| m.get("token_endpoint_auth_methods_supported")).and_then(Value::as_array);
+    methods.map(|m| m.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default()
+}
+
+/// Dynamic client registration (RFC 7591) at the metadata's registration endpoint (a
+/// server whose metadata names none does not register clients), else `/register` on the
+/// authorization server; `scope`, when given, replaces the client metadata's. Answers the
+/// registration as the server sent it.
+pub async fn register_client(
+    http: &Http,
+    server: &Url,
+    metadata: Option<&Value>,
+    client_metadata: &Value,
+    scope: Option<&str>,
+) -> Result<Value, AuthError> {
+    let endpoint = match metadata {
+        Some(metadata) => {
+            let Some(text) = metadata.get("registration_endpoint").and_then(Value::as_str) else {
+                return Err(AuthError::new("Incompatible auth server: does not support dynamic client registration"));
+            };
+            Url::parse(text).map_err(|e| AuthError::new(format!("bad registration_endpoint {text:?}: {e}")))?
+        }
+        None => server.join("/register").map_err(|e| AuthError::new(e.to_string()))?,
+    };
+    let mut body = client_metadata.clone();
+    if let (Value::Object(fields), Some(scope)) = (&mut body, scope) {
+        fields.insert("scope".into(), scope.into());
+    }
+    let request = http.post(endpoint.clone()).header(CONTENT_TYPE, "application/json");
+    let response = http
+        .send(request.header(ACCEPT, "application/json").body(serde_json::to_vec(&body).unwrap_or_default()))
+        .await
+        .map_err(|e| AuthError::new(format!("POST {endpoint} failed: {e}")))?;
+    let status = response.status();
+    let body = response.bytes().await.unwrap_or_default();
+    if !status.is_success() {
+        return Err(refusal(Registration, &format!("client registration at {endpoint}"), status.as_u16(), &body));
+    }
+    let registration = serde_json::from_slice::<Value>(&body)
+        .ok()
+        .filter(|v| serde_json::from_value::<OAuthClientInformation>(v.clone()).is_ok());
+    registration.ok_or_else(|| {
+        AuthError::of(Registration, format!("client registration at {endpoint} answered no registration"))
+    })
+}
+
+/// Whether two authorization server identifiers name one server: compared as parsed URLs
+/// (so the spelling of scheme, host or default port does not matter), else as written, a
+/// single trailing `/` forgiven either way.
+pub fn issuers_match(a: &str, b: &str) -> bool {
+    let (x, y) = match (Url::parse(a), Url::parse(b)) {
+        (Ok(x), Ok(y)) => (x.to_string(), y.to_string()),
+        _ => (a.to_owned(), b.to_owned()),
+    };
+    x == y || x.strip_suffix('/') == Some(y.as_str()) || y.strip_suffix('/') == Some(x.as_str())
+}
+
+/// The client information a host stored, presented to the authorization server `issuer`
+/// (the TypeScript SDK 1.32 stamps what it stores with `issuer`): as stored when unstamped
+/// or stamped for this server (a stamp that is no string is dropped), refused when stamped
+/// for another; `None` when nothing is stored.
+pub fn stored_client_information(stored: Value, issuer: &str) -> Result<Option<Value>, AuthError> {
+    let Value::Object(mut fields) = stored else { return Ok(None) };
+    match fields.get("issuer") {
+        Some(Value::String(stamp)) if !issuers_match(stamp, issuer) => Err(AuthError::new(format!(
+            "OAuth client information is bound to authorization server {stamp} and is not presented to {issuer}. \
+             Clear the stored client information, or correct `expectedIssuer`, if the authorization server has moved."
+        ))),
+        Some(Value::String(_)) | Some(Value::Null) | None => Ok(Some(Value::Object(fields))),
+        Some(_) => {
+            fields.remove("issuer");
+            Ok(Some(Value::Object(fields)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn client(secret: Option<&str>, method: Option<&str>) -> OAuthClientInformation {
+        OAuthClientInformation {
+            client_id: "c".into(),
+            client_secret: secret.map(str::to_owned),
+            token_endpoint_auth_method: method.map(str::to_owned),
+            ..OAuthClientInformation::default()
+        }
+    }
+
+    fn methods(list: &[&str]) -> Vec<String> {
+        list.iter().map(|m| (*m).to_owned()).collect()
+    }
+
+    #[test]
+    fn client_auth_method() {
+        assert_eq!(select_client_auth_method(&client(Some("s"), None), &[]), "client_secret_basic");
+        assert_eq!(select_client_auth_method(&client(None, None), &[]), "none");
+        let post = methods(&["client_secret_post"]);
+        assert_eq!(
+            select_client_auth_method(&client(Some("s"), Some("client_secret_basic")), &post),
+            "client_secret_post"
+        );
+        assert_eq!(
+            select_client_auth_method(&client(Some("s"), Some("client_secret_basic")), &[]),
+            "client_secret_basic"
+        );
+        assert_eq!(
+            select_client_auth_method(&client(Some("s"), None), &methods(&["private_key_jwt"])),
+            "client_secret_post"
+        );
+        assert_eq!(select_client_auth_method(&client(None, None), &methods(&["client_secret_basic"])), "none");
+        assert_eq!(select_client_auth_method(&client(Some("s"), Some("private_key_jwt")), &[]), "client_secret_basic");
+    }
+
+    #[test]
+    fn error_bodies() {
+        let parsed = parse_error_response(Some(400), r#"{"error":"invalid_grant","error_description":"gone"}"#);
+        assert_eq!((parsed.error.as_str(), parsed.error_description.as_deref()), ("invalid_grant", Some("gone")));
+        let bad = parse_error_response(Some(500), "oops");
+        assert_eq!(bad.error, "server_error");
+        let description = bad.error_description.unwrap();
+        assert!(description.starts_with("HTTP 500: Invalid OAuth error response: "), "{description}");
+        assert!(description.ends_with(". Raw body: oops"), "{description}");
+        assert!(parse_error_response(None, r#"{"error":3}"#).error_description.unwrap().starts_with("Invalid"));
+    }
+
+    #[test]
+    fn authorization_urls() {
+        let request = AuthorizationRequest {
+            client_id: "c",
+            redirect_uri: "http://localhost/cb",
+            state: Some("s"),
+            scope: Some("read offline_access"),
+            resource: Some("http://h/mcp"),
+        };
+        let endpoint = Url::parse("http://a/authorize?client_id=old&x=1").unwrap();
+        let url = authorization_url(endpoint, &request, "ch");
+        let pairs: Vec<(String, String)> = url.query_pairs().into_owned().collect();
+        let names: Vec<&str> = pairs.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "client_id",
+                "x",
+                "response_type",
+                "code_challenge",
+                "code_challenge_method",
+                "redirect_uri",
+                "state",
+                "scope",
+                "prompt",
+                "resource"
+            ]
+        );
+        assert_eq!(pairs[0].1, "c");
+        let server = Url::parse("http://a/").unwrap();
+        let refusing = json!({"authorization_endpoint": "http://a/az", "response_types_supported": ["token"]});
+        let error = start_authorization(&server, Some(&refusing), &request).unwrap_err();
+        assert_eq!(error.message, "Incompatible auth server: does not support response type code");
+        let (url, verifier) = start_authorization(&server, None, &request).unwrap();
+        assert_eq!((url.path(), verifier.len()), ("/authorize", 43));
+    }
+
+    #[test]
+    fn stamped_client_information() {
+        assert!(issuers_match("HTTP://AS.example:80", "http://as.example/"));
+        assert!(issuers_match("not a url/", "not a url"));
+        assert!(!issuers_match("http://a/t1", "http://a/t2"));
+        assert_eq!(stored_client_information(Value::Null, "http://a").unwrap(), None);
+        let stamped = json!({"client_id": "c", "issuer": "http://a"});
+        assert_eq!(stored_client_information(stamped.clone(), "http://a/").unwrap(), Some(stamped.clone()));
+        let refused = stored_client_information(stamped, "http://b").unwrap_err();
+        assert!(refused.message.starts_with("OAuth client information is bound to authorization server http://a and"));
+        let odd = stored_client_information(json!({"client_id": "c", "issuer": 3}), "http://b").unwrap();
+        assert_eq!(odd, Some(json!({"client_id": "c"})));
+    }
+
+    #[test]
+    fn token_endpoints_and_forms() {
+        let server = Url::parse("http://a/tenant").unwrap();
+        assert_eq!(token_endpoint(&server, None).unwrap().as_str(), "http://a/token");
+        let named = json!({"token_endpoint": "http://b/t"});
+        assert_eq!(token_endpoint(&server, Some(&named)).unwrap().as_str(), "http://b/t");
+        let code = AuthorizationCode { code: "x", code_verifier: "v", redirect_uri: "http://l/cb" };
+        let names: Vec<&str> = authorization_code_form(&code).iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["grant_type", "code", "code_verifier", "redirect_uri"]);
     }
 }

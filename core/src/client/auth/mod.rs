@@ -23,7 +23,7 @@
 mod assertion;
 pub mod cross_app;
 pub mod discovery;
-mod flow;
+pub mod flow;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -53,6 +53,19 @@ pub struct AuthError {
     pub kind: AuthErrorKind,
     /// What did not match, when `kind` is [`AuthErrorKind::IssuerMismatch`].
     pub issuer_mismatch: Option<IssuerMismatch>,
+    /// The OAuth error the authorization server answered with (token endpoint,
+    /// registration), as [`flow::parse_error_response`] read it.
+    pub oauth_error: Option<Box<OAuthErrorResponse>>,
+}
+
+/// An OAuth error response (RFC 6749 section 5.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OAuthErrorResponse {
+    pub error: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_uri: Option<String>,
 }
 
 /// An authorization server's issuer that is not the one expected: a mix-up indication,
@@ -115,7 +128,13 @@ impl AuthErrorKind {
 
 impl AuthError {
     pub fn new(message: impl Into<String>) -> Self {
-        Self { message: message.into(), redirected: false, kind: AuthErrorKind::Flow, issuer_mismatch: None }
+        Self {
+            message: message.into(),
+            redirected: false,
+            kind: AuthErrorKind::Flow,
+            issuer_mismatch: None,
+            oauth_error: None,
+        }
     }
 
     /// A failed issuer check, said in `message` (each official SDK words its own; the
